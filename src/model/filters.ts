@@ -1,0 +1,111 @@
+import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
+import { checkId, IdKind } from "./ids";
+import { PROVIDERS, PROVIDER_REGIONS, REGIONS } from "./infrastructure";
+import { Problem, checkOneOf, show } from "./problems";
+import { PROTOCOLS, PUBLIC_NETWORKS, PUBLIC_NETWORK_NAMES } from "./protocols";
+
+type FilterRule =
+  | { kind: "id"; idKind: IdKind }
+  | { kind: "enum"; values: readonly string[] }
+  | { kind: "boolean" }
+  | { kind: "string" };
+
+/**
+ * Every filter of `GET /v1/nodes/` (appendix: query parameter names), keyed by its camelCase
+ * name, with its query parameter name and its rule. Client and emulator both read this table.
+ */
+export const NODE_FILTERS = {
+  project: { query: "project", rule: { kind: "id", idKind: "project" } },
+  organization: { query: "organization", rule: { kind: "id", idKind: "organization" } },
+  network: { query: "network", rule: { kind: "id", idKind: "network" } },
+  region: { query: "region", rule: { kind: "enum", values: REGIONS } },
+  provider: { query: "provider", rule: { kind: "enum", values: PROVIDERS } },
+  protocol: { query: "protocol", rule: { kind: "enum", values: PROTOCOLS } },
+  role: { query: "role", rule: { kind: "enum", values: NODE_ROLES } },
+  type: { query: "type", rule: { kind: "enum", values: NODE_TYPES } },
+  archive: { query: "archive", rule: { kind: "boolean" } },
+  publicNetwork: { query: "public_network", rule: { kind: "enum", values: PUBLIC_NETWORK_NAMES } },
+  name: { query: "name", rule: { kind: "string" } },
+  projectType: { query: "project_type", rule: { kind: "enum", values: PROJECT_TYPES } },
+  status: { query: "status", rule: { kind: "enum", values: NODE_STATUSES } },
+  orderBy: { query: "order_by", rule: { kind: "enum", values: ORDER_BY_VALUES } },
+} as const satisfies Record<string, { query: string; rule: FilterRule }>;
+
+/** The camelCase name of a node list filter (or `orderBy`). */
+export type NodeFilterName = keyof typeof NODE_FILTERS;
+
+/** All camelCase filter names, in the appendix's order (`orderBy` last). */
+export const NODE_FILTER_NAMES = Object.keys(NODE_FILTERS) as NodeFilterName[];
+
+/** The query parameter that carries the page number. */
+export const PAGE_QUERY = "page";
+
+/** Checks one filter value (already a JS value: boolean for `archive`). */
+export function checkFilterValue(
+  name: NodeFilterName,
+  value: unknown,
+  field: string = name,
+): Problem | undefined {
+  const rule: FilterRule = NODE_FILTERS[name].rule;
+  switch (rule.kind) {
+    case "id":
+      return checkId(rule.idKind, field, value);
+    case "enum":
+      return checkOneOf(field, value, rule.values);
+    case "boolean":
+      return typeof value === "boolean"
+        ? undefined
+        : { field, value: show(value), allowed: "expected true or false" };
+    case "string":
+      return typeof value === "string" && value.length > 0
+        ? undefined
+        : { field, value: show(value), allowed: "expected a non-empty string" };
+  }
+}
+
+/**
+ * Checks a camelCase filter object: unknown keys, each value, and combinations that can never
+ * match (a region of another provider, a public network of another protocol, `shared` nodes of
+ * a protocol that has none). `undefined` values are ignored. Returns every problem found.
+ */
+export function validateNodeFilters(filters: Record<string, unknown>, prefix = ""): Problem[] {
+  const problems: Problem[] = [];
+  for (const [key, value] of Object.entries(filters)) {
+    if (value === undefined) continue;
+    if (!(key in NODE_FILTERS)) {
+      problems.push({
+        field: prefix + key,
+        value: show(value),
+        allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
+      });
+      continue;
+    }
+    const p = checkFilterValue(key as NodeFilterName, value, prefix + key);
+    if (p) problems.push(p);
+  }
+  if (problems.length > 0) return problems;
+  const { provider, region, protocol, publicNetwork } = filters as Record<string, string | undefined>;
+  if (
+    provider &&
+    region &&
+    !(PROVIDER_REGIONS as Record<string, readonly string[]>)[provider].includes(region)
+  ) {
+    problems.push({
+      field: prefix + "region",
+      value: show(region),
+      allowed: `provider ${provider} offers only ${PROVIDER_REGIONS[provider as keyof typeof PROVIDER_REGIONS].join(", ")}`,
+    });
+  }
+  if (
+    protocol &&
+    publicNetwork &&
+    PUBLIC_NETWORKS[publicNetwork as keyof typeof PUBLIC_NETWORKS] !== protocol
+  ) {
+    problems.push({
+      field: prefix + "publicNetwork",
+      value: show(publicNetwork),
+      allowed: `${publicNetwork} belongs to protocol ${PUBLIC_NETWORKS[publicNetwork as keyof typeof PUBLIC_NETWORKS]}, not ${protocol}`,
+    });
+  }
+  return problems;
+}

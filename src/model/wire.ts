@@ -1,0 +1,99 @@
+/**
+ * The service's JSON shapes exactly as they travel (snake_case), per spec section 2 and the
+ * appendix. Only the API layer maps them to the public camelCase types; the emulator produces them.
+ * Every `details` field may be missing (endpoints and credentials are shown only to the owner).
+ */
+
+/** `creator` of a node or network (spec 2.3). */
+export interface WireCreator {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization: { id: string; name: string };
+}
+
+/** `details` of a node (spec 2.1.1). */
+export interface WireNodeDetails {
+  mode?: string;
+  version?: string;
+  api_namespaces?: string[];
+  graphql_endpoint?: string;
+  https_endpoint?: string;
+  wss_endpoint?: string;
+  beacon_endpoint?: string;
+  auth_username?: string;
+  auth_password?: string;
+  auth_key?: string;
+}
+
+/** A node (spec 2.1). */
+export interface WireNode {
+  id: string;
+  name: string;
+  network: string;
+  organization: string;
+  type: string;
+  role: string;
+  provider: string;
+  region: string;
+  status: string;
+  configuration: { archive?: boolean; [key: string]: unknown };
+  details: WireNodeDetails;
+  created_at: string;
+  creator: WireCreator;
+}
+
+/** A network (spec 2.2). */
+export interface WireNetwork {
+  id: string;
+  name: string;
+  project: string;
+  protocol: string;
+  configuration: { network?: string; [key: string]: unknown };
+  details: Record<string, unknown>;
+  status: string;
+  nodes: WireNode[];
+  creator: WireCreator;
+  created_at: string;
+}
+
+/** A page of `GET /v1/nodes/` (spec 4.1). */
+export interface WireNodePage {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: WireNode[];
+}
+
+/** The faucet's result (spec 2.4); `amountSent` is in wei. */
+export interface WireFaucetResult {
+  amountSent: number;
+  transaction: string;
+}
+
+/** The error body (spec 2.5; appendix: optional `fields` on 400). */
+export interface WireError {
+  error: { code: string; message: string; fields?: Record<string, string[]> };
+  /** Faucet 429 only: when the next request is possible (a date string). */
+  nextFaucetAvailable?: string;
+}
+
+/** The API paths, all under `/v1/` (spec 4). */
+export const PATHS = {
+  nodes: "/v1/nodes/",
+  node: (id: string) => `/v1/nodes/${encodeURIComponent(id)}/`,
+  network: (id: string) => `/v1/networks/${encodeURIComponent(id)}/`,
+  faucet: "/v1/faucet/goerli",
+} as const;
+
+/** The node `details` fields that are endpoints or credentials: secret wherever they appear. */
+export const SECRET_DETAIL_FIELDS = [
+  "https_endpoint",
+  "wss_endpoint",
+  "graphql_endpoint",
+  "beacon_endpoint",
+  "auth_username",
+  "auth_password",
+  "auth_key",
+] as const satisfies readonly (keyof WireNodeDetails)[];
