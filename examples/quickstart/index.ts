@@ -1,0 +1,50 @@
+import * as pulumi from "@pulumi/pulumi";
+import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes";
+
+/**
+ * Adopts an existing network and names it, looks up its nodes, exports their endpoints as
+ * secrets (with masked twins for display) and requests test tokens once.
+ *
+ * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`.
+ * Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
+ */
+export default async function quickstart() {
+  const config = new pulumi.Config("quickstart");
+  const networkId = config.require("networkId");
+  const networkName = config.get("networkName") ?? "quickstart-mainnet";
+  const faucetAddress = config.get("faucetAddress");
+
+  const network = new Network("main", { networkId, name: networkName });
+
+  // Every node of the adopted network, ordered by name. Metadata is readable, endpoints are secret.
+  const nodes = getNodesOutput({ network: network.networkId, orderBy: "name" });
+  const first = getNodeOutput({ id: nodes.apply((ns) => ns[0]?.id ?? "") });
+
+  const drip = faucetAddress ? new FaucetDrip("tokens", { address: faucetAddress }) : undefined;
+
+  return {
+    networkId: network.networkId,
+    networkName: network.name,
+    protocol: network.protocol,
+    publicNetwork: network.publicNetwork,
+    networkStatus: network.status,
+    nodeCount: nodes.apply((ns) => ns.length),
+    nodes: nodes.apply((ns) =>
+      ns.map((n) => ({
+        id: n.id,
+        name: n.name,
+        status: n.status,
+        provider: n.provider,
+        region: n.region,
+        httpsEndpoint: n.httpsEndpointMasked ?? "",
+      })),
+    ),
+    firstNodeName: first.name,
+    firstNodeHttpsEndpoint: first.httpsEndpoint,
+    firstNodeWssEndpoint: first.wssEndpoint,
+    firstNodeAuthKey: first.authKey,
+    firstNodeHttpsEndpointMasked: first.httpsEndpointMasked,
+    faucetAmountSentWei: drip?.amountSent,
+    faucetTransaction: drip?.transaction,
+  };
+}

@@ -1,0 +1,45 @@
+import * as pulumi from "@pulumi/pulumi";
+import { providerFor } from "./provider-shell";
+
+/** Arguments of {@link FaucetDrip}. */
+export interface FaucetDripArgs {
+  /** The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55. */
+  address: pulumi.Input<string>;
+  /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
+  apiUrl?: pulumi.Input<string>;
+  /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
+  apiKey?: pulumi.Input<string>;
+}
+
+/**
+ * One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once
+ * when the resource is created. A new address replaces the resource (a new request). Deleting
+ * it does nothing: tokens that were sent cannot be returned. The faucet's daily limit per
+ * address applies; the error says when the next request is possible.
+ */
+export class FaucetDrip extends pulumi.dynamic.Resource {
+  /** The address tokens were sent to. */
+  declare readonly address: pulumi.Output<string>;
+  /** Amount sent, in wei, as an exact decimal string. */
+  declare readonly amountSent: pulumi.Output<string>;
+  /** Link to the transaction. */
+  declare readonly transaction: pulumi.Output<string>;
+
+  /** Requests test tokens for `args.address` when created. */
+  constructor(name: string, args: FaucetDripArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("faucetDrip"),
+      name,
+      {
+        address: args.address,
+        apiUrl: args.apiUrl,
+        apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        amountSent: undefined,
+        transaction: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["apiKey"] }),
+      "blockchain",
+      "FaucetDrip",
+    );
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./network";
+export * from "./faucet-drip";

@@ -1,0 +1,171 @@
+import type { Network, Node } from "../api";
+import { isApiError } from "../api";
+import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
+import { checkCredentialInputs, CheckFailure, CheckResult, describeError, toFailures } from "./checks";
+import { clientFor } from "./connection";
+import { UNKNOWN, withoutUndefined } from "./unknown";
+
+/** Inputs of the Network resource as the provider receives them (plain values). */
+export interface NetworkInputs {
+  networkId: string;
+  name?: string;
+  project?: string;
+  apiUrl?: string;
+  apiKey?: string;
+}
+
+/** A node as stored in the Network resource's `nodes` output (secret as a whole). */
+export type NetworkNodeState = Node;
+
+/** Outputs of the Network resource. */
+export interface NetworkOutputs {
+  networkId: string;
+  name: string;
+  project: string;
+  protocol: string;
+  publicNetwork?: string;
+  status: string;
+  details: Record<string, unknown>;
+  createdAt: string;
+  creator?: Network["creator"];
+  nodes: NetworkNodeState[];
+  apiUrl?: string;
+  apiKey?: string;
+}
+
+/** Properties whose change replaces the resource. */
+export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
+/** Properties updated in place. */
+export const NETWORK_UPDATE_PROPERTIES = ["name", "project", "apiUrl", "apiKey"] as const;
+
+function outputsOf(network: Network, inputs: NetworkInputs): NetworkOutputs {
+  return withoutUndefined({
+    networkId: network.id,
+    name: network.name,
+    project: network.project,
+    protocol: network.protocol,
+    publicNetwork: network.publicNetwork,
+    status: network.status,
+    details: network.details,
+    createdAt: network.createdAt,
+    creator: network.creator,
+    nodes: network.nodes,
+    apiUrl: inputs.apiUrl,
+    apiKey: inputs.apiKey,
+  });
+}
+
+function credentials(props: { apiUrl?: string; apiKey?: string }) {
+  return { apiUrl: props.apiUrl, apiKey: props.apiKey };
+}
+
+/** `check`: validates inputs with the model; unknown values (preview) are accepted as they are. */
+export async function checkNetwork(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
+  const problems: Problem[] = [];
+  const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
+  if (news.networkId !== UNKNOWN) {
+    const p = checkId("network", "networkId", news.networkId);
+    if (p) problems.push(p);
+  }
+  if (known(news.name)) {
+    const p = checkNetworkName("name", news.name);
+    if (p) problems.push(p);
+  }
+  if (known(news.project)) problems.push(...validateNetworkUpdate({ project: news.project }));
+  const failures: CheckFailure[] = [...toFailures(problems), ...checkCredentialInputs(news)];
+  return { inputs: news, failures };
+}
+
+/** `diff`: always answers `changes` explicitly; `networkId` replaces, the rest updates in place. */
+export async function diffNetwork(
+  _id: string,
+  olds: NetworkOutputs,
+  news: NetworkInputs,
+): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean; diffs: string[] }> {
+  const replaces = NETWORK_REPLACE_PROPERTIES.filter((k) => news[k] !== olds[k]);
+  const diffs = NETWORK_UPDATE_PROPERTIES.filter((k) => {
+    if (k === "name" || k === "project") return news[k] !== undefined && news[k] !== olds[k];
+    return (news[k] ?? undefined) !== (olds[k] ?? undefined);
+  });
+  const changed = [...replaces, ...diffs];
+  // Adopting another network never deletes the first before the second is adopted.
+  return { changes: changed.length > 0, replaces: [...replaces], deleteBeforeReplace: false, diffs: changed };
+}
+
+async function applyInputs(inputs: NetworkInputs, current: Network): Promise<Network> {
+  const update: { name?: string; project?: string } = {};
+  if (inputs.name !== undefined && inputs.name !== current.name) update.name = inputs.name;
+  if (inputs.project !== undefined && inputs.project !== current.project) update.project = inputs.project;
+  if (Object.keys(update).length === 0) return current;
+  return clientFor(credentials(inputs)).updateNetwork(current.id, update);
+}
+
+/** `create`: adopts the existing network, applies `name`/`project`, returns full outputs. */
+export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string; outs: NetworkOutputs }> {
+  try {
+    const client = clientFor(credentials(inputs));
+    const current = await client.readNetwork(inputs.networkId);
+    const network = await applyInputs(inputs, current);
+    return { id: network.id, outs: outputsOf(network, inputs) };
+  } catch (err) {
+    if (isApiError(err) && err.kind === "not_found") {
+      throw new Error(
+        `Network ${inputs.networkId}: cannot adopt it: the service answered 404 (it does not exist, or this API key's ` +
+          `organization cannot see it). Networks cannot be created through the API: create it in the service's console, ` +
+          `then set networkId to its id.`,
+      );
+    }
+    throw describeError(err, "adopting network", inputs.networkId);
+  }
+}
+
+/** `read`: the current network (empty id when it is gone, so refresh drops it from state). */
+export async function readNetwork(
+  id: string,
+  props: NetworkOutputs,
+): Promise<{ id: string; props: NetworkOutputs | Record<string, never> }> {
+  try {
+    const network = await clientFor(credentials(props)).readNetwork(id);
+    return { id: network.id, props: outputsOf(network, props) };
+  } catch (err) {
+    if (isApiError(err) && err.kind === "not_found") return { id: "", props: {} };
+    throw describeError(err, "reading network", id);
+  }
+}
+
+/** `update`: PATCHes only what changed (`name`, `project`). */
+export async function updateNetwork(
+  id: string,
+  olds: NetworkOutputs,
+  news: NetworkInputs,
+): Promise<{ outs: NetworkOutputs }> {
+  try {
+    const update: { name?: string; project?: string } = {};
+    if (news.name !== undefined && news.name !== olds.name) update.name = news.name;
+    if (news.project !== undefined && news.project !== olds.project) update.project = news.project;
+    const client = clientFor(credentials(news));
+    const network =
+      Object.keys(update).length > 0 ? await client.updateNetwork(id, update) : await client.readNetwork(id);
+    return { outs: outputsOf(network, news) };
+  } catch (err) {
+    throw describeError(err, "updating network", id);
+  }
+}
+
+/** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
+export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
+  try {
+    await clientFor(credentials(props)).deleteNetwork(id);
+  } catch (err) {
+    if (isApiError(err) && err.kind === "conflict") {
+      throw describeError(
+        err,
+        "deleting network",
+        id,
+        "The service refuses to delete a network that still has nodes: delete its nodes in the service's console first, " +
+          "or keep the network and stop managing it (set `retainOnDelete: true` on the resource, or run `pulumi state delete <urn>`).",
+      );
+    }
+    throw describeError(err, "deleting network", id);
+  }
+}
