@@ -7,7 +7,9 @@ module.exports = tseslint.config(
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { require: "readonly", module: "writable", process: "readonly", console: "readonly" } },
+    languageOptions: {
+      globals: { require: "readonly", module: "writable", process: "readonly", console: "readonly" },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-require-imports": "off",

@@ -9,7 +9,7 @@ module.exports = {
     "^pulumi-blockchain-nodes/emulator$": "<rootDir>/src/emulator/index.ts",
   },
   transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
   testTimeout: 30000,
 };

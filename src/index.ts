@@ -4,11 +4,7 @@
  */
 export * from "./resources";
 export * from "./functions";
-export {
-  NodeServiceClient,
-  ApiError,
-  isApiError,
-} from "./api";
+export { NodeServiceClient, ApiError, isApiError } from "./api";
 export type { Node, Network as NetworkInfo, NodeDetails, NodeFilters, Creator, FaucetResult } from "./api";
 export {
   resolveSettings,

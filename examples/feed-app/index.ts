@@ -15,9 +15,9 @@ export default async function feedApp() {
   const wsUrl = quickstart.requireOutput("firstNodeWssEndpoint") as pulumi.Output<string>;
 
   // The app's environment, as a deployment tool would take it: secret, because it holds the endpoints.
-  const appEnvironment = pulumi.all([rpcUrl, wsUrl]).apply(([rpc, ws]) =>
-    JSON.stringify({ RPC_URL: rpc, WS_URL: ws, CHAIN: "ethereum" }),
-  );
+  const appEnvironment = pulumi
+    .all([rpcUrl, wsUrl])
+    .apply(([rpc, ws]) => JSON.stringify({ RPC_URL: rpc, WS_URL: ws, CHAIN: "ethereum" }));
 
   return {
     appEnvironment,

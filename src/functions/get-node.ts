@@ -44,7 +44,10 @@ export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
   const { apiKey, ...rest } = args;
   return pulumi
     .all([pulumi.output(rest), pulumi.unsecret(pulumi.output(apiKey))])
-    .apply(([r, key]) => ({ ...(r as object), apiKey: key }) as pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string });
+    .apply(
+      ([r, key]) =>
+        ({ ...(r as object), apiKey: key }) as pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string },
+    );
 }
 
 /** {@link getNode} taking Inputs and returning an Output; metadata stays readable, secrets stay secret. */

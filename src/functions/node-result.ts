@@ -91,6 +91,7 @@ export function toNodeResult(node: Node): NodeResult {
     graphqlEndpointMasked: masked(d.graphqlEndpoint),
     beaconEndpointMasked: masked(d.beaconEndpoint),
   };
-  for (const key of Object.keys(result) as (keyof NodeResult)[]) if (result[key] === undefined) delete result[key];
+  for (const key of Object.keys(result) as (keyof NodeResult)[])
+    if (result[key] === undefined) delete result[key];
   return result;
 }

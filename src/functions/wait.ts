@@ -29,7 +29,9 @@ export async function waitUntil<T>(
   nodesOf: (value: T) => Node[],
 ): Promise<T> {
   if (!(NODE_STATUSES as readonly string[]).includes(waitFor.status)) {
-    throw new Error(`${operation}: waitFor.status ${JSON.stringify(waitFor.status)} is not a node status; expected one of ${NODE_STATUSES.join(", ")}`);
+    throw new Error(
+      `${operation}: waitFor.status ${JSON.stringify(waitFor.status)} is not a node status; expected one of ${NODE_STATUSES.join(", ")}`,
+    );
   }
   const timeoutSeconds = waitFor.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
   const intervalMs = Math.max(0, (waitFor.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000);

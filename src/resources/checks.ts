@@ -29,20 +29,24 @@ export function checkCredentialInputs(news: Record<string, unknown>): CheckFailu
     if (reason) failures.push({ property: "apiUrl", reason });
   }
   if (apiKey !== undefined && apiKey !== UNKNOWN && (typeof apiKey !== "string" || apiKey.trim() === "")) {
-    failures.push({ property: "apiKey", reason: "apiKey: expected a non-empty string (pass it as a secret)" });
+    failures.push({
+      property: "apiKey",
+      reason: "apiKey: expected a non-empty string (pass it as a secret)",
+    });
   }
   return failures;
 }
 
 /**
- * Wraps an error for the user: the operation, the resource id, the service's status, code and
- * message, and a hint. API errors are already free of credentials; others are reduced to their message.
+ * Wraps an error for the user. API errors already name the operation, the resource id, the
+ * service's status, code and message, and carry no credential: they are kept and a hint is
+ * appended. Other errors (settings, unexpected ones) are prefixed with the operation and id.
  */
 export function describeError(err: unknown, operation: string, resourceId: string, hint?: string): Error {
-  const base = isApiError(err) ? err.message : err instanceof Error ? err.message : String(err);
-  const prefix = base.includes(resourceId) ? "" : `${resourceId}: `;
-  const message = `${operation} ${prefix}${base}${hint ? `\n${hint}` : ""}`;
-  const wrapped = new Error(message);
+  const base = isApiError(err)
+    ? err.message
+    : `${operation} ${resourceId}: ${err instanceof Error ? err.message : String(err)}`;
+  const wrapped = new Error(hint ? `${base}\n${hint}` : base);
   wrapped.name = isApiError(err) ? err.name : "Error";
   return wrapped;
 }

@@ -1,4 +1,3 @@
-import { isApiError } from "../api";
 import { checkAddress } from "../model";
 import { checkCredentialInputs, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
@@ -25,7 +24,10 @@ export interface FaucetDripOutputs {
 /** `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55. */
 export async function checkFaucetDrip(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
   const problem = news.address === UNKNOWN ? undefined : checkAddress("address", news.address);
-  return { inputs: news, failures: [...toFailures(problem ? [problem] : []), ...checkCredentialInputs(news)] };
+  return {
+    inputs: news,
+    failures: [...toFailures(problem ? [problem] : []), ...checkCredentialInputs(news)],
+  };
 }
 
 /** `diff`: a new address replaces (a new request); credential changes need no action. */
@@ -39,7 +41,9 @@ export async function diffFaucetDrip(
 }
 
 /** `create`: requests test tokens once and records what was sent. */
-export async function createFaucetDrip(inputs: FaucetDripInputs): Promise<{ id: string; outs: FaucetDripOutputs }> {
+export async function createFaucetDrip(
+  inputs: FaucetDripInputs,
+): Promise<{ id: string; outs: FaucetDripOutputs }> {
   try {
     const result = await clientFor(inputs).requestTestTokens(inputs.address);
     const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
@@ -54,14 +58,6 @@ export async function createFaucetDrip(inputs: FaucetDripInputs): Promise<{ id: 
       }),
     };
   } catch (err) {
-    if (isApiError(err) && err.kind === "rate_limited" && err.nextFaucetAvailable) {
-      throw describeError(
-        err,
-        "requesting test tokens for",
-        inputs.address,
-        `The faucet's daily limit for this address is reached; the next request is possible at ${err.nextFaucetAvailable}.`,
-      );
-    }
     throw describeError(err, "requesting test tokens for", inputs.address);
   }
 }

@@ -16,7 +16,8 @@ function localRuntimePath(): string {
 /** True when `node_modules/pulumi-blockchain-nodes` is reachable from `dir`, as Node would look. */
 function installedFrom(dir: string): boolean {
   for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    if (fs.existsSync(path.join(current, "node_modules", "pulumi-blockchain-nodes", "package.json"))) return true;
+    if (fs.existsSync(path.join(current, "node_modules", "pulumi-blockchain-nodes", "package.json")))
+      return true;
     if (path.dirname(current) === current) return false;
   }
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped */
 /**
  * Drives `@pulumi/pulumi`'s real dynamic-provider host (`cmd/dynamic-provider`) over gRPC, the
  * way the engine does: the provider is serialized exactly as `pulumi.dynamic.Resource` does
@@ -10,9 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 
 const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const provrpc: any = require(path.join(pulumiDir, "proto", "provider_grpc_pb"));
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const provproto: any = require(path.join(pulumiDir, "proto", "provider_pb"));
 
 type Props = Record<string, unknown>;
@@ -27,18 +26,25 @@ export async function serializeProvider(provider: pulumi.dynamic.ResourceProvide
 export class ProviderHost {
   private constructor(
     private readonly child: ChildProcess,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly client: any,
     readonly stderr: () => string,
   ) {}
 
   /** Starts the host in `cwd` with `env` (the engine passes the project name). */
-  static async start(opts: { cwd: string; env?: NodeJS.ProcessEnv; project?: string }): Promise<ProviderHost> {
-    const child = spawn(process.execPath, [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:1"], {
-      cwd: opts.cwd,
-      env: { ...opts.env, PULUMI_NODEJS_PROJECT: opts.project ?? "contract" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  static async start(opts: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    project?: string;
+  }): Promise<ProviderHost> {
+    const child = spawn(
+      process.execPath,
+      [path.join(pulumiDir, "cmd", "dynamic-provider", "index.js"), "127.0.0.1:1"],
+      {
+        cwd: opts.cwd,
+        env: { ...opts.env, PULUMI_NODEJS_PROJECT: opts.project ?? "contract" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let err = "";
     child.stderr!.on("data", (d) => (err += d.toString()));
     const port = await new Promise<string>((resolve, reject) => {
@@ -69,27 +75,35 @@ export class ProviderHost {
     await this.call("configure", req);
   }
 
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
+  async check(
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ inputs: Props; failures: { property: string; reason: string }[] }> {
     const req = new provproto.CheckRequest();
     req.setUrn(urn);
     req.setOlds(Struct.fromJavaScript(olds as never));
     req.setNews(Struct.fromJavaScript(news as never));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const resp: any = await this.call("check", req);
     return {
       inputs: resp.getInputs().toJavaScript(),
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      failures: resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+      failures: resp
+        .getFailuresList()
+        .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
     };
   }
 
-  async diff(id: string, urn: string, olds: Props, news: Props): Promise<{ changes: string; replaces: string[] }> {
+  async diff(
+    id: string,
+    urn: string,
+    olds: Props,
+    news: Props,
+  ): Promise<{ changes: string; replaces: string[] }> {
     const req = new provproto.DiffRequest();
     req.setId(id);
     req.setUrn(urn);
     req.setOlds(Struct.fromJavaScript(olds as never));
     req.setNews(Struct.fromJavaScript(news as never));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const resp: any = await this.call("diff", req);
     const names: Record<number, string> = { 0: "unknown", 1: "none", 2: "some" };
     return { changes: names[resp.getChanges()], replaces: resp.getReplacesList() };
@@ -99,7 +113,6 @@ export class ProviderHost {
     const req = new provproto.CreateRequest();
     req.setUrn(urn);
     req.setProperties(Struct.fromJavaScript(properties as never));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const resp: any = await this.call("create", req);
     return { id: resp.getId(), properties: resp.getProperties().toJavaScript() };
   }
@@ -109,7 +122,6 @@ export class ProviderHost {
     req.setId(id);
     req.setUrn(urn);
     req.setProperties(Struct.fromJavaScript(properties as never));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const resp: any = await this.call("read", req);
     return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
   }
@@ -120,7 +132,6 @@ export class ProviderHost {
     req.setUrn(urn);
     req.setOlds(Struct.fromJavaScript(olds as never));
     req.setNews(Struct.fromJavaScript(news as never));
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const resp: any = await this.call("update", req);
     return { properties: resp.getProperties().toJavaScript() };
   }

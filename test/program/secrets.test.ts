@@ -25,7 +25,6 @@ pulumi.runtime.setMocks(
 );
 
 // Loaded after setMocks, as a program would be.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sdk: typeof import("../../src") = require("../../src");
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
@@ -42,7 +41,11 @@ afterAll(async () => {
 
 describe("getNode / getNodes", () => {
   test("endpoints and credentials are secret Outputs; metadata is plain; masked twins carry no credential", async () => {
-    const nodes = await sdk.getNodes({ apiUrl: emulator.url, apiKey: emulator.apiKey, network: emulator.fixtures.networkWithNodes });
+    const nodes = await sdk.getNodes({
+      apiUrl: emulator.url,
+      apiKey: emulator.apiKey,
+      network: emulator.fixtures.networkWithNodes,
+    });
     expect(nodes.length).toBeGreaterThan(1);
     for (const node of nodes) {
       expect(typeof node.id).toBe("string");
@@ -65,7 +68,11 @@ describe("getNode / getNodes", () => {
 
   test("getNodeOutput with a secret key: the result is not secret as a whole, its credentials are", async () => {
     const [first] = await sdk.getNodes({ apiUrl: emulator.url, apiKey: emulator.apiKey, orderBy: "name" });
-    const out = sdk.getNodeOutput({ id: pulumi.output(first.id), apiUrl: emulator.url, apiKey: pulumi.secret(emulator.apiKey) });
+    const out = sdk.getNodeOutput({
+      id: pulumi.output(first.id),
+      apiUrl: emulator.url,
+      apiKey: pulumi.secret(emulator.apiKey),
+    });
     expect(await pulumi.isSecret(out)).toBe(false);
     expect(await valueOf(out.name)).toBe(first.name);
     expect(await pulumi.isSecret(out.name)).toBe(false);
@@ -74,7 +81,11 @@ describe("getNode / getNodes", () => {
   });
 
   test("getNodesOutput keeps metadata readable and the masked twins non-secret", async () => {
-    const out = sdk.getNodesOutput({ apiUrl: emulator.url, apiKey: pulumi.secret(emulator.apiKey), protocol: "ethereum" });
+    const out = sdk.getNodesOutput({
+      apiUrl: emulator.url,
+      apiKey: pulumi.secret(emulator.apiKey),
+      protocol: "ethereum",
+    });
     expect(await pulumi.isSecret(out)).toBe(false);
     const names = out.apply((ns) => ns.map((n) => n.name));
     expect(await pulumi.isSecret(names)).toBe(false);
@@ -90,7 +101,12 @@ describe("Network", () => {
     let seen: pulumi.ResourceTransformationArgs | undefined;
     const net = new sdk.Network(
       "main",
-      { networkId: emulator.fixtures.networkWithNodes, name: "program-net", apiUrl: emulator.url, apiKey: emulator.apiKey },
+      {
+        networkId: emulator.fixtures.networkWithNodes,
+        name: "program-net",
+        apiUrl: emulator.url,
+        apiKey: emulator.apiKey,
+      },
       {
         transformations: [
           (args) => {

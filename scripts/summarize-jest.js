@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Reads jest's --json output and prints the time of each tier and one closing line
+// "N passed, N failed, N skipped" computed from the run. Exits 1 when the file is missing.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const file = process.argv[2];
+if (!file || !fs.existsSync(file)) {
+  console.error(`no jest results at ${file}: the test run did not complete`);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
+const r = JSON.parse(fs.readFileSync(file, "utf8"));
+const tiers = {};
+for (const suite of r.testResults) {
+  const rel = path.relative(process.cwd(), suite.name);
+  const tier = rel.split(path.sep)[1] || rel;
+  const seconds = (suite.perfStats.end - suite.perfStats.start) / 1000;
+  tiers[tier] = (tiers[tier] || 0) + seconds;
+}
+for (const [tier, seconds] of Object.entries(tiers).sort()) {
+  console.log(`tier ${tier}: ${seconds.toFixed(1)} s`);
+}
+const failedSuites = r.numFailedTestSuites || 0;
+const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+const skipped = r.numPendingTests + (r.numTodoTests || 0);
+if (failedSuites > 0 && r.numFailedTests === 0) {
+  console.log(`${failedSuites} test suite(s) failed to run`);
+}
+console.log(`${r.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || !r.success ? 1 : 0);

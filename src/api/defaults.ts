@@ -1,0 +1,69 @@
+/**
+ * Every default of the API client, in one place. Each can be overridden through
+ * {@link NodeServiceClientOptions}; nothing else in `src/api/` hard-codes a timing or a limit.
+ */
+
+/** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Overall deadline of one call across all its attempts and the waits between them: 120 s. */
+export const DEFAULT_DEADLINE_MS = 120_000;
+
+/** Retries after the first attempt (so at most 5 attempts per call). */
+export const DEFAULT_MAX_RETRIES = 4;
+
+/** First backoff delay before jitter: 250 ms. */
+export const DEFAULT_BASE_DELAY_MS = 250;
+
+/** Growth factor of the exponential backoff: each retry waits twice as long as the previous one. */
+export const DEFAULT_BACKOFF_FACTOR = 2;
+
+/** Upper bound of a locally computed backoff delay: 8 s. */
+export const DEFAULT_MAX_DELAY_MS = 8_000;
+
+/**
+ * Longest server-requested wait (`Retry-After`, or the faucet's `nextFaucetAvailable`) the
+ * client honours: 60 s. A longer request makes the call fail with a rate-limited error that
+ * says when to try again.
+ */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Whether backoff delays are jittered: each delay is drawn uniformly from [half, full] of the
+ * exponential delay, so that many clients do not retry in lockstep.
+ */
+export const DEFAULT_JITTER = true;
+
+/** Client-side rate limit: at most 10 requests (attempts, retries included) per second. */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
+
+/** HTTP statuses retried for idempotent methods (GET, PATCH, DELETE): 429, 502, 503, 504. */
+export const RETRYABLE_STATUSES: readonly number[] = [429, 502, 503, 504];
+
+/**
+ * Error codes of a failed connection (refused, reset, dropped) that idempotent calls retry.
+ * `socket hang up` (a connection closed before the response) is recognised by its message.
+ */
+export const RETRYABLE_CONNECTION_CODES: readonly string[] = [
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+];
+
+/** How many characters of an unexpected response body an error message quotes: 200. */
+export const BODY_PREVIEW_CHARS = 200;
+
+/** The `User-Agent` header sent with every request. */
+export const USER_AGENT = "pulumi-blockchain-nodes";
+
+/** Host names treated as loopback, where plain `http://` is allowed (a local emulator). */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ["localhost", "[::1]"];
+
+/** The text that replaces a credential in errors and logs. */
+export const REDACTED = "[REDACTED]";

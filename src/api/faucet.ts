@@ -1,0 +1,28 @@
+/** The test-token faucet (spec 4.5). */
+import { PATHS, checkAddress } from "../model";
+import { toFaucetResult } from "./mapping";
+import { Transport, mapResponse, request } from "./request";
+import type { FaucetResult } from "./types";
+import { apiUrl } from "./url";
+import { requireNoProblems } from "./validation";
+
+/**
+ * Asks the faucet to send test tokens to `address` (checked before sending: `0x` and 40 hex
+ * digits, EIP-55 checksum when mixed case). `amountSent` is the exact wei amount as a decimal
+ * string. The POST is not idempotent: it is retried only when the service said it was not
+ * processed (429, or 503 with `Retry-After`); after a timeout or a dropped connection the error
+ * has `mayHaveBeenProcessed: true`. A 429 carries `nextFaucetAvailable`.
+ */
+export async function requestTestTokens(t: Transport, address: string): Promise<FaucetResult> {
+  const operation = "requestTestTokens";
+  const problem = checkAddress("address", address);
+  requireNoProblems(operation, problem ? [problem] : []);
+  const spec = { operation, resourceId: address };
+  const response = await request(t, {
+    ...spec,
+    method: "POST",
+    url: apiUrl(t.base, PATHS.faucet),
+    body: { address },
+  });
+  return mapResponse(t, spec, response, (body, text) => toFaucetResult(body, text));
+}

@@ -1,0 +1,16 @@
+/**
+ * The typed HTTP client of the blockchain node service: the only code that speaks HTTP.
+ * No Pulumi imports here.
+ */
+export * from "./types";
+export * from "./defaults";
+export * from "./errors";
+export * from "./redact";
+export * from "./retry";
+export * from "./rate-limiter";
+export * from "./url";
+export * from "./mapping";
+export * from "./pagination";
+export * from "./request";
+export * from "./client";
+export { nodeQuery, type ListAllOptions } from "./nodes";

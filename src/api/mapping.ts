@@ -1,0 +1,332 @@
+/**
+ * The one place where the service's snake_case JSON becomes the public camelCase types.
+ * Unknown extra fields are ignored; a missing optional field becomes `undefined` (the key is left
+ * out); a missing or mistyped required field throws a {@link ResponseShapeError} naming it.
+ */
+import type { Creator, FaucetResult, Network, Node, NodeDetails } from "./types";
+
+/** The response body did not have the shape the spec gives; `problems` name each field. */
+export class ResponseShapeError extends Error {
+  /** One line per problem, e.g. `node.id: expected a string, got undefined`. */
+  readonly problems: string[];
+  /** Builds the error. */
+  constructor(problems: string[]) {
+    super(problems.join("; "));
+    this.name = "ResponseShapeError";
+    this.problems = problems;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "string" ? "a string" : typeof value;
+}
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(
+    private readonly obj: Json,
+    private readonly path: string,
+  ) {}
+
+  required(key: string): string {
+    const value = this.obj[key];
+    if (typeof value === "string") return value;
+    this.problems.push(`${this.path}.${key}: expected a string, got ${describe(value)}`);
+    return "";
+  }
+
+  optional(key: string): string | undefined {
+    const value = this.obj[key];
+    return typeof value === "string" ? value : undefined;
+  }
+
+  object(key: string): Json {
+    const value = this.obj[key];
+    if (value === undefined || value === null) return {};
+    if (isObject(value)) return { ...value };
+    this.problems.push(`${this.path}.${key}: expected an object, got ${describe(value)}`);
+    return {};
+  }
+}
+
+/** Drops keys whose value is `undefined`, so a missing optional field is absent, not present. */
+function compact<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}
+
+function fail(problems: string[]): void {
+  if (problems.length > 0) throw new ResponseShapeError(problems);
+}
+
+/** Maps a wire `creator` (spec 2.3). Returns `undefined` when absent or not an object. */
+export function toCreator(wire: unknown, path = "creator"): Creator | undefined {
+  if (!isObject(wire)) return undefined;
+  const r = new Reader(wire, path);
+  const org = isObject(wire.organization) ? wire.organization : {};
+  const creator: Creator = {
+    id: r.optional("id") ?? "",
+    email: r.optional("email") ?? "",
+    firstName: r.optional("first_name") ?? "",
+    lastName: r.optional("last_name") ?? "",
+    organization: {
+      id: typeof org.id === "string" ? org.id : "",
+      name: typeof org.name === "string" ? org.name : "",
+    },
+  };
+  return creator;
+}
+
+/** Maps a node's wire `details` (spec 2.1.1); every field may be missing. */
+export function toNodeDetails(wire: unknown): NodeDetails {
+  if (!isObject(wire)) return {};
+  const str = (key: string) => (typeof wire[key] === "string" ? (wire[key] as string) : undefined);
+  const namespaces = wire.api_namespaces;
+  return compact<NodeDetails>({
+    mode: str("mode"),
+    version: str("version"),
+    apiNamespaces:
+      Array.isArray(namespaces) && namespaces.every((n) => typeof n === "string")
+        ? [...(namespaces as string[])]
+        : undefined,
+    graphqlEndpoint: str("graphql_endpoint"),
+    httpsEndpoint: str("https_endpoint"),
+    wssEndpoint: str("wss_endpoint"),
+    beaconEndpoint: str("beacon_endpoint"),
+    authUsername: str("auth_username"),
+    authPassword: str("auth_password"),
+    authKey: str("auth_key"),
+  });
+}
+
+function readNode(wire: unknown, path: string, problems: string[]): Node {
+  if (!isObject(wire)) {
+    problems.push(`${path}: expected an object, got ${describe(wire)}`);
+    return undefined as unknown as Node;
+  }
+  const r = new Reader(wire, path);
+  const configuration = r.object("configuration");
+  if (configuration.archive !== undefined && typeof configuration.archive !== "boolean") {
+    delete configuration.archive;
+  }
+  const node: Node = compact<Node>({
+    id: r.required("id"),
+    name: r.required("name"),
+    network: r.required("network"),
+    organization: r.required("organization"),
+    type: r.required("type"),
+    role: r.required("role"),
+    provider: r.required("provider"),
+    region: r.required("region"),
+    status: r.required("status"),
+    configuration,
+    details: toNodeDetails(wire.details),
+    createdAt: r.required("created_at"),
+    creator: toCreator(wire.creator, `${path}.creator`),
+  });
+  problems.push(...r.problems);
+  return node;
+}
+
+/** Maps one wire node (spec 2.1). Throws {@link ResponseShapeError} when a required field is missing. */
+export function toNode(wire: unknown, path = "node"): Node {
+  const problems: string[] = [];
+  const node = readNode(wire, path, problems);
+  fail(problems);
+  return node;
+}
+
+/**
+ * Maps one wire network (spec 2.2). `publicNetwork` comes from `configuration.network`; a missing
+ * `nodes` list becomes `[]`. Throws {@link ResponseShapeError} when a required field is missing.
+ */
+export function toNetwork(wire: unknown, path = "network"): Network {
+  if (!isObject(wire)) throw new ResponseShapeError([`${path}: expected an object, got ${describe(wire)}`]);
+  const r = new Reader(wire, path);
+  const problems: string[] = [];
+  const configuration = r.object("configuration");
+  const details = r.object("details");
+  let nodes: Node[] = [];
+  if (Array.isArray(wire.nodes)) {
+    nodes = wire.nodes.map((n, i) => readNode(n, `${path}.nodes[${i}]`, problems));
+  } else if (wire.nodes !== undefined && wire.nodes !== null) {
+    problems.push(`${path}.nodes: expected an array, got ${describe(wire.nodes)}`);
+  }
+  const network: Network = compact<Network>({
+    id: r.required("id"),
+    name: r.required("name"),
+    project: r.required("project"),
+    protocol: r.required("protocol"),
+    publicNetwork: typeof configuration.network === "string" ? configuration.network : undefined,
+    configuration,
+    details,
+    status: r.required("status"),
+    nodes,
+    creator: toCreator(wire.creator, `${path}.creator`),
+    createdAt: r.required("created_at"),
+  });
+  fail([...r.problems, ...problems]);
+  return network;
+}
+
+/** A JSON number token (RFC 8259). */
+const NUMBER_TOKEN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Largest decimal exponent accepted when expanding an amount (keeps the expansion bounded). */
+const MAX_EXPONENT = 400;
+
+/**
+ * Expands a JSON number token (`500000000000000000`, `5e17`, `5.0E+17`) into the exact decimal
+ * digits of the integer it denotes, without going through a floating-point number. Returns
+ * `undefined` when the token is not a number, not an integer, negative, or absurdly large.
+ */
+export function integerDigits(token: string): string | undefined {
+  const text = token.trim();
+  if (!NUMBER_TOKEN.test(text) || text.startsWith("-")) return undefined;
+  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, intPart, fracPart = "", expPart = "0"] = match;
+  if (expPart.replace(/^[+-]?0*/, "").length > 4) return undefined;
+  const exponent = Number(expPart);
+  if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
+  const digits = intPart + fracPart;
+  const point = intPart.length + exponent;
+  let integer: string;
+  let fraction: string;
+  if (point >= digits.length) {
+    integer = digits + "0".repeat(point - digits.length);
+    fraction = "";
+  } else if (point <= 0) {
+    integer = "0";
+    fraction = digits;
+  } else {
+    integer = digits.slice(0, point);
+    fraction = digits.slice(point);
+  }
+  if (/[1-9]/.test(fraction)) return undefined;
+  return integer.replace(/^0+(?=\d)/, "");
+}
+
+/** Skips JSON whitespace from `i`. */
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
+    i++;
+  return i;
+}
+
+/** The end (exclusive) of the JSON string starting at `i` (which is a `"`). */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === "\\") j++;
+    else if (text[j] === '"') return j + 1;
+  }
+  throw new SyntaxError("unterminated string");
+}
+
+/** The end (exclusive) of the JSON value starting at `i`. */
+function valueEnd(text: string, i: number): number {
+  const c = text[i];
+  if (c === '"') return stringEnd(text, i);
+  if (c === "{" || c === "[") {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const d = text[j];
+      if (d === '"') j = stringEnd(text, j) - 1;
+      else if (d === "{" || d === "[") depth++;
+      else if (d === "}" || d === "]") {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    throw new SyntaxError("unterminated container");
+  }
+  let j = i;
+  while (j < text.length && !/[\s,}\]]/.test(text[j])) j++;
+  return j;
+}
+
+/**
+ * The raw source text of the value of a top-level key of a JSON object, e.g. the literal
+ * `123456789012345678901` of `{"amountSent": 123456789012345678901}`, so that a number beyond
+ * 2^53 can be read without loss. Only keys of the outermost object count (a key of the same name
+ * inside a nested object or a string is ignored). Returns `undefined` when the key is absent.
+ * The text should already be known to be valid JSON.
+ */
+export function rawTopLevelValue(json: string, key: string): string | undefined {
+  let i = skipSpace(json, 0);
+  if (json[i] !== "{") return undefined;
+  i = skipSpace(json, i + 1);
+  if (json[i] === "}") return undefined;
+  let found: string | undefined;
+  while (i < json.length) {
+    if (json[i] !== '"') throw new SyntaxError("expected a key");
+    const keyEnd = stringEnd(json, i);
+    const name = JSON.parse(json.slice(i, keyEnd)) as string;
+    i = skipSpace(json, keyEnd);
+    if (json[i] !== ":") throw new SyntaxError("expected ':'");
+    i = skipSpace(json, i + 1);
+    const end = valueEnd(json, i);
+    // JSON.parse keeps the last duplicate key; do the same.
+    if (name === key) found = json.slice(i, end);
+    i = skipSpace(json, end);
+    if (json[i] === ",") i = skipSpace(json, i + 1);
+    else break;
+  }
+  return found;
+}
+
+/**
+ * The exact decimal digits of the faucet's `amountSent` (wei), read from the raw response text:
+ * a JSON number of any size (`500000000000000000`, `123456789012345678901`), an integer in
+ * scientific notation (`5e17`), or a string holding either. Throws {@link ResponseShapeError}
+ * when it is missing, negative or not an integer.
+ */
+export function extractAmountSent(rawJson: string): string {
+  let raw: string | undefined;
+  try {
+    raw = rawTopLevelValue(rawJson, "amountSent");
+  } catch (e) {
+    throw new ResponseShapeError([`amountSent: could not read the JSON text (${(e as Error).message})`]);
+  }
+  if (raw === undefined) throw new ResponseShapeError(["amountSent: missing"]);
+  const token = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+  const digits = integerDigits(token);
+  if (digits === undefined) {
+    throw new ResponseShapeError([
+      `amountSent: expected a non-negative integer amount of wei, got ${raw.length > 60 ? `${raw.slice(0, 57)}...` : raw}`,
+    ]);
+  }
+  return digits;
+}
+
+/**
+ * Maps the faucet's result (spec 2.4): `parsed` is the parsed body, `rawJson` its source text, from
+ * which `amountSent` is read exactly as a decimal string.
+ */
+export function toFaucetResult(parsed: unknown, rawJson: string): FaucetResult {
+  if (!isObject(parsed)) {
+    throw new ResponseShapeError([`faucet result: expected an object, got ${describe(parsed)}`]);
+  }
+  const problems: string[] = [];
+  let amountSent = "";
+  try {
+    amountSent = extractAmountSent(rawJson);
+  } catch (e) {
+    problems.push(...(e as ResponseShapeError).problems);
+  }
+  if (typeof parsed.transaction !== "string") {
+    problems.push(`transaction: expected a string, got ${describe(parsed.transaction)}`);
+  }
+  fail(problems);
+  return { amountSent, transaction: parsed.transaction as string };
+}

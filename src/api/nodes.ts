@@ -1,0 +1,106 @@
+/** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2). */
+import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, validateNodeFilters } from "../model";
+import { invalidInput } from "./errors";
+import { toNode } from "./mapping";
+import { paginate } from "./pagination";
+import { Transport, mapResponse, request } from "./request";
+import type { Node, NodeFilters } from "./types";
+import { apiUrl } from "./url";
+import { requireId, requireNoProblems } from "./validation";
+
+/** Options of {@link listAllNodes}. */
+export interface ListAllOptions {
+  /**
+   * Required upper bound on the nodes collected. When more nodes match, the call fails instead of
+   * returning a truncated list.
+   */
+  limit: number;
+}
+
+/**
+ * Checks the filters (every problem at once) and turns them into the query string of
+ * `GET /v1/nodes/`, in the table's order; `archive` becomes `"true"`/`"false"`. Throws an
+ * `InvalidInputError` when a filter is unknown or invalid.
+ */
+export function nodeQuery(operation: string, filters: NodeFilters | undefined): string {
+  if (filters === undefined || filters === null) return "";
+  if (typeof filters !== "object" || Array.isArray(filters)) {
+    throw invalidInput(operation, [
+      {
+        field: "filters",
+        value: JSON.stringify(filters) ?? String(filters),
+        allowed: "expected an object of filters",
+      },
+    ]);
+  }
+  const record = filters as Record<string, unknown>;
+  requireNoProblems(operation, validateNodeFilters(record), "invalid filters, nothing was sent");
+  const query = new URLSearchParams();
+  for (const name of NODE_FILTER_NAMES) {
+    const value = record[name];
+    if (value === undefined) continue;
+    query.set(NODE_FILTERS[name].query, typeof value === "boolean" ? String(value) : (value as string));
+  }
+  return query.toString();
+}
+
+/**
+ * Lists the nodes visible to the caller's organization, page by page as the caller iterates.
+ * Filters are validated synchronously, before any request: an invalid filter throws here.
+ */
+export function listNodes(t: Transport, filters?: NodeFilters): AsyncIterable<Node> {
+  const operation = "listNodes";
+  const query = nodeQuery(operation, filters);
+  return paginate(t, {
+    operation,
+    firstUrl: apiUrl(t.base, PATHS.nodes, query),
+    map: (item, path) => toNode(item, path),
+  });
+}
+
+/**
+ * Collects every matching node, up to the required `limit`. When more than `limit` nodes match,
+ * fails (never truncates silently), asking to narrow the filters or raise the limit.
+ */
+export async function listAllNodes(
+  t: Transport,
+  filters: NodeFilters | undefined,
+  options: ListAllOptions,
+): Promise<Node[]> {
+  const operation = "listAllNodes";
+  const limit = (options as ListAllOptions | undefined)?.limit;
+  if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
+    throw invalidInput(operation, [
+      {
+        field: "limit",
+        value: limit === undefined ? "undefined" : (JSON.stringify(limit) ?? String(limit)),
+        allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
+      },
+    ]);
+  }
+  const nodes: Node[] = [];
+  const query = nodeQuery(operation, filters);
+  for await (const node of paginate(t, {
+    operation,
+    firstUrl: apiUrl(t.base, PATHS.nodes, query),
+    map: (item, path) => toNode(item, path),
+  })) {
+    if (nodes.length === limit) {
+      throw invalidInput(operation, [], {
+        code: "limit_exceeded",
+        summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit`,
+      });
+    }
+    nodes.push(node);
+  }
+  return nodes;
+}
+
+/** Retrieves one node by id (`ND-…`); the id is checked before any request. */
+export async function getNode(t: Transport, id: string): Promise<Node> {
+  const operation = "getNode";
+  requireId(operation, "node", id);
+  const spec = { operation, resourceId: id };
+  const response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
+  return mapResponse(t, spec, response, (body) => toNode(body));
+}

@@ -1,0 +1,82 @@
+import { DEFAULT_MAX_REQUESTS_PER_SECOND } from "./defaults";
+
+/** Options of a {@link RateLimiter}. */
+export interface RateLimiterOptions {
+  /**
+   * Most requests started per second; requests are spaced `1000 / maxRequestsPerSecond` ms apart.
+   * `0` or `Infinity` disables the limiter. Default {@link DEFAULT_MAX_REQUESTS_PER_SECOND}.
+   */
+  maxRequestsPerSecond?: number;
+  /** The clock, in milliseconds (injectable for tests). Default `Date.now`. */
+  now?: () => number;
+  /**
+   * Waits `ms` milliseconds (injectable for tests). Default: one `setTimeout` per waiting
+   * request; no polling.
+   */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * Unref the default sleep's timers, so a waiting request does not keep the process alive.
+   * Off by default: a queued request is pending work its caller awaits, and an unref'd timer would
+   * let a plain script exit before the request is sent.
+   */
+  unrefTimers?: boolean;
+}
+
+/**
+ * A client-side rate limiter that spaces request starts evenly: with a rate of R per second, the
+ * k-th request (from 0) of a burst starts no earlier than k / R seconds after the first, so N
+ * requests take at least (N - 1) / R seconds. Slots are handed out in call order (fair FIFO) the
+ * moment `acquire` is called; each waiter then sleeps once until its slot (no busy loop), and no
+ * timer exists while nobody waits.
+ */
+export class RateLimiter {
+  /** Milliseconds between two request starts; 0 when disabled. */
+  readonly intervalMs: number;
+  private nextSlot = -Infinity;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  /** Builds a limiter; see {@link RateLimiterOptions}. */
+  constructor(options: RateLimiterOptions = {}) {
+    const rate = options.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND;
+    if (typeof rate !== "number" || Number.isNaN(rate) || rate < 0) {
+      throw new RangeError(
+        `maxRequestsPerSecond must be a positive number, or 0 or Infinity to disable the limit; got ${String(rate)}`,
+      );
+    }
+    this.intervalMs = rate === 0 || rate === Infinity ? 0 : 1000 / rate;
+    this.now = options.now ?? Date.now;
+    const unref = options.unrefTimers ?? false;
+    this.sleep =
+      options.sleep ??
+      ((ms: number) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ms);
+          if (unref) timer.unref();
+        }));
+  }
+
+  /** True when the limiter lets every request through at once. */
+  get disabled(): boolean {
+    return this.intervalMs === 0;
+  }
+
+  /**
+   * Resolves when the caller may start its request. Reserves the next free slot synchronously,
+   * so callers are served in the order they called.
+   */
+  async acquire(): Promise<void> {
+    if (this.intervalMs === 0) return;
+    const now = this.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + this.intervalMs;
+    const wait = slot - now;
+    if (wait > 0) await this.sleep(wait);
+  }
+
+  /** How long a request that called `acquire` now would wait, in milliseconds. */
+  pendingDelayMs(): number {
+    if (this.intervalMs === 0) return 0;
+    return Math.max(0, this.nextSlot - this.now());
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  DEFAULT_BACKOFF_FACTOR,
+  DEFAULT_BASE_DELAY_MS,
+  DEFAULT_JITTER,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  RETRYABLE_STATUSES,
+} from "./defaults";
+
+/**
+ * How an attempt failed without an HTTP answer:
+ * - `timeout`: the per-attempt timeout fired (the request may have reached the service);
+ * - `connection`: the connection was refused, reset or dropped (`ECONNRESET`, `ECONNREFUSED`,
+ *   `socket hang up`);
+ * - `network`: any other failure (DNS name unknown, TLS certificate refused): not transient.
+ */
+export type FailureKind = "timeout" | "connection" | "network";
+
+/** The facts about one finished attempt that the retry rules look at. */
+export interface RetryContext {
+  /** HTTP method: GET, PATCH and DELETE are idempotent here; POST (the faucet) is not. */
+  method: string;
+  /** Attempts made so far, counting the one that just failed (1 for the first). */
+  attempt: number;
+  /** The most attempts allowed (retries + 1). */
+  maxAttempts: number;
+  /** The HTTP status, when the service answered. */
+  status?: number;
+  /** How the attempt failed, when there was no HTTP answer. */
+  failure?: FailureKind;
+  /**
+   * The server-requested wait in milliseconds (`Retry-After` header, or the faucet's
+   * `nextFaucetAvailable`), when given.
+   */
+  retryAfterMs?: number;
+  /** Time spent on the call so far, in milliseconds. */
+  elapsedMs: number;
+  /** The call's overall deadline, in milliseconds from its start. */
+  deadlineMs: number;
+}
+
+/** The tunables of the retry rules; see `defaults.ts`. */
+export interface RetryPolicy {
+  /** First backoff delay before jitter. */
+  baseDelayMs: number;
+  /** Growth factor of the backoff. */
+  factor: number;
+  /** Cap of a locally computed delay. */
+  maxDelayMs: number;
+  /** Longest server-requested wait honoured; longer → give up. */
+  maxRetryAfterMs: number;
+  /** Draw each backoff delay from [half, full] of its exponential value. */
+  jitter: boolean;
+  /** Statuses retried for idempotent methods. */
+  retryableStatuses: readonly number[];
+}
+
+/** The default retry policy (see `defaults.ts`). */
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
+  baseDelayMs: DEFAULT_BASE_DELAY_MS,
+  factor: DEFAULT_BACKOFF_FACTOR,
+  maxDelayMs: DEFAULT_MAX_DELAY_MS,
+  maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
+  jitter: DEFAULT_JITTER,
+  retryableStatuses: RETRYABLE_STATUSES,
+});
+
+/** The default number of attempts: {@link DEFAULT_MAX_RETRIES} + 1. */
+export const DEFAULT_MAX_ATTEMPTS = DEFAULT_MAX_RETRIES + 1;
+
+/**
+ * Why a failed attempt is not retried:
+ * - `not_retryable`: the status or failure is not transient (e.g. 400, 404, 500, a DNS failure);
+ * - `may_have_been_processed`: a non-idempotent request timed out or lost its connection, so it
+ *   may have been processed: retrying could do it twice;
+ * - `retry_after_too_long`: the server asked to wait longer than `maxRetryAfterMs`;
+ * - `attempts_exhausted`: `maxAttempts` reached;
+ * - `deadline`: waiting for the next attempt would pass the overall deadline.
+ */
+export type RetryStop =
+  "not_retryable" | "may_have_been_processed" | "retry_after_too_long" | "attempts_exhausted" | "deadline";
+
+/** True for methods that may be repeated safely: everything but POST (the faucet). */
+export function isIdempotent(method: string): boolean {
+  return method.toUpperCase() !== "POST";
+}
+
+/**
+ * True when the failure itself is transient for this method, regardless of counts and time:
+ * - idempotent methods: statuses of `retryableStatuses` (429, 502, 503, 504), a per-attempt
+ *   timeout, a failed connection;
+ * - POST: only when the service said it did not process the request: 429, or 503 with a
+ *   `Retry-After`. Never after a timeout or a dropped connection.
+ */
+export function isRetryableFailure(ctx: RetryContext, policy: RetryPolicy = DEFAULT_RETRY_POLICY): boolean {
+  if (isIdempotent(ctx.method)) {
+    if (ctx.status !== undefined) return policy.retryableStatuses.includes(ctx.status);
+    return ctx.failure === "timeout" || ctx.failure === "connection";
+  }
+  if (ctx.status === 429) return true;
+  if (ctx.status === 503) return ctx.retryAfterMs !== undefined;
+  return false;
+}
+
+/** The exponential backoff delay of a retry before jitter: `base * factor^(attempt-1)`, capped. */
+export function backoffDelay(attempt: number, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+  const exponent = Math.max(0, attempt - 1);
+  return Math.min(policy.maxDelayMs, policy.baseDelayMs * Math.pow(policy.factor, exponent));
+}
+
+/**
+ * How long to wait before the next attempt. A server-requested wait (`retryAfterMs`) wins over
+ * the local backoff; otherwise the capped exponential backoff, jittered into [half, full] when
+ * `policy.jitter` is on. `random` returns a number in [0, 1).
+ */
+export function retryDelay(
+  ctx: RetryContext,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  random: () => number = Math.random,
+): number {
+  if (ctx.retryAfterMs !== undefined) return Math.max(0, ctx.retryAfterMs);
+  const delay = backoffDelay(ctx.attempt, policy);
+  if (!policy.jitter) return delay;
+  const r = Math.min(Math.max(random(), 0), 1);
+  return delay * (0.5 + 0.5 * r);
+}
+
+/** The shortest delay {@link retryDelay} may return for this context. */
+export function minRetryDelay(ctx: RetryContext, policy: RetryPolicy = DEFAULT_RETRY_POLICY): number {
+  if (ctx.retryAfterMs !== undefined) return Math.max(0, ctx.retryAfterMs);
+  const delay = backoffDelay(ctx.attempt, policy);
+  return policy.jitter ? delay / 2 : delay;
+}
+
+/** Why the attempt is not retried, or `undefined` when it is; see {@link RetryStop}. */
+export function retryStop(
+  ctx: RetryContext,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): RetryStop | undefined {
+  if (!isRetryableFailure(ctx, policy)) {
+    const sent = ctx.failure === "timeout" || ctx.failure === "connection";
+    return !isIdempotent(ctx.method) && sent ? "may_have_been_processed" : "not_retryable";
+  }
+  if (ctx.retryAfterMs !== undefined && ctx.retryAfterMs > policy.maxRetryAfterMs) {
+    return "retry_after_too_long";
+  }
+  if (ctx.attempt >= ctx.maxAttempts) return "attempts_exhausted";
+  if (ctx.elapsedMs + minRetryDelay(ctx, policy) >= ctx.deadlineMs) return "deadline";
+  return undefined;
+}
+
+/** True when the failed attempt should be retried; see {@link retryStop} for the reason when not. */
+export function shouldRetry(ctx: RetryContext, policy: RetryPolicy = DEFAULT_RETRY_POLICY): boolean {
+  return retryStop(ctx, policy) === undefined;
+}
+
+/**
+ * Parses a `Retry-After` header: delay seconds (`"120"`) or an HTTP date
+ * (`"Wed, 21 Oct 2015 07:28:00 GMT"`). Returns milliseconds from `nowMs` (never negative), or
+ * `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  if (text === "") return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // An HTTP date has a month name; a bare or signed number that is not delay-seconds is junk.
+  if (/^[+-]/.test(text) || !/[A-Za-z]/.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
+
+/** Parses a date string (the faucet's `nextFaucetAvailable`) into milliseconds from `nowMs`. */
+export function parseDateDelay(value: unknown, nowMs: number): number | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}

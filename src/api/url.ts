@@ -1,0 +1,127 @@
+import { LOOPBACK_HOSTNAMES } from "./defaults";
+
+/** The parsed API address: the origin every request goes to, and the path prefix before `/v1/`. */
+export interface ApiBase {
+  /** `https://host[:port]`: the only origin the API key is ever sent to. */
+  origin: string;
+  /** The path prefix (the spec's `base_url` path) without trailing slash; `""` when none. */
+  basePath: string;
+  /** The normalized address, `origin + basePath`. */
+  href: string;
+}
+
+/** Why an API URL was refused: a plain message that says how to fix it. */
+export class ApiUrlError extends Error {
+  /** Builds the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ApiUrlError";
+  }
+}
+
+/**
+ * True for loopback host names, where plain `http://` is allowed: `localhost`, any IPv4 address
+ * in `127.0.0.0/8`, and `[::1]`. Takes a URL's `hostname` (IPv6 in brackets).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (LOOPBACK_HOSTNAMES.includes(host)) return true;
+  const octets = host.split(".");
+  return (
+    octets.length === 4 && octets[0] === "127" && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
+  );
+}
+
+function showUrl(text: string): string {
+  return JSON.stringify(text.length > 100 ? `${text.slice(0, 97)}...` : text);
+}
+
+/**
+ * Parses and checks the API URL: an absolute `https://` URL (or `http://` on a loopback host,
+ * for a local emulator), optionally with a path prefix and a trailing slash; no credentials, no
+ * query, no fragment. Throws an {@link ApiUrlError} that says what is wrong and how to fix it.
+ */
+export function parseApiUrl(apiUrl: unknown): ApiBase {
+  if (typeof apiUrl !== "string" || apiUrl.trim() === "") {
+    throw new ApiUrlError(
+      "the API URL is missing: set BLOCKCHAIN_API_URL or `pulumi config set blockchain:apiUrl https://api.example.com`",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(apiUrl.trim());
+  } catch {
+    throw new ApiUrlError(
+      `the API URL ${showUrl(stripUserinfo(apiUrl))} is not a valid absolute URL; expected e.g. https://api.example.com or https://api.example.com/prefix`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new ApiUrlError(
+      `the API URL ${showUrl(`${url.protocol}//${url.host}${url.pathname}`)} contains credentials (user:password@); remove them and pass the API key as the apiKey option`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new ApiUrlError(
+      `the API URL ${showUrl(url.href)} uses ${url.protocol}; the service is reached over https://`,
+    );
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    throw new ApiUrlError(
+      `the API URL ${showUrl(url.href)} uses plain http:// on a non-loopback host, which would send the API key unencrypted; use https://${url.host}${url.pathname === "/" ? "" : url.pathname} (plain http:// is allowed only for localhost, 127.0.0.0/8 and [::1], e.g. a local emulator)`,
+    );
+  }
+  if (url.search || url.hash) {
+    throw new ApiUrlError(
+      `the API URL ${showUrl(url.href)} has a query or fragment; give only the scheme, host, port and optional path prefix`,
+    );
+  }
+  const basePath = url.pathname.replace(/\/+$/, "");
+  return { origin: url.origin, basePath, href: url.origin + basePath };
+}
+
+function stripUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1");
+}
+
+/**
+ * The absolute URL of an API path (`/v1/...`) under the base, with an optional query string
+ * (without `?`).
+ */
+export function apiUrl(base: ApiBase, path: string, query?: string): string {
+  const suffix = path.startsWith("/") ? path : `/${path}`;
+  return `${base.href}${suffix}${query ? `?${query}` : ""}`;
+}
+
+/**
+ * Resolves a pagination link (`next`) against the URL of the page that carried it, then keeps
+ * only its path and query and puts them on the configured origin. An absolute link to another
+ * host or scheme is therefore fetched from the configured origin: the API key never leaves it.
+ * Throws a `TypeError` when the link is not a URL reference at all.
+ */
+export function resolveLink(base: ApiBase, currentUrl: string, link: string): string {
+  const resolved = new URL(link, currentUrl);
+  return `${base.origin}${resolved.pathname}${resolved.search}`;
+}
+
+/** True when `url` is on the configured origin. */
+export function isSameOrigin(base: ApiBase, url: string): boolean {
+  try {
+    return new URL(url).origin === base.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks an API URL without throwing: `undefined` when {@link parseApiUrl} accepts it, otherwise
+ * the reason (which says how to fix it).
+ */
+export function checkApiUrl(apiUrl: unknown): string | undefined {
+  try {
+    parseApiUrl(apiUrl);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ApiUrlError) return error.message;
+    throw error;
+  }
+}

@@ -1,0 +1,20 @@
+/** Local checks of inputs, done before anything is sent; each failure is an `InvalidInputError`. */
+import { IdKind, Problem, checkId } from "../model";
+import { invalidInput } from "./errors";
+
+/**
+ * Throws an `InvalidInputError` (nothing sent) unless `id` has the shape of an identifier
+ * of `kind` (`ND-123-456-789`, `NW-123-456-7`). A valid id is safe as a URL path segment.
+ */
+export function requireId(operation: string, kind: IdKind, id: unknown, field = "id"): string {
+  const problem = checkId(kind, field, id);
+  if (problem) throw invalidInput(operation, [problem], { code: "invalid_id" });
+  return id as string;
+}
+
+/** Throws an `InvalidInputError` listing every problem, when there is any. */
+export function requireNoProblems(operation: string, problems: readonly Problem[], summary?: string): void {
+  if (problems.length > 0) {
+    throw invalidInput(operation, problems, { summary });
+  }
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+import { parseArgs } from "util";
+import { startEmulator } from "./server";
+import type { EmulatorOptions, FaultOptions, RunningEmulator } from "./types";
+
+/** The command's usage text. */
+export const USAGE = `Usage: blockchain-nodes-emulator [options]
+
+Serves a local, in-memory emulator of the blockchain node service API over HTTP.
+
+Options:
+  --port N                 TCP port (default 0: a free port, printed on start)
+  --host HOST              interface to listen on (default 127.0.0.1)
+  --seed N                 seed of the generated data and faults (default 1)
+  --page-size N            nodes per page of GET /v1/nodes/ (default 10)
+  --latency-ms N|MIN-MAX   delay every request by N ms, or a random delay in [MIN, MAX]
+  --rate-429 P             probability (0..1) of answering 429 without processing
+  --rate-5xx P             probability (0..1) of answering 503/502/504 without processing
+  --drop-rate P            probability (0..1) of closing the connection without a response
+  --retry-after-seconds N  send Retry-After: N on injected 429 and 503 answers
+  --verbose                log one line per request on stderr (never keys or headers)
+  --help                   show this help
+`;
+
+/** A command line error: the message is shown and the command exits with status 2. */
+export class UsageError extends Error {}
+
+/** The result of parsing the command line. */
+export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function probability(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^[0-9]*\.?[0-9]+$/.test(text) || value > 1) {
+    throw new UsageError(`--${flag} must be a probability from 0 to 1, got "${text}"`);
+  }
+  return value;
+}
+
+/** Parses the command line (without `node` and the script); throws {@link UsageError}. */
+export function parseCliArgs(argv: readonly string[]): CliCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        seed: { type: "string" },
+        "page-size": { type: "string" },
+        "latency-ms": { type: "string" },
+        "rate-429": { type: "string" },
+        "rate-5xx": { type: "string" },
+        "drop-rate": { type: "string" },
+        "retry-after-seconds": { type: "string" },
+        verbose: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { help: true };
+  const options: EmulatorOptions = { quiet: !values.verbose };
+  const faults: FaultOptions = {};
+  if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
+  if (values.host !== undefined) {
+    if (values.host.trim() === "") throw new UsageError(`--host must not be empty`);
+    options.host = values.host;
+  }
+  if (values.seed !== undefined) {
+    options.seed = integer("seed", values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  }
+  if (values["page-size"] !== undefined)
+    options.pageSize = integer("page-size", values["page-size"], 1, 1000);
+  const latency = values["latency-ms"];
+  if (latency !== undefined) {
+    const range = /^([0-9]+)\s*[-,]\s*([0-9]+)$/.exec(latency);
+    if (range) {
+      const [min, max] = [Number(range[1]), Number(range[2])];
+      if (min > max)
+        throw new UsageError(`--latency-ms range must be MIN-MAX with MIN <= MAX, got "${latency}"`);
+      faults.latencyMs = [min, max];
+    } else {
+      faults.latencyMs = integer("latency-ms", latency, 0, 600_000);
+    }
+  }
+  if (values["rate-429"] !== undefined) faults.rate429 = probability("rate-429", values["rate-429"]);
+  if (values["rate-5xx"] !== undefined) faults.rate5xx = probability("rate-5xx", values["rate-5xx"]);
+  if (values["drop-rate"] !== undefined) faults.dropRate = probability("drop-rate", values["drop-rate"]);
+  if (values["retry-after-seconds"] !== undefined) {
+    faults.retryAfterSeconds = integer("retry-after-seconds", values["retry-after-seconds"], 0, 86_400);
+  }
+  if (Object.keys(faults).length > 0) options.faults = faults;
+  return { help: false, options };
+}
+
+/** The text printed on start: URL, keys, fixtures and an `export` line for the shell. */
+export function banner(emulator: RunningEmulator, options: EmulatorOptions): string {
+  const f = emulator.fixtures;
+  const others = Object.entries(emulator.keys).filter(([org]) => org !== f.organization);
+  const rows: Array<[string, string]> = [
+    ["organization", f.organization],
+    ["project", f.project],
+    ["otherProject", f.otherProject],
+    ["networkWithNodes", f.networkWithNodes],
+    ["beaconNode", f.beaconNode],
+    ["emptyNetwork", f.emptyNetwork],
+    ["secondEmptyNetwork", f.secondEmptyNetwork],
+    ["consortiumNetwork", f.consortiumNetwork],
+    ["otherOrganization", f.otherOrganization],
+    ["foreignProject", f.foreignProject],
+    ["foreignNetwork", f.foreignNetwork],
+    ["faucetAddress", f.faucetAddress],
+  ];
+  return [
+    `blockchain-nodes-emulator listening on ${emulator.url} (seed ${options.seed ?? 1})`,
+    `API key of organization ${f.organization}: ${emulator.apiKey}`,
+    ...others.map(([org, key]) => `API key of organization ${org}: ${key}`),
+    `Fixtures:`,
+    ...rows.map(([name, value]) => `  ${name.padEnd(20)}${value}`),
+    `Try: curl -H "Authorization: Bearer $BLOCKCHAIN_API_KEY" "$BLOCKCHAIN_API_URL/v1/nodes/"`,
+    `export BLOCKCHAIN_API_URL=${emulator.url} BLOCKCHAIN_API_KEY=${emulator.apiKey}`,
+    "",
+  ].join("\n");
+}
+
+/** Runs the command; resolves with the exit status once the emulator has stopped (or failed). */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`blockchain-nodes-emulator: ${error.message}\nRun with --help for usage.\n`);
+    return 2;
+  }
+  if (command.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator(command.options);
+  } catch (error) {
+    process.stderr.write(`blockchain-nodes-emulator: cannot start: ${(error as Error).message}\n`);
+    return error instanceof RangeError || error instanceof TypeError ? 2 : 1;
+  }
+  process.stdout.write(banner(emulator, command.options));
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await emulator.close();
+  return 0;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`blockchain-nodes-emulator: ${(error as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import type { EmulatorOptions } from "./types";
+
+/** Every default of the emulator, in one place. */
+export const EMULATOR_DEFAULTS = {
+  /** Ephemeral port. */
+  port: 0,
+  /** Loopback only. */
+  host: "127.0.0.1",
+  /** Seed of the data and of random faults. */
+  seed: 1,
+  /** Nodes per page of `GET /v1/nodes/`. */
+  pageSize: 10,
+  /** Faucet sends per address per UTC day. */
+  faucetDailyLimit: 1,
+  /** Largest request body accepted, in bytes (bigger: 413). */
+  maxBodyBytes: 1024 * 1024,
+} as const;
+
+/** Options with every default applied and every value checked. */
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  seed: number;
+  pageSize: number;
+  faucetDailyLimit: number;
+  now: () => Date;
+  quiet: boolean;
+}
+
+function integer(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(
+      `emulator option ${name} must be an integer from ${min} to ${max}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Applies the defaults and checks the options; throws a RangeError or TypeError naming the option. */
+export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
+  const host = options.host ?? EMULATOR_DEFAULTS.host;
+  if (typeof host !== "string" || host.trim() === "")
+    throw new TypeError("emulator option host must be a non-empty string");
+  if (options.now !== undefined && typeof options.now !== "function") {
+    throw new TypeError("emulator option now must be a function returning a Date");
+  }
+  return {
+    port: integer("port", options.port, EMULATOR_DEFAULTS.port, 0, 65535),
+    host,
+    seed: integer(
+      "seed",
+      options.seed,
+      EMULATOR_DEFAULTS.seed,
+      Number.MIN_SAFE_INTEGER,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    pageSize: integer("pageSize", options.pageSize, EMULATOR_DEFAULTS.pageSize, 1, 1000),
+    faucetDailyLimit: integer(
+      "faucetDailyLimit",
+      options.faucetDailyLimit,
+      EMULATOR_DEFAULTS.faucetDailyLimit,
+      0,
+      1_000_000,
+    ),
+    now: options.now ?? (() => new Date()),
+    quiet: options.quiet ?? true,
+  };
+}

@@ -1,0 +1,74 @@
+import { authenticate } from "./auth";
+import type { ApiContext, ApiRequest } from "./context";
+import { requestTokens } from "./faucet-handler";
+import { deleteNetwork, updateNetwork } from "./networks-handler";
+import { getNode, listNodes } from "./nodes-handler";
+import type { Reply } from "./reply";
+import { errorReply, notFound } from "./reply";
+
+/** A handler: the request, the context, the caller's organization and the path id (if any). */
+type Handler = (req: ApiRequest, ctx: ApiContext, organization: string, id: string) => Reply;
+
+interface Route {
+  /** Path segments after the leading `/`; `:id` captures one percent-decoded segment. */
+  segments: readonly string[];
+  methods: Readonly<Record<string, Handler>>;
+}
+
+/** Every route of the service (spec 4): all paths end with `/`, except the faucet's. */
+export const ROUTES: readonly Route[] = [
+  { segments: ["v1", "nodes", ""], methods: { GET: listNodes } },
+  { segments: ["v1", "nodes", ":id", ""], methods: { GET: getNode } },
+  { segments: ["v1", "networks", ":id", ""], methods: { PATCH: updateNetwork, DELETE: deleteNetwork } },
+  { segments: ["v1", "faucet", "goerli"], methods: { POST: requestTokens } },
+];
+
+/**
+ * Matches a raw path. Segments are split before percent-decoding, so an encoded `/` stays
+ * inside one segment (and then fails the id shape: 404); undecodable segments match nothing.
+ */
+export function matchRoute(path: string): { route: Route; id: string } | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const parts = path.slice(1).split("/");
+  for (const route of ROUTES) {
+    if (route.segments.length !== parts.length) continue;
+    let id = "";
+    const ok = route.segments.every((segment, i) => {
+      if (segment !== ":id") return segment === parts[i];
+      try {
+        id = decodeURIComponent(parts[i]);
+      } catch {
+        return false;
+      }
+      return true;
+    });
+    if (ok) return { route, id };
+  }
+  return undefined;
+}
+
+/**
+ * Answers one API request: route (unknown path: 404), then authentication (401), then method
+ * (405 with `Allow`), then the handler. `HEAD` is served as `GET`.
+ */
+export function handleApiRequest(req: ApiRequest, ctx: ApiContext): Reply {
+  const matched = matchRoute(req.path);
+  if (!matched) {
+    const other = req.path.endsWith("/") ? req.path.slice(0, -1) : `${req.path}/`;
+    const hint = matchRoute(other) ? `; did you mean ${other}?` : "";
+    return notFound(`Unknown path ${req.path.slice(0, 200)}${hint}`);
+  }
+  const auth = authenticate(req.headers.authorization, ctx.store);
+  if ("reply" in auth) return auth.reply;
+  const { route, id } = matched;
+  const method = req.method === "HEAD" && route.methods.GET ? "GET" : req.method;
+  const handler = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+  if (!handler) {
+    const allow = Object.keys(route.methods);
+    if (allow.includes("GET")) allow.push("HEAD");
+    return errorReply(405, "method_not_allowed", `Method "${req.method}" not allowed.`, {
+      headers: { Allow: allow.join(", ") },
+    });
+  }
+  return handler(req, ctx, auth.organization, id);
+}

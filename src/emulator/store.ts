@@ -1,0 +1,180 @@
+import { SECRET_DETAIL_FIELDS } from "../model";
+import type { WireCreator, WireNetwork, WireNode, WireNodeDetails } from "../model";
+import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./records";
+import type { Dataset } from "./seed";
+
+/** A node with the network and project it belongs to, as the list filters need it. */
+export interface NodeView {
+  node: NodeRecord;
+  network: NetworkRecord;
+  project: ProjectRecord;
+}
+
+/**
+ * The emulator's in-memory state and the visibility rules of the service:
+ * - a network is owned by the organization of its project; only the owner may update or delete it;
+ * - an organization sees the nodes of every network it is part of (it owns the network or runs a
+ *   node in it);
+ * - endpoints and credentials of a node are shown only to the node's organization.
+ */
+export class Store {
+  private readonly organizations = new Map<string, OrganizationRecord>();
+  private readonly organizationByKey = new Map<string, string>();
+  private readonly users = new Map<string, UserRecord>();
+  private readonly projects = new Map<string, ProjectRecord>();
+  private readonly networks = new Map<string, NetworkRecord>();
+  private readonly nodes = new Map<string, NodeRecord>();
+
+  /** Copies the dataset, so changes never reach the seed's objects. */
+  constructor(dataset: Dataset) {
+    const copy = structuredClone(dataset);
+    for (const o of copy.organizations) {
+      this.organizations.set(o.id, o);
+      this.organizationByKey.set(o.apiKey, o.id);
+    }
+    for (const u of copy.users) this.users.set(u.id, u);
+    for (const p of copy.projects) this.projects.set(p.id, p);
+    for (const n of copy.networks) this.networks.set(n.id, n);
+    for (const n of copy.nodes) this.nodes.set(n.id, n);
+  }
+
+  /** The organization of an API key, or undefined. */
+  organizationOfKey(key: string): string | undefined {
+    return this.organizationByKey.get(key);
+  }
+
+  /** A project, or undefined. */
+  project(id: string): ProjectRecord | undefined {
+    return this.projects.get(id);
+  }
+
+  /** A network, or undefined. */
+  network(id: string): NetworkRecord | undefined {
+    return this.networks.get(id);
+  }
+
+  /** A node, or undefined. */
+  node(id: string): NodeRecord | undefined {
+    return this.nodes.get(id);
+  }
+
+  /** The organization that owns a network (that of its project). */
+  ownerOf(network: NetworkRecord): string {
+    return this.projects.get(network.project)!.organization;
+  }
+
+  /** A network only when `organization` owns it: others get undefined (404, like the service). */
+  ownedNetwork(id: string, organization: string): NetworkRecord | undefined {
+    const network = this.networks.get(id);
+    return network && this.ownerOf(network) === organization ? network : undefined;
+  }
+
+  /** The nodes of a network, oldest first (ties by id). */
+  nodesOf(networkId: string): NodeRecord[] {
+    return [...this.nodes.values()]
+      .filter((n) => n.network === networkId)
+      .sort((a, b) => compare(a.createdAt, b.createdAt) || compare(a.id, b.id));
+  }
+
+  /** Every node the organization may see, with its network and project. */
+  visibleNodes(organization: string): NodeView[] {
+    const members = new Map<string, Set<string>>();
+    for (const network of this.networks.values()) members.set(network.id, new Set([this.ownerOf(network)]));
+    for (const node of this.nodes.values()) members.get(node.network)?.add(node.organization);
+    const views: NodeView[] = [];
+    for (const node of this.nodes.values()) {
+      if (!members.get(node.network)?.has(organization)) continue;
+      const network = this.networks.get(node.network)!;
+      views.push({ node, network, project: this.projects.get(network.project)! });
+    }
+    return views;
+  }
+
+  /** A node visible to the organization, or undefined. */
+  visibleNode(id: string, organization: string): NodeRecord | undefined {
+    const node = this.nodes.get(id);
+    if (!node) return undefined;
+    const network = this.networks.get(node.network);
+    if (!network) return undefined;
+    const member =
+      this.ownerOf(network) === organization ||
+      [...this.nodes.values()].some((n) => n.network === network.id && n.organization === organization);
+    return member ? node : undefined;
+  }
+
+  /** Renames a network. */
+  rename(network: NetworkRecord, name: string): void {
+    network.name = name;
+  }
+
+  /** Deletes a network and its nodes. */
+  deleteNetwork(id: string): boolean {
+    if (!this.networks.delete(id)) return false;
+    this.removeNodes(id);
+    return true;
+  }
+
+  /** Deletes every node of a network; returns how many. */
+  removeNodes(networkId: string): number {
+    let removed = 0;
+    for (const node of [...this.nodes.values()]) {
+      if (node.network === networkId && this.nodes.delete(node.id)) removed++;
+    }
+    return removed;
+  }
+
+  /** The wire shape of a node as `viewer` sees it (credentials only for the node's organization). */
+  nodeWire(node: NodeRecord, viewer: string): WireNode {
+    const details: WireNodeDetails = { ...node.details };
+    if (details.api_namespaces) details.api_namespaces = [...details.api_namespaces];
+    if (viewer !== node.organization) for (const field of SECRET_DETAIL_FIELDS) delete details[field];
+    return {
+      id: node.id,
+      name: node.name,
+      network: node.network,
+      organization: node.organization,
+      type: node.type,
+      role: node.role,
+      provider: node.provider,
+      region: node.region,
+      status: node.status,
+      configuration: node.archive === undefined ? {} : { archive: node.archive },
+      details,
+      created_at: node.createdAt,
+      creator: this.creatorWire(node.creator),
+    };
+  }
+
+  /** The wire shape of a network with its nodes, as `viewer` sees it. */
+  networkWire(network: NetworkRecord, viewer: string): WireNetwork {
+    return {
+      id: network.id,
+      name: network.name,
+      project: network.project,
+      protocol: network.protocol,
+      configuration: { network: network.publicNetwork },
+      details: { ...network.details },
+      status: network.status,
+      nodes: this.nodesOf(network.id).map((n) => this.nodeWire(n, viewer)),
+      creator: this.creatorWire(network.creator),
+      created_at: network.createdAt,
+    };
+  }
+
+  private creatorWire(userId: string): WireCreator {
+    const user = this.users.get(userId)!;
+    const organization = this.organizations.get(user.organization)!;
+    return {
+      id: user.id,
+      email: user.email,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      organization: { id: organization.id, name: organization.name },
+    };
+  }
+}
+
+/** Plain code-unit comparison: -1, 0 or 1. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,374 @@
+import util from "node:util";
+import {
+  ApiError,
+  ConflictError,
+  InvalidInputError,
+  NodeServiceClient,
+  isApiError,
+  isInvalidInput,
+  isInvalidResponse,
+  isNotFound,
+} from "../../src/api";
+import { FakeAnswer, collect, recordingFetch, rejection, wireNetwork, wireNode } from "./helpers";
+
+const API_KEY = "unit-test-key-0123456789abcdef";
+const NETWORK_ID = "NW-123-456-7";
+
+function client(answer?: Parameters<typeof recordingFetch>[0], apiUrl = "https://api.example.com") {
+  const { fetch, calls } = recordingFetch(answer);
+  const c = new NodeServiceClient({
+    apiUrl,
+    apiKey: API_KEY,
+    fetch,
+    maxRequestsPerSecond: 0,
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  return { client: c, calls };
+}
+
+function page(results: unknown[], next: string | null, count = results.length): FakeAnswer {
+  return { status: 200, body: { count, next, previous: null, results } };
+}
+
+describe("invalid ids send no request", () => {
+  const cases: Array<[string, (c: NodeServiceClient) => Promise<unknown>]> = [
+    ["getNode ND-1?x=y", (c) => c.getNode("ND-1?x=y")],
+    ["getNode ../x", (c) => c.getNode("../x")],
+    ["getNode with a network id", (c) => c.getNode(NETWORK_ID)],
+    ["readNetwork NW-1/../nodes", (c) => c.readNetwork("NW-1/../nodes")],
+    ["updateNetwork NW-1%2F", (c) => c.updateNetwork("NW-1%2F", { name: "x" })],
+    ["deleteNetwork empty", (c) => c.deleteNetwork("")],
+    ["deleteNetwork non-string", (c) => c.deleteNetwork(42 as unknown as string)],
+  ];
+  it.each(cases)("%s", async (_name, call) => {
+    const { client: c, calls } = client();
+    const error = await rejection(call(c));
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as ApiError).kind).toBe("invalid_input");
+    expect((error as ApiError).message).toMatch(
+      /\bid: got .*expected a (node|network) id: "(ND|NW)-" followed by/,
+    );
+    expect((error as ApiError).fields).toHaveProperty("id");
+    expect((error as ApiError).attempts).toBe(0);
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe("other local validation", () => {
+  it("invalid filters: every problem listed, thrown at the call, nothing sent", () => {
+    const { client: c, calls } = client();
+    let error: unknown;
+    try {
+      c.listNodes({ region: "mars-1", project: "NW-1", colour: "red" } as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(isInvalidInput(error)).toBe(true);
+    const e = error as ApiError;
+    expect(Object.keys(e.fields ?? {}).sort()).toEqual(["colour", "project", "region"]);
+    expect(e.message).toMatch(/listNodes: invalid_input: invalid filters/);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("impossible combinations are refused (region of another provider)", async () => {
+    const { client: c, calls } = client();
+    const error = await rejection(c.listAllNodes({ provider: "aws", region: "uksouth" }, { limit: 10 }));
+    expect((error as ApiError).message).toMatch(/provider aws offers only/);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("updateNetwork validates name and project, and refuses unknown fields", async () => {
+    const { client: c, calls } = client();
+    const error = (await rejection(
+      c.updateNetwork(NETWORK_ID, { name: " ", project: "RG-1", protocol: "bsc" } as never),
+    )) as ApiError;
+    expect(Object.keys(error.fields ?? {}).sort()).toEqual(["name", "project", "protocol"]);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("requestTestTokens checks the address", async () => {
+    const { client: c, calls } = client();
+    const error = (await rejection(c.requestTestTokens("0x123"))) as ApiError;
+    expect(error.kind).toBe("invalid_input");
+    expect(error.message).toMatch(/address: got "0x123"; expected 0x followed by 40 hex digits/);
+    const bad = "0x52908400098527886E0F7030069857D2E4169EE7".replace("E0F", "e0F");
+    expect(((await rejection(c.requestTestTokens(bad))) as ApiError).message).toMatch(/checksum/);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("listAllNodes requires a positive integer limit", async () => {
+    const { client: c, calls } = client();
+    for (const options of [undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }]) {
+      const error = (await rejection(c.listAllNodes({}, options as never))) as ApiError;
+      expect(error.message).toMatch(/limit: got .*expected a positive integer/);
+    }
+    expect(calls).toHaveLength(0);
+  });
+
+  it("option errors are clear", () => {
+    const make = (o: object) => () =>
+      new NodeServiceClient({ apiUrl: "https://a.example", apiKey: "k", ...o });
+    expect(make({ timeoutMs: 0 })).toThrow(/timeoutMs: got 0; expected a positive number/);
+    expect(make({ retry: { maxRetries: -1 } })).toThrow(/retry\.maxRetries/);
+    expect(make({ maxRequestsPerSecond: -5 })).toThrow(/maxRequestsPerSecond/);
+  });
+});
+
+describe("requests", () => {
+  it("sends the Bearer key, JSON accept, and appends /v1/ to a path prefix", async () => {
+    const { client: c, calls } = client(
+      () => ({ status: 200, body: wireNode() }),
+      "https://api.example.com/base/",
+    );
+    const node = await c.getNode("ND-123-456-789");
+    expect(node.id).toBe("ND-123-456-789");
+    expect(calls[0].url).toBe("https://api.example.com/base/v1/nodes/ND-123-456-789/");
+    expect(calls[0].init.method).toBe("GET");
+    expect(calls[0].init.headers.Authorization).toBe(`Bearer ${API_KEY}`);
+    expect(calls[0].init.headers.Accept).toBe("application/json");
+    expect(calls[0].init.redirect).toBe("manual");
+  });
+
+  it("maps every filter to its query name", async () => {
+    const { client: c, calls } = client(() => page([], null));
+    await collect(
+      c.listNodes({
+        project: "PR-1-2",
+        organization: "RG-1-2",
+        network: "NW-1-2",
+        region: "us-east-1",
+        provider: "aws",
+        protocol: "ethereum",
+        role: "peer",
+        type: "dedicated",
+        archive: false,
+        publicNetwork: "ethereum-mainnet",
+        name: "a b&c",
+        projectType: "public",
+        status: "running",
+        orderBy: "-created_at",
+      }),
+    );
+    const url = new URL(calls[0].url);
+    expect(url.pathname).toBe("/v1/nodes/");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      project: "PR-1-2",
+      organization: "RG-1-2",
+      network: "NW-1-2",
+      region: "us-east-1",
+      provider: "aws",
+      protocol: "ethereum",
+      role: "peer",
+      type: "dedicated",
+      archive: "false",
+      public_network: "ethereum-mainnet",
+      name: "a b&c",
+      project_type: "public",
+      status: "running",
+      order_by: "-created_at",
+    });
+  });
+
+  it('archive true becomes "true"; undefined filters are left out', async () => {
+    const { client: c, calls } = client(() => page([], null));
+    await collect(c.listNodes({ archive: true, name: undefined }));
+    expect(new URL(calls[0].url).search).toBe("?archive=true");
+  });
+
+  it("readNetwork is a PATCH with an empty JSON body", async () => {
+    const { client: c, calls } = client(() => ({ status: 200, body: wireNetwork() }));
+    const network = await c.readNetwork(NETWORK_ID);
+    expect(network.publicNetwork).toBe("ethereum-mainnet");
+    expect(calls[0].init.method).toBe("PATCH");
+    expect(calls[0].init.body).toBe("{}");
+    expect(calls[0].init.headers["Content-Type"]).toBe("application/json");
+    expect(calls[0].url).toBe(`https://api.example.com/v1/networks/${NETWORK_ID}/`);
+  });
+
+  it("updateNetwork sends only the given fields; none behaves as readNetwork", async () => {
+    const { client: c, calls } = client(() => ({ status: 200, body: wireNetwork() }));
+    await c.updateNetwork(NETWORK_ID, { name: "Renamed" });
+    await c.updateNetwork(NETWORK_ID, { project: "PR-9-9", name: undefined });
+    await c.updateNetwork(NETWORK_ID, {});
+    expect(calls.map((call) => call.init.body)).toEqual(['{"name":"Renamed"}', '{"project":"PR-9-9"}', "{}"]);
+  });
+
+  it("deleteNetwork: 204 deleted, 404 alreadyGone, 409 throws", async () => {
+    const answers: FakeAnswer[] = [
+      { status: 204 },
+      { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
+      { status: 409, body: { error: { code: "network_has_nodes", message: "Delete all nodes first." } } },
+    ];
+    const { client: c, calls } = client((_url, i) => answers[i]);
+    expect(await c.deleteNetwork(NETWORK_ID)).toEqual({ status: "deleted" });
+    expect(await c.deleteNetwork(NETWORK_ID)).toEqual({ status: "alreadyGone" });
+    const error = await rejection(c.deleteNetwork(NETWORK_ID));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ApiError).message).toBe(
+      `deleteNetwork ${NETWORK_ID}: 409 network_has_nodes: Delete all nodes first.`,
+    );
+    expect(calls.map((call) => call.init.method)).toEqual(["DELETE", "DELETE", "DELETE"]);
+  });
+
+  it("getNode 404 is a NotFoundError with a hint", async () => {
+    const { client: c } = client(() => ({
+      status: 404,
+      body: { error: { code: "not_found", message: "Not found." } },
+    }));
+    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+    expect(isNotFound(error)).toBe(true);
+    expect(error.message).toMatch(/^getNode ND-1-2-3: 404 not_found: Not found\.\nThe object does not exist/);
+  });
+
+  it("a 2xx with a non-JSON body is an invalid_response error, not a crash", async () => {
+    const { client: c, calls } = client(() => ({
+      status: 200,
+      text: "<html>hi</html>",
+      headers: { "content-type": "text/html" },
+    }));
+    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+    expect(isInvalidResponse(error)).toBe(true);
+    expect(error.message).toMatch(
+      /200 invalid_json: expected JSON, got a non-JSON body \(text\/html, 15 characters\): "<html>hi<\/html>"/,
+    );
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a 2xx of the wrong shape names the fields", async () => {
+    const { client: c } = client(() => ({ status: 200, body: { id: "ND-1-2-3" } }));
+    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toMatch(/node\.name: expected a string, got undefined/);
+  });
+
+  it("a redirect is not followed", async () => {
+    const { client: c, calls } = client(() => ({
+      status: 302,
+      text: "",
+      headers: { location: "https://evil.example/x" },
+    }));
+    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+    expect(error.code).toBe("unexpected_redirect");
+    expect(error.message).toMatch(/evil\.example/);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("the faucet result keeps amountSent exact", async () => {
+    const { client: c, calls } = client(() => ({
+      status: 200,
+      text: '{"amountSent": 123456789012345678901, "transaction": "https://explorer.example/tx/0xabc"}',
+    }));
+    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
+    expect(await c.requestTestTokens(address)).toEqual({
+      amountSent: "123456789012345678901",
+      transaction: "https://explorer.example/tx/0xabc",
+    });
+    expect(calls[0].init.method).toBe("POST");
+    expect(calls[0].url).toBe("https://api.example.com/v1/faucet/goerli");
+    expect(JSON.parse(calls[0].init.body!)).toEqual({ address });
+  });
+
+  it("the client never shows its key", () => {
+    const { client: c } = client();
+    expect(util.inspect(c, { depth: 10, showHidden: true })).not.toContain(API_KEY);
+    expect(JSON.stringify(c)).not.toContain(API_KEY);
+  });
+});
+
+describe("pagination", () => {
+  const nodes = [1, 2, 3, 4, 5].map((i) => wireNode({ id: `ND-1-1-${i}`, name: `n${i}` }));
+
+  it("follows absolute next links until null", async () => {
+    const { client: c, calls } = client((url) => {
+      const p = Number(new URL(url).searchParams.get("page") ?? "1");
+      const next = p < 3 ? `https://api.example.com/v1/nodes/?page=${p + 1}&protocol=ethereum` : null;
+      return page(nodes.slice((p - 1) * 2, p * 2), next, 5);
+    });
+    const got = await collect(c.listNodes({ protocol: "ethereum" }));
+    expect(got.map((n) => n.id)).toEqual(nodes.map((n) => n.id));
+    expect(calls.map((call) => call.url)).toEqual([
+      "https://api.example.com/v1/nodes/?protocol=ethereum",
+      "https://api.example.com/v1/nodes/?page=2&protocol=ethereum",
+      "https://api.example.com/v1/nodes/?page=3&protocol=ethereum",
+    ]);
+  });
+
+  it("follows relative next links (path-absolute and query-only)", async () => {
+    const answers = [
+      page(nodes.slice(0, 2), "/base/v1/nodes/?page=2"),
+      page(nodes.slice(2, 4), "?page=3"),
+      page(nodes.slice(4), null),
+    ];
+    const { client: c, calls } = client((_url, i) => answers[i], "https://api.example.com/base");
+    expect((await collect(c.listNodes())).map((n) => n.id)).toEqual(nodes.map((n) => n.id));
+    expect(calls.map((call) => call.url)).toEqual([
+      "https://api.example.com/base/v1/nodes/",
+      "https://api.example.com/base/v1/nodes/?page=2",
+      "https://api.example.com/base/v1/nodes/?page=3",
+    ]);
+  });
+
+  it("a next link on a foreign host is fetched from the configured origin", async () => {
+    const answers = [
+      page(nodes.slice(0, 2), "https://evil.example/v1/nodes/?page=2"),
+      page([], "http://api.example.com/v1/nodes/?page=3"),
+      page([], null),
+    ];
+    const { client: c, calls } = client((_url, i) => answers[i]);
+    await collect(c.listNodes());
+    expect(calls.map((call) => call.url)).toEqual([
+      "https://api.example.com/v1/nodes/",
+      "https://api.example.com/v1/nodes/?page=2",
+      "https://api.example.com/v1/nodes/?page=3",
+    ]);
+    expect(calls.every((call) => call.url.startsWith("https://api.example.com/"))).toBe(true);
+  });
+
+  it("a next link that loops is an error", async () => {
+    const answers = [
+      page(nodes.slice(0, 1), "https://api.example.com/v1/nodes/?page=2"),
+      page(nodes.slice(1, 2), "https://api.example.com/v1/nodes/?page=2"),
+    ];
+    const { client: c, calls } = client((_url, i) => answers[i]);
+    const error = (await rejection(collect(c.listNodes()))) as ApiError;
+    expect(error.code).toBe("pagination_loop");
+    expect(error.message).toMatch(/already fetched/);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("results that are not an array are a clear error", async () => {
+    const { client: c } = client(() => ({
+      status: 200,
+      body: { count: 1, next: null, results: { id: "x" } },
+    }));
+    const error = (await rejection(collect(c.listNodes()))) as ApiError;
+    expect(error.kind).toBe("invalid_response");
+    expect(error.message).toMatch(/"results" is not an array \(got object\)/);
+  });
+
+  it("fetches pages lazily", async () => {
+    const { client: c, calls } = client((url) =>
+      page(nodes.slice(0, 2), `${url.split("?")[0]}?page=${calls.length + 1}`),
+    );
+    for await (const _node of c.listNodes()) break;
+    expect(calls).toHaveLength(1);
+  });
+
+  it("listAllNodes collects up to the limit", async () => {
+    const answers = [page(nodes.slice(0, 3), "?page=2"), page(nodes.slice(3), null)];
+    const { client: c } = client((_url, i) => answers[i]);
+    expect(await c.listAllNodes(undefined, { limit: 5 })).toHaveLength(5);
+  });
+
+  it("listAllNodes fails rather than truncate when more than limit exist", async () => {
+    const answers = [page(nodes.slice(0, 3), "?page=2"), page(nodes.slice(3), null)];
+    const { client: c, calls } = client((_url, i) => answers[i]);
+    const error = (await rejection(c.listAllNodes({ protocol: "ethereum" }, { limit: 4 }))) as ApiError;
+    expect(isApiError(error)).toBe(true);
+    expect(error.code).toBe("limit_exceeded");
+    expect(error.message).toMatch(
+      /more than 4 nodes match the filters \(protocol=ethereum\); narrow the filters or raise limit/,
+    );
+    expect(calls).toHaveLength(2);
+  });
+});

@@ -1,0 +1,189 @@
+import http from "node:http";
+import { AddressInfo } from "node:net";
+import { FetchInitLike, FetchLike, FetchResponseLike } from "../../src/api";
+import type { WireNode } from "../../src/model";
+
+/** A wire node as the service sends it, with overrides. */
+export function wireNode(overrides: Partial<WireNode> & Record<string, unknown> = {}): WireNode {
+  return {
+    id: "ND-123-456-789",
+    name: "My Ethereum archive node",
+    network: "NW-123-456-7",
+    organization: "RG-123-456",
+    type: "dedicated",
+    role: "peer",
+    provider: "gcloud",
+    region: "asia-southeast1",
+    status: "running",
+    configuration: { archive: true },
+    details: {
+      mode: "archive",
+      version: "1.9.9",
+      api_namespaces: ["net", "eth", "web3", "txpool", "debug"],
+      graphql_endpoint: "https://nd-123-456-789.p2pify.com/graphql",
+      https_endpoint: "https://nd-123-456-789.p2pify.com",
+      wss_endpoint: "wss://ws-nd-123-456-789.p2pify.com",
+      beacon_endpoint: "https://beacon-nd-123-456-789.p2pify.com",
+      auth_username: "user-name",
+      auth_password: "pass-word-pass-word-pass-word",
+      auth_key: "3c6e0b8a9c15224a8228b9a98ca1531d",
+    },
+    created_at: "2020-06-15T07:38:00.747Z",
+    creator: {
+      id: "UR-111-111-111",
+      email: "john.smith@example.com",
+      first_name: "John",
+      last_name: "Smith",
+      organization: { id: "RG-123-456", name: "My organization" },
+    },
+    ...overrides,
+  } as WireNode;
+}
+
+/** A wire network. */
+export function wireNetwork(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: "NW-123-456-7",
+    name: "Mainnet",
+    project: "PR-123-456",
+    protocol: "ethereum",
+    configuration: { network: "ethereum-mainnet" },
+    details: {},
+    status: "ok",
+    nodes: [wireNode()],
+    created_at: "2020-06-15T07:38:00.747Z",
+    creator: wireNode().creator,
+    ...overrides,
+  };
+}
+
+/** A recorded call of a fake fetch. */
+export interface Call {
+  url: string;
+  init: FetchInitLike;
+}
+
+/** A scripted answer of a fake fetch. */
+export interface FakeAnswer {
+  status?: number;
+  body?: unknown;
+  text?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A fake fetch that records every call and answers with `answer(url, call index)`. JSON bodies are
+ * serialized; `text` is sent as is.
+ */
+export function recordingFetch(
+  answer: (url: string, index: number, init: FetchInitLike) => FakeAnswer = () => ({
+    status: 200,
+    body: {},
+  }),
+): { fetch: FetchLike; calls: Call[] } {
+  const calls: Call[] = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({ url, init });
+    const a = answer(url, calls.length - 1, init);
+    const text = a.text ?? (a.body === undefined ? "" : JSON.stringify(a.body));
+    const headers = Object.fromEntries(
+      Object.entries({ "content-type": "application/json", ...(a.headers ?? {}) }).map(([k, v]) => [
+        k.toLowerCase(),
+        v,
+      ]),
+    );
+    const response: FetchResponseLike = {
+      status: a.status ?? 200,
+      headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
+      text: async () => text,
+    };
+    return response;
+  };
+  return { fetch, calls };
+}
+
+/** What a scripted server does with one request. */
+export type Script =
+  | { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
+  | { hang: true }
+  | { drop: true }
+  | ((req: http.IncomingMessage, res: http.ServerResponse, body: string) => void);
+
+/** A request the scripted server saw. */
+export interface Hit {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A raw HTTP server on 127.0.0.1, port 0, answering each request with the next script. */
+export interface ScriptedServer {
+  url: string;
+  hits: Hit[];
+  /** Replaces the queue of scripts; when it runs out, `fallback` answers. */
+  script(...scripts: Script[]): void;
+  fallback: Script;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link ScriptedServer}. */
+export async function startScriptedServer(): Promise<ScriptedServer> {
+  let queue: Script[] = [];
+  const hits: Hit[] = [];
+  const state: ScriptedServer = {
+    url: "",
+    hits,
+    fallback: { status: 500, body: { error: { code: "no_script", message: "no script left" } } },
+    script(...scripts) {
+      queue = [...scripts];
+      hits.length = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      hits.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      const s = queue.length > 0 ? queue.shift()! : state.fallback;
+      if (typeof s === "function") return s(req, res, body);
+      if ("hang" in s) return;
+      if ("drop" in s) {
+        req.socket.destroy();
+        return;
+      }
+      const text = s.text ?? (s.body === undefined ? "" : JSON.stringify(s.body));
+      res.writeHead(s.status, {
+        ...(s.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...(s.headers ?? {}),
+      });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
+
+/** Awaits a promise that must reject, and returns the rejection. */
+export async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<unknown> {
+  try {
+    await (typeof promise === "function" ? promise() : promise);
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+/** Collects an async iterable. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}

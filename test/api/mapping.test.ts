@@ -1,0 +1,181 @@
+import {
+  ResponseShapeError,
+  extractAmountSent,
+  integerDigits,
+  rawTopLevelValue,
+  toFaucetResult,
+  toNetwork,
+  toNode,
+} from "../../src/api";
+import { wireNetwork, wireNode } from "./helpers";
+
+describe("toNode", () => {
+  it("maps snake_case to camelCase", () => {
+    const node = toNode(wireNode());
+    expect(node).toEqual({
+      id: "ND-123-456-789",
+      name: "My Ethereum archive node",
+      network: "NW-123-456-7",
+      organization: "RG-123-456",
+      type: "dedicated",
+      role: "peer",
+      provider: "gcloud",
+      region: "asia-southeast1",
+      status: "running",
+      configuration: { archive: true },
+      details: {
+        mode: "archive",
+        version: "1.9.9",
+        apiNamespaces: ["net", "eth", "web3", "txpool", "debug"],
+        graphqlEndpoint: "https://nd-123-456-789.p2pify.com/graphql",
+        httpsEndpoint: "https://nd-123-456-789.p2pify.com",
+        wssEndpoint: "wss://ws-nd-123-456-789.p2pify.com",
+        beaconEndpoint: "https://beacon-nd-123-456-789.p2pify.com",
+        authUsername: "user-name",
+        authPassword: "pass-word-pass-word-pass-word",
+        authKey: "3c6e0b8a9c15224a8228b9a98ca1531d",
+      },
+      createdAt: "2020-06-15T07:38:00.747Z",
+      creator: {
+        id: "UR-111-111-111",
+        email: "john.smith@example.com",
+        firstName: "John",
+        lastName: "Smith",
+        organization: { id: "RG-123-456", name: "My organization" },
+      },
+    });
+  });
+
+  it("tolerates unknown extra fields", () => {
+    const node = toNode(wireNode({ surprise: 1, details: { mode: "full", extra_thing: "x" } as never }));
+    expect(node).not.toHaveProperty("surprise");
+    expect(node.details).toEqual({ mode: "full" });
+  });
+
+  it("keeps unknown configuration fields (an open object)", () => {
+    expect(toNode(wireNode({ configuration: { archive: false, client: "geth" } })).configuration).toEqual({
+      archive: false,
+      client: "geth",
+    });
+  });
+
+  it("missing optional fields are undefined (absent keys)", () => {
+    const node = toNode(wireNode({ details: {} }));
+    expect(node.details).toEqual({});
+    expect(node.details.beaconEndpoint).toBeUndefined();
+    expect("beaconEndpoint" in node.details).toBe(false);
+    const bare = toNode({ ...wireNode(), details: undefined, creator: undefined, configuration: undefined });
+    expect(bare.details).toEqual({});
+    expect(bare.configuration).toEqual({});
+    expect(bare.creator).toBeUndefined();
+    expect("creator" in bare).toBe(false);
+  });
+
+  it("keeps enum values it does not know, as sent", () => {
+    expect(toNode(wireNode({ status: "hibernating" })).status).toBe("hibernating");
+  });
+
+  it("names a missing required field", () => {
+    const wire: Record<string, unknown> = { ...wireNode() };
+    delete wire.id;
+    delete wire.created_at;
+    expect(() => toNode(wire)).toThrow(ResponseShapeError);
+    expect(() => toNode(wire)).toThrow(/node\.id: expected a string, got undefined.*node\.created_at/);
+  });
+
+  it("rejects a non-object", () => {
+    expect(() => toNode("ND-1")).toThrow(/expected an object, got a string/);
+  });
+});
+
+describe("toNetwork", () => {
+  it("maps a network with its nodes; publicNetwork comes from configuration.network", () => {
+    const network = toNetwork(wireNetwork({ extra: true }));
+    expect(network.publicNetwork).toBe("ethereum-mainnet");
+    expect(network.configuration).toEqual({ network: "ethereum-mainnet" });
+    expect(network.createdAt).toBe("2020-06-15T07:38:00.747Z");
+    expect(network.nodes).toHaveLength(1);
+    expect(network.nodes[0].details.httpsEndpoint).toBe("https://nd-123-456-789.p2pify.com");
+    expect(network.creator?.firstName).toBe("John");
+    expect(network).not.toHaveProperty("extra");
+  });
+
+  it("missing configuration.network gives an undefined publicNetwork; missing nodes gives []", () => {
+    const network = toNetwork(wireNetwork({ configuration: {}, nodes: undefined }));
+    expect(network.publicNetwork).toBeUndefined();
+    expect("publicNetwork" in network).toBe(false);
+    expect(network.nodes).toEqual([]);
+  });
+
+  it("names a broken nested node", () => {
+    expect(() => toNetwork(wireNetwork({ nodes: [wireNode(), { id: 5 }] }))).toThrow(
+      /network\.nodes\[1\]\.id/,
+    );
+  });
+});
+
+describe("amountSent precision", () => {
+  it("reads a wei amount beyond 2^53 exactly", () => {
+    expect(extractAmountSent('{"amountSent": 123456789012345678901, "transaction": "t"}')).toBe(
+      "123456789012345678901",
+    );
+  });
+
+  it("reads 500000000000000000", () => {
+    expect(extractAmountSent('{"amountSent":500000000000000000,"transaction":"t"}')).toBe(
+      "500000000000000000",
+    );
+  });
+
+  it("expands scientific notation exactly", () => {
+    expect(extractAmountSent('{"amountSent": 5e17}')).toBe("500000000000000000");
+    expect(extractAmountSent('{"amountSent": 1.23456789012345678901E+20}')).toBe("123456789012345678901");
+    expect(extractAmountSent('{"amountSent": 5.0e17}')).toBe("500000000000000000");
+  });
+
+  it("accepts a string value", () => {
+    expect(extractAmountSent('{"amountSent": "500000000000000000"}')).toBe("500000000000000000");
+    expect(extractAmountSent('{"amountSent": "5e17"}')).toBe("500000000000000000");
+  });
+
+  it("ignores the same key nested or inside strings", () => {
+    const text =
+      '{"note": "\\"amountSent\\": 1", "inner": {"amountSent": 2}, "amountSent": 3, "transaction": "t"}';
+    expect(extractAmountSent(text)).toBe("3");
+  });
+
+  it("rejects fractions, negatives and missing values", () => {
+    expect(() => extractAmountSent('{"amountSent": 1.5}')).toThrow(/non-negative integer/);
+    expect(() => extractAmountSent('{"amountSent": -1}')).toThrow(/non-negative integer/);
+    expect(() => extractAmountSent('{"transaction": "t"}')).toThrow(/missing/);
+    expect(() => extractAmountSent('{"amountSent": null}')).toThrow(/non-negative integer/);
+  });
+
+  it("integerDigits expands without floating point", () => {
+    expect(integerDigits("0")).toBe("0");
+    expect(integerDigits("0.0")).toBe("0");
+    expect(integerDigits("12e0")).toBe("12");
+    expect(integerDigits("1200e-2")).toBe("12");
+    expect(integerDigits("1201e-2")).toBeUndefined();
+    expect(integerDigits("1e99999")).toBeUndefined();
+    expect(integerDigits("0x10")).toBeUndefined();
+  });
+
+  it("rawTopLevelValue returns the source text of a top-level value", () => {
+    expect(rawTopLevelValue('{ "a" : [1, {"b": "}"}], "b": 99999999999999999999 }', "b")).toBe(
+      "99999999999999999999",
+    );
+  });
+
+  it("toFaucetResult maps the result", () => {
+    const text = '{"amountSent": 123456789012345678901, "transaction": "https://explorer/tx/0xabc", "x": 1}';
+    expect(toFaucetResult(JSON.parse(text), text)).toEqual({
+      amountSent: "123456789012345678901",
+      transaction: "https://explorer/tx/0xabc",
+    });
+  });
+
+  it("toFaucetResult names a missing transaction", () => {
+    expect(() => toFaucetResult({ amountSent: 1 }, '{"amountSent": 1}')).toThrow(/transaction/);
+  });
+});

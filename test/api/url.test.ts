@@ -1,0 +1,92 @@
+import {
+  NodeServiceClient,
+  apiUrl,
+  checkApiUrl,
+  isLoopbackHost,
+  parseApiUrl,
+  resolveLink,
+} from "../../src/api";
+
+describe("API URL rules", () => {
+  it.each(["https://api.example.com", "https://10.0.0.1:8443/", "https://localhost"])("accepts %s", (url) => {
+    expect(checkApiUrl(url)).toBeUndefined();
+  });
+
+  it.each([
+    "http://localhost:8080",
+    "http://127.0.0.1:1234",
+    "http://127.45.6.7/",
+    "http://[::1]:9000",
+    "http://LOCALHOST",
+  ])("allows plain http on loopback: %s", (url) => {
+    expect(checkApiUrl(url)).toBeUndefined();
+  });
+
+  it.each(["http://api.example.com", "http://10.0.0.1", "http://128.0.0.1", "http://localhost.evil.com"])(
+    "refuses plain http elsewhere, saying why and how to fix: %s",
+    (url) => {
+      const reason = checkApiUrl(url);
+      expect(reason).toMatch(/plain http:\/\/ on a non-loopback host/);
+      expect(reason).toMatch(/unencrypted/);
+      expect(reason).toMatch(/use https:\/\//);
+    },
+  );
+
+  it.each(["not a url", "api.example.com", "https://", ""])("refuses a malformed URL: %p", (url) => {
+    expect(checkApiUrl(url)).toMatch(/not a valid absolute URL|missing/);
+  });
+
+  it("refuses other schemes, credentials, queries and fragments", () => {
+    expect(checkApiUrl("ftp://api.example.com")).toMatch(/ftp:/);
+    const reason = checkApiUrl("https://user:secretpass@api.example.com");
+    expect(reason).toMatch(/credentials/);
+    expect(reason).not.toContain("secretpass");
+    expect(checkApiUrl("https://api.example.com/?x=1")).toMatch(/query/);
+  });
+
+  it("loopback detection", () => {
+    expect(["localhost", "127.0.0.1", "127.255.255.254", "[::1]"].every(isLoopbackHost)).toBe(true);
+    expect(["128.0.0.1", "127.0.0", "example.com", "::1x"].some(isLoopbackHost)).toBe(false);
+  });
+
+  it("keeps a path prefix and drops a trailing slash", () => {
+    const base = parseApiUrl("https://api.example.com/platform/");
+    expect(base).toEqual({
+      origin: "https://api.example.com",
+      basePath: "/platform",
+      href: "https://api.example.com/platform",
+    });
+    expect(apiUrl(base, "/v1/nodes/", "page=2")).toBe("https://api.example.com/platform/v1/nodes/?page=2");
+    expect(apiUrl(parseApiUrl("https://api.example.com/"), "/v1/nodes/")).toBe(
+      "https://api.example.com/v1/nodes/",
+    );
+  });
+
+  it("resolves a next link onto the configured origin", () => {
+    const base = parseApiUrl("https://api.example.com");
+    const current = "https://api.example.com/v1/nodes/?network=NW-1-2";
+    expect(resolveLink(base, current, "https://evil.example/v1/nodes/?page=2")).toBe(
+      "https://api.example.com/v1/nodes/?page=2",
+    );
+    expect(resolveLink(base, current, "http://api.example.com/v1/nodes/?page=2")).toBe(
+      "https://api.example.com/v1/nodes/?page=2",
+    );
+    expect(resolveLink(base, current, "//evil.example/v1/nodes/?page=3")).toBe(
+      "https://api.example.com/v1/nodes/?page=3",
+    );
+    expect(resolveLink(base, current, "?page=4")).toBe("https://api.example.com/v1/nodes/?page=4");
+  });
+
+  it("the client refuses a bad URL or an empty key with a clear error", () => {
+    expect(() => new NodeServiceClient({ apiUrl: "http://api.example.com", apiKey: "k" })).toThrow(
+      /invalid_api_url.*plain http/s,
+    );
+    expect(() => new NodeServiceClient({ apiUrl: "::", apiKey: "k" })).toThrow(/not a valid absolute URL/);
+    expect(() => new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "" })).toThrow(
+      /missing_api_key.*BLOCKCHAIN_API_KEY/s,
+    );
+    expect(() => new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "  " })).toThrow(
+      /missing_api_key/,
+    );
+  });
+});

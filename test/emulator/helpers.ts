@@ -1,0 +1,100 @@
+import * as http from "http";
+import type { WireNode } from "../../src/model";
+import type { RunningEmulator } from "../../src/emulator";
+
+/** A response read completely. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+/** Options of {@link call}. */
+export interface CallOptions {
+  method?: string;
+  /** API key; `null` sends no Authorization header; default the primary key. */
+  key?: string | null;
+  /** JSON body (serialized, with Content-Type: application/json). */
+  body?: unknown;
+  /** Raw body, sent as is. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls the emulator with global fetch and reads the whole answer. */
+export async function call(
+  emulator: RunningEmulator,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? emulator.apiKey : options.key;
+  if (key !== null) headers.Authorization = `Bearer ${key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const res = await fetch(`${emulator.url}${path}`, { method: options.method ?? "GET", headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Sends a raw request with node's http module (no URL normalization, any Host header). */
+export function rawRequest(
+  emulator: RunningEmulator,
+  path: string,
+  options: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const url = new URL(emulator.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: options.method ?? "GET",
+        headers: { Authorization: `Bearer ${emulator.apiKey}`, ...options.headers },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Every node of a list query, following `next` links; checks that no page is skipped or repeated. */
+export async function listAll(emulator: RunningEmulator, query = "", key?: string): Promise<WireNode[]> {
+  const nodes: WireNode[] = [];
+  let path: string | null = `/v1/nodes/${query ? `?${query}` : ""}`;
+  let count: number | undefined;
+  while (path) {
+    const answer = await call(emulator, path, { key });
+    if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${answer.text}`);
+    count ??= answer.json.count;
+    nodes.push(...answer.json.results);
+    const next: string | null = answer.json.next;
+    path = next ? next.slice(emulator.url.length) : null;
+  }
+  if (nodes.length !== count) throw new Error(`collected ${nodes.length} nodes, count says ${count}`);
+  return nodes;
+}

@@ -1,0 +1,184 @@
+import {
+  ARCHIVE_PROTOCOLS,
+  BEACON_PROTOCOLS,
+  NETWORK_STATUSES,
+  NODE_STATUSES,
+  PROTOCOLS,
+  PROVIDER_REGION_PAIRS,
+  PUBLIC_NETWORK_NAMES,
+  SECRET_DETAIL_FIELDS,
+  SHARED_PROTOCOLS,
+  checkAddress,
+  isId,
+  validateNodePlacement,
+} from "../../src/model";
+import type { WireNode } from "../../src/model";
+import { WELL_KNOWN_IDS, deriveApiKey, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
+import { buildDataset } from "../../src/emulator/seed";
+import { listAll } from "./helpers";
+
+const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe("seeded data", () => {
+  let a: RunningEmulator;
+  let b: RunningEmulator;
+  let c: RunningEmulator;
+  beforeAll(async () => {
+    [a, b, c] = await Promise.all([
+      startEmulator({ seed: 42 }),
+      startEmulator({ seed: 42 }),
+      startEmulator({ seed: 43 }),
+    ]);
+  });
+  afterAll(() => Promise.all([a, b, c].map((e) => e.close())));
+
+  test("is deterministic for a seed and varies with it, keeping the well-known ids", async () => {
+    expect(a.apiKey).toBe(b.apiKey);
+    expect(a.keys).toEqual(b.keys);
+    expect(a.fixtures).toEqual(b.fixtures);
+    expect(await listAll(a)).toEqual(await listAll(b));
+    expect(a.secrets()).toEqual(b.secrets());
+
+    expect(c.apiKey).not.toBe(a.apiKey);
+    expect(await listAll(c)).not.toEqual(await listAll(a));
+    for (const e of [a, c]) {
+      expect(e.fixtures).toMatchObject({
+        organization: "RG-100-001",
+        project: "PR-100-001",
+        otherProject: "PR-100-002",
+        networkWithNodes: "NW-100-000-1",
+        emptyNetwork: "NW-100-000-2",
+        secondEmptyNetwork: "NW-100-000-3",
+        beaconNode: "ND-100-000-001",
+      });
+    }
+  });
+
+  test("keys are 40 hex digits derived from the seed with sha256, one per organization", () => {
+    expect(a.apiKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(a.apiKey).toBe(deriveApiKey(42, WELL_KNOWN_IDS.organization));
+    expect(Object.keys(a.keys).length).toBeGreaterThanOrEqual(3);
+    expect(a.keys[a.fixtures.organization]).toBe(a.apiKey);
+    expect(new Set(Object.values(a.keys)).size).toBe(Object.keys(a.keys).length);
+    expect(Object.keys(a.keys).every((id) => isId("organization", id))).toBe(true);
+  });
+
+  test("the primary organization sees enough nodes for several pages, shaped per the model", async () => {
+    const nodes = await listAll(a);
+    expect(nodes.length).toBeGreaterThanOrEqual(35);
+    const own = nodes.filter((n) => n.organization === a.fixtures.organization);
+    const protocols = new Set<string>();
+    for (const n of own) {
+      const network = a.admin.getNetwork(n.network)!;
+      protocols.add(network.protocol);
+    }
+    expect([...protocols].sort()).toEqual([...PROTOCOLS].sort());
+    const pairs = new Set(own.map((n) => `${n.provider}/${n.region}`));
+    for (const p of PROVIDER_REGION_PAIRS) expect(pairs).toContain(`${p.provider}/${p.region}`);
+    expect(new Set(own.map((n) => n.status))).toEqual(new Set(NODE_STATUSES));
+    const times = nodes.map((n) => n.created_at);
+    expect(times.every((t) => ISO_MS_UTC.test(t))).toBe(true);
+    expect(new Set(times).size).toBe(times.length);
+  });
+
+  test.each([1, 2, 3, 42, 1234, -7])("seed %d obeys the model", (seed) => {
+    const data = buildDataset(seed);
+    const networks = new Map(data.networks.map((n) => [n.id, n]));
+    const projects = new Map(data.projects.map((p) => [p.id, p]));
+    expect(data.organizations.length).toBeGreaterThanOrEqual(3);
+    expect(data.projects.every((p) => p.type === "public")).toBe(true);
+    expect(new Set(data.networks.map((n) => n.publicNetwork))).toEqual(new Set(PUBLIC_NETWORK_NAMES));
+    expect(new Set(data.networks.map((n) => n.status))).toEqual(new Set(NETWORK_STATUSES));
+    expect(new Set(data.nodes.map((n) => n.status))).toEqual(new Set(NODE_STATUSES));
+    expect(new Set(data.nodes.map((n) => networks.get(n.network)!.protocol))).toEqual(new Set(PROTOCOLS));
+
+    const credentials: string[] = [];
+    const byProtocol = new Map<string, { wss: boolean; ns: boolean; mode: boolean }>();
+    for (const node of data.nodes) {
+      const network = networks.get(node.network)!;
+      expect(isId("node", node.id)).toBe(true);
+      expect(isId("network", network.id)).toBe(true);
+      expect(projects.has(network.project)).toBe(true);
+      expect(
+        validateNodePlacement({
+          protocol: network.protocol,
+          type: node.type,
+          provider: node.provider,
+          region: node.region,
+          publicNetwork: network.publicNetwork,
+        }),
+      ).toEqual([]);
+      if (node.type === "shared") expect(SHARED_PROTOCOLS).toContain(network.protocol);
+      const d = node.details;
+      if (d.beacon_endpoint !== undefined) expect(BEACON_PROTOCOLS).toContain(network.protocol);
+      if (node.archive !== undefined) expect(ARCHIVE_PROTOCOLS).toContain(network.protocol);
+      else expect(ARCHIVE_PROTOCOLS).not.toContain(network.protocol);
+      const seen = byProtocol.get(network.protocol) ?? { wss: false, ns: false, mode: false };
+      byProtocol.set(network.protocol, {
+        wss: seen.wss || d.wss_endpoint !== undefined,
+        ns: seen.ns || d.api_namespaces !== undefined,
+        mode: seen.mode || d.mode !== undefined,
+      });
+      if (d.auth_key !== undefined) {
+        for (const field of [
+          "https_endpoint",
+          "wss_endpoint",
+          "graphql_endpoint",
+          "beacon_endpoint",
+        ] as const) {
+          if (d[field] !== undefined) expect(new URL(d[field]!).pathname).toContain(`/${d.auth_key}`);
+        }
+        credentials.push(d.auth_key, d.auth_username!, d.auth_password!);
+      } else {
+        expect(node.status).toBe("pending");
+        expect(d.https_endpoint).toBeUndefined();
+      }
+      expect(ISO_MS_UTC.test(node.createdAt)).toBe(true);
+      expect(node.createdAt > network.createdAt).toBe(true);
+    }
+    expect(new Set(credentials).size).toBe(credentials.length);
+    const ethereum = data.nodes.filter((n) => networks.get(n.network)!.protocol === "ethereum");
+    expect(ethereum.some((n) => n.details.beacon_endpoint)).toBe(true);
+    expect(ethereum.some((n) => n.details.auth_key && !n.details.beacon_endpoint)).toBe(true);
+    expect(data.nodes.some((n) => n.archive === true)).toBe(true);
+    expect(data.nodes.some((n) => n.archive === false)).toBe(true);
+    expect(data.nodes.some((n) => n.type === "shared")).toBe(true);
+    const shapes = [...byProtocol.values()];
+    expect(shapes.some((s) => !s.wss) && shapes.some((s) => s.wss)).toBe(true);
+    expect(shapes.some((s) => !s.ns) && shapes.some((s) => s.ns)).toBe(true);
+    expect(shapes.some((s) => !s.mode) && shapes.some((s) => s.mode)).toBe(true);
+    const primary = data.nodes.filter(
+      (n) => projects.get(networks.get(n.network)!.project)!.organization === WELL_KNOWN_IDS.organization,
+    );
+    expect(primary.length).toBeGreaterThanOrEqual(35);
+    const address = data.fixtures.faucetAddress;
+    expect(checkAddress("address", address)).toBeUndefined();
+    expect(address.slice(2)).toMatch(/[a-f]/);
+    expect(address.slice(2)).toMatch(/[A-F]/);
+  });
+
+  test("fixtures: networkWithNodes is an ethereum-mainnet network with a beacon node; empty networks are empty", () => {
+    const network = a.admin.getNetwork(a.fixtures.networkWithNodes)!;
+    expect(network).toMatchObject({ protocol: "ethereum", configuration: { network: "ethereum-mainnet" } });
+    expect(network.nodes.length).toBeGreaterThanOrEqual(3);
+    const beacon = network.nodes.filter((n: WireNode) => n.details.beacon_endpoint);
+    expect(beacon.map((n: WireNode) => n.id)).toEqual([a.fixtures.beaconNode]);
+    expect(a.admin.getNetwork(a.fixtures.emptyNetwork)!.nodes).toEqual([]);
+    expect(a.admin.getNetwork(a.fixtures.secondEmptyNetwork)!.nodes).toEqual([]);
+    expect(a.admin.getNetwork(a.fixtures.foreignNetwork)!.nodes[0].organization).toBe(
+      a.fixtures.otherOrganization,
+    );
+  });
+
+  test("secrets() lists every key, endpoint and credential", () => {
+    const secrets = new Set(a.secrets());
+    for (const key of Object.values(a.keys)) expect(secrets).toContain(key);
+    for (const node of a.admin.getNetwork(a.fixtures.networkWithNodes)!.nodes) {
+      for (const field of SECRET_DETAIL_FIELDS) {
+        const value = node.details[field];
+        if (value !== undefined) expect(secrets).toContain(value);
+      }
+    }
+  });
+});

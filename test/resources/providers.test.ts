@@ -1,0 +1,169 @@
+/** Provider methods called directly (no Pulumi engine), against the emulator over real HTTP. */
+import { startEmulator, RunningEmulator } from "../../src/emulator";
+import { setProviderConfig } from "../../src/resources/connection";
+import * as faucet from "../../src/resources/faucet-drip-provider";
+import * as net from "../../src/resources/network-provider";
+import { UNKNOWN } from "../../src/resources/unknown";
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  setProviderConfig((key) =>
+    key === "blockchain:apiUrl" ? emulator.url : key === "blockchain:apiKey" ? emulator.apiKey : undefined,
+  );
+});
+afterAll(async () => {
+  setProviderConfig(undefined);
+  await emulator?.close();
+});
+
+describe("Network provider", () => {
+  test("check rejects invalid inputs naming the rule, and accepts unknowns", async () => {
+    const bad = await net.checkNetwork(
+      {},
+      { networkId: "ND-1-2", name: "", project: "PR-x", apiUrl: "http://api.example.com" },
+    );
+    const byField = Object.fromEntries(bad.failures.map((f) => [f.property, f.reason]));
+    expect(Object.keys(byField).sort()).toEqual(["apiUrl", "name", "networkId", "project"]);
+    expect(byField.networkId).toMatch(/network id.*NW-/);
+    expect(byField.project).toMatch(/project id.*PR-/);
+    expect(byField.apiUrl).toMatch(/HTTPS|https/);
+    const missing = await net.checkNetwork({}, {});
+    expect(missing.failures.map((f) => f.property)).toEqual(["networkId"]);
+    const unknown = await net.checkNetwork(
+      {},
+      { networkId: UNKNOWN, name: UNKNOWN, project: UNKNOWN, apiKey: UNKNOWN },
+    );
+    expect(unknown.failures).toEqual([]);
+  });
+
+  test("adopt, rename, project move, drift, out-of-band delete", async () => {
+    const id = emulator.fixtures.networkWithNodes;
+    const created = await net.createNetwork({ networkId: id, name: "adopted" });
+    expect(created.id).toBe(id);
+    expect(created.outs.name).toBe("adopted");
+    expect(created.outs.nodes.length).toBeGreaterThan(0);
+    expect(JSON.stringify(created.outs)).not.toMatch(/undefined/);
+
+    expect((await net.diffNetwork(id, created.outs, { networkId: id, name: "adopted" })).changes).toBe(false);
+    expect(await net.diffNetwork(id, created.outs, { networkId: id })).toMatchObject({ changes: false });
+    const renameDiff = await net.diffNetwork(id, created.outs, { networkId: id, name: "renamed" });
+    expect(renameDiff).toMatchObject({ changes: true, replaces: [], diffs: ["name"] });
+
+    const renamed = await net.updateNetwork(id, created.outs, { networkId: id, name: "renamed" });
+    expect(renamed.outs.name).toBe("renamed");
+
+    const moved = await net.updateNetwork(id, renamed.outs, {
+      networkId: id,
+      name: "renamed",
+      project: emulator.fixtures.otherProject,
+    });
+    expect(moved.outs.project).toBe(emulator.fixtures.otherProject);
+    expect(emulator.admin.getNetwork(id)!.project).toBe(emulator.fixtures.otherProject);
+
+    emulator.admin.renameNetwork(id, "console-name");
+    const read = await net.readNetwork(id, moved.outs);
+    expect(read).toMatchObject({ id, props: { name: "console-name" } });
+    const restore = await net.diffNetwork(id, read.props as net.NetworkOutputs, {
+      networkId: id,
+      name: "renamed",
+    });
+    expect(restore.changes).toBe(true);
+
+    await expect(net.deleteNetwork(id, moved.outs)).rejects.toThrow(/still has .* nodes|delete its nodes/);
+    expect(emulator.admin.getNetwork(id)).toBeDefined();
+  });
+
+  test("a network deleted out of band reads as gone, and deleting it again succeeds", async () => {
+    const id = emulator.fixtures.secondEmptyNetwork;
+    const created = await net.createNetwork({ networkId: id });
+    emulator.admin.deleteNetwork(id);
+    expect(await net.readNetwork(id, created.outs)).toEqual({ id: "", props: {} });
+    await expect(net.deleteNetwork(id, created.outs)).resolves.toBeUndefined();
+  });
+
+  test("adopting a network that does not exist explains that networks cannot be created", async () => {
+    await expect(net.createNetwork({ networkId: "NW-999-999-9" })).rejects.toThrow(
+      /cannot be created through the API/,
+    );
+    await expect(net.createNetwork({ networkId: emulator.fixtures.foreignNetwork })).rejects.toThrow(/404/);
+  });
+
+  test("networkId change replaces", async () => {
+    const id = emulator.fixtures.emptyNetwork;
+    const created = await net.createNetwork({ networkId: id });
+    expect(
+      await net.diffNetwork(id, created.outs, { networkId: emulator.fixtures.networkWithNodes }),
+    ).toMatchObject({
+      changes: true,
+      replaces: ["networkId"],
+    });
+  });
+
+  test("errors never contain the API key", async () => {
+    setProviderConfig((key) =>
+      key === "blockchain:apiUrl"
+        ? emulator.url
+        : key === "blockchain:apiKey"
+          ? "wrong-key-1234567890"
+          : undefined,
+    );
+    try {
+      const err = await net
+        .readNetwork(emulator.fixtures.networkWithNodes, {} as net.NetworkOutputs)
+        .catch((e: Error) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/401/);
+      expect((err as Error).message).toContain(emulator.fixtures.networkWithNodes);
+      expect(`${(err as Error).message}${(err as Error).stack}`).not.toContain("wrong-key-1234567890");
+    } finally {
+      setProviderConfig((key) =>
+        key === "blockchain:apiUrl"
+          ? emulator.url
+          : key === "blockchain:apiKey"
+            ? emulator.apiKey
+            : undefined,
+      );
+    }
+  });
+});
+
+describe("FaucetDrip provider", () => {
+  const address = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+  test("check validates the address and the EIP-55 checksum", async () => {
+    expect(
+      (await faucet.checkFaucetDrip({}, { address: "0x52908400098527886E0F7030069857D2E4169EE7" })).failures,
+    ).toEqual([]);
+    expect(
+      (await faucet.checkFaucetDrip({}, { address: "0x52908400098527886e0f7030069857d2e4169ee7" })).failures,
+    ).toEqual([]);
+    const bad = await faucet.checkFaucetDrip({}, { address: "0x52908400098527886E0F7030069857D2E4169Ee7" });
+    expect(bad.failures[0]).toMatchObject({ property: "address" });
+    expect(bad.failures[0].reason).toMatch(/EIP-55.*0x52908400098527886E0F7030069857D2E4169EE7/);
+    expect(
+      (await faucet.checkFaucetDrip({}, { address: "52908400098527886E0F7030069857D2E4169EE7" })).failures[0]
+        .reason,
+    ).toMatch(/0x followed by 40 hex/);
+    expect((await faucet.checkFaucetDrip({}, { address: UNKNOWN })).failures).toEqual([]);
+  });
+
+  test("create sends once; the daily limit names when the next request is possible; delete does nothing", async () => {
+    const created = await faucet.createFaucetDrip({ address });
+    expect(created.outs.amountSent).toMatch(/^[1-9][0-9]*$/);
+    expect(created.outs.transaction).toMatch(/^https:\/\/.*0x[0-9a-f]{64}$/);
+    const err = await faucet.createFaucetDrip({ address }).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/can be used again at \d{4}-\d{2}-\d{2}T/);
+    await faucet.deleteFaucetDrip();
+    expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+    expect(await faucet.diffFaucetDrip(created.id, created.outs, { address })).toMatchObject({
+      changes: false,
+    });
+    expect(
+      await faucet.diffFaucetDrip(created.id, created.outs, { address: address.toLowerCase() }),
+    ).toMatchObject({
+      changes: true,
+      replaces: ["address"],
+    });
+  });
+});
