@@ -3,7 +3,7 @@ const eslint = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "examples/*/node_modules/", "**/*.d.ts"] },
+  { ignores: ["dist/", "build/", "node_modules/", "coverage/", "examples/*/node_modules/", "**/*.d.ts"] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,7 +5,9 @@ import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-block
  * Adopts an existing network and names it, looks up its nodes, exports their endpoints as
  * secrets (with masked twins for display) and requests test tokens once.
  *
- * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`.
+ * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`,
+ * `deleteOnDestroy` (default false: `pulumi destroy` stops managing the network and leaves it in
+ * place; set true to delete it, which the service refuses while the network still has nodes).
  * Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
  */
 export default async function quickstart() {
@@ -13,8 +15,9 @@ export default async function quickstart() {
   const networkId = config.require("networkId");
   const networkName = config.get("networkName") ?? "quickstart-mainnet";
   const faucetAddress = config.get("faucetAddress");
+  const deleteOnDestroy = config.getBoolean("deleteOnDestroy") ?? false;
 
-  const network = new Network("main", { networkId, name: networkName });
+  const network = new Network("main", { networkId, name: networkName }, { retainOnDelete: !deleteOnDestroy });
 
   // Every node of the adopted network, ordered by name. Metadata is readable, endpoints are secret.
   const nodes = getNodesOutput({ network: network.networkId, orderBy: "name" });

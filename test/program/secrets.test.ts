@@ -120,7 +120,9 @@ describe("Network", () => {
     expect(await pulumi.isSecret(net.networkId)).toBe(false);
     expect(await pulumi.isSecret(net.name)).toBe(false);
     // The engine marks these secret from additionalSecretOutputs (mocks do not apply it).
-    expect(seen!.opts.additionalSecretOutputs).toEqual(expect.arrayContaining(["nodes", "apiKey"]));
+    expect((seen!.opts as pulumi.CustomResourceOptions).additionalSecretOutputs).toEqual(
+      expect.arrayContaining(["nodes", "apiKey"]),
+    );
     expect(await pulumi.isSecret(seen!.props.apiKey as pulumi.Output<string>)).toBe(true);
     const reg = registered.find((r) => r.name === "main")!;
     expect(reg.type).toBe("pulumi-nodejs:dynamic/blockchain:Network");

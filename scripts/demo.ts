@@ -1,0 +1,137 @@
+/**
+ * The main job, offline: starts the embedded emulator, runs the quickstart example under the
+ * real Pulumi engine through the Automation API (file backend and passphrase secrets in a temp
+ * folder), streams the engine's progress, and walks the lifecycle: up, a no-op preview, an
+ * out-of-band change caught by refresh and restored by up, destroy. Secrets are never printed.
+ *
+ * Run with `npm run demo`.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { LocalWorkspace, OutputMap, PulumiCommand } from "@pulumi/pulumi/automation";
+import { startEmulator } from "pulumi-blockchain-nodes/emulator";
+import quickstart from "../examples/quickstart";
+
+const root = path.resolve(__dirname, "..", "..", "..");
+const steps: { step: string; seconds: number; result: string }[] = [];
+
+function banner(text: string): void {
+  console.log(`\n=== ${text}`);
+}
+
+async function timed<T>(step: string, run: () => Promise<T>, describe: (value: T) => string): Promise<T> {
+  banner(step);
+  const start = Date.now();
+  const value = await run();
+  const result = describe(value);
+  steps.push({ step, seconds: (Date.now() - start) / 1000, result });
+  console.log(`--> ${result}`);
+  return value;
+}
+
+function printOutputs(outputs: OutputMap): void {
+  for (const [key, { value, secret }] of Object.entries(outputs)) {
+    console.log(`  ${key.padEnd(30)} ${secret ? "[secret]" : JSON.stringify(value)}`);
+  }
+}
+
+/** The engine directory: `pulumi` on PATH, else the cached build, else a build from Go modules. */
+function provisionEngine(): string {
+  banner("Pulumi engine");
+  const dir = execFileSync("bash", [path.join(root, "scripts", "pulumi-engine.sh")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .toString()
+    .trim();
+  console.log(`engine: ${dir}`);
+  return dir;
+}
+
+async function main(): Promise<void> {
+  const engineDir = provisionEngine();
+  const emulator = await startEmulator({ port: 0 });
+  const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-demo-"));
+  try {
+    console.log(`emulator: ${emulator.url} (organization ${emulator.fixtures.organization})`);
+    const backend = path.join(sandbox, "state");
+    fs.mkdirSync(backend);
+    fs.mkdirSync(path.join(sandbox, "home"));
+    const envVars = {
+      PATH: [engineDir, path.dirname(require.resolve("@pulumi/pulumi/package.json")), process.env.PATH].join(
+        path.delimiter,
+      ),
+      PULUMI_HOME: path.join(sandbox, "home"),
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "demo-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    };
+    const pulumiCommand = await PulumiCommand.get({ root: path.dirname(engineDir), skipVersionCheck: true });
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "demo", projectName: "quickstart", program: quickstart },
+      { pulumiCommand, envVars, workDir: sandbox },
+    );
+    await stack.setAllConfig({
+      "blockchain:apiUrl": { value: emulator.url },
+      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+      "quickstart:networkId": { value: emulator.fixtures.networkWithNodes },
+      "quickstart:networkName": { value: "demo-mainnet" },
+      "quickstart:faucetAddress": { value: emulator.fixtures.faucetAddress },
+    });
+    const stream = { onOutput: (out: string) => process.stdout.write(out) };
+    const networkId = emulator.fixtures.networkWithNodes;
+
+    const up = await timed(
+      "up: adopt and rename the network, look up its nodes, request test tokens",
+      () => stack.up(stream),
+      (r) => `${r.summary.result}: ${JSON.stringify(r.summary.resourceChanges)}`,
+    );
+    banner("stack outputs (secrets masked)");
+    printOutputs(up.outputs);
+
+    await timed(
+      "preview: nothing changed, so nothing to do",
+      () => stack.preview({ ...stream, expectNoChanges: true }),
+      (r) => `no changes: ${JSON.stringify(r.changeSummary)}`,
+    );
+
+    banner(`out of band: someone renames ${networkId} in the service's console`);
+    emulator.admin.renameNetwork(networkId, "renamed-in-console");
+    console.log(`service now says: ${emulator.admin.getNetwork(networkId)!.name}`);
+
+    await timed(
+      "refresh: the drift is caught",
+      () => stack.refresh(stream),
+      (r) => `refreshed: ${JSON.stringify(r.summary.resourceChanges)}`,
+    );
+    await timed(
+      "up: the name is restored",
+      () => stack.up(stream),
+      (r) =>
+        `${JSON.stringify(r.summary.resourceChanges)}; service now says: ${emulator.admin.getNetwork(networkId)!.name}`,
+    );
+    await timed(
+      "destroy: stop managing the stack (the network keeps running: retainOnDelete)",
+      () => stack.destroy(stream),
+      (r) =>
+        `${r.summary.result}: ${JSON.stringify(r.summary.resourceChanges)}; network still there: ${
+          emulator.admin.getNetwork(networkId) !== undefined
+        }; faucet sends: ${emulator.faucetSends().length}`,
+    );
+
+    banner("summary");
+    for (const s of steps)
+      console.log(`  ${s.step.split(":")[0].padEnd(8)} ${s.seconds.toFixed(1).padStart(6)} s  ${s.result}`);
+  } finally {
+    await emulator.close();
+    fs.rmSync(sandbox, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+/**
+ * End to end: scenario variations as inline Automation API programs under the real engine,
+ * against the emulator: update in place, replace, out-of-band delete, delete refused, destroy.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, RunningEmulator } from "../../src/emulator";
+import { Network } from "../../src";
+import { findSecrets } from "../helpers/audit";
+import { describeWithEngine, EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
+
+const STEP_TIMEOUT = 240_000;
+
+describeWithEngine()("Network scenarios under the real engine (inline programs)", () => {
+  let emulator: RunningEmulator;
+  let sandbox: EngineSandbox;
+  let stack: Stack;
+  let workDir: string;
+  /** What the program declares on its next run: resource name → Network args. */
+  let desired: Record<string, { networkId: string; name?: string }> = {};
+  let output = "";
+  const recorded = () => ({ onOutput: (o: string) => (output += o), onError: (e: string) => (output += e) });
+
+  async function networkUrns(): Promise<string[]> {
+    const state = await stack.exportStack();
+    return (state.deployment.resources ?? [])
+      .filter((r: { type: string }) => r.type === "pulumi-nodejs:dynamic/blockchain:Network")
+      .map((r: { urn: string }) => r.urn);
+  }
+
+  function audit(): void {
+    const files = filesUnder(sandbox.backendDir);
+    expect(findSecrets(emulator.secrets(), { files, texts: { output } })).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    sandbox = await engineSandbox();
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-inline-"));
+    stack = await LocalWorkspace.createOrSelectStack(
+      {
+        stackName: "scenarios",
+        projectName: "scenarios",
+        program: async () => {
+          const out: Record<string, unknown> = {};
+          for (const [name, args] of Object.entries(desired)) {
+            const net = new Network(name, args);
+            out[`${name}Name`] = net.name;
+          }
+          return out;
+        },
+      },
+      { pulumiCommand: sandbox.command, envVars: sandbox.envVars, workDir },
+    );
+    await stack.setAllConfig({
+      "blockchain:apiUrl": { value: emulator.url },
+      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+    });
+  }, STEP_TIMEOUT);
+
+  afterAll(async () => {
+    if (stack) {
+      emulator.admin.removeNodes(emulator.fixtures.networkWithNodes);
+      desired = {};
+      await stack.destroy().catch(() => undefined);
+    }
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+    sandbox?.cleanup();
+    await emulator?.close();
+  }, STEP_TIMEOUT);
+
+  test(
+    "a name change is an update in place; a networkId change is a replace that deletes the old network",
+    async () => {
+      const first = emulator.fixtures.emptyNetwork;
+      const second = emulator.fixtures.secondEmptyNetwork;
+      desired = { net: { networkId: first, name: "one" } };
+      await stack.up(recorded());
+      expect(emulator.admin.getNetwork(first)!.name).toBe("one");
+
+      desired = { net: { networkId: first, name: "two" } };
+      const renamePreview = await stack.preview(recorded());
+      expect(renamePreview.changeSummary).toMatchObject({ update: 1 });
+      expect(renamePreview.changeSummary.replace).toBeUndefined();
+      await stack.up(recorded());
+      expect(emulator.admin.getNetwork(first)!.name).toBe("two");
+
+      desired = { net: { networkId: second, name: "two" } };
+      const replacePreview = await stack.preview(recorded());
+      expect(replacePreview.changeSummary).toMatchObject({ replace: 1 });
+      const up = await stack.up(recorded());
+      expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+      expect(emulator.admin.getNetwork(first)).toBeUndefined();
+      expect(emulator.admin.getNetwork(second)!.name).toBe("two");
+      audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "a network deleted out of band is dropped from state by refresh",
+    async () => {
+      expect(await networkUrns()).toHaveLength(1);
+      emulator.admin.deleteNetwork(emulator.fixtures.secondEmptyNetwork);
+      const refresh = await stack.refresh(recorded());
+      expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1 });
+      expect(await networkUrns()).toHaveLength(0);
+      audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "deleting a network that still has nodes fails clearly and the state keeps the network",
+    async () => {
+      const id = emulator.fixtures.networkWithNodes;
+      desired = { busy: { networkId: id } };
+      await stack.up(recorded());
+      expect(await networkUrns()).toHaveLength(1);
+
+      desired = {};
+      const err = await stack.up(recorded()).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err).toBeDefined();
+      expect(String(err)).toMatch(/still has \d+ nodes/);
+      expect(String(err)).toContain(id);
+      expect(String(err)).toMatch(/retainOnDelete/);
+      expect(await networkUrns()).toHaveLength(1);
+      expect(emulator.admin.getNetwork(id)).toBeDefined();
+
+      // Once the nodes are gone (in the console), destroy deletes the adopted network.
+      emulator.admin.removeNodes(id);
+      const destroy = await stack.destroy(recorded());
+      expect(destroy.summary.resourceChanges).toMatchObject({ delete: 1 });
+      expect(emulator.admin.getNetwork(id)).toBeUndefined();
+      expect(await networkUrns()).toHaveLength(0);
+      audit();
+    },
+    STEP_TIMEOUT,
+  );
+});
