@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
  *
  * Config (namespace `feed-app`): `quickstartStack` (required), e.g. `organization/quickstart/dev`.
  */
-export default async function feedApp() {
+async function feedApp() {
   const config = new pulumi.Config("feed-app");
   const quickstart = new pulumi.StackReference(config.require("quickstartStack"));
 
@@ -25,3 +25,7 @@ export default async function feedApp() {
     network: quickstart.requireOutput("networkName"),
   };
 }
+
+// The nodejs runtime calls the module's exported function and uses its result as the stack outputs;
+// `import feedApp from "./examples/feed-app"` gets the same function for inline programs.
+export = feedApp;

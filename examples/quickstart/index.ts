@@ -10,7 +10,7 @@ import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-block
  * place; set true to delete it, which the service refuses while the network still has nodes).
  * Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
  */
-export default async function quickstart() {
+async function quickstart() {
   const config = new pulumi.Config("quickstart");
   const networkId = config.require("networkId");
   const networkName = config.get("networkName") ?? "quickstart-mainnet";
@@ -51,3 +51,7 @@ export default async function quickstart() {
     faucetTransaction: drip?.transaction,
   };
 }
+
+// The nodejs runtime calls the module's exported function and uses its result as the stack outputs;
+// `import quickstart from "./examples/quickstart"` gets the same function for inline programs.
+export = quickstart;

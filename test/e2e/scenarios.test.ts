@@ -135,7 +135,8 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       // Once the nodes are gone (in the console), destroy deletes the adopted network.
       emulator.admin.removeNodes(id);
       const destroy = await stack.destroy(recorded());
-      expect(destroy.summary.resourceChanges).toMatchObject({ delete: 1 });
+      // The Network and the stack resource itself.
+      expect(destroy.summary.resourceChanges).toMatchObject({ delete: 2 });
       expect(emulator.admin.getNetwork(id)).toBeUndefined();
       expect(await networkUrns()).toHaveLength(0);
       audit();
