@@ -1,3 +1,7 @@
+// Pulumi CLI v3.259.0 built from Go modules by scripts/pulumi-engine.sh:
+//   go build -o OUT/pulumi github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+// sdk/v3 is pinned to the same version; the replace is the one declared in
+// pulumi/pulumi's own pkg/go.mod at v3.259.0.
 module pulumi-blockchain-nodes/tools/pulumi-engine/cli
 
 go 1.25.11
@@ -279,8 +283,6 @@ require (
 	lukechampine.com/frand v1.5.1 // indirect
 )
 
-replace github.com/sergi/go-diff => github.com/sergi/go-diff v1.1.0
-
-replace github.com/xanzy/ssh-agent => github.com/pulumi/ssh-agent v0.5.1
-
 tool github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+
+replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e

@@ -1,3 +1,7 @@
+// Node.js language host (pulumi-language-nodejs) built by scripts/pulumi-engine.sh.
+// The stand-alone language-host module is not available from the Go module
+// proxy; sdk/v3 v3.65.0 still contains nodejs/cmd/pulumi-language-nodejs.
+//   go build -o OUT/pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
 module pulumi-blockchain-nodes/tools/pulumi-engine/langhost
 
 go 1.24
