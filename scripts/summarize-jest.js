@@ -14,9 +14,9 @@ if (!file || !fs.existsSync(file)) {
 const r = JSON.parse(fs.readFileSync(file, "utf8"));
 const tiers = {};
 for (const suite of r.testResults) {
-  const rel = path.relative(process.cwd(), suite.name);
+  const rel = path.relative(path.resolve(__dirname, ".."), suite.name);
   const tier = rel.split(path.sep)[1] || rel;
-  const seconds = (suite.perfStats.end - suite.perfStats.start) / 1000;
+  const seconds = (suite.endTime - suite.startTime) / 1000;
   tiers[tier] = (tiers[tier] || 0) + seconds;
 }
 for (const [tier, seconds] of Object.entries(tiers).sort()) {
