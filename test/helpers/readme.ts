@@ -1,0 +1,50 @@
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+
+const root = path.resolve(__dirname, "..", "..");
+
+/** The one ```ts block of README.md that contains `marker`. */
+export function readmeBlock(marker: string): string {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .filter((b) => b.includes(marker));
+  if (blocks.length !== 1)
+    throw new Error(`expected one ts block of README.md containing ${marker}, found ${blocks.length}`);
+  return blocks[0];
+}
+
+/**
+ * Type-checks a README block against the built package (as a user's file would be) and writes it,
+ * compiled to CommonJS, under `build/readme/` inside this package, so that
+ * `require("pulumi-blockchain-nodes")` resolves to the package itself. Returns the JS file's path.
+ */
+export function compileReadmeBlock(name: string, code: string): string {
+  const dir = path.join(root, "build", "readme");
+  fs.mkdirSync(dir, { recursive: true });
+  const source = path.join(dir, `${name}.ts`);
+  fs.writeFileSync(source, code);
+  const program = ts.createProgram([source], {
+    strict: true,
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    rootDir: dir,
+    outDir: dir,
+    types: ["node"],
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  if (diagnostics.length > 0) {
+    const host = {
+      getCanonicalFileName: (f: string) => f,
+      getCurrentDirectory: () => root,
+      getNewLine: () => "\n",
+    };
+    throw new Error(`README block ${name} does not type-check:\n${ts.formatDiagnostics(diagnostics, host)}`);
+  }
+  program.emit();
+  return path.join(dir, `${name}.js`);
+}
