@@ -8,7 +8,13 @@ module.exports = tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { require: "readonly", module: "writable", process: "readonly", console: "readonly" },
+      globals: {
+        require: "readonly",
+        module: "writable",
+        process: "readonly",
+        console: "readonly",
+        __dirname: "readonly",
+      },
     },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

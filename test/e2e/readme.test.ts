@@ -26,7 +26,6 @@ describeWithEngine()("README quick look under the real engine", () => {
 
   test("up gives readable names, a secret endpoint and a masked twin; destroy succeeds", async () => {
     const file = compileReadmeBlock("quick-look", readmeBlock("export = async () =>"));
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const program: PulumiFn = require(file);
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName: "readme", projectName: "readme", program },
