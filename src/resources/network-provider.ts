@@ -157,7 +157,8 @@ export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<
   try {
     await clientFor(credentials(props)).deleteNetwork(id);
   } catch (err) {
-    if (isApiError(err) && err.kind === "conflict") {
+    // The refusal's status is not documented: 409 or 400 are both plausible.
+    if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {
       throw describeError(
         err,
         "deleting network",

@@ -1,4 +1,3 @@
-import * as fs from "fs";
 import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -13,22 +12,14 @@ function localRuntimePath(): string {
   return path.join(__dirname, "provider-runtime.js");
 }
 
-/** True when `node_modules/pulumi-blockchain-nodes` is reachable from `dir`, as Node would look. */
-function installedFrom(dir: string): boolean {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    if (fs.existsSync(path.join(current, "node_modules", "pulumi-blockchain-nodes", "package.json")))
-      return true;
-    if (path.dirname(current) === current) return false;
-  }
-}
-
 /**
- * Where the provider process finds the runtime: by package name when the package is installed
- * for the program (the normal case, portable across machines), else also by absolute path
- * (when running from a checkout of this package itself).
+ * Where the provider process finds the runtime: by package name first (resolved from the
+ * provider's working directory: portable across machines), then by the absolute path of the
+ * copy this program loaded (when the name does not resolve there, e.g. a program run from a
+ * checkout of this package, or an inline program whose working directory has no node_modules).
  */
-export function runtimeLocations(cwd: string = process.cwd()): string[] {
-  return installedFrom(cwd) ? [RUNTIME_SPECIFIER] : [RUNTIME_SPECIFIER, localRuntimePath()];
+export function runtimeLocations(): string[] {
+  return [RUNTIME_SPECIFIER, localRuntimePath()];
 }
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
@@ -48,8 +39,10 @@ export function providerFor(kind: "network" | "faucetDrip"): pulumi.dynamic.Reso
  * the kind and the runtime's locations; they load the runtime at call time, so no client, API
  * key or module is captured by value.
  */
-export function makeProvider(kind: "network" | "faucetDrip"): pulumi.dynamic.ResourceProvider {
-  const locations = runtimeLocations();
+export function makeProvider(
+  kind: "network" | "faucetDrip",
+  locations: readonly string[] = runtimeLocations(),
+): pulumi.dynamic.ResourceProvider {
   function load() {
     let lastError: unknown;
     for (const location of locations) {

@@ -5,7 +5,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator, RunningEmulator } from "../../src/emulator";
-import { providerFor } from "../../src/resources/provider-shell";
+import * as os from "os";
+import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/provider-shell";
 import { ProviderHost, serializeProvider } from "../helpers/provider-host";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -164,5 +165,36 @@ describe("FaucetDrip through the dynamic-provider host", () => {
     });
     await host.delete(created.id, FAUCET_URN, created.properties);
     expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+  });
+});
+
+describe("provider runtime loading", () => {
+  test("by package name alone, from a project that has the package installed", async () => {
+    const project = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-project-"));
+    fs.mkdirSync(path.join(project, "node_modules"));
+    fs.symlinkSync(root, path.join(project, "node_modules", "pulumi-blockchain-nodes"), "dir");
+    const byName = await serializeProvider(makeProvider("network", [RUNTIME_SPECIFIER]));
+    expect(byName).not.toContain(root);
+    const other = await ProviderHost.start({ cwd: project, env: { PATH: process.env.PATH } });
+    try {
+      await other.configure({ "blockchain:apiUrl": emulator.url, "blockchain:apiKey": emulator.apiKey });
+      const created = await other.create(NETWORK_URN, {
+        networkId: emulator.fixtures.networkWithNodes,
+        __provider: byName,
+      });
+      expect(created.id).toBe(emulator.fixtures.networkWithNodes);
+    } finally {
+      await other.stop();
+      fs.rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  test("a runtime that cannot be found fails with an install hint", async () => {
+    const missing = await serializeProvider(
+      makeProvider("network", ["pulumi-blockchain-nodes-missing/provider-runtime"]),
+    );
+    await expect(
+      host.create(NETWORK_URN, { networkId: emulator.fixtures.networkWithNodes, __provider: missing }),
+    ).rejects.toThrow(/npm install pulumi-blockchain-nodes/);
   });
 });
