@@ -4,8 +4,19 @@
  */
 export * from "./resources";
 export * from "./functions";
-export { NodeServiceClient, ApiError, isApiError } from "./api";
-export type { Node, Network as NetworkInfo, NodeDetails, NodeFilters, Creator, FaucetResult } from "./api";
+export { NodeServiceClient } from "./api/client";
+export type { NodeServiceClientOptions } from "./api/client";
+export * from "./api/errors";
+export type {
+  Node,
+  Network as NetworkInfo,
+  NodeDetails,
+  NodeFilters,
+  NetworkUpdate,
+  Creator,
+  DeleteResult,
+  FaucetResult,
+} from "./api/types";
 export {
   resolveSettings,
   SettingsError,
