@@ -75,7 +75,8 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
       `the API URL ${showUrl(url.href)} has a query or fragment; give only the scheme, host, port and optional path prefix`,
     );
   }
-  const basePath = url.pathname.replace(/\/+$/, "");
+  // Every operation path starts with /v1/ (spec 9): a base URL given with its /v1 suffix means the same base.
+  const basePath = url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "");
   return { origin: url.origin, basePath, href: url.origin + basePath };
 }
 

@@ -62,6 +62,15 @@ describe("API URL rules", () => {
     );
   });
 
+  it("accepts a base URL given with its /v1 suffix", () => {
+    expect(apiUrl(parseApiUrl("https://api.example.com/v1"), "/v1/nodes/")).toBe(
+      "https://api.example.com/v1/nodes/",
+    );
+    expect(apiUrl(parseApiUrl("https://api.example.com/platform/v1/"), "/v1/nodes/")).toBe(
+      "https://api.example.com/platform/v1/nodes/",
+    );
+  });
+
   it("resolves a next link onto the configured origin", () => {
     const base = parseApiUrl("https://api.example.com");
     const current = "https://api.example.com/v1/nodes/?network=NW-1-2";
