@@ -15,7 +15,7 @@ import {
   ValidationError,
 } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
-import { collect, rejection } from "./helpers";
+import { collect, failureRecorder, testClient } from "./helpers";
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -28,21 +28,11 @@ const errors: unknown[] = [];
 let addressCounter = 0;
 
 function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
-  return new NodeServiceClient({
-    apiUrl: emulator.url,
-    apiKey: emulator.apiKey,
-    maxRequestsPerSecond: 0,
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
-    ...options,
-  });
+  return testClient(emulator.url, emulator.apiKey, options);
 }
 
-async function fails(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await rejection(promise);
-  errors.push(error);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+/** Awaits a rejection, keeps the error for the key audit, and returns it. */
+const fails = failureRecorder(errors);
 
 /** A fresh, all-lowercase address: the faucet sends once per address per day. */
 function freshAddress(): string {

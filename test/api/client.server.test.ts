@@ -14,7 +14,7 @@ import {
   UnavailableError,
   ValidationError,
 } from "../../src/api";
-import { ScriptedServer, rejection, startScriptedServer, wireNode } from "./helpers";
+import { ScriptedServer, failureRecorder, startScriptedServer, testClient, wireNode } from "./helpers";
 
 const API_KEY = "raw-server-key-Zx81Qp0Lm7Vb3Nc5";
 const NODE_ID = "ND-123-456-789";
@@ -41,22 +41,11 @@ beforeEach(() => {
 });
 
 function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
-  return new NodeServiceClient({
-    apiUrl: server.url,
-    apiKey: API_KEY,
-    maxRequestsPerSecond: 0,
-    retry: { baseDelayMs: 1, maxDelayMs: 5 },
-    ...options,
-  });
+  return testClient(server.url, API_KEY, options);
 }
 
 /** Awaits a rejection, keeps the error for the key audit, and returns it. */
-async function fails(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await rejection(promise);
-  errors.push(error);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+const fails = failureRecorder(errors);
 
 function errorBody(code: string, message: string, extra: object = {}) {
   return { error: { code, message, ...extra } };

@@ -1,6 +1,13 @@
 import http from "node:http";
 import { AddressInfo } from "node:net";
-import { FetchInitLike, FetchLike, FetchResponseLike } from "../../src/api";
+import {
+  ApiError,
+  FetchInitLike,
+  FetchLike,
+  FetchResponseLike,
+  NodeServiceClient,
+  NodeServiceClientOptions,
+} from "../../src/api";
 import type { WireNode } from "../../src/model";
 
 /** A wire node as the service sends it, with overrides. */
@@ -186,4 +193,29 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
   return out;
+}
+
+/** A client for tests: no rate limit, near-instant retries, any option overridable. */
+export function testClient(
+  apiUrl: string,
+  apiKey: string,
+  options: Partial<NodeServiceClientOptions> = {},
+): NodeServiceClient {
+  return new NodeServiceClient({
+    apiUrl,
+    apiKey,
+    maxRequestsPerSecond: 0,
+    retry: { baseDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
+}
+
+/** Returns `fails(promise)`: awaits a rejection, keeps the error in `errors` (for the key audit), returns it. */
+export function failureRecorder(errors: unknown[]): (promise: Promise<unknown>) => Promise<ApiError> {
+  return async (promise) => {
+    const error = await rejection(promise);
+    errors.push(error);
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  };
 }
