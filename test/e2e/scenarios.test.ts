@@ -19,7 +19,7 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   let stack: Stack;
   let workDir: string;
   /** What the program declares on its next run: resource name → Network args. */
-  let desired: Record<string, { networkId: string; name?: string }> = {};
+  let desired: Record<string, { networkId: string; name?: string; apiUrl?: string; apiKey?: string }> = {};
   let output = "";
   const recorded = () => ({ onOutput: (o: string) => (output += o), onError: (e: string) => (output += e) });
 
@@ -140,6 +140,35 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       expect(emulator.admin.getNetwork(id)).toBeUndefined();
       expect(await networkUrns()).toHaveLength(0);
       audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "an API key passed as a plain argument is stored only encrypted, and an unchanged program previews no changes",
+    async () => {
+      const id = emulator.fixtures.consortiumNetwork;
+      desired = {
+        explicit: { networkId: id, name: "with-explicit-key", apiUrl: emulator.url, apiKey: emulator.apiKey },
+      };
+      await stack.setAllConfig({ "blockchain:apiKey": { value: "not-the-key-0000", secret: true } });
+      const up = await stack.up(recorded());
+      // The Network and the stack resource (the previous test destroyed the stack).
+      expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+      expect(emulator.admin.getNetwork(id)!.name).toBe("with-explicit-key");
+      // exportStack decrypts secrets, so the key is there; the backend's files must not hold it in plaintext.
+      expect(JSON.stringify((await stack.exportStack()).deployment)).toContain(emulator.apiKey);
+      audit();
+      const preview = await stack.preview(recorded());
+      expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
+
+      emulator.admin.removeNodes(id);
+      desired = {};
+      const removed = await stack.up(recorded());
+      expect(removed.summary.resourceChanges).toMatchObject({ delete: 1 });
+      expect(emulator.admin.getNetwork(id)).toBeUndefined();
+      audit();
+      await stack.setAllConfig({ "blockchain:apiKey": { value: emulator.apiKey, secret: true } });
     },
     STEP_TIMEOUT,
   );
