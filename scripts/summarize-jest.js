@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Reads jest's --json output and prints the time of each tier and one closing line
-// "N passed, N failed, N skipped" computed from the run. Exits 1 when the file is missing.
+// "N passed, N failed, N skipped" computed from the run; extra checks run outside jest are given
+// as arguments "name:passed" or "name:failed" and counted too. Exits 1 when anything failed or
+// the results file is missing.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -22,11 +24,15 @@ for (const suite of r.testResults) {
 for (const [tier, seconds] of Object.entries(tiers).sort()) {
   console.log(`tier ${tier}: ${seconds.toFixed(1)} s`);
 }
+const extra = process.argv.slice(3).map((arg) => arg.split(":"));
+for (const [name, result] of extra) console.log(`check ${name}: ${result}`);
+const extraPassed = extra.filter(([, result]) => result === "passed").length;
+const extraFailed = extra.length - extraPassed;
 const failedSuites = r.numFailedTestSuites || 0;
-const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0) + extraFailed;
 const skipped = r.numPendingTests + (r.numTodoTests || 0);
 if (failedSuites > 0 && r.numFailedTests === 0) {
   console.log(`${failedSuites} test suite(s) failed to run`);
 }
-console.log(`${r.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`${r.numPassedTests + extraPassed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || !r.success ? 1 : 0);
