@@ -1,4 +1,4 @@
-import type { Network, Node } from "../api";
+import type { Network, NetworkUpdate, Node } from "../api";
 import { isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { checkCredentialInputs, CheckFailure, CheckResult, describeError, toFailures } from "./checks";
@@ -92,12 +92,12 @@ export async function diffNetwork(
   return { changes: changed.length > 0, replaces: [...replaces], deleteBeforeReplace: false, diffs: changed };
 }
 
-async function applyInputs(inputs: NetworkInputs, current: Network): Promise<Network> {
-  const update: { name?: string; project?: string } = {};
+/** The `name`/`project` inputs that differ from the network's current values (what a PATCH must send). */
+function pendingUpdate(inputs: NetworkInputs, current: { name: string; project: string }): NetworkUpdate {
+  const update: NetworkUpdate = {};
   if (inputs.name !== undefined && inputs.name !== current.name) update.name = inputs.name;
   if (inputs.project !== undefined && inputs.project !== current.project) update.project = inputs.project;
-  if (Object.keys(update).length === 0) return current;
-  return clientFor(credentials(inputs)).updateNetwork(current.id, update);
+  return update;
 }
 
 /** `create`: adopts the existing network, applies `name`/`project`, returns full outputs. */
@@ -105,7 +105,8 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
   try {
     const client = clientFor(credentials(inputs));
     const current = await client.readNetwork(inputs.networkId);
-    const network = await applyInputs(inputs, current);
+    const update = pendingUpdate(inputs, current);
+    const network = Object.keys(update).length > 0 ? await client.updateNetwork(current.id, update) : current;
     return { id: network.id, outs: outputsOf(network, inputs) };
   } catch (err) {
     if (isApiError(err) && err.kind === "not_found") {
@@ -140,9 +141,7 @@ export async function updateNetwork(
   news: NetworkInputs,
 ): Promise<{ outs: NetworkOutputs }> {
   try {
-    const update: { name?: string; project?: string } = {};
-    if (news.name !== undefined && news.name !== olds.name) update.name = news.name;
-    if (news.project !== undefined && news.project !== olds.project) update.project = news.project;
+    const update = pendingUpdate(news, olds);
     const client = clientFor(credentials(news));
     const network =
       Object.keys(update).length > 0 ? await client.updateNetwork(id, update) : await client.readNetwork(id);
