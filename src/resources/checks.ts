@@ -1,5 +1,4 @@
-import { isApiError } from "../api";
-import { checkApiUrl } from "../api";
+import { checkApiUrl, isApiError } from "../api";
 import { formatProblems, Problem } from "../model";
 import { UNKNOWN } from "./unknown";
 
