@@ -4,6 +4,7 @@ import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_REQUESTS_PER_SECOND,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
 } from "./defaults";
 import { InvalidInputError } from "./errors";
@@ -180,6 +181,7 @@ export class NodeServiceClient {
       fetch: options.fetch ?? (nodeFetch as unknown as FetchLike),
       timeoutMs,
       deadlineMs,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       maxAttempts,
       retryPolicy,
       limiter: new RateLimiter({ maxRequestsPerSecond: rate, now, sleep: options.sleep }),

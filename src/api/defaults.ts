@@ -56,6 +56,16 @@ export const RETRYABLE_CONNECTION_CODES: readonly string[] = [
   "UND_ERR_SOCKET",
 ];
 
+/**
+ * Largest response body the client reads, after decompression: 32 MiB. A longer body (or a
+ * `Content-Length` above it) aborts the attempt with an `invalid_response` error
+ * (`response_too_large`), without reading the rest. A page of 100 nodes is about 150 KB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Largest timer delay Node.js honours (2^31 - 1 ms, about 24.8 days); longer timers fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** How many characters of an unexpected response body an error message quotes: 200. */
 export const BODY_PREVIEW_CHARS = 200;
 

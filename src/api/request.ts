@@ -61,6 +61,8 @@ export interface Transport {
   timeoutMs: number;
   /** Overall deadline of a call across attempts, ms. */
   deadlineMs: number;
+  /** Largest response body read, in bytes after decompression; see `DEFAULT_MAX_RESPONSE_BYTES`. */
+  maxResponseBytes: number;
   /** Most attempts per call (retries + 1; 1 when retries are off). */
   maxAttempts: number;
   /** The retry tunables. */
