@@ -34,6 +34,23 @@ export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
  */
 export const DEFAULT_JITTER = true;
 
+/**
+ * Overall deadline of one listing (every page of `listNodes` / `listAllNodes`, with their retries
+ * and waits): 10 minutes. A listing that takes longer fails with a `timeout` error
+ * (`listing_deadline_exceeded`) instead of running on.
+ */
+export const DEFAULT_LIST_DEADLINE_MS = 600_000;
+
+/**
+ * Most pages a listing fetches when the first page gives no usable `count` to bound it: 10,000.
+ * With a `count`, a listing fetches at most the pages that count needs, plus
+ * {@link LIST_SLACK_PAGES} for nodes added while it runs.
+ */
+export const MAX_LIST_PAGES = 10_000;
+
+/** Pages a listing may fetch beyond what the first page's `count` promises: 5. */
+export const LIST_SLACK_PAGES = 5;
+
 /** Client-side rate limit: at most 10 requests (attempts, retries included) per second. */
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
 

@@ -293,20 +293,32 @@ export function problemsToFields(problems: readonly Problem[]): Record<string, s
   return fields;
 }
 
-/** An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0). */
+/**
+ * An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0 unless
+ * given). Pass the client's `redactor` so that a key given in the wrong place is not echoed.
+ */
 export function invalidInput(
   operation: string,
   problems: readonly Problem[],
-  options: { resourceId?: string; code?: string; summary?: string } = {},
+  options: {
+    resourceId?: string;
+    code?: string;
+    summary?: string;
+    attempts?: number;
+    redactor?: Redactor;
+  } = {},
 ): InvalidInputError {
-  return new InvalidInputError({
-    operation,
-    resourceId: options.resourceId,
-    code: options.code ?? "invalid_input",
-    detail: options.summary ?? "invalid input, nothing was sent",
-    fields: problemsToFields(problems),
-    attempts: 0,
-  });
+  return new InvalidInputError(
+    {
+      operation,
+      resourceId: options.resourceId,
+      code: options.code ?? "invalid_input",
+      detail: options.summary ?? "invalid input, nothing was sent",
+      fields: problemsToFields(problems),
+      attempts: options.attempts ?? 0,
+    },
+    options.redactor,
+  );
 }
 
 /** True for any error of this client. */

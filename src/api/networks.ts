@@ -1,6 +1,6 @@
 /** Network endpoints: read and update (both `PATCH`), delete (spec 4.3, 4.4). */
 import { PATHS, validateNetworkUpdate } from "../model";
-import { isNotFound } from "./errors";
+import { ApiError, createApiError, isNotFound } from "./errors";
 import { toNetwork } from "./mapping";
 import { Transport, mapResponse, request } from "./request";
 import type { DeleteResult, Network, NetworkUpdate } from "./types";
@@ -9,23 +9,73 @@ import { requireId, requireNoProblems } from "./validation";
 
 const UPDATE_FIELDS = ["name", "project"] as const;
 
+/**
+ * Confirms that a "does not exist" answer about `id` came from the service itself, by asking the
+ * same API base for the first page of nodes: when that answers the paginated list the spec gives,
+ * the base URL is right and the network is gone; the original `NotFoundError` is returned.
+ * Otherwise (another 404, an HTML page, a wrong shape) the API URL is wrong: throws an
+ * `invalid_response` error (`unconfirmed_not_found`) that names both paths, and nothing may be
+ * taken as gone.
+ */
+async function confirmGone(t: Transport, notFound: ApiError): Promise<ApiError> {
+  const probeUrl = apiUrl(t.base, PATHS.nodes);
+  let problem: string | undefined;
+  try {
+    const probe = await request(t, {
+      operation: notFound.operation,
+      resourceId: notFound.resourceId,
+      method: "GET",
+      url: probeUrl,
+    });
+    const body = probe.body as { results?: unknown } | undefined;
+    if (typeof body !== "object" || body === null || !Array.isArray(body.results)) {
+      problem = `GET ${t.base.href}${PATHS.nodes} answered ${probe.status} without a list of nodes`;
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    problem = `GET ${t.base.href}${PATHS.nodes} failed too (${error.status ?? error.kind} ${error.code})`;
+  }
+  if (problem === undefined) return notFound;
+  throw createApiError(
+    {
+      kind: "invalid_response",
+      code: "unconfirmed_not_found",
+      status: notFound.status,
+      operation: notFound.operation,
+      resourceId: notFound.resourceId,
+      detail: `the service answered 404 for ${t.base.href}${PATHS.network(notFound.resourceId ?? "")}, and ${problem}; the network is not taken as gone`,
+      hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
+      attempts: notFound.attempts,
+    },
+    t.redact,
+  );
+}
+
 async function patchNetwork(t: Transport, operation: string, id: string, body: Record<string, unknown>) {
   const spec = { operation, resourceId: id };
-  const response = await request(t, {
-    ...spec,
-    method: "PATCH",
-    url: apiUrl(t.base, PATHS.network(id)),
-    body,
-  });
+  let response;
+  try {
+    response = await request(t, {
+      ...spec,
+      method: "PATCH",
+      url: apiUrl(t.base, PATHS.network(id)),
+      body,
+    });
+  } catch (error) {
+    if (isNotFound(error)) throw await confirmGone(t, error);
+    throw error;
+  }
   return mapResponse(t, spec, response, (json) => toNetwork(json));
 }
 
 /**
  * Reads a network with its nodes. The service has no GET for a network: this sends a `PATCH`
- * with an empty JSON body `{}`, the only call that returns a Network.
+ * with an empty JSON body `{}`, the only call that returns a Network. A `NotFoundError` is
+ * thrown only for the service's own "does not exist" answer, confirmed against the same API base
+ * (see {@link deleteNetwork}); any other 404 is an `invalid_response` error.
  */
 export async function readNetwork(t: Transport, id: string): Promise<Network> {
-  requireId("readNetwork", "network", id);
+  requireId(t, "readNetwork", "network", id);
   return patchNetwork(t, "readNetwork", id, {});
 }
 
@@ -35,12 +85,12 @@ export async function readNetwork(t: Transport, id: string): Promise<Network> {
  */
 export async function updateNetwork(t: Transport, id: string, update: NetworkUpdate): Promise<Network> {
   const operation = "updateNetwork";
-  requireId(operation, "network", id);
+  requireId(t, operation, "network", id);
   const given = (update ?? {}) as Record<string, unknown>;
   const unknown = Object.keys(given).filter(
     (k) => given[k] !== undefined && !(UPDATE_FIELDS as readonly string[]).includes(k),
   );
-  requireNoProblems(operation, [
+  requireNoProblems(t, operation, [
     ...unknown.map((field) => ({
       field,
       value: JSON.stringify(given[field]) ?? String(given[field]),
@@ -49,23 +99,30 @@ export async function updateNetwork(t: Transport, id: string, update: NetworkUpd
     ...validateNetworkUpdate(given),
   ]);
   const body: Record<string, unknown> = {};
-  for (const field of UPDATE_FIELDS) if (given[field] !== undefined) body[field] = given[field];
+  for (const field of UPDATE_FIELDS)
+    if (Object.hasOwn(given, field) && given[field] !== undefined) body[field] = given[field];
   return patchNetwork(t, operation, id, body);
 }
 
 /**
- * Deletes a network: `{status: "deleted"}` on success, `{status: "alreadyGone"}` when the
- * service answers 404 (no such network, or not visible to the key). Any other failure throws; a
- * network that still has nodes is refused by the service (a `conflict` or `validation` error).
+ * Deletes a network: `{status: "deleted"}` on success, `{status: "alreadyGone"}` only when the
+ * service itself says the network does not exist: a 404 with its JSON error object, confirmed by
+ * a list call on the same API base that answers as the service does. A 404 from a wrong base
+ * path or a proxy (HTML, another JSON, an unknown route) throws an `invalid_response` error that
+ * says the API URL looks wrong. Any other failure throws; a network that still has nodes is
+ * refused by the service (a `conflict` or `validation` error).
  */
 export async function deleteNetwork(t: Transport, id: string): Promise<DeleteResult> {
   const operation = "deleteNetwork";
-  requireId(operation, "network", id);
+  requireId(t, operation, "network", id);
   try {
     await request(t, { operation, resourceId: id, method: "DELETE", url: apiUrl(t.base, PATHS.network(id)) });
     return { status: "deleted" };
   } catch (error) {
-    if (isNotFound(error)) return { status: "alreadyGone" };
+    if (isNotFound(error)) {
+      await confirmGone(t, error);
+      return { status: "alreadyGone" };
+    }
     throw error;
   }
 }

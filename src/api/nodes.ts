@@ -2,7 +2,8 @@
 import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, validateNodeFilters } from "../model";
 import { invalidInput } from "./errors";
 import { toNode } from "./mapping";
-import { paginate } from "./pagination";
+import { ListingStats, paginate } from "./pagination";
+import type { Redacting } from "./validation";
 import { Transport, mapResponse, request } from "./request";
 import type { Node, NodeFilters } from "./types";
 import { apiUrl } from "./url";
@@ -15,6 +16,14 @@ export interface ListAllOptions {
    * returning a truncated list.
    */
   limit: number;
+  /** Overall deadline of the whole listing, ms. Default 600000 (`DEFAULT_LIST_DEADLINE_MS`). */
+  deadlineMs?: number;
+}
+
+/** Options of {@link listNodes}. */
+export interface ListOptions {
+  /** Overall deadline of the whole listing, ms. Default 600000 (`DEFAULT_LIST_DEADLINE_MS`). */
+  deadlineMs?: number;
 }
 
 /**
@@ -22,21 +31,26 @@ export interface ListAllOptions {
  * `GET /v1/nodes/`, in the table's order; `archive` becomes `"true"`/`"false"`. Throws an
  * `InvalidInputError` when a filter is unknown or invalid.
  */
-export function nodeQuery(operation: string, filters: NodeFilters | undefined): string {
+export function nodeQuery(t: Redacting, operation: string, filters: NodeFilters | undefined): string {
   if (filters === undefined || filters === null) return "";
   if (typeof filters !== "object" || Array.isArray(filters)) {
-    throw invalidInput(operation, [
-      {
-        field: "filters",
-        value: JSON.stringify(filters) ?? String(filters),
-        allowed: "expected an object of filters",
-      },
-    ]);
+    throw invalidInput(
+      operation,
+      [
+        {
+          field: "filters",
+          value: JSON.stringify(filters) ?? String(filters),
+          allowed: "expected an object of filters",
+        },
+      ],
+      { redactor: t.redact },
+    );
   }
   const record = filters as Record<string, unknown>;
-  requireNoProblems(operation, validateNodeFilters(record), "invalid filters, nothing was sent");
+  requireNoProblems(t, operation, validateNodeFilters(record), "invalid filters, nothing was sent");
   const query = new URLSearchParams();
   for (const name of NODE_FILTER_NAMES) {
+    if (!Object.hasOwn(record, name)) continue;
     const value = record[name];
     if (value === undefined) continue;
     query.set(NODE_FILTERS[name].query, typeof value === "boolean" ? String(value) : (value as string));
@@ -48,13 +62,18 @@ export function nodeQuery(operation: string, filters: NodeFilters | undefined): 
  * Lists the nodes visible to the caller's organization, page by page as the caller iterates.
  * Filters are validated synchronously, before any request: an invalid filter throws here.
  */
-export function listNodes(t: Transport, filters?: NodeFilters): AsyncIterable<Node> {
+export function listNodes(
+  t: Transport,
+  filters?: NodeFilters,
+  options: ListOptions = {},
+): AsyncIterable<Node> {
   const operation = "listNodes";
-  const query = nodeQuery(operation, filters);
+  const query = nodeQuery(t, operation, filters);
   return paginate(t, {
     operation,
     firstUrl: apiUrl(t.base, PATHS.nodes, query),
     map: (item, path) => toNode(item, path),
+    deadlineMs: options.deadlineMs,
   });
 }
 
@@ -69,26 +88,45 @@ export async function listAllNodes(
 ): Promise<Node[]> {
   const operation = "listAllNodes";
   const limit = (options as ListAllOptions | undefined)?.limit;
+  const deadlineMs = (options as ListAllOptions | undefined)?.deadlineMs;
+  const problems = [];
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
-    throw invalidInput(operation, [
-      {
-        field: "limit",
-        value: limit === undefined ? "undefined" : (JSON.stringify(limit) ?? String(limit)),
-        allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
-      },
-    ]);
+    problems.push({
+      field: "limit",
+      value: limit === undefined ? "undefined" : (JSON.stringify(limit) ?? String(limit)),
+      allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
+    });
   }
+  if (
+    deadlineMs !== undefined &&
+    (typeof deadlineMs !== "number" || !Number.isFinite(deadlineMs) || deadlineMs <= 0)
+  ) {
+    problems.push({
+      field: "deadlineMs",
+      value: JSON.stringify(deadlineMs) ?? String(deadlineMs),
+      allowed: "expected a positive, finite number of milliseconds",
+    });
+  }
+  requireNoProblems(t, operation, problems);
   const nodes: Node[] = [];
-  const query = nodeQuery(operation, filters);
-  for await (const node of paginate(t, {
-    operation,
-    firstUrl: apiUrl(t.base, PATHS.nodes, query),
-    map: (item, path) => toNode(item, path),
-  })) {
+  const query = nodeQuery(t, operation, filters);
+  const stats: ListingStats = { pages: 0, attempts: 0 };
+  for await (const node of paginate(
+    t,
+    {
+      operation,
+      firstUrl: apiUrl(t.base, PATHS.nodes, query),
+      map: (item, path) => toNode(item, path),
+      deadlineMs,
+    },
+    stats,
+  )) {
     if (nodes.length === limit) {
       throw invalidInput(operation, [], {
         code: "limit_exceeded",
-        summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit`,
+        summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
+        attempts: stats.attempts,
+        redactor: t.redact,
       });
     }
     nodes.push(node);
@@ -99,7 +137,7 @@ export async function listAllNodes(
 /** Retrieves one node by id (`ND-…`); the id is checked before any request. */
 export async function getNode(t: Transport, id: string): Promise<Node> {
   const operation = "getNode";
-  requireId(operation, "node", id);
+  requireId(t, operation, "node", id);
   const spec = { operation, resourceId: id };
   const response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
   return mapResponse(t, spec, response, (body) => toNode(body));

@@ -2,8 +2,10 @@
  * The one place pages are fetched. Callers get an async iterator of items and never see pages, so
  * a change to how pages are fetched (page size, cursor style) does not touch them.
  */
+import { DEFAULT_LIST_DEADLINE_MS, LIST_SLACK_PAGES, MAX_LIST_PAGES } from "./defaults";
+import { ApiError, createApiError } from "./errors";
 import { ResponseShapeError } from "./mapping";
-import { Transport, invalidResponse, request } from "./request";
+import { ApiResponse, Transport, invalidResponse, request } from "./request";
 import { resolveLink } from "./url";
 
 /** What to paginate. */
@@ -14,70 +16,167 @@ export interface PageSource<T> {
   firstUrl: string;
   /** Maps one raw item of `results`; `path` names it for error messages (`results[3]`). */
   map: (item: unknown, path: string) => T;
+  /** Overall deadline of the whole listing, ms. Default `DEFAULT_LIST_DEADLINE_MS`. */
+  deadlineMs?: number;
+}
+
+/** What a listing has done so far: pages fetched and HTTP attempts made (retries included). */
+export interface ListingStats {
+  pages: number;
+  attempts: number;
+}
+
+/** The bound a listing must stay within, set from the first page. */
+interface Bound {
+  maxPages: number;
+  maxItems: number;
+  /** Why, for the error message. */
+  reason: string;
+}
+
+function boundFrom(count: unknown, pageSize: number): Bound {
+  if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) {
+    return {
+      maxPages: MAX_LIST_PAGES,
+      maxItems: Number.POSITIVE_INFINITY,
+      reason: `the first page gave no usable count, so at most ${MAX_LIST_PAGES} pages are fetched`,
+    };
+  }
+  const pages = count === 0 ? 1 : Math.ceil(count / Math.max(1, pageSize));
+  return {
+    maxPages: pages + LIST_SLACK_PAGES,
+    maxItems: count + LIST_SLACK_PAGES * Math.max(1, pageSize),
+    reason: `the first page's count (${count}) promised ${pages} page${pages === 1 ? "" : "s"} of ${pageSize}`,
+  };
 }
 
 /**
  * Yields every item of a paginated list (`{count, next, previous, results}`), fetching pages
  * lazily as the caller iterates and following `next` until it is `null`. A `next` link (absolute
  * or relative) is resolved against the page that carried it, and only its path and query are
- * used, on the configured origin: the API key never goes to another host or scheme. A `next` that
- * points at an already fetched page, or a body without a `results` array, is an
- * `invalid_response` error.
+ * used, on the configured origin: the API key never goes to another host or scheme.
+ *
+ * A listing always ends. It is bounded by what the first page's `count` promises (plus a few
+ * pages of slack for nodes added meanwhile), by an overall deadline, and it refuses an empty page
+ * that links to another, a `next` that points at an already fetched page, or a body without a
+ * `results` array: each is an `invalid_response` error (`pagination_overrun`,
+ * `pagination_stalled`, `pagination_loop`), and a listing past its deadline is a `timeout` error
+ * (`listing_deadline_exceeded`). `stats`, when given, is kept up to date.
  */
-export async function* paginate<T>(t: Transport, source: PageSource<T>): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  t: Transport,
+  source: PageSource<T>,
+  stats: ListingStats = { pages: 0, attempts: 0 },
+): AsyncGenerator<T, void, undefined> {
   const spec = { operation: source.operation };
+  const listDeadlineMs = source.deadlineMs ?? DEFAULT_LIST_DEADLINE_MS;
+  const start = t.now();
   const seen = new Set<string>();
   let url: string | undefined = source.firstUrl;
-  let pageNumber = 0;
+  let bound: Bound | undefined;
+  let items = 0;
+  const fail = (response: Pick<ApiResponse, "status">, detail: string, code: string): ApiError =>
+    invalidResponse(t, spec, { status: response.status, attempts: stats.attempts }, detail, code);
   while (url !== undefined) {
     seen.add(url);
-    pageNumber++;
-    const response = await request(t, { ...spec, method: "GET", url });
+    const pageNumber = stats.pages + 1;
+    const remaining = listDeadlineMs - (t.now() - start);
+    if (remaining <= 0) throw listingDeadline(t, source.operation, listDeadlineMs, stats);
+    let response: ApiResponse;
+    try {
+      response = await request(
+        { ...t, deadlineMs: Math.min(t.deadlineMs, remaining) },
+        { ...spec, method: "GET", url },
+      );
+    } catch (error) {
+      if (error instanceof ApiError) stats.attempts += error.attempts;
+      if (error instanceof ApiError && error.code === "deadline_exceeded" && remaining < t.deadlineMs) {
+        throw listingDeadline(t, source.operation, listDeadlineMs, stats);
+      }
+      throw error;
+    }
+    stats.pages++;
+    stats.attempts += response.attempts;
     const body = response.body;
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw invalidResponse(
-        t,
-        spec,
+      throw fail(
         response,
         `page ${pageNumber}: expected a JSON object with a results array, got ${body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body}`,
+        "unexpected_shape",
       );
     }
-    const page = body as { results?: unknown; next?: unknown };
+    const page = body as { results?: unknown; next?: unknown; count?: unknown };
     if (!Array.isArray(page.results)) {
-      throw invalidResponse(
-        t,
-        spec,
+      throw fail(
         response,
         `page ${pageNumber}: "results" is not an array (got ${page.results === null ? "null" : typeof page.results})`,
+        "unexpected_shape",
       );
+    }
+    if (bound === undefined) {
+      bound = boundFrom(page.count, page.results.length);
+      if (typeof page.count === "number" && page.count > 0 && page.results.length === 0) {
+        throw fail(
+          response,
+          `page 1 is empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
+          "pagination_stalled",
+        );
+      }
     }
     let next: string | undefined;
     if (typeof page.next === "string" && page.next !== "") {
       try {
         next = resolveLink(t.base, url, page.next);
       } catch {
-        throw invalidResponse(t, spec, response, `page ${pageNumber}: "next" is not a URL reference`);
+        throw fail(response, `page ${pageNumber}: "next" is not a URL reference`, "unexpected_shape");
       }
       if (seen.has(next)) {
-        throw invalidResponse(
-          t,
-          spec,
+        throw fail(
           response,
           `page ${pageNumber}: "next" points back to a page already fetched (${new URL(next).pathname}${new URL(next).search}); the listing would never end`,
           "pagination_loop",
         );
       }
+      if (page.results.length === 0) {
+        throw fail(
+          response,
+          `page ${pageNumber} is empty but links to another page; the listing would never end`,
+          "pagination_stalled",
+        );
+      }
     } else if (page.next !== null && page.next !== undefined && page.next !== "") {
-      throw invalidResponse(t, spec, response, `page ${pageNumber}: "next" is neither a string nor null`);
+      throw fail(response, `page ${pageNumber}: "next" is neither a string nor null`, "unexpected_shape");
     }
-    const items: T[] = [];
+    items += page.results.length;
+    if (items > bound.maxItems || (next !== undefined && stats.pages >= bound.maxPages)) {
+      throw fail(
+        response,
+        `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`,
+        "pagination_overrun",
+      );
+    }
+    const mapped: T[] = [];
     try {
-      page.results.forEach((item, i) => items.push(source.map(item, `page ${pageNumber} results[${i}]`)));
+      page.results.forEach((item, i) => mapped.push(source.map(item, `page ${pageNumber} results[${i}]`)));
     } catch (error) {
       if (!(error instanceof ResponseShapeError)) throw error;
-      throw invalidResponse(t, spec, response, `unexpected response shape: ${error.problems.join("; ")}`);
+      throw fail(response, `unexpected response shape: ${error.problems.join("; ")}`, "unexpected_shape");
     }
-    yield* items;
+    yield* mapped;
     url = next;
   }
+}
+
+function listingDeadline(t: Transport, operation: string, deadlineMs: number, stats: ListingStats): ApiError {
+  return createApiError(
+    {
+      kind: "timeout",
+      code: "listing_deadline_exceeded",
+      operation,
+      detail: `the listing's overall deadline of ${deadlineMs} ms passed after ${stats.pages} page${stats.pages === 1 ? "" : "s"}`,
+      hint: "Narrow the filters, or raise the listing's deadlineMs.",
+      attempts: stats.attempts,
+    },
+    t.redact,
+  );
 }

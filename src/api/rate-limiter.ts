@@ -62,16 +62,20 @@ export class RateLimiter {
   }
 
   /**
-   * Resolves when the caller may start its request. Reserves the next free slot synchronously,
-   * so callers are served in the order they called.
+   * Resolves `true` when the caller may start its request. Reserves the next free slot
+   * synchronously, so callers are served in the order they called. When the slot is more than
+   * `maxWaitMs` away, reserves nothing and resolves `false` at once (the caller's deadline would
+   * pass while it waits).
    */
-  async acquire(): Promise<void> {
-    if (this.intervalMs === 0) return;
+  async acquire(maxWaitMs: number = Infinity): Promise<boolean> {
+    if (this.intervalMs === 0) return true;
     const now = this.now();
     const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + this.intervalMs;
     const wait = slot - now;
+    if (wait > maxWaitMs) return false;
+    this.nextSlot = slot + this.intervalMs;
     if (wait > 0) await this.sleep(wait);
+    return true;
   }
 
   /** How long a request that called `acquire` now would wait, in milliseconds. */

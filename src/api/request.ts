@@ -20,12 +20,15 @@ import {
   retryStop,
 } from "./retry";
 import { ResponseShapeError } from "./mapping";
+import { BodyTooLargeError, readBodyText } from "./body";
 import { ApiBase, isSameOrigin } from "./url";
 
 /** The parts of a fetch `Response` the client reads (node-fetch v2 and WHATWG fetch both fit). */
 export interface FetchResponseLike {
   status: number;
   headers: { get(name: string): string | null };
+  /** The body stream, when there is one (read with a size cap; see `body.ts`). */
+  body?: unknown;
   text(): Promise<string>;
 }
 
@@ -111,23 +114,30 @@ interface ErrorBody {
   message?: string;
   fields?: Record<string, string[]>;
   nextFaucetAvailable?: string;
+  /** True when the body is the spec's error object: `{"error": {"code": string, "message": string}}`. */
+  shaped: boolean;
+}
+
+function fieldMessage(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
 }
 
 /** Reads the spec's error object (`{"error": {"code", "message", "fields"?}}`) when present. */
 function readErrorBody(body: unknown): ErrorBody | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const top = body as Record<string, unknown>;
-  const out: ErrorBody = {};
+  const out: ErrorBody = { shaped: false };
   if (typeof top.nextFaucetAvailable === "string") out.nextFaucetAvailable = top.nextFaucetAvailable;
   const err = top.error;
-  if (typeof err === "object" && err !== null) {
+  if (typeof err === "object" && err !== null && !Array.isArray(err)) {
     const e = err as Record<string, unknown>;
     if (typeof e.code === "string") out.code = e.code;
     if (typeof e.message === "string") out.message = e.message;
+    out.shaped = out.code !== undefined && out.message !== undefined;
     if (typeof e.fields === "object" && e.fields !== null && !Array.isArray(e.fields)) {
       const fields: Record<string, string[]> = {};
       for (const [k, v] of Object.entries(e.fields as Record<string, unknown>)) {
-        fields[k] = Array.isArray(v) ? v.map(String) : [String(v)];
+        fields[k] = Array.isArray(v) ? v.map(fieldMessage) : [fieldMessage(v)];
       }
       out.fields = fields;
     }
@@ -135,6 +145,25 @@ function readErrorBody(body: unknown): ErrorBody | undefined {
     out.message = err;
   }
   return out;
+}
+
+/**
+ * True for an `error.code` that says "this object does not exist" (`not_found`, `NotFound`,
+ * `network_not_found`, `does_not_exist`), and not a missing route, page or method.
+ */
+export function isObjectNotFoundCode(code: string): boolean {
+  const words = code
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (
+    words.some((w) => ["route", "path", "endpoint", "url", "page", "method", "version", "api"].includes(w))
+  ) {
+    return false;
+  }
+  const text = words.join("_");
+  return /(?:^|_)not_?found$/.test(text) || /(?:^|_)does_?not_?exist$/.test(text) || text === "notfound";
 }
 
 function isJsonContentType(contentType: string): boolean {
@@ -166,12 +195,14 @@ function classifyFailure(error: unknown): { failure: FailureKind; code: string; 
     /^request to \S+ failed, reason: /,
     "",
   );
+  // A refused connection never carried the request: nothing can have been processed.
+  const refused = code === "ECONNREFUSED" || (code === undefined && /\bECONNREFUSED\b/.test(message));
   const connection =
     (code !== undefined && RETRYABLE_CONNECTION_CODES.includes(code)) ||
-    /socket hang up|premature close|ECONNRESET|ECONNREFUSED|other side closed/i.test(message);
+    /socket hang up|premature close|ECONNRESET|other side closed/i.test(message);
   return {
-    failure: connection ? "connection" : "network",
-    code: code ?? (connection ? "connection_failed" : "network_error"),
+    failure: refused ? "refused" : connection ? "connection" : "network",
+    code: code ?? (refused ? "ECONNREFUSED" : connection ? "connection_failed" : "network_error"),
     detail: message,
   };
 }
@@ -179,10 +210,20 @@ function classifyFailure(error: unknown): { failure: FailureKind; code: string; 
 interface AttemptFailure {
   /** True when the failure is never retried (an unusable success body). */
   final?: boolean;
+  /**
+   * True when the service clearly said it did not process the request: a 4xx with its error
+   * object, or a 429 / 503 with `Retry-After`; and when the connection was refused (nothing sent).
+   */
+  notProcessed: boolean;
   /** For the retry rules. */
   ctx: Pick<RetryContext, "status" | "failure" | "retryAfterMs">;
   /** The error to throw when not retried. */
   init: Omit<ApiErrorInit, "operation" | "resourceId" | "attempts">;
+}
+
+/** The path (and query names only) of a request URL, for messages: never a query value. */
+function shownPath(url: string): string {
+  return new URL(url).pathname;
 }
 
 /** Sends one attempt; returns the response, or a failure description. */
@@ -208,10 +249,11 @@ async function attempt(
     timedOut = true;
     controller.abort();
   }, timeoutMs);
-  let status: number;
-  let contentType: string;
+  let status = 0;
+  let contentType = "";
   let text: string;
-  let retryAfterHeader: string | null;
+  let retryAfterHeader: string | null = null;
+  let answered = false;
   try {
     const res = await t.fetch(spec.url, {
       method: spec.method,
@@ -220,24 +262,42 @@ async function attempt(
       signal: controller.signal,
       redirect: "manual",
     });
+    answered = true;
     status = res.status;
     contentType = res.headers.get("content-type") ?? "";
     retryAfterHeader = res.headers.get("retry-after");
     const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
-    text = await res.text();
+    text = await readBodyText(res, t.maxResponseBytes, () => controller.abort());
     if (location !== null) text = `redirect to ${location}`;
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      return {
+        failed: {
+          final: true,
+          notProcessed: false,
+          ctx: { status },
+          init: {
+            kind: "invalid_response",
+            status,
+            code: "response_too_large",
+            detail: `${spec.method} ${shownPath(spec.url)}: ${error.message}`,
+            hint: "Raise maxResponseBytes if the service really sends bodies this large; otherwise check the API URL.",
+          },
+        },
+      };
+    }
     if (timedOut || controller.signal.aborted) {
       const reason = deadlineHit
         ? `the overall deadline of ${t.deadlineMs} ms passed before the service answered`
         : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
       return {
         failed: {
+          notProcessed: false,
           ctx: { failure: "timeout" },
           init: {
             kind: "timeout",
             code: deadlineHit ? "deadline_exceeded" : "timeout",
-            detail: `${spec.method} ${new URL(spec.url).pathname}: ${reason}`,
+            detail: `${spec.method} ${shownPath(spec.url)}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
             hint: deadlineHit
               ? "Raise deadlineMs, or check that the service is reachable."
               : "Raise timeoutMs if the service is slow, or check that it is reachable.",
@@ -245,14 +305,21 @@ async function attempt(
         },
       };
     }
-    const { failure, code, detail } = classifyFailure(error);
+    const { failure, code, detail } = answered
+      ? {
+          failure: "connection" as const,
+          code: "body_interrupted",
+          detail: String((error as Error)?.message ?? error),
+        }
+      : classifyFailure(error);
     return {
       failed: {
+        notProcessed: failure === "refused",
         ctx: { failure },
         init: {
           kind: "network",
           code,
-          detail: `${spec.method} ${t.base.origin}${new URL(spec.url).pathname}: ${detail}`,
+          detail: `${spec.method} ${t.base.origin}${shownPath(spec.url)}: ${detail}`,
           hint: "Check the API URL and the network connection.",
         },
       },
@@ -268,6 +335,7 @@ async function attempt(
       return {
         failed: {
           final: true,
+          notProcessed: false,
           ctx: { status },
           init: {
             kind: "invalid_response",
@@ -282,25 +350,42 @@ async function attempt(
   }
 
   const errorBody = parsed.ok ? readErrorBody(parsed.value) : undefined;
+  const shaped = errorBody?.shaped === true;
   const now = t.now();
   let retryAfterMs = parseRetryAfter(retryAfterHeader, now);
+  const notProcessed =
+    (status >= 400 && status < 500 && shaped) ||
+    ((status === 429 || status === 503) && retryAfterMs !== undefined);
   if (retryAfterMs === undefined && status === 429 && errorBody?.nextFaucetAvailable !== undefined) {
     retryAfterMs = parseDateDelay(errorBody.nextFaucetAvailable, now);
   }
-  const kind = kindForStatus(status);
+  let kind = kindForStatus(status);
   let detail: string;
   let code: string;
-  if (errorBody && (errorBody.code !== undefined || errorBody.message !== undefined)) {
+  let hint: string | undefined;
+  if (status === 404 && !(shaped && isObjectNotFoundCode(errorBody?.code ?? ""))) {
+    // Only the service's own "does not exist" answer means gone; anything else is a wrong URL.
+    kind = "invalid_response";
+    code = "unexpected_not_found";
+    const got = shaped
+      ? `an error object with code ${JSON.stringify(errorBody?.code)}`
+      : parsed.ok
+        ? "a JSON body that is not the service's error object"
+        : describeBody(t, contentType, text);
+    detail = `${spec.method} ${t.base.href}${shownPath(spec.url).slice(t.base.basePath.length)} answered 404 with ${got}, not the service's "does not exist" error`;
+    hint = `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`;
+  } else if (errorBody && (errorBody.code !== undefined || errorBody.message !== undefined)) {
     code = errorBody.code ?? `http_${status}`;
     detail = errorBody.message ?? "(no message)";
+    hint = HINTS[kind];
   } else if (status >= 300 && status < 400) {
     code = "unexpected_redirect";
     detail = `the service answered with a ${text}; the client does not follow redirects (check the API URL)`;
   } else {
     code = parsed.ok ? `http_${status}` : "non_json_body";
     detail = `the body is not the service's error object: ${describeBody(t, contentType, text)}`;
+    hint = HINTS[kind];
   }
-  let hint = HINTS[kind];
   if (kind === "rate_limited") {
     if (errorBody?.nextFaucetAvailable !== undefined) {
       hint = `The faucet can be used again at ${errorBody.nextFaucetAvailable}.`;
@@ -312,6 +397,7 @@ async function attempt(
   }
   return {
     failed: {
+      notProcessed,
       ctx: { status, retryAfterMs },
       init: {
         kind,
@@ -348,7 +434,7 @@ const STOP_NOTES: Record<
 > = {
   not_retryable: (_t, attempts) => (attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined),
   may_have_been_processed: () =>
-    "The request may have been processed: it is not repeated automatically because it is not idempotent. Check the faucet and the transaction of the address before retrying.",
+    "The request may have been processed: it is not repeated automatically because it is not idempotent.",
   retry_after_too_long: (t, _attempts, ctx) =>
     `The requested wait of ${formatDuration(ctx.retryAfterMs ?? 0)} is longer than maxRetryAfterMs (${t.retryPolicy.maxRetryAfterMs} ms); try again after that.`,
   attempts_exhausted: (_t, attempts) => (attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined),
@@ -356,9 +442,37 @@ const STOP_NOTES: Record<
     `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: another retry would pass the overall deadline of ${t.deadlineMs} ms.`,
 };
 
+const MAY_HAVE_BEEN_PROCESSED_NOTE =
+  "The request reached the service and its answer does not say it was refused, so it may have been processed: it is not repeated automatically.";
+
+function deadlineError(t: Transport, spec: RequestSpec, attempts: number, where: string): ApiError {
+  return createApiError(
+    {
+      kind: "timeout",
+      code: "deadline_exceeded",
+      operation: spec.operation,
+      resourceId: spec.resourceId,
+      detail: `the overall deadline of ${t.deadlineMs} ms ${where}`,
+      hint: "Raise deadlineMs, or lower the number of calls made at once.",
+      attempts,
+      // A request that was sent before may have been processed.
+      mayHaveBeenProcessed: !isIdempotent(spec.method) && attempts > 0 ? true : undefined,
+    },
+    t.redact,
+  );
+}
+
 /**
  * Performs one logical call with retries and returns the successful response, or throws an
- * {@link ApiError}. Only `url`s on the configured origin are accepted.
+ * {@link ApiError}. Only `url`s on the configured origin are accepted. The overall deadline
+ * (`deadlineMs`) covers everything, end to end: waiting for a rate-limiter slot, every attempt
+ * (each cut to the time left) and every wait between attempts (a retry whose chosen delay would
+ * pass the deadline is not made).
+ *
+ * For a non-idempotent request (the faucet's POST), the error's `mayHaveBeenProcessed` is
+ * `false` only when the service clearly refused it (a 4xx with its error object, or a 429 / 503
+ * with `Retry-After`) or the connection was refused before anything was sent; any other outcome
+ * after sending (a timeout, a dropped connection, a 5xx, an unreadable 200) is `true`.
  */
 export async function request(t: Transport, spec: RequestSpec): Promise<ApiResponse> {
   if (!isSameOrigin(t.base, spec.url)) {
@@ -376,30 +490,28 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
   }
   const start = t.now();
   let attempts = 0;
+  let sentBefore = false;
   for (;;) {
-    await t.limiter.acquire();
-    const elapsed = t.now() - start;
-    const remaining = t.deadlineMs - elapsed;
-    if (remaining <= 0) {
-      throw createApiError(
-        {
-          kind: "timeout",
-          code: "deadline_exceeded",
-          operation: spec.operation,
-          resourceId: spec.resourceId,
-          detail: `the overall deadline of ${t.deadlineMs} ms passed before attempt ${attempts + 1} could start`,
-          hint: "Raise deadlineMs, or lower the request rate.",
-          attempts,
-        },
-        t.redact,
+    const remainingBeforeSlot = t.deadlineMs - (t.now() - start);
+    if (remainingBeforeSlot <= 0 || !(await t.limiter.acquire(remainingBeforeSlot))) {
+      throw deadlineError(
+        t,
+        spec,
+        attempts,
+        `would pass while waiting for a rate-limiter slot for attempt ${attempts + 1} (maxRequestsPerSecond)`,
       );
+    }
+    const remaining = t.deadlineMs - (t.now() - start);
+    if (remaining <= 0) {
+      throw deadlineError(t, spec, attempts, `passed before attempt ${attempts + 1} could start`);
     }
     const attemptTimeout = Math.min(t.timeoutMs, remaining);
     attempts++;
     const result = await attempt(t, spec, attemptTimeout, attemptTimeout < t.timeoutMs);
     if ("response" in result) return { ...result.response, attempts };
 
-    const { ctx: partial, init, final } = result.failed;
+    const { ctx: partial, init, final, notProcessed } = result.failed;
+    if (!notProcessed) sentBefore = true;
     const ctx: RetryContext = {
       method: spec.method,
       attempt: attempts,
@@ -408,17 +520,24 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
       deadlineMs: t.deadlineMs,
       ...partial,
     };
+    const delayMs = retryDelay(ctx, t.retryPolicy, t.random);
     // An unusable success body is not a transient failure.
-    const stop: RetryStop | undefined = final ? "not_retryable" : retryStop(ctx, t.retryPolicy);
+    const stop: RetryStop | undefined = final
+      ? "not_retryable"
+      : retryStop({ ...ctx, nextDelayMs: delayMs }, t.retryPolicy);
     if (stop === undefined) {
-      await t.sleep(retryDelay(ctx, t.retryPolicy, t.random));
+      await t.sleep(delayMs);
       continue;
     }
-    const mayHaveBeenProcessed = !isIdempotent(spec.method)
-      ? stop === "may_have_been_processed" && init.code !== "ECONNREFUSED"
-      : undefined;
-    const note =
-      stop === "may_have_been_processed" && !mayHaveBeenProcessed
+    const mayHaveBeenProcessed = isIdempotent(spec.method) ? undefined : sentBefore || !notProcessed;
+    const note = mayHaveBeenProcessed
+      ? [
+          stop === "may_have_been_processed" ? undefined : STOP_NOTES[stop](t, attempts, ctx),
+          MAY_HAVE_BEEN_PROCESSED_NOTE,
+        ]
+          .filter(Boolean)
+          .join("\n")
+      : stop === "may_have_been_processed"
         ? STOP_NOTES.not_retryable(t, attempts, ctx)
         : STOP_NOTES[stop](t, attempts, ctx);
     throw toError(
@@ -453,11 +572,12 @@ function toError(
 
 /**
  * Maps a successful response with `map`; a {@link ResponseShapeError} becomes an
- * `invalid_response` {@link ApiError} that names the wrong fields.
+ * `invalid_response` {@link ApiError} that names the wrong fields (with `mayHaveBeenProcessed`
+ * for a non-idempotent `method`: the service answered 2xx, so it did something).
  */
 export function mapResponse<T>(
   t: Transport,
-  spec: Pick<RequestSpec, "operation" | "resourceId">,
+  spec: Pick<RequestSpec, "operation" | "resourceId"> & { method?: RequestSpec["method"] },
   response: ApiResponse,
   map: (body: unknown, text: string) => T,
 ): T {
@@ -472,7 +592,7 @@ export function mapResponse<T>(
 /** An `invalid_response` error for a successful response whose content is unusable. */
 export function invalidResponse(
   t: Transport,
-  spec: Pick<RequestSpec, "operation" | "resourceId">,
+  spec: Pick<RequestSpec, "operation" | "resourceId"> & { method?: RequestSpec["method"] },
   response: Pick<ApiResponse, "status" | "attempts">,
   detail: string,
   code = "unexpected_shape",
@@ -486,6 +606,10 @@ export function invalidResponse(
       resourceId: spec.resourceId,
       detail,
       attempts: response.attempts,
+      // A non-idempotent request answered with an unusable success body was processed, or may have been.
+      mayHaveBeenProcessed: spec.method !== undefined && !isIdempotent(spec.method) ? true : undefined,
+      hint:
+        spec.method !== undefined && !isIdempotent(spec.method) ? MAY_HAVE_BEEN_PROCESSED_NOTE : undefined,
     },
     t.redact,
   );

@@ -13,9 +13,11 @@ import {
  * - `timeout`: the per-attempt timeout fired (the request may have reached the service);
  * - `connection`: the connection was refused, reset or dropped (`ECONNRESET`, `ECONNREFUSED`,
  *   `socket hang up`);
+ * - `refused`: the connection was refused (`ECONNREFUSED`): nothing was sent, so even a
+ *   non-idempotent request may be retried;
  * - `network`: any other failure (DNS name unknown, TLS certificate refused): not transient.
  */
-export type FailureKind = "timeout" | "connection" | "network";
+export type FailureKind = "timeout" | "connection" | "refused" | "network";
 
 /** The facts about one finished attempt that the retry rules look at. */
 export interface RetryContext {
@@ -38,6 +40,11 @@ export interface RetryContext {
   elapsedMs: number;
   /** The call's overall deadline, in milliseconds from its start. */
   deadlineMs: number;
+  /**
+   * The delay actually chosen for the next attempt (jitter applied), when known: the deadline
+   * rule checks it. Without it the rule checks the shortest possible delay.
+   */
+  nextDelayMs?: number;
 }
 
 /** The tunables of the retry rules; see `defaults.ts`. */
@@ -90,14 +97,16 @@ export function isIdempotent(method: string): boolean {
  * True when the failure itself is transient for this method, regardless of counts and time:
  * - idempotent methods: statuses of `retryableStatuses` (429, 502, 503, 504), a per-attempt
  *   timeout, a failed connection;
- * - POST: only when the service said it did not process the request: 429, or 503 with a
- *   `Retry-After`. Never after a timeout or a dropped connection.
+ * - POST: only when the service said it did not process the request (429, or 503 with a
+ *   `Retry-After`), or the connection was refused (nothing was sent). Never after a timeout or a
+ *   dropped connection.
  */
 export function isRetryableFailure(ctx: RetryContext, policy: RetryPolicy = DEFAULT_RETRY_POLICY): boolean {
   if (isIdempotent(ctx.method)) {
     if (ctx.status !== undefined) return policy.retryableStatuses.includes(ctx.status);
-    return ctx.failure === "timeout" || ctx.failure === "connection";
+    return ctx.failure === "timeout" || ctx.failure === "connection" || ctx.failure === "refused";
   }
+  if (ctx.failure === "refused") return true;
   if (ctx.status === 429) return true;
   if (ctx.status === 503) return ctx.retryAfterMs !== undefined;
   return false;
@@ -146,7 +155,7 @@ export function retryStop(
     return "retry_after_too_long";
   }
   if (ctx.attempt >= ctx.maxAttempts) return "attempts_exhausted";
-  if (ctx.elapsedMs + minRetryDelay(ctx, policy) >= ctx.deadlineMs) return "deadline";
+  if (ctx.elapsedMs + (ctx.nextDelayMs ?? minRetryDelay(ctx, policy)) >= ctx.deadlineMs) return "deadline";
   return undefined;
 }
 

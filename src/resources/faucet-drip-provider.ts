@@ -1,6 +1,8 @@
+import { isApiError } from "../api";
 import { checkAddress } from "../model";
 import { checkCredentialInputs, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
+import { beginSend, finishSend } from "./faucet-journal";
 import { UNKNOWN, withoutUndefined } from "./unknown";
 
 /** Inputs of the FaucetDrip resource as the provider receives them. */
@@ -10,13 +12,24 @@ export interface FaucetDripInputs {
   apiKey?: string;
 }
 
+/**
+ * How a faucet request ended: `sent` (the service confirmed it), or `unknown` (the request
+ * reached the service, or may have, and no readable answer came back: the tokens may have been
+ * sent). An `unknown` drip is never sent again automatically.
+ */
+export type FaucetOutcome = "sent" | "unknown";
+
 /** Outputs of the FaucetDrip resource. */
 export interface FaucetDripOutputs {
   address: string;
-  /** Amount sent, in wei, as an exact decimal string. */
+  /** `sent`, or `unknown` when the tokens may or may not have been sent; see {@link FaucetOutcome}. */
+  outcome: FaucetOutcome;
+  /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
   amountSent: string;
-  /** Link to the transaction. */
+  /** Link to the transaction; `""` when the outcome is unknown. */
   transaction: string;
+  /** What happened and what to do, when the outcome is unknown; `""` otherwise. */
+  note: string;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -40,25 +53,74 @@ export async function diffFaucetDrip(
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** `create`: requests test tokens once and records what was sent. */
+/** The note recorded with an unknown outcome: how to check, and how to send again on purpose. */
+export function unknownOutcomeNote(address: string, why: string): string {
+  return (
+    `The faucet request for ${address} ${why}, so the tokens may or may not have been sent. It is not sent again automatically. ` +
+    `Check the address's balance or the faucet's transactions in a block explorer; if nothing arrived, send again on purpose with ` +
+    "`pulumi up --replace <urn of this FaucetDrip>` (or after the faucet's daily window has passed)."
+  );
+}
+
+/**
+ * `create`: requests test tokens once and records what was sent. When the request reached the
+ * service (or may have) and no readable answer came back (`mayHaveBeenProcessed`), the resource
+ * is still recorded, with `outcome: "unknown"` and a note saying how to check and resend: failing
+ * the create instead would make the next `pulumi up` send again. A clear refusal (a 4xx from the
+ * service, a 429 daily limit) fails the create; nothing was sent. A send interrupted by a killed
+ * engine is caught by the journal (see `faucet-journal.ts`) and also recorded as unknown.
+ */
 export async function createFaucetDrip(
   inputs: FaucetDripInputs,
 ): Promise<{ id: string; outs: FaucetDripOutputs }> {
+  const unknownOutcome = (why: string) => ({
+    id: `${inputs.address}-unknown-${Date.now()}`,
+    outs: withoutUndefined({
+      address: inputs.address,
+      outcome: "unknown" as const,
+      amountSent: "",
+      transaction: "",
+      note: unknownOutcomeNote(inputs.address, why),
+      apiUrl: inputs.apiUrl,
+      apiKey: inputs.apiKey,
+    }),
+  });
+  let client;
   try {
-    const result = await clientFor(inputs).requestTestTokens(inputs.address);
+    client = clientFor(inputs);
+  } catch (err) {
+    throw describeError(err, "requesting test tokens for", inputs.address);
+  }
+  const begun = beginSend(client.apiUrl, inputs.address);
+  if (begun.interrupted) {
+    return unknownOutcome(
+      `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
+    );
+  }
+  try {
+    const result = await client.requestTestTokens(inputs.address);
     const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
     return {
       id,
       outs: withoutUndefined({
         address: inputs.address,
+        outcome: "sent" as const,
         amountSent: result.amountSent,
         transaction: result.transaction,
+        note: "",
         apiUrl: inputs.apiUrl,
         apiKey: inputs.apiKey,
       }),
     };
   } catch (err) {
+    if (isApiError(err) && err.mayHaveBeenProcessed === true) {
+      return unknownOutcome(
+        `reached the service but got no usable answer (${err.status ?? err.kind} ${err.code})`,
+      );
+    }
     throw describeError(err, "requesting test tokens for", inputs.address);
+  } finally {
+    finishSend(client.apiUrl, inputs.address);
   }
 }
 

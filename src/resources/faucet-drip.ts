@@ -20,10 +20,18 @@ export interface FaucetDripArgs {
 export class FaucetDrip extends pulumi.dynamic.Resource {
   /** The address tokens were sent to. */
   declare readonly address: pulumi.Output<string>;
-  /** Amount sent, in wei, as an exact decimal string. */
+  /**
+   * `sent`, or `unknown` when the request reached the service (or may have) and no readable answer
+   * came back: the tokens may have been sent, and they are never sent again automatically. See
+   * `note` for how to check and how to send again on purpose.
+   */
+  declare readonly outcome: pulumi.Output<"sent" | "unknown">;
+  /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
   declare readonly amountSent: pulumi.Output<string>;
-  /** Link to the transaction. */
+  /** Link to the transaction; `""` when the outcome is unknown. */
   declare readonly transaction: pulumi.Output<string>;
+  /** When the outcome is unknown: what happened and what to do; `""` otherwise. */
+  declare readonly note: pulumi.Output<string>;
 
   /** Requests test tokens for `args.address` when created. */
   constructor(name: string, args: FaucetDripArgs, opts?: pulumi.CustomResourceOptions) {
@@ -34,8 +42,10 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
         address: args.address,
         apiUrl: args.apiUrl,
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        outcome: undefined,
         amountSent: undefined,
         transaction: undefined,
+        note: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["apiKey"] }),
       "blockchain",

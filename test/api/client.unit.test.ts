@@ -193,10 +193,11 @@ describe("requests", () => {
     expect(calls.map((call) => call.init.body)).toEqual(['{"name":"Renamed"}', '{"project":"PR-9-9"}', "{}"]);
   });
 
-  it("deleteNetwork: 204 deleted, 404 alreadyGone, 409 throws", async () => {
+  it("deleteNetwork: 204 deleted, 404 alreadyGone (confirmed on the same base), 409 throws", async () => {
     const answers: FakeAnswer[] = [
       { status: 204 },
       { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
+      { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
       { status: 409, body: { error: { code: "network_has_nodes", message: "Delete all nodes first." } } },
     ];
     const { client: c, calls } = client((_url, i) => answers[i]);
@@ -207,7 +208,12 @@ describe("requests", () => {
     expect((error as ApiError).message).toBe(
       `deleteNetwork ${NETWORK_ID}: 409 network_has_nodes: Delete all nodes first.`,
     );
-    expect(calls.map((call) => call.init.method)).toEqual(["DELETE", "DELETE", "DELETE"]);
+    expect(calls.map((call) => `${call.init.method} ${new URL(call.url).pathname}`)).toEqual([
+      `DELETE /v1/networks/${NETWORK_ID}/`,
+      `DELETE /v1/networks/${NETWORK_ID}/`,
+      "GET /v1/nodes/",
+      `DELETE /v1/networks/${NETWORK_ID}/`,
+    ]);
   });
 
   it("getNode 404 is a NotFoundError with a hint", async () => {
@@ -310,9 +316,9 @@ describe("pagination", () => {
 
   it("a next link on a foreign host is fetched from the configured origin", async () => {
     const answers = [
-      page(nodes.slice(0, 2), "https://evil.example/v1/nodes/?page=2"),
-      page([], "http://api.example.com/v1/nodes/?page=3"),
-      page([], null),
+      page(nodes.slice(0, 1), "https://evil.example/v1/nodes/?page=2"),
+      page(nodes.slice(1, 2), "http://api.example.com/v1/nodes/?page=3"),
+      page(nodes.slice(2, 3), null),
     ];
     const { client: c, calls } = client((_url, i) => answers[i]);
     await collect(c.listNodes());
