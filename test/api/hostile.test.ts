@@ -1,0 +1,396 @@
+/**
+ * The client against a hostile or misconfigured server: wrong base paths and proxies answering
+ * 404, unreadable faucet answers, endless listings, huge and compressed bodies, deadlines under a
+ * queue. Every case would have lost state, resent tokens, hung or exhausted memory before.
+ */
+import http from "node:http";
+import { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { ApiError, NodeServiceClient, NotFoundError } from "../../src/api";
+import { startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
+import {
+  readNetwork as providerRead,
+  deleteNetwork as providerDelete,
+} from "../../src/resources/network-provider";
+import {
+  ScriptedServer,
+  collect,
+  failureRecorder,
+  rejection,
+  startScriptedServer,
+  testClient,
+  wireNode,
+} from "./helpers";
+
+const API_KEY = "hostile-test-key-Qw81Lm0Zx7Vb3Nc5";
+const NETWORK_ID = "NW-100-000-2";
+const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
+
+let server: ScriptedServer;
+const errors: unknown[] = [];
+const fails = failureRecorder(errors);
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(async () => {
+  await server.close();
+  // No error rendering ever shows the key.
+  for (const e of errors) {
+    const err = e as Error;
+    for (const text of [err.message, err.stack ?? "", String(err), JSON.stringify(err)]) {
+      expect(text).not.toContain(API_KEY);
+    }
+  }
+});
+beforeEach(() => {
+  server.fallback = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
+});
+
+function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClient {
+  return testClient(server.url, API_KEY, options);
+}
+
+describe("only the service's own 404 means gone", () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, quiet: true });
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  const key = () => emulator.apiKey;
+
+  it.each(["/api", "/v2", "/v1/v1"])(
+    "a wrong base path (%s) is an error that says the URL looks wrong",
+    async (suffix) => {
+      const c = testClient(`${emulator.url}${suffix}`, key());
+      for (const call of [() => c.readNetwork(NETWORK_ID), () => c.deleteNetwork(NETWORK_ID)]) {
+        const e = await fails(call());
+        expect(e).not.toBeInstanceOf(NotFoundError);
+        expect(e.kind).toBe("invalid_response");
+        expect(e.message).toMatch(/looks wrong/);
+        expect(e.message).toContain(`/v1/networks/${NETWORK_ID}/`);
+      }
+    },
+  );
+
+  it("the Network provider neither drops nor forgets a network behind a wrong base path", async () => {
+    const props = { networkId: NETWORK_ID, apiUrl: `${emulator.url}/api`, apiKey: key() } as never;
+    await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+    await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+    // Still there.
+    const c = testClient(emulator.url, key());
+    expect((await c.readNetwork(NETWORK_ID)).id).toBe(NETWORK_ID);
+  });
+
+  it("a deleted network is gone for the provider: read returns an empty id, delete resolves", async () => {
+    const c = testClient(emulator.url, key());
+    expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "deleted" });
+    const props = { networkId: "NW-100-000-3", apiUrl: emulator.url, apiKey: key() } as never;
+    expect(await providerRead("NW-100-000-3", props)).toEqual({ id: "", props: {} });
+    await expect(providerDelete("NW-100-000-3", props)).resolves.toBeUndefined();
+    expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "alreadyGone" });
+  });
+
+  it.each([
+    [
+      "an HTML page",
+      { status: 404, text: "<html><body>Not Found</body></html>", headers: { "content-type": "text/html" } },
+    ],
+    ["a JSON body of another shape", { status: 404, body: { detail: "Not found." } }],
+    [
+      "an unexpected error code",
+      { status: 404, body: { error: { code: "route_not_found", message: "No route." } } },
+    ],
+    ["an empty body", { status: 404, text: "" }],
+  ])("a proxy's 404 with %s: delete and read fail, naming the path", async (_what, answer) => {
+    server.script(answer, answer);
+    const e = await fails(client().deleteNetwork(NETWORK_ID));
+    expect(e.kind).toBe("invalid_response");
+    expect(e.code).toBe("unexpected_not_found");
+    expect(e.message).toContain(`DELETE ${server.url}/v1/networks/${NETWORK_ID}/ answered 404`);
+    expect(e.message).toMatch(/API URL .* looks wrong/);
+    const r = await fails(client().readNetwork(NETWORK_ID));
+    expect(r.code).toBe("unexpected_not_found");
+  });
+
+  it("the service's 404 on a base that cannot list nodes is not taken as gone", async () => {
+    server.script(
+      { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
+      { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
+    );
+    const e = await fails(client().deleteNetwork(NETWORK_ID));
+    expect(e.code).toBe("unconfirmed_not_found");
+    expect(server.hits.map((h) => `${h.method} ${h.url}`)).toEqual([
+      `DELETE /v1/networks/${NETWORK_ID}/`,
+      "GET /v1/nodes/",
+    ]);
+  });
+});
+
+describe("a faucet answer that cannot be read may have been processed", () => {
+  const cases: [string, Parameters<ScriptedServer["script"]>[0]][] = [
+    ["a 200 HTML page", { status: 200, text: "<html>ok</html>", headers: { "content-type": "text/html" } }],
+    [
+      "a 200 with truncated JSON",
+      { status: 200, text: '{"amountSent": 5000', headers: { "content-type": "application/json" } },
+    ],
+    [
+      "a 200 whose amountSent is not an integer",
+      { status: 200, text: '{"amountSent": 1.5, "transaction": "https://x/tx/0x1"}' },
+    ],
+    ["a 200 without transaction", { status: 200, text: '{"amountSent": 5}' }],
+    [
+      "a 504 gateway page",
+      { status: 504, text: "<html>Gateway Timeout</html>", headers: { "content-type": "text/html" } },
+    ],
+    ["a 502 gateway page", { status: 502, text: "Bad Gateway", headers: { "content-type": "text/plain" } }],
+    [
+      "a 500 with the service's error body",
+      { status: 500, body: { error: { code: "internal", message: "Oops." } } },
+    ],
+    [
+      "a 503 without Retry-After",
+      { status: 503, body: { error: { code: "unavailable", message: "Later." } } },
+    ],
+    ["a dropped connection", { drop: true }],
+  ];
+  it.each(cases)("%s: mayHaveBeenProcessed, sent once", async (_what, answer) => {
+    server.script(answer);
+    const e = await fails(client().requestTestTokens(ADDRESS));
+    expect(e.mayHaveBeenProcessed).toBe(true);
+    expect(e.message).toMatch(/may have been processed/);
+    expect(server.hits.filter((h) => h.method === "POST")).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      "a 400 with the service's error body",
+      { status: 400, body: { error: { code: "invalid", message: "Bad address." } } },
+    ],
+    [
+      "a 429 with the service's error body",
+      {
+        status: 429,
+        body: {
+          error: { code: "limit", message: "Daily limit." },
+          nextFaucetAvailable: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      },
+    ],
+  ] as [string, Parameters<ScriptedServer["script"]>[0]][])(
+    "%s is a clear refusal: not processed",
+    async (_what, answer) => {
+      server.script(answer);
+      const e = await fails(client().requestTestTokens(ADDRESS));
+      expect(e.mayHaveBeenProcessed).toBe(false);
+    },
+  );
+
+  it("a refused connection sent nothing: retried, and not 'may have been processed' when it stays refused", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const e = await fails(testClient(`http://127.0.0.1:${port}`, API_KEY).requestTestTokens(ADDRESS));
+    expect(e.kind).toBe("network");
+    expect(e.mayHaveBeenProcessed).toBe(false);
+    expect(e.attempts).toBeGreaterThan(1);
+  });
+});
+
+describe("listings always end", () => {
+  const node = (i: number) => wireNode({ id: `ND-100-000-${i}` });
+
+  it("empty pages each with a fresh next: a typed error after two requests", async () => {
+    let n = 0;
+    server.fallback = (_req, res) => {
+      n++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ count: 0, next: `/v1/nodes/?page=${n + 1}`, previous: null, results: [] }));
+    };
+    server.script();
+    const e = await fails(collect(client().listNodes()));
+    expect(e.code).toBe("pagination_stalled");
+    expect(server.hits.length).toBeLessThanOrEqual(2);
+  });
+
+  it("full pages forever: stopped by what the first page's count promised", async () => {
+    let n = 0;
+    server.fallback = (_req, res) => {
+      n++;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          count: 4,
+          next: `/v1/nodes/?page=${n + 1}`,
+          previous: null,
+          results: [node(2 * n), node(2 * n + 1)],
+        }),
+      );
+    };
+    server.script();
+    const e = await fails(collect(client().listNodes()));
+    expect(e.code).toBe("pagination_overrun");
+    expect(e.message).toMatch(/count \(4\) promised 2 pages/);
+    expect(server.hits.length).toBeLessThanOrEqual(2 + 5);
+  });
+
+  it("a listing past its overall deadline is a timeout error", async () => {
+    let n = 0;
+    server.fallback = (_req, res) => {
+      n++;
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ next: `/v1/nodes/?page=${n + 1}`, previous: null, results: [node(n)] }));
+      }, 40);
+    };
+    server.script();
+    const started = Date.now();
+    const e = await fails(client().listAllNodes(undefined, { limit: 1_000_000, deadlineMs: 300 }));
+    expect(e.kind).toBe("timeout");
+    expect(e.code).toBe("listing_deadline_exceeded");
+    expect(e.attempts).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("limit_exceeded reports the requests made", async () => {
+    server.script(
+      {
+        status: 200,
+        body: { count: 4, next: "/v1/nodes/?page=2", previous: null, results: [node(1), node(2)] },
+      },
+      { status: 200, body: { count: 4, next: null, previous: null, results: [node(3), node(4)] } },
+    );
+    const e = await fails(client().listAllNodes(undefined, { limit: 3 }));
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.attempts).toBe(2);
+  });
+});
+
+describe("response bodies are capped", () => {
+  it("a body above maxResponseBytes is refused as soon as it passes the cap", async () => {
+    const chunk = Buffer.alloc(1024 * 1024, "a");
+    let written = 0;
+    server.script((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const pump = () => {
+        while (written < 200 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      res.on("close", () => (written = Number.POSITIVE_INFINITY));
+      pump();
+    });
+    const e = await fails(client({ maxResponseBytes: 4 * 1024 * 1024 }).getNode("ND-123-456-789"));
+    expect(e.kind).toBe("invalid_response");
+    expect(e.code).toBe("response_too_large");
+    // Far less than the 200 MB on offer was produced before the connection closed.
+    await new Promise((r) => setTimeout(r, 50));
+  });
+
+  it("a Content-Length above the cap is refused without reading", async () => {
+    server.script((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(500 * 1024 * 1024) });
+      res.write("{");
+    });
+    const e = await fails(client({ maxResponseBytes: 1024 * 1024 }).getNode("ND-123-456-789"));
+    expect(e.code).toBe("response_too_large");
+    expect(e.message).toMatch(/declares 524288000 bytes/);
+  });
+
+  it("a small gzip body that inflates past the cap is stopped while inflating", async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, " "));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    server.script((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      res.end(bomb);
+    });
+    const e = await fails(client({ maxResponseBytes: 2 * 1024 * 1024 }).getNode("ND-123-456-789"));
+    expect(e.code).toBe("response_too_large");
+  });
+});
+
+describe("deadlines hold end to end", () => {
+  it("40 concurrent calls queued by the rate limiter settle by their deadline", async () => {
+    server.fallback = { status: 200, body: wireNode() };
+    server.script();
+    const c = testClient(server.url, API_KEY, { maxRequestsPerSecond: 10, deadlineMs: 500 });
+    const started = Date.now();
+    const settled = await Promise.allSettled(
+      Array.from({ length: 40 }, async () => {
+        try {
+          await c.getNode("ND-123-456-789");
+        } finally {
+          // measured per call below
+        }
+        return Date.now() - started;
+      }),
+    );
+    const elapsed = Date.now() - started;
+    const rejected = settled.filter((s) => s.status === "rejected") as PromiseRejectedResult[];
+    expect(rejected.length).toBeGreaterThan(20);
+    for (const r of rejected) {
+      expect(r.reason).toBeInstanceOf(ApiError);
+      expect((r.reason as ApiError).code).toBe("deadline_exceeded");
+    }
+    // Generous: the calls that cannot get a slot in time fail at once instead of after 3.9 s.
+    expect(elapsed).toBeLessThan(2_000);
+  });
+
+  it("a retry whose chosen delay would pass the deadline is not made", async () => {
+    server.script(
+      { status: 503, body: { error: { code: "unavailable", message: "Later." } } },
+      { status: 200, body: wireNode() },
+    );
+    const slept: number[] = [];
+    const c = testClient(server.url, API_KEY, {
+      // The shortest jittered delay (500 ms) fits the deadline; the one chosen (995 ms) does not.
+      deadlineMs: 800,
+      retry: { baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: true },
+      random: () => 0.99,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+    });
+    const e = await fails(c.getNode("ND-123-456-789"));
+    expect(e.message).toMatch(/would pass the overall deadline/);
+    expect(slept).toEqual([]);
+    expect(server.hits).toHaveLength(1);
+  });
+});
+
+describe("the key is never echoed from input errors", () => {
+  it.each([
+    ["a node id", (c: NodeServiceClient) => c.getNode(API_KEY)],
+    ["a network id", (c: NodeServiceClient) => c.readNetwork(API_KEY)],
+    ["a network id to delete", (c: NodeServiceClient) => c.deleteNetwork(API_KEY)],
+    ["an address", (c: NodeServiceClient) => c.requestTestTokens(API_KEY)],
+    ["a filter value", (c: NodeServiceClient) => collect(c.listNodes({ protocol: API_KEY } as never))],
+    [
+      "a network name",
+      (c: NodeServiceClient) => c.updateNetwork("NW-123-456-7", { name: `x${API_KEY}`.repeat(20) }),
+    ],
+  ])("the key passed as %s", async (_what, call) => {
+    server.script();
+    const error = await rejection(async () => call(client()));
+    expect(error).toBeInstanceOf(ApiError);
+    const e = error as ApiError;
+    expect(e.attempts).toBe(0);
+    for (const text of [
+      e.message,
+      e.stack ?? "",
+      String(e),
+      JSON.stringify(e),
+      require("node:util").inspect(e),
+    ]) {
+      expect(text).not.toContain(API_KEY);
+    }
+    expect(server.hits).toHaveLength(0);
+  });
+});
