@@ -1,0 +1,95 @@
+/**
+ * Property: whatever the server answers (any status, any body, any JSON shape), every client call
+ * settles with a value or an ApiError, never another error, and a faucet call whose answer cannot
+ * be read is never "not processed" unless the service refused it clearly.
+ */
+import fc from "fast-check";
+import { ApiError, NodeServiceClient } from "../../src/api";
+import { FakeAnswer, collect, recordingFetch, wireNetwork, wireNode } from "./helpers";
+
+const API_KEY = "property-key-Zx81Qp0Lm7Vb3Nc5";
+const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
+
+function clientAnswering(answers: FakeAnswer[]): { client: NodeServiceClient; calls: () => number } {
+  const { fetch, calls } = recordingFetch((_url, i) => answers[Math.min(i, answers.length - 1)]);
+  const client = new NodeServiceClient({
+    apiUrl: "https://api.example.com",
+    apiKey: API_KEY,
+    fetch,
+    maxRequestsPerSecond: 0,
+    retry: { maxRetries: 2, baseDelayMs: 0, maxDelayMs: 0 },
+    sleep: async () => undefined,
+  });
+  return { client, calls: () => calls.length };
+}
+
+/** A JSON value that looks a bit like the service's objects, mutated. */
+const jsonish = fc.oneof(
+  fc.jsonValue(),
+  fc.constant(wireNode()),
+  fc.constant(wireNetwork()),
+  fc.record({ count: fc.anything(), next: fc.oneof(fc.constant(null), fc.string()), results: fc.anything() }),
+  fc.record({ error: fc.anything(), nextFaucetAvailable: fc.anything() }),
+  fc.record({ amountSent: fc.anything(), transaction: fc.anything() }),
+  fc.dictionary(fc.constantFrom(...Object.keys(wireNode())), fc.jsonValue()),
+);
+
+const answer: fc.Arbitrary<FakeAnswer> = fc.record({
+  status: fc.constantFrom(200, 201, 204, 301, 400, 401, 403, 404, 409, 418, 429, 500, 502, 503, 504),
+  text: fc.oneof(
+    jsonish.map((v) => JSON.stringify(v) ?? ""),
+    fc.string(),
+    jsonish.map((v) => (JSON.stringify(v) ?? "").slice(0, 7)),
+    fc.constant("<html><body>Gateway</body></html>"),
+  ),
+  headers: fc.record(
+    {
+      "content-type": fc.constantFrom("application/json", "text/html", ""),
+      "retry-after": fc.oneof(fc.constant("0"), fc.string({ maxLength: 12 })),
+      location: fc.string({ maxLength: 40 }),
+    },
+    { requiredKeys: [] },
+  ),
+});
+
+type Call = (c: NodeServiceClient) => Promise<unknown>;
+const calls: Record<string, Call> = {
+  getNode: (c) => c.getNode("ND-123-456-789"),
+  readNetwork: (c) => c.readNetwork("NW-123-456-7"),
+  updateNetwork: (c) => c.updateNetwork("NW-123-456-7", { name: "n" }),
+  deleteNetwork: (c) => c.deleteNetwork("NW-123-456-7"),
+  listNodes: (c) => collect(c.listNodes()),
+  listAllNodes: (c) => c.listAllNodes(undefined, { limit: 50 }),
+  requestTestTokens: (c) => c.requestTestTokens(ADDRESS),
+};
+
+describe("any server answer settles with a value or an ApiError", () => {
+  it.each(Object.keys(calls))("%s", async (name) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 4 }), async (answers) => {
+        const { client, calls: sent } = clientAnswering(answers);
+        let error: unknown;
+        try {
+          await calls[name](client);
+        } catch (e) {
+          error = e;
+        }
+        if (error === undefined) return;
+        expect(error).toBeInstanceOf(ApiError);
+        const e = error as ApiError;
+        for (const text of [e.message, JSON.stringify(e)]) expect(text).not.toContain(API_KEY);
+        if (name === "requestTestTokens" && sent() > 0) {
+          // Not processed only after a clear refusal: a 4xx with the service's error object, or 429/503 with Retry-After.
+          const last = answers[Math.min(sent() - 1, answers.length - 1)];
+          if (e.mayHaveBeenProcessed === false) {
+            expect(last.status! >= 400 && last.status! < 500 ? true : [429, 503].includes(last.status!)).toBe(
+              true,
+            );
+          }
+          if (last.status! >= 200 && last.status! < 300) expect(e.mayHaveBeenProcessed).toBe(true);
+        }
+      }),
+      { seed: 8, numRuns: 150 },
+    );
+  });
+});
