@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from "util";
+import { MAX_ROUTE_DELAY_MS } from "./delays";
+import { MAX_CAPACITY } from "./options";
 import { startEmulator } from "./server";
-import type { EmulatorOptions, FaultOptions, RunningEmulator } from "./types";
+import type { EmulatorOptions, FaultMatch, FaultOptions, RouteDelays, RunningEmulator } from "./types";
 
 /** The command's usage text. */
 export const USAGE = `Usage: blockchain-nodes-emulator [options]
@@ -18,8 +20,30 @@ Options:
   --rate-5xx P             probability (0..1) of answering 503/502/504 without processing
   --drop-rate P            probability (0..1) of closing the connection without a response
   --retry-after-seconds N  send Retry-After: N on injected 429 and 503 answers
-  --verbose                log one line per request on stderr (never keys or headers)
+  --drop-after-processing-rate P
+                           probability (0..1) of processing, then closing without a response
+  --rate-5xx-after-processing P
+                           probability (0..1) of processing, then answering 502/504 (HTML)
+  --malformed-rate P       probability (0..1) of processing, then answering an unreadable 200
+                           (HTML, truncated JSON; on the faucet also a non-integer amountSent
+                           or no transaction)
+  --fault-method METHOD    random faults apply only to this method (e.g. POST)
+  --fault-path PREFIX      random faults apply only to paths starting with PREFIX
+  --delay-faucet-ms N      hold every POST /v1/faucet/goerli N ms before processing it
+  --delay-network-update-ms N
+                           hold every PATCH /v1/networks/{id}/ N ms before processing it
+  --request-log-capacity N requests kept in memory, oldest dropped first (default 10000)
+  --faucet-log-capacity N  faucet send records kept, oldest dropped first (default 10000);
+                           the per-address send counts are never dropped
+  --max-body-bytes N       largest request body; bigger: 413 (default 1048576)
+  --verbose                log one line per request on stderr: method, route template,
+                           well-formed ids, known filters, status, time (never a raw
+                           path, query value that could be a secret, header or body)
   --help                   show this help
+
+Admin endpoints (Authorization: Bearer <admin key printed on start>):
+  GET|PUT /_emulator/faults, GET|POST|DELETE /_emulator/faults/queue,
+  GET|PUT /_emulator/route-delays, GET /_emulator/faucet/sends, GET /_emulator/requests
 `;
 
 /** A command line error: the message is shown and the command exits with status 2. */
@@ -62,6 +86,16 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "rate-5xx": { type: "string" },
         "drop-rate": { type: "string" },
         "retry-after-seconds": { type: "string" },
+        "drop-after-processing-rate": { type: "string" },
+        "rate-5xx-after-processing": { type: "string" },
+        "malformed-rate": { type: "string" },
+        "fault-method": { type: "string" },
+        "fault-path": { type: "string" },
+        "delay-faucet-ms": { type: "string" },
+        "delay-network-update-ms": { type: "string" },
+        "request-log-capacity": { type: "string" },
+        "faucet-log-capacity": { type: "string" },
+        "max-body-bytes": { type: "string" },
         verbose: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -100,7 +134,58 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values["retry-after-seconds"] !== undefined) {
     faults.retryAfterSeconds = integer("retry-after-seconds", values["retry-after-seconds"], 0, 86_400);
   }
+  for (const [flag, key] of [
+    ["drop-after-processing-rate", "dropAfterProcessingRate"],
+    ["rate-5xx-after-processing", "rate5xxAfterProcessing"],
+    ["malformed-rate", "malformedRate"],
+  ] as const) {
+    const text = values[flag];
+    if (text !== undefined) faults[key] = probability(flag, text);
+  }
+  const match: FaultMatch = {};
+  if (values["fault-method"] !== undefined) {
+    if (!/^[A-Za-z]+$/.test(values["fault-method"]))
+      throw new UsageError(`--fault-method must be an HTTP method such as POST`);
+    match.method = values["fault-method"].toUpperCase();
+  }
+  if (values["fault-path"] !== undefined) {
+    if (!values["fault-path"].startsWith("/")) throw new UsageError(`--fault-path must start with /`);
+    match.path = values["fault-path"];
+  }
+  if (Object.keys(match).length > 0) faults.match = match;
   if (Object.keys(faults).length > 0) options.faults = faults;
+  const delays: RouteDelays = {};
+  if (values["delay-faucet-ms"] !== undefined) {
+    delays.faucetMs = integer("delay-faucet-ms", values["delay-faucet-ms"], 0, MAX_ROUTE_DELAY_MS);
+  }
+  if (values["delay-network-update-ms"] !== undefined) {
+    delays.networkUpdateMs = integer(
+      "delay-network-update-ms",
+      values["delay-network-update-ms"],
+      0,
+      MAX_ROUTE_DELAY_MS,
+    );
+  }
+  if (Object.keys(delays).length > 0) options.routeDelays = delays;
+  if (values["request-log-capacity"] !== undefined) {
+    options.requestLogCapacity = integer(
+      "request-log-capacity",
+      values["request-log-capacity"],
+      0,
+      MAX_CAPACITY,
+    );
+  }
+  if (values["faucet-log-capacity"] !== undefined) {
+    options.faucetSendLogCapacity = integer(
+      "faucet-log-capacity",
+      values["faucet-log-capacity"],
+      0,
+      MAX_CAPACITY,
+    );
+  }
+  if (values["max-body-bytes"] !== undefined) {
+    options.maxBodyBytes = integer("max-body-bytes", values["max-body-bytes"], 1, 1 << 30);
+  }
   return { help: false, options };
 }
 
@@ -126,6 +211,7 @@ export function banner(emulator: RunningEmulator, options: EmulatorOptions): str
     `blockchain-nodes-emulator listening on ${emulator.url} (seed ${options.seed ?? 1})`,
     `API key of organization ${f.organization}: ${emulator.apiKey}`,
     ...others.map(([org, key]) => `API key of organization ${org}: ${key}`),
+    `Admin key (for the /_emulator/ endpoints): ${emulator.adminKey}`,
     `Fixtures:`,
     ...rows.map(([name, value]) => `  ${name.padEnd(20)}${value}`),
     `Try: curl -H "Authorization: Bearer $BLOCKCHAIN_API_KEY" "$BLOCKCHAIN_API_URL/v1/nodes/"`,

@@ -1,5 +1,6 @@
 import { createHash } from "crypto";
-import type { FaucetSend } from "./types";
+import { Ring } from "./ring";
+import type { FaucetSend, FaucetSendCounts } from "./types";
 
 /** What one faucet send gives: 0.5 test ETH, in wei, as a decimal string. */
 export const FAUCET_AMOUNT_WEI = "500000000000000000";
@@ -12,35 +13,63 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-/** The faucet's record of sends and its per-address daily limit. */
+/** Sends to one address (keyed by its lower-case form): all time, and per UTC day. */
+interface AddressCount {
+  total: number;
+  byDay: Map<string, number>;
+}
+
+/**
+ * The faucet's record of sends and its per-address daily limit.
+ *
+ * The full records ({@link FaucetSend}) are kept in a bounded ring of the last `capacity` sends.
+ * The counts (total, per address, per address and UTC day) are kept apart and are never
+ * dropped: the daily limit and {@link counts} stay exact however many sends the ring has lost.
+ */
 export class FaucetLedger {
-  private readonly sends: FaucetSend[] = [];
+  private readonly recent: Ring<FaucetSend>;
+  private readonly perAddress = new Map<string, AddressCount>();
+  private sent = 0;
 
   constructor(
     private readonly seed: number,
     private readonly dailyLimit: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.recent = new Ring(capacity);
+  }
 
-  /** Every send, oldest first (copies). */
+  /** The retained sends (the last `capacity` ones), oldest first (copies). */
   all(): FaucetSend[] {
-    return this.sends.map((s) => ({ ...s }));
+    return this.recent.toArray().map((s) => ({ ...s }));
+  }
+
+  /** Every send counted: the total and the number per address (lower-case), never dropped. */
+  counts(): FaucetSendCounts {
+    const byAddress: Record<string, number> = {};
+    for (const [address, count] of this.perAddress) byAddress[address] = count.total;
+    return { total: this.sent, byAddress };
+  }
+
+  /** How many sends went to `address` (case-insensitively), ever. */
+  countFor(address: string): number {
+    return this.perAddress.get(address.toLowerCase())?.total ?? 0;
   }
 
   /**
    * Whether `address` may receive tokens at `now`: fewer than the daily limit of sends to it
-   * (case-insensitively) since the start of the current UTC day.
+   * (case-insensitively) on the UTC day of `now`.
    */
   allowed(address: string, now: Date): boolean {
-    const day = now.toISOString().slice(0, 10);
-    const key = address.toLowerCase();
-    const today = this.sends.filter((s) => s.address.toLowerCase() === key && s.at.slice(0, 10) === day);
-    return today.length < this.dailyLimit;
+    const today = this.perAddress.get(address.toLowerCase())?.byDay.get(utcDay(now)) ?? 0;
+    return today < this.dailyLimit;
   }
 
   /** Records a send and returns it; the transaction hash is deterministic per seed and send. */
   send(address: string, now: Date): FaucetSend {
+    const key = address.toLowerCase();
     const hash = createHash("sha256")
-      .update(`blockchain-nodes-emulator/faucet/${this.seed}/${this.sends.length}/${address.toLowerCase()}`)
+      .update(`blockchain-nodes-emulator/faucet/${this.seed}/${this.sent}/${key}`)
       .digest("hex");
     const record: FaucetSend = {
       address,
@@ -48,7 +77,20 @@ export class FaucetLedger {
       transaction: `${FAUCET_EXPLORER}0x${hash}`,
       at: now.toISOString(),
     };
-    this.sends.push(record);
+    this.sent++;
+    let count = this.perAddress.get(key);
+    if (!count) {
+      count = { total: 0, byDay: new Map() };
+      this.perAddress.set(key, count);
+    }
+    count.total++;
+    const day = utcDay(now);
+    count.byDay.set(day, (count.byDay.get(day) ?? 0) + 1);
+    this.recent.push(record);
     return { ...record };
   }
+}
+
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
 }

@@ -8,6 +8,7 @@ export { startEmulator } from "./server";
 export { EMULATOR_DEFAULTS } from "./options";
 export { WELL_KNOWN_IDS, NETWORK_WITH_NODES_NODE_IDS, deriveApiKey } from "./seed";
 export { FAUCET_AMOUNT_WEI } from "./faucet";
+export { ADMIN_PREFIX, deriveAdminKey } from "./admin-http";
 export type {
   EmulatorAdmin,
   EmulatorFixtures,
@@ -17,6 +18,10 @@ export type {
   FaultOptions,
   FaultStatus,
   FaucetSend,
+  FaucetSendCounts,
   LoggedRequest,
+  MalformedKind,
+  RequestStats,
+  RouteDelays,
   RunningEmulator,
 } from "./types";

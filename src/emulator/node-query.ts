@@ -18,7 +18,7 @@ export interface NodeListQuery {
 export const DEFAULT_ORDER_BY: OrderBy = "created_at";
 
 /** Spellings of the `archive` query accepted as booleans (as Django's boolean filter does). */
-const ARCHIVE_VALUES = new Map<string, boolean>([
+export const ARCHIVE_VALUES: ReadonlyMap<string, boolean> = new Map<string, boolean>([
   ["true", true],
   ["True", true],
   ["1", true],

@@ -1,4 +1,5 @@
-import type { EmulatorOptions } from "./types";
+import { validateRouteDelays } from "./delays";
+import type { EmulatorOptions, RouteDelays } from "./types";
 
 /** Every default of the emulator, in one place. */
 export const EMULATOR_DEFAULTS = {
@@ -14,7 +15,14 @@ export const EMULATOR_DEFAULTS = {
   faucetDailyLimit: 1,
   /** Largest request body accepted, in bytes (bigger: 413). */
   maxBodyBytes: 1024 * 1024,
+  /** Requests kept by the request record (a ring: the oldest is dropped first). */
+  requestLogCapacity: 10_000,
+  /** Full faucet send records kept (a ring); the per-address counts are never dropped. */
+  faucetSendLogCapacity: 10_000,
 } as const;
+
+/** The largest value accepted for the capacity options. */
+export const MAX_CAPACITY = 10_000_000;
 
 /** Options with every default applied and every value checked. */
 export interface ResolvedOptions {
@@ -25,6 +33,10 @@ export interface ResolvedOptions {
   faucetDailyLimit: number;
   now: () => Date;
   quiet: boolean;
+  requestLogCapacity: number;
+  faucetSendLogCapacity: number;
+  maxBodyBytes: number;
+  routeDelays: RouteDelays;
 }
 
 function integer(
@@ -71,5 +83,27 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     ),
     now: options.now ?? (() => new Date()),
     quiet: options.quiet ?? true,
+    requestLogCapacity: integer(
+      "requestLogCapacity",
+      options.requestLogCapacity,
+      EMULATOR_DEFAULTS.requestLogCapacity,
+      0,
+      MAX_CAPACITY,
+    ),
+    faucetSendLogCapacity: integer(
+      "faucetSendLogCapacity",
+      options.faucetSendLogCapacity,
+      EMULATOR_DEFAULTS.faucetSendLogCapacity,
+      0,
+      MAX_CAPACITY,
+    ),
+    maxBodyBytes: integer("maxBodyBytes", options.maxBodyBytes, EMULATOR_DEFAULTS.maxBodyBytes, 1, 1 << 30),
+    routeDelays: routeDelays(options.routeDelays),
   };
+}
+
+function routeDelays(delays: RouteDelays | undefined): RouteDelays {
+  if (delays === undefined) return {};
+  validateRouteDelays(delays);
+  return { ...delays };
 }

@@ -1,3 +1,4 @@
+import type { IdKind } from "../model";
 import { authenticate } from "./auth";
 import type { ApiContext, ApiRequest } from "./context";
 import { requestTokens } from "./faucet-handler";
@@ -9,18 +10,43 @@ import { errorReply, notFound } from "./reply";
 /** A handler: the request, the context, the caller's organization and the path id (if any). */
 type Handler = (req: ApiRequest, ctx: ApiContext, organization: string, id: string) => Reply;
 
-interface Route {
+/** One route of the service. */
+export interface Route {
+  /** The path template, as logged: `{id}` stands for the path parameter. */
+  template: string;
   /** Path segments after the leading `/`; `:id` captures one percent-decoded segment. */
   segments: readonly string[];
+  /** The kind of identifier `:id` stands for, when the route has one. */
+  idKind?: IdKind;
+  /** The handler of each method the route allows. */
   methods: Readonly<Record<string, Handler>>;
 }
 
+/** The template of the node list route. */
+export const NODES_TEMPLATE = "/v1/nodes/";
+
+/** The template of the network route (`PATCH` updates, `DELETE` deletes). */
+export const NETWORK_TEMPLATE = "/v1/networks/{id}/";
+
+/** The template of the faucet route (`POST` only). */
+export const FAUCET_TEMPLATE = "/v1/faucet/goerli";
+
 /** Every route of the service (spec 4): all paths end with `/`, except the faucet's. */
 export const ROUTES: readonly Route[] = [
-  { segments: ["v1", "nodes", ""], methods: { GET: listNodes } },
-  { segments: ["v1", "nodes", ":id", ""], methods: { GET: getNode } },
-  { segments: ["v1", "networks", ":id", ""], methods: { PATCH: updateNetwork, DELETE: deleteNetwork } },
-  { segments: ["v1", "faucet", "goerli"], methods: { POST: requestTokens } },
+  { template: NODES_TEMPLATE, segments: ["v1", "nodes", ""], methods: { GET: listNodes } },
+  {
+    template: "/v1/nodes/{id}/",
+    segments: ["v1", "nodes", ":id", ""],
+    idKind: "node",
+    methods: { GET: getNode },
+  },
+  {
+    template: NETWORK_TEMPLATE,
+    segments: ["v1", "networks", ":id", ""],
+    idKind: "network",
+    methods: { PATCH: updateNetwork, DELETE: deleteNetwork },
+  },
+  { template: FAUCET_TEMPLATE, segments: ["v1", "faucet", "goerli"], methods: { POST: requestTokens } },
 ];
 
 /**

@@ -1,19 +1,33 @@
 import * as http from "http";
 import type { AddressInfo, Socket } from "net";
 import { createAdmin } from "./admin";
+import type { AdminTarget } from "./admin-http";
+import { ADMIN_PATHS, deriveAdminKey, handleAdminRequest, isAdminPath } from "./admin-http";
+import { announcedTooLarge, readBody } from "./body";
 import type { ApiContext } from "./context";
+import { routeDelayMs, validateRouteDelays } from "./delays";
 import { FaucetLedger } from "./faucet";
 import { FaultInjector } from "./faults";
-import { EMULATOR_DEFAULTS, resolveOptions } from "./options";
+import { malformedReply } from "./malformed";
+import { resolveOptions } from "./options";
 import type { Reply } from "./reply";
 import { errorReply } from "./reply";
+import { describeRequest, routeTemplate } from "./request-line";
+import { Ring } from "./ring";
 import { handleApiRequest } from "./routes";
 import { buildDataset } from "./seed";
 import { Store } from "./store";
-import type { EmulatorOptions, LoggedRequest, RunningEmulator } from "./types";
+import type { EmulatorOptions, LoggedRequest, RouteDelays, RunningEmulator } from "./types";
 
 /** A Host header safe to put in absolute links: a host name or IP literal and an optional port. */
 const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * After refusing a request whose body is too large, how long the connection stays half-open
+ * (our side closed, nothing more read) before it is destroyed: time for the client to read the
+ * answer before a reset could discard it.
+ */
+export const REFUSAL_LINGER_MS = 1000;
 
 /**
  * Starts a local, in-memory emulator of the service over plain HTTP and resolves once it listens.
@@ -21,10 +35,12 @@ const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
  * Call {@link RunningEmulator.close} when done.
  *
  * @example
- * const emulator = await startEmulator({ seed: 7 });
+ * const emulator = await startEmulator({ seed: 7, routeDelays: { faucetMs: 500 } });
+ * emulator.enqueueFaults([{ malformed: "html" }, { status: 504, after: "processing" }]);
  * const res = await fetch(`${emulator.url}/v1/nodes/`, {
  *   headers: { Authorization: `Bearer ${emulator.apiKey}` },
  * });
+ * console.log(emulator.faucetSendCounts()); // { total: 0, byAddress: {} }
  * await emulator.close();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -32,18 +48,35 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataset = buildDataset(settings.seed);
   const store = new Store(dataset);
   const faults = new FaultInjector(settings.seed, options.faults ?? {});
+  let delays: RouteDelays = settings.routeDelays;
   const ctx: ApiContext = {
     store,
-    faucet: new FaucetLedger(settings.seed, settings.faucetDailyLimit),
+    faucet: new FaucetLedger(settings.seed, settings.faucetDailyLimit, settings.faucetSendLogCapacity),
     pageSize: settings.pageSize,
     faucetDailyLimit: settings.faucetDailyLimit,
     now: settings.now,
   };
-  let log: LoggedRequest[] = [];
+  const record = new Ring<LoggedRequest>(settings.requestLogCapacity);
+  const adminKey = deriveAdminKey(settings.seed);
   const sockets = new Set<Socket>();
   const waits = new Set<() => void>();
   let closing: Promise<void> | undefined;
   let url = "";
+
+  const controls: AdminTarget = {
+    setFaults: (f) => faults.set(f),
+    faults: () => faults.get(),
+    enqueueFaults: (list) => faults.enqueue(list),
+    queuedFaults: () => faults.queued,
+    clearQueuedFaults: () => faults.clear(),
+    setRouteDelays(next) {
+      validateRouteDelays(next);
+      delays = { ...next };
+    },
+    routeDelays: () => ({ ...delays }),
+    faucetSendCounts: () => ctx.faucet.counts(),
+    requestStats: () => ({ total: record.total, retained: record.size, capacity: record.capacity }),
+  };
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -60,38 +93,58 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const started = Date.now();
     const method = (req.method ?? "GET").toUpperCase();
     const { path, rawQuery } = splitUrl(req.url ?? "/");
+    const admin = isAdminPath(path);
     const entry: LoggedRequest = {
       method,
+      route: routeTemplate(path),
       path,
       query: Object.fromEntries(new URLSearchParams(rawQuery)),
       status: 0,
     };
-    const finish = (reply: Reply | undefined, fault?: string) => {
+    const labels: string[] = [];
+    const finish = (reply: Reply | undefined, closeAfter = false) => {
       entry.status = reply ? reply.status : 0;
+      const fault = labels.join("+");
       if (fault) entry.fault = fault;
-      log.push(entry);
-      if (reply) write(res, reply);
-      else req.socket.destroy();
+      if (!admin) record.push(entry);
+      if (!reply) req.socket.destroy();
+      else if (closeAfter) refuseAndClose(req, reply);
+      else write(res, reply);
       if (!settings.quiet) {
-        const query = rawQuery ? `?${rawQuery}` : "";
+        // Only what cannot carry a secret: never the raw path, query, headers or body.
+        const line = describeRequest(method, path, rawQuery, ADMIN_PATHS);
         process.stderr.write(
-          `${method} ${path}${query} -> ${entry.status || "dropped"} (${Date.now() - started} ms)${fault ? ` [fault ${fault}]` : ""}\n`,
+          `${line} -> ${entry.status || "dropped"} (${Date.now() - started} ms)${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
         );
       }
     };
+    const tooLarge = () => errorReply(413, "payload_too_large", "Request body too large.");
 
-    const body = await readBody(req, EMULATOR_DEFAULTS.maxBodyBytes).catch(() => undefined);
-    if (body === undefined || closing) return;
-    if (body === "too-large") {
-      res.setHeader("Connection", "close");
-      return finish(errorReply(413, "payload_too_large", "Request body too large."));
+    // Refused on the announced length alone: not a byte of the body is read.
+    if (announcedTooLarge(req, settings.maxBodyBytes)) return finish(tooLarge(), true);
+    if (/\b100-continue\b/i.test(req.headers.expect ?? "")) res.writeContinue();
+    const outcome = await readBody(req, settings.maxBodyBytes).catch(() => undefined);
+    if (outcome === undefined || closing) return;
+    // A chunked body past the limit: reading stopped at the chunk that crossed it.
+    if (outcome.kind === "too-large") return finish(tooLarge(), true);
+    const body = outcome.body;
+    if (admin) {
+      return finish(handleAdminRequest({ method, path, headers: req.headers, body }, controls, adminKey));
     }
+
     const decision = faults.decide(method, path);
+    if (decision.label) labels.push(decision.label);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (closing) return;
-    const { action, label } = decision;
-    if (action.kind === "drop") return finish(undefined, label);
-    if (action.kind === "reply") return finish(action.reply, label);
+    const { action } = decision;
+    if (action.kind === "drop") return finish(undefined);
+    if (action.kind === "reply") return finish(action.reply);
+    const routeDelay = routeDelayMs(delays, method, path);
+    if (routeDelay > 0) {
+      labels.push("route-delay");
+      await sleep(routeDelay);
+      if (closing) return;
+    }
     let reply: Reply;
     try {
       reply = handleApiRequest(
@@ -101,15 +154,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     } catch {
       reply = errorReply(500, "server_error", "A server error occurred.");
     }
-    if (action.kind === "drop-after-processing") return finish(undefined, label);
-    finish(reply, label);
+    switch (action.kind) {
+      case "drop-after-processing":
+        return finish(undefined);
+      case "reply-after-processing":
+        return finish(action.reply);
+      case "malformed": {
+        const malformed = malformedReply(action.malformed, reply);
+        if (!malformed) labels[0] = `${labels[0]}-not-applied`;
+        return finish(malformed ?? reply);
+      }
+    }
+    finish(reply);
   };
 
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void serve(req, res).catch(() => {
       if (!res.headersSent) write(res, errorReply(500, "server_error", "A server error occurred."));
     });
-  });
+  };
+  const server = http.createServer(handle);
+  // Answer `Expect: 100-continue` ourselves, so a body announced too large is refused unsent.
+  server.on("checkContinue", handle);
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -128,6 +194,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const keys = Object.fromEntries(dataset.organizations.map((o) => [o.id, o.apiKey]));
   return {
     url,
+    adminKey,
     apiKey: keys[primary],
     keys,
     fixtures: { ...dataset.fixtures },
@@ -141,14 +208,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       });
       return closing;
     },
-    setFaults: (f) => faults.set(f),
-    enqueueFaults: (list) => faults.enqueue(list),
+    ...controls,
     faucetSends: () => ctx.faucet.all(),
-    requests: () => log.map((e) => ({ ...e, query: { ...e.query } })),
-    resetRequests: () => {
-      log = [];
-    },
-    secrets: () => [...dataset.secrets],
+    faucetSendCount: (address) => ctx.faucet.countFor(address),
+    requests: () => record.toArray().map((e) => ({ ...e, query: { ...e.query } })),
+    resetRequests: () => record.clear(),
+    secrets: () => [...dataset.secrets, adminKey],
   };
 }
 
@@ -181,19 +246,33 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** Reads the whole body, or `"too-large"` past `limit` bytes (the rest is drained, not kept). */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on("end", () => resolve(size > limit ? "too-large" : Buffer.concat(chunks)));
-    req.on("error", reject);
-    req.on("aborted", () => reject(new Error("aborted")));
-  });
+/**
+ * Answers a request whose body is too large and closes the connection without reading any more
+ * of it: reading stops (the socket is paused), the answer is written straight to the socket
+ * with `Connection: close` and our side is closed (FIN); the socket is destroyed after
+ * {@link REFUSAL_LINGER_MS}, so the client can read the answer even while it is still sending.
+ */
+function refuseAndClose(req: http.IncomingMessage, reply: Reply): void {
+  const socket = req.socket;
+  req.pause();
+  socket.pause();
+  const body = reply.body ?? "";
+  const headers: Record<string, string> = {
+    ...reply.headers,
+    Date: new Date().toUTCString(),
+    Connection: "close",
+    "Content-Length": String(Buffer.byteLength(body)),
+  };
+  const head = [
+    `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ""}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    "",
+  ].join("\r\n");
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  socket.end(head + body);
 }
 
 /** Writes a reply (with `Content-Length`); `HEAD` and `204` get no body. */

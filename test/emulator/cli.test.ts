@@ -2,7 +2,7 @@ import { execFile, execFileSync, spawn } from "child_process";
 import type { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { WELL_KNOWN_IDS, deriveApiKey } from "../../src/emulator";
+import { WELL_KNOWN_IDS, deriveAdminKey, deriveApiKey } from "../../src/emulator";
 import { parseCliArgs } from "../../src/emulator/cli";
 
 const root = path.resolve(__dirname, "../..");
@@ -57,6 +57,7 @@ describe("blockchain-nodes-emulator command", () => {
       expect(stdout).toContain(`listening on ${url}`);
       expect(key).toBe(deriveApiKey(3, WELL_KNOWN_IDS.organization));
       for (const id of Object.values(WELL_KNOWN_IDS)) expect(stdout).toContain(id);
+      expect(stdout).toContain(`Admin key (for the /_emulator/ endpoints): ${deriveAdminKey(3)}`);
 
       const res = await fetch(`${url}/v1/nodes/${WELL_KNOWN_IDS.beaconNode}/`, {
         headers: { Authorization: `Bearer ${key}` },
@@ -68,6 +69,56 @@ describe("blockchain-nodes-emulator command", () => {
       child.kill("SIGTERM");
       expect(await exit).toBe(0);
     });
+  });
+
+  test("--verbose logs no secret from paths, queries, headers or bodies; delays set by flag apply", async () => {
+    const secret = "Zq8sEcReT4in7the2url";
+    const child = spawn(
+      process.execPath,
+      [cli, "--port", "0", "--verbose", "--delay-network-update-ms", "200"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      let stdout = "";
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (/^export .*$/m.test(stdout)) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`exited early with ${code}`)));
+      });
+      const [, url, key] = /^export BLOCKCHAIN_API_URL=(\S+) BLOCKCHAIN_API_KEY=(\S+)$/m.exec(stdout)!;
+      const headers = {
+        Authorization: `Bearer ${key}`,
+        "X-Secret": secret,
+        "Content-Type": "application/json",
+      };
+      await fetch(`${url}/v1/networks/${secret}/?api_key=${secret}`, { headers });
+      await fetch(`${url}/v1/nodes/?${secret}=${key}&name=${secret}`, { headers });
+      await fetch(`${url}/${secret}`, { headers });
+      const started = Date.now();
+      const patch = await fetch(`${url}/v1/networks/${WELL_KNOWN_IDS.emptyNetwork}/`, {
+        method: "PATCH",
+        headers,
+        body: JSON.stringify({ name: secret }),
+      });
+      expect(patch.status).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      for (let i = 0; i < 100 && stderr.split("\n").length <= 4; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      const lines = stderr.trim().split("\n");
+      expect(lines).toHaveLength(4);
+      expect(stderr).not.toContain(secret);
+      expect(stderr).not.toContain(key);
+      expect(stderr).not.toContain("api_key");
+      expect(lines[3]).toMatch(
+        /^PATCH \/v1\/networks\/\{id\}\/ id=NW-100-000-2 -> 200 \(\d+ ms\) \[fault route-delay\]$/,
+      );
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 
   test("--help prints usage and exits 0", async () => {
@@ -82,6 +133,11 @@ describe("blockchain-nodes-emulator command", () => {
     [["--rate-429", "1.5"], /--rate-429/],
     [["--bogus"], /bogus/],
     [["--latency-ms", "50-10"], /--latency-ms/],
+    [["--malformed-rate", "2"], /--malformed-rate/],
+    [["--delay-faucet-ms", "-1"], /--delay-faucet-ms/],
+    [["--delay-network-update-ms", "x"], /--delay-network-update-ms/],
+    [["--request-log-capacity", "-3"], /--request-log-capacity/],
+    [["--fault-path", "v1/"], /--fault-path/],
   ])("%j: clear error, exit 2", async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);
@@ -119,6 +175,45 @@ describe("blockchain-nodes-emulator command", () => {
         seed: 7,
         pageSize: 5,
         faults: { latencyMs: [10, 50], rate429: 0.1, rate5xx: 0.05, dropRate: 0, retryAfterSeconds: 2 },
+      },
+    });
+    expect(
+      parseCliArgs([
+        "--drop-after-processing-rate",
+        "0.1",
+        "--rate-5xx-after-processing",
+        "0.2",
+        "--malformed-rate",
+        "0.3",
+        "--fault-method",
+        "post",
+        "--fault-path",
+        "/v1/faucet/",
+        "--delay-faucet-ms",
+        "1500",
+        "--delay-network-update-ms",
+        "250",
+        "--request-log-capacity",
+        "500",
+        "--faucet-log-capacity",
+        "50",
+        "--max-body-bytes",
+        "4096",
+      ]),
+    ).toEqual({
+      help: false,
+      options: {
+        quiet: true,
+        faults: {
+          dropAfterProcessingRate: 0.1,
+          rate5xxAfterProcessing: 0.2,
+          malformedRate: 0.3,
+          match: { method: "POST", path: "/v1/faucet/" },
+        },
+        routeDelays: { faucetMs: 1500, networkUpdateMs: 250 },
+        requestLogCapacity: 500,
+        faucetSendLogCapacity: 50,
+        maxBodyBytes: 4096,
       },
     });
     expect(parseCliArgs(["--latency-ms", "25", "--verbose"])).toEqual({

@@ -92,7 +92,7 @@ describe("fault injection", () => {
       emulator.enqueueFaults([{ drop: true }]);
       await expect(call(emulator, "/v1/nodes/")).rejects.toThrow();
       expect(emulator.requests()).toEqual([
-        { method: "GET", path: "/v1/nodes/", query: {}, status: 0, fault: "drop" },
+        { method: "GET", route: "/v1/nodes/", path: "/v1/nodes/", query: {}, status: 0, fault: "drop" },
       ]);
       expect((await call(emulator, "/v1/nodes/")).status).toBe(200);
     });

@@ -73,8 +73,20 @@ describe("paths, methods, request log and lifecycle", () => {
     await call(emulator, "/v1/nodes/?region=uksouth&page=1&region=eu3");
     await call(emulator, "/v1/nodes/ND-999-999-999/", { key: null });
     expect(emulator.requests()).toEqual([
-      { method: "GET", path: "/v1/nodes/", query: { region: "eu3", page: "1" }, status: 200 },
-      { method: "GET", path: "/v1/nodes/ND-999-999-999/", query: {}, status: 401 },
+      {
+        method: "GET",
+        route: "/v1/nodes/",
+        path: "/v1/nodes/",
+        query: { region: "eu3", page: "1" },
+        status: 200,
+      },
+      {
+        method: "GET",
+        route: "/v1/nodes/{id}/",
+        path: "/v1/nodes/ND-999-999-999/",
+        query: {},
+        status: 401,
+      },
     ]);
     expect(JSON.stringify(emulator.requests())).not.toContain(emulator.apiKey);
     emulator.resetRequests();

@@ -1,0 +1,93 @@
+import { METHODS } from "http";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } from "../model";
+import type { NodeFilterName } from "../model";
+import { ARCHIVE_VALUES } from "./node-query";
+import type { Route } from "./routes";
+import { NODES_TEMPLATE, matchRoute } from "./routes";
+
+/** What the log shows instead of the path of a request that matches no route. */
+export const UNMATCHED_ROUTE = "(unmatched route)";
+
+/** What the log shows instead of a value that could carry a secret. */
+const HIDDEN = "(hidden)";
+
+const KNOWN_METHODS = new Set(METHODS);
+
+/** A page number worth showing: a small positive integer. */
+const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;
+
+/** The filter of the node list, by query parameter name. */
+const FILTER_BY_QUERY = new Map<string, NodeFilterName>(
+  NODE_FILTER_NAMES.map((n) => [NODE_FILTERS[n].query, n]),
+);
+
+/** The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. */
+export function routeTemplate(path: string): string {
+  return matchRoute(path)?.route.template ?? UNMATCHED_ROUTE;
+}
+
+/**
+ * Describes a request for the log with only what cannot carry a secret: the method (when it is
+ * a standard HTTP method), the matched route template (never the raw path; an unknown path is
+ * {@link UNMATCHED_ROUTE}), the path id when it has the model's id shape, and, on the node list,
+ * the names of the known query parameters with their values only when they are allowed values of
+ * the model (a free-text `name` is always hidden); other query parameters are only counted.
+ *
+ * `extraRoutes` maps exact paths outside the service (the emulator's own admin paths) to
+ * themselves, so they can be shown too.
+ *
+ * @example
+ * describeRequest("PATCH", "/v1/networks/NW-100-000-2/", "")
+ * // => "PATCH /v1/networks/{id}/ id=NW-100-000-2"
+ */
+export function describeRequest(
+  method: string,
+  path: string,
+  rawQuery: string,
+  extraRoutes: ReadonlyMap<string, string> = new Map(),
+): string {
+  const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
+  const matched = matchRoute(path);
+  if (!matched) {
+    parts.push(extraRoutes.get(path) ?? UNMATCHED_ROUTE);
+  } else {
+    parts.push(matched.route.template);
+    const id = idPart(matched.route, matched.id);
+    if (id) parts.push(id);
+  }
+  const query = queryPart(matched?.route.template === NODES_TEMPLATE, rawQuery);
+  if (query) parts.push(query);
+  return parts.join(" ");
+}
+
+function idPart(route: Route, id: string): string | undefined {
+  if (!route.idKind) return undefined;
+  return `id=${isId(route.idKind, id) ? id : HIDDEN}`;
+}
+
+function queryPart(isNodeList: boolean, rawQuery: string): string | undefined {
+  if (rawQuery === "") return undefined;
+  const params = new URLSearchParams(rawQuery);
+  const shown = new Map<string, string>();
+  let others = 0;
+  for (const [name, value] of params) {
+    if (isNodeList && (name === PAGE_QUERY || FILTER_BY_QUERY.has(name))) {
+      shown.delete(name); // the last value is the one applied: show it in its place
+      shown.set(name, safeValue(name, value));
+    } else {
+      others++;
+    }
+  }
+  const items = [...shown].map(([name, value]) => `${name}=${value}`);
+  if (others > 0) items.push(`+${others} other query ${others === 1 ? "parameter" : "parameters"}`);
+  return items.length > 0 ? `query: ${items.join(" ")}` : undefined;
+}
+
+function safeValue(name: string, raw: string): string {
+  if (name === PAGE_QUERY) return PAGE_NUMBER.test(raw) ? raw : HIDDEN;
+  const filter = FILTER_BY_QUERY.get(name) as NodeFilterName;
+  if (raw === "") return "";
+  if (NODE_FILTERS[filter].rule.kind === "string") return HIDDEN;
+  const value = filter === "archive" ? (ARCHIVE_VALUES.get(raw) ?? raw) : raw;
+  return checkFilterValue(filter, value) === undefined ? raw : HIDDEN;
+}

@@ -1,0 +1,164 @@
+import * as net from "net";
+import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
+import { call } from "./helpers";
+
+/** A raw client connection that collects everything the server sends until it closes. */
+interface RawConnection {
+  socket: net.Socket;
+  /** Everything received so far. */
+  received(): string;
+  /** Resolves with the text received once it contains `pattern`; rejects on close without it. */
+  waitFor(pattern: RegExp): Promise<string>;
+  /** Resolves when the server has closed (FIN or reset). */
+  closed: Promise<void>;
+}
+
+function connect(emulator: RunningEmulator): Promise<RawConnection> {
+  const { hostname, port } = new URL(emulator.url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+      let text = "";
+      const waiters: Array<() => void> = [];
+      socket.on("data", (chunk: Buffer) => {
+        text += chunk.toString("latin1");
+        waiters.forEach((w) => w());
+      });
+      socket.on("error", () => undefined);
+      const closed = new Promise<void>((done) => {
+        socket.once("end", done);
+        socket.once("close", () => done());
+      });
+      resolve({
+        socket,
+        received: () => text,
+        closed,
+        waitFor: (pattern) =>
+          new Promise((ok, fail) => {
+            const check = () => {
+              if (pattern.test(text)) ok(text);
+            };
+            waiters.push(check);
+            check();
+            void closed.then(() =>
+              setImmediate(() => (pattern.test(text) ? ok(text) : fail(new Error(text)))),
+            );
+          }),
+      });
+    });
+    socket.once("error", reject);
+  });
+}
+
+const head = (emulator: RunningEmulator, extra: string[]) =>
+  [
+    `PATCH /v1/networks/${emulator.fixtures.emptyNetwork}/ HTTP/1.1`,
+    `Host: ${new URL(emulator.url).host}`,
+    `Authorization: Bearer ${emulator.apiKey}`,
+    "Content-Type: application/json",
+    ...extra,
+    "",
+    "",
+  ].join("\r\n");
+
+describe("oversized request bodies", () => {
+  let emulator: RunningEmulator;
+  beforeEach(async () => {
+    emulator = await startEmulator({ seed: 5 });
+  });
+  afterEach(() => emulator.close());
+
+  test("a 50 MB Content-Length with little sent: 413 at once, connection closed, nothing applied", async () => {
+    const conn = await connect(emulator);
+    const started = Date.now();
+    conn.socket.write(head(emulator, [`Content-Length: ${50 * 1024 * 1024}`]));
+    conn.socket.write(`{"name": "${"x".repeat(1000)}`);
+    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text.toLowerCase()).toContain("connection: close");
+    expect(text).toContain('"code":"payload_too_large"');
+    await conn.closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(emulator.admin.getNetwork(emulator.fixtures.emptyNetwork)?.name).not.toContain("xxx");
+    expect(emulator.requests().map((r) => r.status)).toEqual([413]);
+    // The server is fine afterwards.
+    expect((await call(emulator, "/v1/nodes/")).status).toBe(200);
+  });
+
+  test("a chunked body past the limit: 413 while the client is still sending, then the connection closes", async () => {
+    const small = await startEmulator({ seed: 5, maxBodyBytes: 64 * 1024 });
+    try {
+      const conn = await connect(small);
+      conn.socket.write(head(small, ["Transfer-Encoding: chunked"]));
+      const chunk = Buffer.alloc(16 * 1024, "a");
+      let sent = 0;
+      // Keep sending (never the final chunk) until the answer arrives or 8 MiB went out.
+      while (!/\r\n\r\n/.test(conn.received()) && sent < 8 * 1024 * 1024 && !conn.socket.destroyed) {
+        const ok = conn.socket.write(`${chunk.length.toString(16)}\r\n`) && conn.socket.write(chunk);
+        conn.socket.write("\r\n");
+        sent += chunk.length;
+        await new Promise((r) => (ok ? setImmediate(r) : setTimeout(r, 5)));
+      }
+      const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
+      expect(text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(text.toLowerCase()).toContain("connection: close");
+      // Answered long before the client would have finished (it never does).
+      expect(sent).toBeLessThan(8 * 1024 * 1024);
+      const closedBy = Date.now();
+      await conn.closed;
+      expect(Date.now() - closedBy).toBeLessThan(2500);
+      expect(small.requests().map((r) => r.status)).toEqual([413]);
+      expect((await call(small, "/v1/nodes/")).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+
+  test("Expect: 100-continue with a body announced too large: 413, no 100 Continue", async () => {
+    const conn = await connect(emulator);
+    conn.socket.write(head(emulator, ["Content-Length: 5000000", "Expect: 100-continue"]));
+    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).not.toContain("100 Continue");
+    await conn.closed;
+  });
+
+  test("Expect: 100-continue with a small body: 100 Continue, then served", async () => {
+    const body = JSON.stringify({ name: "continued" });
+    const conn = await connect(emulator);
+    conn.socket.write(head(emulator, [`Content-Length: ${Buffer.byteLength(body)}`, "Expect: 100-continue"]));
+    await conn.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    conn.socket.write(body);
+    const text = await conn.waitFor(/HTTP\/1\.1 200 [^]*"name":"continued"/);
+    expect(text).toContain("HTTP/1.1 200");
+    conn.socket.destroy();
+    expect(emulator.admin.getNetwork(emulator.fixtures.emptyNetwork)?.name).toBe("continued");
+  });
+
+  test("a body at the limit is served; maxBodyBytes is checked", async () => {
+    const limit = 2048;
+    const tight = await startEmulator({ seed: 5, maxBodyBytes: limit });
+    try {
+      const network = tight.fixtures.emptyNetwork;
+      const name = (n: number) => JSON.stringify({ name: "n".repeat(n - 11) }); // {"name":"…"} is 11 + n
+      expect(Buffer.byteLength(name(limit))).toBe(limit);
+      const at = await call(tight, `/v1/networks/${network}/`, {
+        method: "PATCH",
+        rawBody: name(limit),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(at.status).not.toBe(413);
+      const over = await call(tight, `/v1/networks/${network}/`, {
+        method: "PATCH",
+        rawBody: name(limit + 1),
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(over.status).toBe(413);
+    } finally {
+      await tight.close();
+    }
+    expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
+    await expect(startEmulator({ maxBodyBytes: 0 })).rejects.toThrow(RangeError);
+  });
+});

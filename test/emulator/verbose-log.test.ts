@@ -1,0 +1,116 @@
+import { startEmulator } from "../../src/emulator";
+import type { RunningEmulator } from "../../src/emulator";
+import { describeRequest } from "../../src/emulator/request-line";
+import { call, rawRequest } from "./helpers";
+
+/** A value that must never reach the log; only letters and digits, so no encoding hides it. */
+const SECRET = "sk9live9Qz7Xw3Vb5Nm1Kp8Rt2Ly6Hd4";
+
+describe("--verbose log (quiet: false)", () => {
+  let emulator: RunningEmulator;
+  let lines: string[];
+  let spy: jest.SpyInstance;
+  beforeEach(async () => {
+    emulator = await startEmulator({ seed: 21, quiet: false });
+    lines = [];
+    spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+  });
+  afterEach(async () => {
+    spy.mockRestore();
+    await emulator.close();
+  });
+  const output = () => lines.join("");
+
+  test("a secret in a path segment, a query name, a query value, a header or a body never appears", async () => {
+    const key = emulator.apiKey;
+    const network = emulator.fixtures.emptyNetwork;
+    const paths = [
+      `/v1/networks/${SECRET}/`,
+      `/v1/nodes/${SECRET}/`,
+      `/${SECRET}/v1/nodes/`,
+      `/v1/${SECRET}`,
+      `/v1/nodes/?api_key=${SECRET}`,
+      `/v1/nodes/?api_key=${key}`,
+      `/v1/nodes/?${SECRET}=1`,
+      `/v1/nodes/?name=${SECRET}`,
+      `/v1/nodes/?region=${SECRET}&provider=${SECRET}&network=${SECRET}&archive=${SECRET}`,
+      `/v1/nodes/?page=${SECRET}&order_by=${SECRET}`,
+      `/v1/networks/${network}/?token=${SECRET}`,
+      `/v1/faucet/goerli?key=${SECRET}`,
+      `/v1/nodes/${encodeURIComponent(`ND-1/${SECRET}`)}/`,
+      `/_emulator/${SECRET}`,
+      `/_emulator/faults?key=${SECRET}`,
+    ];
+    for (const path of paths) {
+      await rawRequest(emulator, path, { headers: { "X-Api-Key": SECRET } });
+    }
+    await call(emulator, `/v1/networks/${network}/`, {
+      method: "PATCH",
+      body: { name: SECRET },
+      headers: { "X-Api-Key": SECRET, Cookie: `session=${SECRET}` },
+    });
+    await call(emulator, "/v1/faucet/goerli", { method: "POST", body: { address: SECRET } });
+    await call(emulator, "/v1/nodes/", { key: SECRET });
+    await call(emulator, "/_emulator/faults", { key: SECRET });
+    await call(emulator, "/_emulator/faults", { key: emulator.adminKey });
+    const text = output();
+    expect(lines.length).toBe(paths.length + 5);
+    for (const secret of [SECRET, key, emulator.adminKey]) expect(text).not.toContain(secret);
+    expect(text).not.toContain("api_key");
+    expect(text).not.toContain("token");
+    expect(text).not.toContain("session");
+    expect(lines[0]).toMatch(/^GET \/v1\/networks\/\{id\}\/ id=\(hidden\) -> 405 \(\d+ ms\)\n$/);
+    expect(lines[2]).toMatch(/^GET \(unmatched route\) -> 404 /);
+    expect(lines[4]).toMatch(/^GET \/v1\/nodes\/ query: \+1 other query parameter -> 200 /);
+    expect(lines[7]).toMatch(/^GET \/v1\/nodes\/ query: name=\(hidden\) -> 200 /);
+    expect(lines[8]).toMatch(
+      /^GET \/v1\/nodes\/ query: region=\(hidden\) provider=\(hidden\) network=\(hidden\) archive=\(hidden\) -> 400 /,
+    );
+    expect(lines[13]).toMatch(/^GET \(unmatched route\) -> 404 .*\[admin\]\n$/);
+    expect(lines.at(-1)).toMatch(/^GET \/_emulator\/faults -> 200 .*\[admin\]\n$/);
+  });
+
+  test("what cannot carry a secret is shown: route template, well-formed ids, allowed filter values, status, fault", async () => {
+    const network = emulator.fixtures.emptyNetwork;
+    await call(emulator, `/v1/networks/${network}/`, { method: "PATCH", body: { name: "renamed" } });
+    await call(
+      emulator,
+      "/v1/nodes/?region=us-east-1&provider=aws&archive=true&network=NW-100-000-1&page=1&order_by=-name&name=x&region=uksouth",
+    );
+    emulator.enqueueFaults([{ status: 503 }, { drop: true, after: "processing" }]);
+    await call(emulator, `/v1/nodes/${emulator.fixtures.beaconNode}/`);
+    await call(emulator, "/v1/faucet/goerli", {
+      method: "POST",
+      body: { address: emulator.fixtures.faucetAddress },
+    }).catch(() => undefined);
+    expect(lines).toEqual([
+      expect.stringMatching(/^PATCH \/v1\/networks\/\{id\}\/ id=NW-100-000-2 -> 200 \(\d+ ms\)\n$/),
+      expect.stringMatching(
+        /^GET \/v1\/nodes\/ query: provider=aws archive=true network=NW-100-000-1 page=1 order_by=-name name=\(hidden\) region=uksouth -> 200 /,
+      ),
+      expect.stringMatching(/^GET \/v1\/nodes\/\{id\}\/ id=ND-100-000-001 -> 503 .*\[fault 503\]\n$/),
+      expect.stringMatching(/^POST \/v1\/faucet\/goerli -> dropped .*\[fault drop-after-processing\]\n$/),
+    ]);
+  });
+
+  test("describeRequest: the pure rule", () => {
+    expect(describeRequest("DELETE", "/v1/networks/NW-1-2/", "")).toBe("DELETE /v1/networks/{id}/ id=NW-1-2");
+    expect(describeRequest("GET", "/v1/nodes/ND-1/", "")).toBe("GET /v1/nodes/{id}/ id=ND-1");
+    expect(describeRequest("GET", "/v1/nodes/NW-1/", "")).toBe("GET /v1/nodes/{id}/ id=(hidden)");
+    expect(describeRequest("GET", `/v1/nodes/${SECRET}`, "")).toBe("GET (unmatched route)");
+    expect(describeRequest("GET", "/v1/nodes/", `${SECRET}=1&x=${SECRET}`)).toBe(
+      "GET /v1/nodes/ query: +2 other query parameters",
+    );
+    expect(describeRequest("GET", "/v1/nodes/", "page=0&status=running&type=")).toBe(
+      "GET /v1/nodes/ query: page=(hidden) status=running type=",
+    );
+    // Filters are known only on the node list.
+    expect(describeRequest("POST", "/v1/faucet/goerli", "region=uksouth")).toBe(
+      "POST /v1/faucet/goerli query: +1 other query parameter",
+    );
+    expect(describeRequest("BREW", "/v1/nodes/", "")).toBe("(other method) /v1/nodes/");
+  });
+});
