@@ -121,3 +121,61 @@ export function engineVersion(engineDir: string): string {
     .toString()
     .trim();
 }
+
+/** A process as listed by `/proc` (Linux): its id, its parent's id and its command line. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  argv: string[];
+}
+
+/** Every live process visible in `/proc` (Linux only; empty elsewhere). Zombies are left out. */
+export function listProcesses(): ProcessInfo[] {
+  if (!fs.existsSync("/proc/self/stat")) return [];
+  const out: ProcessInfo[] = [];
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state === "Z") continue;
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").filter(Boolean);
+      out.push({ pid: Number(name), ppid: Number(ppid), argv });
+    } catch {
+      // the process ended while it was being read
+    }
+  }
+  return out;
+}
+
+/** The live descendants of a process (children, grandchildren, ...), from `/proc`. */
+export function descendantsOf(rootPid: number, processes: ProcessInfo[] = listProcesses()): ProcessInfo[] {
+  const found: ProcessInfo[] = [];
+  let parents = new Set([rootPid]);
+  while (parents.size > 0) {
+    const children = processes.filter((p) => parents.has(p.ppid) && !found.some((f) => f.pid === p.pid));
+    found.push(...children);
+    parents = new Set(children.map((c) => c.pid));
+  }
+  return found;
+}
+
+/**
+ * Sends SIGKILL to a process and to every descendant it has right now (listed first, so that
+ * none escapes by being re-parented), each by its id, as a CI runner that cancels a job does.
+ * Returns the processes signalled.
+ */
+export function killProcessTree(rootPid: number): ProcessInfo[] {
+  const processes = listProcesses();
+  const root = processes.find((p) => p.pid === rootPid);
+  const tree = [...(root ? [root] : []), ...descendantsOf(rootPid, processes)];
+  for (const p of tree) {
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return tree;
+}
