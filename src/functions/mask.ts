@@ -1,36 +1,66 @@
+import { maskUrlCredentials } from "../api/redact";
+
 /** What replaces a credential in a masked endpoint. */
 export const MASK = "***";
 
-/** A path segment or query value that looks like a key or token: long, letters and digits. */
-const KEY_LIKE = /^(?=.*[0-9])(?=.*[a-zA-Z])[A-Za-z0-9_-]{16,}$/;
+/** Credentials shorter than this are not searched for (they would mask ordinary text). */
+const MIN_CREDENTIAL_LENGTH = 4;
+
+/** Whether `url` as written has a `/` after its authority (`https://host/…`, not `https://host?…`). */
+function hasPathSlash(url: string): boolean {
+  const start = url.indexOf("://");
+  if (start < 0) return true;
+  for (let i = start + 3; i < url.length; i++) {
+    const c = url[i];
+    if (c === "/" || c === "\\") return true;
+    if (c === "?" || c === "#") return false;
+  }
+  return false;
+}
+
+/** `text` as the URL parser writes it as a path (dot segments resolved), if it can. */
+function normalizedPath(text: string): string | undefined {
+  try {
+    return new URL(`http://h/${text}`).pathname.slice(1);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Returns an endpoint URL fit for display: user info, every known credential and every
- * key-like path segment or query value replaced by `***`. The scheme, host and the rest of the
- * path stay readable. A value that is not a URL is masked whole.
+ * Returns an endpoint URL fit for display: everything that holds or looks like a credential is
+ * replaced by `***`: user info; every occurrence of a known credential (also URL-encoded, and in
+ * any case in the host name), even when it spans several path segments; host labels, path
+ * segments (`<key>.json` keeps `.json`), query parameter names and values and fragments that
+ * look like keys (at least 16 characters with letters, digits and a word no ordinary name has);
+ * and the value of every secret-named query parameter (`apikey`, `token`, `sig`, …), however
+ * short. The scheme, ordinary host names (`nd-123-456-789.p2pify.com`), ordinary path words
+ * (`/v1/`, `/rpc`) and resource ids stay readable. A value that is not a URL is masked whole, and
+ * so is a URL from which a known credential could not be removed. The URL is shown normalized
+ * (host lower-cased, unsafe characters percent-encoded). Linear time.
  */
 export function maskEndpoint(url: string, credentials: ReadonlyArray<string | undefined> = []): string {
+  if (typeof url !== "string") return MASK;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return MASK;
   }
-  const secrets = credentials.filter((c): c is string => typeof c === "string" && c.length >= 4);
-  const maskPart = (part: string): string => {
-    let decoded = part;
-    try {
-      decoded = decodeURIComponent(part);
-    } catch {
-      // keep as is
-    }
-    if (KEY_LIKE.test(decoded) || secrets.some((s) => decoded === s)) return MASK;
-    return secrets.reduce((acc, s) => acc.split(s).join(MASK), part);
-  };
-  const auth = parsed.username || parsed.password ? `${MASK}@` : "";
-  const pathname = parsed.pathname.split("/").map(maskPart).join("/");
-  const params = [...parsed.searchParams.entries()].map(([k, v]) => `${k}=${maskPart(v)}`);
-  const search = params.length > 0 ? `?${params.join("&")}` : "";
-  const hostname = secrets.reduce((acc, s) => acc.split(s.toLowerCase()).join(MASK), parsed.host);
-  return `${parsed.protocol}//${auth}${hostname}${pathname === "/" && !url.endsWith("/") ? "" : pathname}${search}`;
+  const secrets: string[] = [];
+  for (const c of credentials) {
+    if (typeof c !== "string" || c.length < MIN_CREDENTIAL_LENGTH) continue;
+    secrets.push(c);
+    // What is left of it in a normalized path (`./key` → `key`) is masked too.
+    const inPath = normalizedPath(c);
+    if (inPath !== undefined && inPath !== c && inPath.length >= MIN_CREDENTIAL_LENGTH) secrets.push(inPath);
+  }
+  let href = parsed.href;
+  if (parsed.pathname === "/" && !hasPathSlash(url)) {
+    // `https://host` is shown as written, without the slash the parser adds.
+    const authority = href.indexOf("//") + 2;
+    const slash = href.indexOf("/", authority);
+    if (authority > 1 && slash >= 0) href = href.slice(0, slash) + href.slice(slash + 1);
+  }
+  return maskUrlCredentials(href, { replacement: MASK, secrets, ignoreCase: true });
 }
