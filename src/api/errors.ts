@@ -49,6 +49,8 @@ export interface ApiErrorInit {
   retryAfterMs?: number;
   /** HTTP attempts made (0 when nothing was sent). */
   attempts?: number;
+  /** The service's full `error.message`, when longer or rawer than the one quoted in the message. */
+  serverMessage?: string;
   /** Advice appended to the message. */
   hint?: string;
 }
@@ -80,6 +82,12 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
   /** HTTP attempts made (0 when the client refused the input). */
   readonly attempts: number;
+  /**
+   * The service's full `error.message`, credentials redacted but otherwise as sent (it may be long
+   * and hold control characters: the `message` quotes it escaped and capped). Not enumerable, so
+   * logs and `JSON.stringify` show only the capped form.
+   */
+  declare readonly serverMessage?: string;
 
   /**
    * Builds an error; every text is passed through `redactor` (by default the generic credential
@@ -105,6 +113,13 @@ export class ApiError extends Error {
     if (init.nextFaucetAvailable !== undefined) this.nextFaucetAvailable = redactor(init.nextFaucetAvailable);
     if (init.mayHaveBeenProcessed !== undefined) this.mayHaveBeenProcessed = init.mayHaveBeenProcessed;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.serverMessage !== undefined) {
+      Object.defineProperty(this, "serverMessage", {
+        value: redactor(init.serverMessage),
+        enumerable: false,
+        writable: false,
+      });
+    }
   }
 
   /** A plain, credential-free copy for logs and `JSON.stringify`. */

@@ -6,7 +6,7 @@
  */
 import { ApiError, ApiErrorInit, ApiErrorKind, createApiError, kindForStatus } from "./errors";
 import { RateLimiter } from "./rate-limiter";
-import { Redactor, previewBody } from "./redact";
+import { Redactor, previewBody, sanitizeServerText } from "./redact";
 import { RETRYABLE_CONNECTION_CODES, USER_AGENT } from "./defaults";
 import {
   FailureKind,
@@ -102,6 +102,32 @@ export interface ApiResponse {
   body: unknown;
   /** Attempts it took. */
   attempts: number;
+}
+
+/** Longest server message quoted in an error message; the full text is kept on `serverMessage`. */
+const SERVER_MESSAGE_CHARS = 1000;
+/** Longest server error code, field name, or other short server string quoted. */
+const SERVER_SHORT_CHARS = 120;
+/** Most per-field messages quoted, and the length of each. */
+const SERVER_FIELDS = 20;
+const SERVER_FIELD_CHARS = 300;
+
+/** A server string for a message: credentials redacted first, then control characters escaped and the length capped. */
+function serverText(t: Transport, text: string, max: number): string {
+  return sanitizeServerText(t.redact(text), max);
+}
+
+/** Per-field messages of a server error, redacted, escaped and capped in number and length. */
+function serverFields(t: Transport, fields: Record<string, string[]>): Record<string, string[]> {
+  const entries = Object.entries(fields);
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of entries.slice(0, SERVER_FIELDS)) {
+    out[serverText(t, field, SERVER_SHORT_CHARS)] = messages
+      .slice(0, SERVER_FIELDS)
+      .map((m) => serverText(t, m, SERVER_FIELD_CHARS));
+  }
+  if (entries.length > SERVER_FIELDS) out["…"] = [`${entries.length - SERVER_FIELDS} more fields not shown`];
+  return out;
 }
 
 /** The default sleep: a plain timer. */
@@ -268,7 +294,7 @@ async function attempt(
     retryAfterHeader = res.headers.get("retry-after");
     const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
     text = await readBodyText(res, t.maxResponseBytes, () => controller.abort());
-    if (location !== null) text = `redirect to ${location}`;
+    if (location !== null) text = `redirect to ${serverText(t, location, SERVER_SHORT_CHARS * 2)}`;
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       return {
@@ -368,15 +394,19 @@ async function attempt(
     kind = "invalid_response";
     code = "unexpected_not_found";
     const got = shaped
-      ? `an error object with code ${JSON.stringify(errorBody?.code)}`
+      ? `an error object with code ${JSON.stringify(serverText(t, errorBody?.code ?? "", SERVER_SHORT_CHARS))}`
       : parsed.ok
         ? "a JSON body that is not the service's error object"
         : describeBody(t, contentType, text);
     detail = `${spec.method} ${t.base.href}${shownPath(spec.url).slice(t.base.basePath.length)} answered 404 with ${got}, not the service's "does not exist" error`;
     hint = `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`;
   } else if (errorBody && (errorBody.code !== undefined || errorBody.message !== undefined)) {
-    code = errorBody.code ?? `http_${status}`;
-    detail = errorBody.message ?? "(no message)";
+    code =
+      errorBody.code !== undefined ? serverText(t, errorBody.code, SERVER_SHORT_CHARS) : `http_${status}`;
+    detail =
+      errorBody.message !== undefined
+        ? serverText(t, errorBody.message, SERVER_MESSAGE_CHARS)
+        : "(no message)";
     hint = HINTS[kind];
   } else if (status >= 300 && status < 400) {
     code = "unexpected_redirect";
@@ -386,9 +416,13 @@ async function attempt(
     detail = `the body is not the service's error object: ${describeBody(t, contentType, text)}`;
     hint = HINTS[kind];
   }
+  const nextFaucetAvailable =
+    errorBody?.nextFaucetAvailable !== undefined
+      ? serverText(t, errorBody.nextFaucetAvailable, SERVER_SHORT_CHARS)
+      : undefined;
   if (kind === "rate_limited") {
-    if (errorBody?.nextFaucetAvailable !== undefined) {
-      hint = `The faucet can be used again at ${errorBody.nextFaucetAvailable}.`;
+    if (nextFaucetAvailable !== undefined) {
+      hint = `The faucet can be used again at ${nextFaucetAvailable}.`;
     } else if (retryAfterMs !== undefined) {
       hint = `The service asks to wait ${formatDuration(retryAfterMs)} (until ${new Date(now + retryAfterMs).toISOString()}).`;
     } else {
@@ -404,8 +438,9 @@ async function attempt(
         status,
         code,
         detail,
-        fields: errorBody?.fields,
-        nextFaucetAvailable: errorBody?.nextFaucetAvailable,
+        fields: errorBody?.fields !== undefined ? serverFields(t, errorBody.fields) : undefined,
+        nextFaucetAvailable,
+        serverMessage: errorBody?.message,
         retryAfterMs,
         hint,
       },

@@ -1,4 +1,4 @@
-import { checkApiUrl, isApiError } from "../api";
+import { checkApiUrl, isApiError, redact } from "../api";
 import { formatProblems, Problem } from "../model";
 import { UNKNOWN } from "./unknown";
 
@@ -25,7 +25,9 @@ export function checkCredentialInputs(news: Record<string, unknown>): CheckFailu
   const { apiUrl, apiKey } = news;
   if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
     const reason = typeof apiUrl === "string" ? checkApiUrl(apiUrl) : "apiUrl must be a string";
-    if (reason) failures.push({ property: "apiUrl", reason });
+    // A key pasted into the URL (or the two swapped) is never echoed back.
+    const key = typeof apiKey === "string" && apiKey !== UNKNOWN ? [apiKey, apiKey.trim()] : [];
+    if (reason) failures.push({ property: "apiUrl", reason: redact(reason, key) });
   }
   if (apiKey !== undefined && apiKey !== UNKNOWN && (typeof apiKey !== "string" || apiKey.trim() === "")) {
     failures.push({

@@ -394,3 +394,58 @@ describe("the key is never echoed from input errors", () => {
     expect(server.hits).toHaveLength(0);
   });
 });
+
+describe("server text is capped and escaped in messages, kept whole on serverMessage", () => {
+  it("a 1 MB error message becomes a short message; the full text stays on serverMessage", async () => {
+    const long = "x".repeat(1024 * 1024);
+    server.script({ status: 400, body: { error: { code: "validation_error", message: long } } });
+    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    expect(e.message.length).toBeLessThan(4_000);
+    expect(e.serverMessage).toHaveLength(long.length);
+    expect(JSON.stringify(e).length).toBeLessThan(8_000);
+  });
+
+  it("escape and carriage-return sequences cannot reach a terminal or a log", async () => {
+    const hostile = "ok\u001b[2J\u001b]0;pwned\u0007\rFAKE LOG LINE\nsecond\u009b";
+    server.script({
+      status: 400,
+      body: { error: { code: "bad\u001b[31m", message: hostile, fields: { "na\rme": [hostile] } } },
+    });
+    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    // eslint-disable-next-line no-control-regex
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    expect(e.message).not.toMatch(controls);
+    expect(e.code).not.toMatch(controls);
+    for (const [field, messages] of Object.entries(e.fields ?? {})) {
+      expect(field).not.toMatch(controls);
+      for (const m of messages) expect(m).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    }
+    expect(e.message).toContain("FAKE LOG LINE");
+  });
+
+  it("fields that are objects are shown as JSON, never [object Object]", async () => {
+    server.script({
+      status: 400,
+      body: {
+        error: {
+          code: "validation_error",
+          message: "Invalid.",
+          fields: { name: [{ code: "blank" }], project: { x: 1 } },
+        },
+      },
+    });
+    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    expect(e.message).not.toContain("[object Object]");
+    expect(e.fields?.name).toEqual(['{"code":"blank"}']);
+  });
+
+  it("a key in a long server message is redacted before the message is cut", async () => {
+    for (const at of [990, 995, 999, 1000, 1003]) {
+      const message = `${"m".repeat(at)}${API_KEY}${"n".repeat(50)}`;
+      server.script({ status: 400, body: { error: { code: "validation_error", message } } });
+      const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+      expect(e.message).not.toContain(API_KEY.slice(0, 6));
+      expect(e.serverMessage).not.toContain(API_KEY);
+    }
+  });
+});
