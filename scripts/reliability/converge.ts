@@ -1,0 +1,439 @@
+/**
+ * Section 1: converge under faults. Each run is a random sequence of listings and Network
+ * provider operations, played twice at the same time: against an emulator injecting 30%
+ * transient faults, and against a fault-free emulator of the same seed. The final states and the
+ * listing results must be the same.
+ */
+import { createHash } from "crypto";
+import { ApiError, NodeServiceClient, type Node, type NodeFilters } from "../../src/api";
+import { startEmulator, type FaultOptions, type RunningEmulator } from "../../src/emulator";
+import {
+  NODE_STATUSES,
+  NODE_TYPES,
+  ORDER_BY_VALUES,
+  PROTOCOLS,
+  PROVIDER_REGION_PAIRS,
+  PUBLIC_NETWORK_NAMES,
+  REGIONS,
+  publicNetworksOf,
+  validateNodeFilters,
+} from "../../src/model";
+import * as net from "../../src/resources/network-provider";
+import {
+  Goal,
+  Rng,
+  addSecret,
+  causeOf,
+  deriveSeed,
+  emulatorSecretKind,
+  keep,
+  pool,
+  say,
+  seconds,
+  table,
+} from "./common";
+
+const SECTION = "1 converge";
+
+type Op =
+  | { kind: "list"; via: "listAllNodes" | "listNodes"; filters: NodeFilters }
+  | { kind: "adopt"; network: string; name?: string; project?: string }
+  | { kind: "rename"; network: string; name: string }
+  | { kind: "move"; network: string; project: string }
+  | { kind: "read"; network: string }
+  | { kind: "delete"; network: string };
+
+interface Fixtures {
+  organization: string;
+  project: string;
+  otherProject: string;
+  foreignProject: string;
+  networkWithNodes: string;
+  emptyNetwork: string;
+  secondEmptyNetwork: string;
+  consortiumNetwork: string;
+  foreignNetwork: string;
+}
+
+/** The same for every seed (see the emulator's WELL_KNOWN_IDS); the others are read per emulator. */
+function randomFilters(rng: Rng, f: Fixtures): NodeFilters {
+  for (;;) {
+    const filters: Record<string, unknown> = {};
+    if (rng.chance(0.35)) filters.protocol = rng.pick(PROTOCOLS);
+    if (rng.chance(0.15)) {
+      filters.publicNetwork =
+        typeof filters.protocol === "string"
+          ? rng.pick(publicNetworksOf(filters.protocol as (typeof PROTOCOLS)[number]))
+          : rng.pick(PUBLIC_NETWORK_NAMES);
+    }
+    if (rng.chance(0.3)) {
+      const pair = rng.pick(PROVIDER_REGION_PAIRS);
+      filters.provider = pair.provider;
+      if (rng.chance(0.5)) filters.region = pair.region;
+    } else if (rng.chance(0.15)) {
+      filters.region = rng.pick(REGIONS);
+    }
+    if (rng.chance(0.3)) filters.status = rng.pick(NODE_STATUSES);
+    if (rng.chance(0.2)) filters.type = rng.pick(NODE_TYPES);
+    if (rng.chance(0.2)) filters.archive = rng.chance(0.5);
+    if (rng.chance(0.25))
+      filters.network = rng.pick([f.networkWithNodes, f.consortiumNetwork, f.emptyNetwork]);
+    if (rng.chance(0.25)) filters.project = rng.pick([f.project, f.otherProject]);
+    if (rng.chance(0.1)) filters.organization = f.organization;
+    if (rng.chance(0.1)) filters.role = "peer";
+    if (rng.chance(0.1)) filters.projectType = "public";
+    if (rng.chance(0.05)) filters.name = "Ethereum Mainnet archive node";
+    if (rng.chance(0.5)) filters.orderBy = rng.pick(ORDER_BY_VALUES);
+    if (validateNodeFilters(filters).length === 0) return filters as NodeFilters;
+  }
+}
+
+function randomName(rng: Rng): string {
+  return rng.pick([
+    `net-${rng.hex(6)}`,
+    `Réseau ${rng.int(1, 999)}`,
+    `prod ${rng.hex(3)} (eu)`,
+    `n${rng.int(0, 9)}`,
+  ]);
+}
+
+function randomSequence(rng: Rng, f: Fixtures): Op[] {
+  const networks = [f.networkWithNodes, f.emptyNetwork, f.secondEmptyNetwork, f.consortiumNetwork];
+  const network = () =>
+    rng.chance(0.04) ? rng.pick(["NW-999-999-9", f.foreignNetwork]) : rng.pick(networks);
+  const project = () => (rng.chance(0.05) ? f.foreignProject : rng.pick([f.project, f.otherProject]));
+  const ops: Op[] = [];
+  const length = rng.int(6, 10);
+  for (let i = 0; i < length; i++) {
+    const r = rng.next();
+    if (r < 0.3) {
+      ops.push({
+        kind: "list",
+        via: rng.chance(0.5) ? "listAllNodes" : "listNodes",
+        filters: randomFilters(rng, f),
+      });
+    } else if (r < 0.45) {
+      ops.push({
+        kind: "adopt",
+        network: network(),
+        name: rng.chance(0.6) ? randomName(rng) : undefined,
+        project: rng.chance(0.2) ? project() : undefined,
+      });
+    } else if (r < 0.62) {
+      ops.push({ kind: "rename", network: network(), name: randomName(rng) });
+    } else if (r < 0.72) {
+      ops.push({ kind: "move", network: network(), project: project() });
+    } else if (r < 0.87) {
+      ops.push({ kind: "read", network: network() });
+    } else {
+      ops.push({ kind: "delete", network: network() });
+    }
+  }
+  return ops;
+}
+
+/** One side of a run: an emulator, a listing client and the provider state (what Pulumi keeps). */
+interface Side {
+  emulator: RunningEmulator;
+  client: NodeServiceClient;
+  state: Map<string, net.NetworkOutputs>;
+  declared: Map<string, net.NetworkInputs>;
+  /** Errors the user saw, by cause, and operations they ran again. */
+  visible: Map<string, number>;
+  reruns: number;
+  expectedErrors: number;
+}
+
+function digest(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+}
+
+function outsDigest(outs: net.NetworkOutputs | Record<string, never>): string {
+  const { apiUrl: _u, apiKey: _k, ...rest } = outs as net.NetworkOutputs;
+  return digest(rest);
+}
+
+/** Errors a user would answer by running the step again (`pulumi up` once more). */
+function isTransient(error: unknown): boolean {
+  if (error instanceof ApiError) {
+    return ["rate_limited", "unavailable", "timeout", "network", "invalid_response"].includes(error.kind);
+  }
+  return (
+    error instanceof Error &&
+    ["RateLimitedError", "UnavailableError", "TimeoutError", "NetworkError", "InvalidResponseError"].includes(
+      error.name,
+    )
+  );
+}
+
+async function perform(side: Side, op: Op): Promise<string> {
+  const creds = { apiUrl: side.emulator.url, apiKey: side.emulator.apiKey };
+  const adopt = async (network: string, name?: string, project?: string) => {
+    const inputs: net.NetworkInputs = { networkId: network, ...creds };
+    if (name !== undefined) inputs.name = name;
+    if (project !== undefined) inputs.project = project;
+    const created = await net.createNetwork(inputs);
+    side.state.set(network, created.outs);
+    side.declared.set(network, inputs);
+    return created.outs;
+  };
+  switch (op.kind) {
+    case "list": {
+      let nodes: Node[];
+      if (op.via === "listAllNodes") {
+        nodes = await side.client.listAllNodes(op.filters, { limit: 1000 });
+      } else {
+        nodes = [];
+        for await (const node of side.client.listNodes(op.filters)) nodes.push(node);
+      }
+      return `list ${nodes.length} ${digest(nodes)}`;
+    }
+    case "adopt":
+      return `adopt ${outsDigest(await adopt(op.network, op.name, op.project))}`;
+    case "rename":
+    case "move": {
+      if (!side.state.has(op.network)) await adopt(op.network);
+      const news: net.NetworkInputs = { ...side.declared.get(op.network)! };
+      if (op.kind === "rename") news.name = op.name;
+      else news.project = op.project;
+      const { outs } = await net.updateNetwork(op.network, side.state.get(op.network)!, news);
+      side.state.set(op.network, outs);
+      side.declared.set(op.network, news);
+      return `${op.kind} ${outsDigest(outs)}`;
+    }
+    case "read": {
+      if (!side.state.has(op.network)) await adopt(op.network);
+      const read = await net.readNetwork(op.network, side.state.get(op.network)!);
+      if (read.id === "") side.state.delete(op.network);
+      else side.state.set(op.network, read.props as net.NetworkOutputs);
+      return `read ${read.id === "" ? "gone" : outsDigest(read.props)}`;
+    }
+    case "delete": {
+      if (!side.state.has(op.network)) await adopt(op.network);
+      await net.deleteNetwork(op.network, side.state.get(op.network)!);
+      side.state.delete(op.network);
+      side.declared.delete(op.network);
+      return "delete ok";
+    }
+  }
+}
+
+/** Plays a sequence; a transient error is shown to the user, who runs the step again (5 times at most). */
+async function play(side: Side, ops: Op[], where: string): Promise<string[]> {
+  const outcomes: string[] = [];
+  for (const [i, op] of ops.entries()) {
+    let outcome = "";
+    for (let tries = 0; ; tries++) {
+      try {
+        outcome = await perform(side, op);
+        break;
+      } catch (error) {
+        keep(SECTION, `${where} op ${i} ${op.kind}`, error);
+        if (isTransient(error) && tries < 5) {
+          const cause = causeOf(error);
+          side.visible.set(cause, (side.visible.get(cause) ?? 0) + 1);
+          side.reruns++;
+          continue;
+        }
+        if (isTransient(error)) {
+          const cause = causeOf(error);
+          side.visible.set(cause, (side.visible.get(cause) ?? 0) + 1);
+        } else {
+          side.expectedErrors++;
+        }
+        outcome = `${op.kind} error ${causeOf(error)}`;
+        break;
+      }
+    }
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+function finalState(emulator: RunningEmulator, ids: string[]): string[] {
+  return ids.map((id) => {
+    const n = emulator.admin.getNetwork(id);
+    return n
+      ? `${id} ${JSON.stringify(n.name)} ${n.project} nodes=${n.nodes.map((x) => x.id).join(",")}`
+      : `${id} deleted`;
+  });
+}
+
+function listingClient(emulator: RunningEmulator): NodeServiceClient {
+  return new NodeServiceClient({
+    apiUrl: emulator.url,
+    apiKey: emulator.apiKey,
+    maxRequestsPerSecond: 0,
+    timeoutMs: 5000,
+    deadlineMs: 30000,
+    retry: { baseDelayMs: 5, maxDelayMs: 40 },
+  });
+}
+
+/** The fault mix: 30% of requests, transient kinds only. */
+function faultsFor(run: number, rng: Rng): FaultOptions {
+  return {
+    rate429: 0.08,
+    rate5xx: 0.09,
+    dropRate: 0.07,
+    dropAfterProcessingRate: 0.03,
+    rate5xxAfterProcessing: 0.03,
+    retryAfterSeconds: run % 3 === 0 ? 1 : null,
+    latencyMs: [0, rng.int(2, 15)],
+  };
+}
+
+export interface ConvergeOptions {
+  seed: number;
+  runs: number;
+  concurrency: number;
+}
+
+/** Runs section 1 and prints its table; returns its goals. */
+export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
+  const started = performance.now();
+  const faultCounts = new Map<string, number>();
+  const visible = new Map<string, number>();
+  const opCounts = new Map<string, number>();
+  let requests = 0;
+  let latencyOnly = 0;
+  let faulted = 0;
+  let reruns = 0;
+  let expected = 0;
+  let stateMismatches = 0;
+  let listingCompared = 0;
+  let listingMismatches = 0;
+  let outcomeMismatches = 0;
+  let runsWithMismatch = 0;
+  let ops = 0;
+  const mismatchExamples: string[] = [];
+
+  await pool(
+    Array.from({ length: options.runs }, (_, i) => i),
+    options.concurrency,
+    async (run) => {
+      const runSeed = deriveSeed(options.seed, `converge/${run}`);
+      const rng = new Rng(runSeed);
+      const dataSeed = 1 + (runSeed % 100_000);
+      const pageSize = rng.pick([3, 5, 10]);
+      const faults = faultsFor(run, rng);
+      const [faultedEmu, cleanEmu] = await Promise.all([
+        startEmulator({ port: 0, seed: dataSeed, pageSize, faults, quiet: run !== 0 }),
+        startEmulator({ port: 0, seed: dataSeed, pageSize }),
+      ]);
+      try {
+        for (const s of faultedEmu.secrets()) addSecret(s, emulatorSecretKind(s));
+        const f = faultedEmu.fixtures;
+        const fixtures: Fixtures = { ...f };
+        const sequence = randomSequence(rng, fixtures);
+        for (const op of sequence) opCounts.set(op.kind, (opCounts.get(op.kind) ?? 0) + 1);
+        ops += sequence.length;
+        const side = (emulator: RunningEmulator): Side => ({
+          emulator,
+          client: listingClient(emulator),
+          state: new Map(),
+          declared: new Map(),
+          visible: new Map(),
+          reruns: 0,
+          expectedErrors: 0,
+        });
+        const a = side(faultedEmu);
+        const b = side(cleanEmu);
+        const [withFaults, reference] = await Promise.all([
+          play(a, sequence, `run ${run} faulted`),
+          play(b, sequence, `run ${run} reference`),
+        ]);
+        const ids = [
+          ...new Set([
+            fixtures.networkWithNodes,
+            fixtures.emptyNetwork,
+            fixtures.secondEmptyNetwork,
+            fixtures.consortiumNetwork,
+            ...sequence.flatMap((op) => ("network" in op ? [op.network] : [])),
+          ]),
+        ];
+        const stateA = finalState(faultedEmu, ids);
+        const stateB = finalState(cleanEmu, ids);
+        let mismatch = false;
+        stateA.forEach((line, i) => {
+          if (line !== stateB[i]) {
+            stateMismatches++;
+            mismatch = true;
+            if (mismatchExamples.length < 5)
+              mismatchExamples.push(`run ${run} (seed ${dataSeed}): state of ${ids[i]} differs`);
+          }
+        });
+        sequence.forEach((op, i) => {
+          if (op.kind === "list") {
+            listingCompared++;
+            if (withFaults[i] !== reference[i]) listingMismatches++;
+          }
+          if (withFaults[i] !== reference[i]) {
+            outcomeMismatches++;
+            mismatch = true;
+            if (mismatchExamples.length < 5) {
+              mismatchExamples.push(
+                `run ${run} (seed ${dataSeed}) op ${i} ${op.kind}: faulted "${withFaults[i]}" vs fault-free "${reference[i]}"`,
+              );
+            }
+          }
+        });
+        if (mismatch) runsWithMismatch++;
+        for (const [cause, n] of a.visible) visible.set(cause, (visible.get(cause) ?? 0) + n);
+        reruns += a.reruns;
+        expected += b.expectedErrors;
+        for (const r of faultedEmu.requests()) {
+          requests++;
+          const label = (r.fault ?? "").replace(/^latency\+?/, "");
+          if (r.fault !== undefined && label === "") latencyOnly++;
+          if (label === "") continue;
+          faulted++;
+          const name =
+            label === "429"
+              ? faults.retryAfterSeconds === 1
+                ? "429 with Retry-After: 1"
+                : "429 without Retry-After"
+              : label;
+          faultCounts.set(name, (faultCounts.get(name) ?? 0) + 1);
+        }
+      } finally {
+        await Promise.all([faultedEmu.close(), cleanEmu.close()]);
+      }
+    },
+  );
+
+  const visibleTotal = [...visible.values()].reduce((x, y) => x + y, 0);
+  const retries = faulted - visibleTotal;
+  const rows: Array<Array<string | number>> = [
+    ["runs (each against a fault-free run of the same sequence)", options.runs],
+    ["operations", `${ops} (${[...opCounts].map(([k, n]) => `${k} ${n}`).join(", ")})`],
+    ["requests served by the faulted emulators", requests],
+    [
+      "faults injected (emulator record)",
+      `${faulted} (${((100 * faulted) / Math.max(1, requests)).toFixed(1)}% of requests)`,
+    ],
+    ...[...faultCounts].sort((x, y) => y[1] - x[1]).map(([k, n]): [string, number] => [`  ${k}`, n]),
+    ["  latency only (0-15 ms, not counted above)", latencyOnly],
+    ["retries (attempts - 1, summed)", retries],
+    ["errors seen by the user (retries exhausted)", visibleTotal],
+    ...[...visible].map(([k, n]): [string, number] => [`  ${k}`, n]),
+    ["steps run again by the user after such an error", reruns],
+    ["refusals also seen in the fault-free run (expected)", expected],
+    ["listing results compared", listingCompared],
+    ["listing mismatches", listingMismatches],
+    ["operation outcome mismatches", outcomeMismatches],
+    ["final-state mismatches (networks)", stateMismatches],
+    ["runs with any mismatch (goal 0)", runsWithMismatch],
+  ];
+  table(`1. Converge under faults (${seconds(performance.now() - started)})`, ["figure", "value"], rows);
+  for (const m of mismatchExamples) say(`  mismatch: ${m}`);
+  return [
+    {
+      section: "1 converge",
+      figure: "runs with a final-state or listing mismatch",
+      value: String(runsWithMismatch),
+      goal: "0",
+      met: runsWithMismatch === 0,
+    },
+  ];
+}
