@@ -76,9 +76,20 @@ export function resolveSettings(
   config?: ConfigReader,
   env: NodeJS.ProcessEnv = process.env,
 ): Settings {
+  const missing: string[] = [];
+  for (const [name, value] of [
+    ["apiUrl", explicit.apiUrl],
+    ["apiKey", explicit.apiKey],
+  ] as const) {
+    if (value !== undefined && value !== null && typeof value !== "string") {
+      missing.push(
+        `${name} was given as ${Array.isArray(value) ? "an array" : typeof value}; pass a string.`,
+      );
+    }
+  }
+  if (missing.length > 0) throw new SettingsError(missing.join("\n"));
   const url = pick(explicit.apiUrl, config, CONFIG_API_URL, env, ENV_API_URL);
   const key = pick(explicit.apiKey, config, CONFIG_API_KEY, env, ENV_API_KEY);
-  const missing: string[] = [];
   if (!url) {
     missing.push(
       `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`, ` +

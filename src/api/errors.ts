@@ -1,5 +1,5 @@
 import { Problem } from "../model";
-import { Redactor, redact } from "./redact";
+import { Redactor, guardInputValue, redact } from "./redact";
 
 /**
  * What went wrong, as a discriminator:
@@ -303,9 +303,17 @@ export function formatApiErrorMessage(init: ApiErrorInit): string {
 
 /** Turns validation problems into an {@link ApiErrorInit}'s `fields`. */
 export function problemsToFields(problems: readonly Problem[]): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const p of problems) (fields[p.field] ??= []).push(`got ${p.value}; ${p.allowed}`);
-  return fields;
+  // A null-prototype map: a field named `constructor` or `__proto__` is a field like any other.
+  const fields = new Map<string, string[]>();
+  for (const p of problems) {
+    const list = fields.get(p.field) ?? [];
+    list.push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
+    fields.set(p.field, list);
+  }
+  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [field, list] of fields)
+    Object.defineProperty(out, field, { value: list, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /**

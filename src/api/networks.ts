@@ -1,5 +1,5 @@
 /** Network endpoints: read and update (both `PATCH`), delete (spec 4.3, 4.4). */
-import { PATHS, validateNetworkUpdate } from "../model";
+import { PATHS, show, validateNetworkUpdate } from "../model";
 import { ApiError, createApiError, isNotFound } from "./errors";
 import { toNetwork } from "./mapping";
 import { Transport, mapResponse, request } from "./request";
@@ -17,16 +17,29 @@ const UPDATE_FIELDS = ["name", "project"] as const;
  * `invalid_response` error (`unconfirmed_not_found`) that names both paths, and nothing may be
  * taken as gone.
  */
-async function confirmGone(t: Transport, notFound: ApiError): Promise<ApiError> {
+async function confirmGone(t: Transport, notFound: ApiError, startedAt: number): Promise<ApiError> {
   const probeUrl = apiUrl(t.base, PATHS.nodes);
   let problem: string | undefined;
+  // The probe is part of the call: it gets what is left of the call's deadline, not a new one.
+  const left = t.deadlineMs - (t.now() - startedAt);
   try {
-    const probe = await request(t, {
-      operation: notFound.operation,
-      resourceId: notFound.resourceId,
-      method: "GET",
-      url: probeUrl,
-    });
+    if (left <= 0)
+      throw createApiError({
+        kind: "timeout",
+        code: "deadline_exceeded",
+        operation: notFound.operation,
+        detail: "no time left",
+        attempts: 0,
+      });
+    const probe = await request(
+      { ...t, deadlineMs: left },
+      {
+        operation: notFound.operation,
+        resourceId: notFound.resourceId,
+        method: "GET",
+        url: probeUrl,
+      },
+    );
     const body = probe.body as { results?: unknown } | undefined;
     if (typeof body !== "object" || body === null || !Array.isArray(body.results)) {
       problem = `GET ${t.base.href}${PATHS.nodes} answered ${probe.status} without a list of nodes`;
@@ -53,6 +66,7 @@ async function confirmGone(t: Transport, notFound: ApiError): Promise<ApiError> 
 
 async function patchNetwork(t: Transport, operation: string, id: string, body: Record<string, unknown>) {
   const spec = { operation, resourceId: id };
+  const startedAt = t.now();
   let response;
   try {
     response = await request(t, {
@@ -62,7 +76,7 @@ async function patchNetwork(t: Transport, operation: string, id: string, body: R
       body,
     });
   } catch (error) {
-    if (isNotFound(error)) throw await confirmGone(t, error);
+    if (isNotFound(error)) throw await confirmGone(t, error, startedAt);
     throw error;
   }
   return mapResponse(t, spec, response, (json) => toNetwork(json));
@@ -86,14 +100,23 @@ export async function readNetwork(t: Transport, id: string): Promise<Network> {
 export async function updateNetwork(t: Transport, id: string, update: NetworkUpdate): Promise<Network> {
   const operation = "updateNetwork";
   requireId(t, operation, "network", id);
-  const given = (update ?? {}) as Record<string, unknown>;
+  if (update === undefined || update === null || typeof update !== "object" || Array.isArray(update)) {
+    requireNoProblems(t, operation, [
+      {
+        field: "update",
+        value: show(update),
+        allowed: `expected an object with ${UPDATE_FIELDS.join(" and/or ")}`,
+      },
+    ]);
+  }
+  const given = update as unknown as Record<string, unknown>;
   const unknown = Object.keys(given).filter(
     (k) => given[k] !== undefined && !(UPDATE_FIELDS as readonly string[]).includes(k),
   );
   requireNoProblems(t, operation, [
     ...unknown.map((field) => ({
       field,
-      value: JSON.stringify(given[field]) ?? String(given[field]),
+      value: show(given[field]),
       allowed: `not an updatable field; expected ${UPDATE_FIELDS.join(" or ")}`,
     })),
     ...validateNetworkUpdate(given),
@@ -115,12 +138,13 @@ export async function updateNetwork(t: Transport, id: string, update: NetworkUpd
 export async function deleteNetwork(t: Transport, id: string): Promise<DeleteResult> {
   const operation = "deleteNetwork";
   requireId(t, operation, "network", id);
+  const startedAt = t.now();
   try {
     await request(t, { operation, resourceId: id, method: "DELETE", url: apiUrl(t.base, PATHS.network(id)) });
     return { status: "deleted" };
   } catch (error) {
     if (isNotFound(error)) {
-      await confirmGone(t, error);
+      await confirmGone(t, error, startedAt);
       return { status: "alreadyGone" };
     }
     throw error;

@@ -1,5 +1,5 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2). */
-import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, validateNodeFilters } from "../model";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, show, validateNodeFilters } from "../model";
 import { invalidInput } from "./errors";
 import { toNode } from "./mapping";
 import { ListingStats, paginate } from "./pagination";
@@ -39,7 +39,7 @@ export function nodeQuery(t: Redacting, operation: string, filters: NodeFilters 
       [
         {
           field: "filters",
-          value: JSON.stringify(filters) ?? String(filters),
+          value: show(filters),
           allowed: "expected an object of filters",
         },
       ],
@@ -93,7 +93,7 @@ export async function listAllNodes(
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
     problems.push({
       field: "limit",
-      value: limit === undefined ? "undefined" : (JSON.stringify(limit) ?? String(limit)),
+      value: show(limit),
       allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
     });
   }
@@ -103,7 +103,7 @@ export async function listAllNodes(
   ) {
     problems.push({
       field: "deadlineMs",
-      value: JSON.stringify(deadlineMs) ?? String(deadlineMs),
+      value: show(deadlineMs),
       allowed: "expected a positive, finite number of milliseconds",
     });
   }

@@ -732,6 +732,74 @@ function isCredentialFieldName(name: string): boolean {
   return false;
 }
 
+function isAssignmentNameChar(c: number): boolean {
+  return isAlnum(c) || c === 95 || c === 45 || c === 46; // _ - .
+}
+
+/** Where an unquoted value in free text ends. */
+function isAssignmentValueEnd(c: number): boolean {
+  return isSpace(c) || isQuote(c) || c === 44 || c === 59 || c === 38 || c === 41 || c === 93 || c === 125; // , ; & ) ] }
+}
+
+/**
+ * Unquoted credential assignments in free text: `auth_key=…`, `password:…`, `api-key = …`
+ * (a name that {@link isCredentialFieldName} accepts, `=`, or `:` directly followed by the value, then a
+ * value up to whitespace or `,;&)]}` or a quote). Quoted JSON fields are left to
+ * {@link redactCredentialFields}.
+ */
+function redactSecretAssignments(text: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (
+      !isAssignmentNameChar(text.charCodeAt(i)) ||
+      (i > 0 && isAssignmentNameChar(text.charCodeAt(i - 1)))
+    ) {
+      i++;
+      continue;
+    }
+    const nameStart = i;
+    while (i < n && isAssignmentNameChar(text.charCodeAt(i))) i++;
+    const nameEnd = i;
+    let j = i;
+    while (j < n && text.charCodeAt(j) === 32) j++;
+    const op = text.charCodeAt(j);
+    if (
+      (op !== 61 && op !== 58) ||
+      (op === 58 && text.charCodeAt(j + 1) === 47 && text.charCodeAt(j + 2) === 47)
+    ) {
+      continue;
+    }
+    if (nameEnd - nameStart > MAX_FIELD_NAME) continue;
+    const name = lowerAscii(text.slice(nameStart, nameEnd)).replace(/[-_.]/g, "");
+    if (!isCredentialFieldName(name)) continue;
+    j++;
+    // `name: value` with a space is how messages list fields (`apiKey: got …`); only `name:value` counts.
+    if (op === 58 && text.charCodeAt(j) === 32) continue;
+    while (j < n && text.charCodeAt(j) === 32) j++;
+    if (j >= n || isQuote(text.charCodeAt(j))) continue;
+    if (text.startsWith(REDACTED, j)) {
+      i = j + REDACTED.length;
+      continue;
+    }
+    const valueStart = j;
+    while (j < n && !isAssignmentValueEnd(text.charCodeAt(j))) j++;
+    const value = text.slice(valueStart, j);
+    if (value === "" || value === "Bearer") {
+      i = j;
+      continue;
+    }
+    parts.push(text.slice(last, valueStart), REDACTED);
+    last = j;
+    i = j;
+  }
+  if (last === 0) return text;
+  parts.push(text.slice(last));
+  return parts.join("");
+}
+
 /** Longest field name considered (longer quoted text is not a credential field name). */
 const MAX_FIELD_NAME = 64;
 
@@ -919,6 +987,7 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined> 
   out = redactBearer(out);
   out = redactAuthorization(out);
   out = redactSecretParams(out);
+  out = redactSecretAssignments(out);
   out = redactCredentialFields(out);
   return redactUrls(out);
 }
@@ -1043,4 +1112,47 @@ export function sanitizeServerText(text: string, maxChars: number): string {
     parts.push(`… (${more} more character${more === 1 ? "" : "s"})`);
   }
   return parts.join("");
+}
+
+/** Longest input value quoted as is in an "invalid input" message. */
+const MAX_QUOTED_INPUT = 40;
+
+/**
+ * An input value as rendered for an "invalid input" message (`"ND-1-2"`, `42`), or, when quoting
+ * it could show a credential pasted in the wrong place (a key given as an id, a password as an
+ * address), a description by length only. Values up to 40 characters without a key-like run
+ * (see {@link isKeyLike}) or a credential pattern are quoted; everything else is described.
+ * Linear time.
+ */
+export function guardInputValue(shown: string): string {
+  const text = String(shown);
+  if (isQuotedHexAddress(text)) return text;
+  if (text.length <= MAX_QUOTED_INPUT + 2 && redact(text) === text && !hasKeyLikeRun(text)) return text;
+  return `a value of ${text.length} characters (not shown: it may hold a credential)`;
+}
+
+/** `"0x…"` with up to 64 hex digits: an address (even a mistyped one), shown so it can be fixed. */
+function isQuotedHexAddress(text: string): boolean {
+  const body = text.startsWith('"') && text.endsWith('"') && text.length >= 2 ? text.slice(1, -1) : text;
+  if (body.length < 2 || body.length > 66 || body[0] !== "0" || (body[1] !== "x" && body[1] !== "X"))
+    return false;
+  for (let i = 2; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** Whether `text` holds a run of token characters that {@link isKeyLike} accepts. */
+function hasKeyLikeRun(text: string): boolean {
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const token =
+      isAlnum(c) || c === 95 || c === 45 || c === 46 || c === 126 || c === 43 || c === 47 || c === 61;
+    if (token) continue;
+    if (i - start >= 16 && isKeyLike(text.slice(start, i))) return true;
+    start = i + 1;
+  }
+  return false;
 }

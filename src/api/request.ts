@@ -424,7 +424,8 @@ async function attempt(
     if (nextFaucetAvailable !== undefined) {
       hint = `The faucet can be used again at ${nextFaucetAvailable}.`;
     } else if (retryAfterMs !== undefined) {
-      hint = `The service asks to wait ${formatDuration(retryAfterMs)} (until ${new Date(now + retryAfterMs).toISOString()}).`;
+      const until = new Date(now + retryAfterMs);
+      hint = `The service asks to wait ${formatDuration(retryAfterMs)}${Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString()})`}.`;
     } else {
       hint = "Slow down (lower maxRequestsPerSecond) and try again later.";
     }

@@ -1,4 +1,4 @@
-import { checkApiUrl, isApiError, redact } from "../api";
+import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
 import { formatProblems, Problem } from "../model";
 import { UNKNOWN } from "./unknown";
 
@@ -16,7 +16,10 @@ export interface CheckResult {
 
 /** Turns model problems into `check` failures naming the rule. */
 export function toFailures(problems: Problem[]): CheckFailure[] {
-  return problems.map((p) => ({ property: p.field, reason: formatProblems([p]) }));
+  return problems.map((p) => ({
+    property: p.field,
+    reason: formatProblems([{ ...p, value: guardInputValue(p.value) }]),
+  }));
 }
 
 /** Checks optional `apiUrl`/`apiKey` inputs (HTTPS rule, non-empty key); unknowns pass. */
@@ -48,6 +51,6 @@ export function describeError(err: unknown, operation: string, resourceId: strin
     ? err.message
     : `${operation} ${resourceId}: ${err instanceof Error ? err.message : String(err)}`;
   const wrapped = new Error(hint ? `${base}\n${hint}` : base);
-  wrapped.name = isApiError(err) ? err.name : "Error";
+  wrapped.name = err instanceof Error && err.name ? err.name : "Error";
   return wrapped;
 }

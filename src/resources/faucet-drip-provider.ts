@@ -1,5 +1,5 @@
-import { isApiError } from "../api";
-import { checkAddress } from "../model";
+import { guardInputValue, isApiError } from "../api";
+import { checkAddress, formatProblems } from "../model";
 import { checkCredentialInputs, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
 import { beginSend, finishSend } from "./faucet-journal";
@@ -85,6 +85,13 @@ export async function createFaucetDrip(
       apiKey: inputs.apiKey,
     }),
   });
+  // The address is checked before anything is written or sent; a bad one is never echoed whole.
+  const problem = checkAddress("address", inputs.address);
+  if (problem) {
+    throw new Error(
+      `requesting test tokens: invalid input, nothing was sent\n${formatProblems([{ ...problem, value: guardInputValue(problem.value) }])}`,
+    );
+  }
   let client;
   try {
     client = clientFor(inputs);

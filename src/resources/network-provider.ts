@@ -1,6 +1,6 @@
 import type { Network, NetworkUpdate, Node } from "../api";
-import { isApiError } from "../api";
-import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
+import { guardInputValue, isApiError } from "../api";
+import { checkId, checkNetworkName, formatProblems, Problem, validateNetworkUpdate } from "../model";
 import { checkCredentialInputs, CheckFailure, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
 import { UNKNOWN, withoutUndefined } from "./unknown";
@@ -59,8 +59,8 @@ function credentials(props: { apiUrl?: string; apiKey?: string }) {
   return { apiUrl: props.apiUrl, apiKey: props.apiKey };
 }
 
-/** `check`: validates inputs with the model; unknown values (preview) are accepted as they are. */
-export async function checkNetwork(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
+/** The model's problems with known `networkId`, `name` and `project` inputs. */
+function inputProblems(news: Record<string, unknown>): Problem[] {
   const problems: Problem[] = [];
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
   if (news.networkId !== UNKNOWN) {
@@ -72,7 +72,21 @@ export async function checkNetwork(_olds: unknown, news: Record<string, unknown>
     if (p) problems.push(p);
   }
   if (known(news.project)) problems.push(...validateNetworkUpdate({ project: news.project }));
-  const failures: CheckFailure[] = [...toFailures(problems), ...checkCredentialInputs(news)];
+  return problems;
+}
+
+/** Refuses invalid inputs before any request (the engine runs `check` first; direct callers may not). */
+function requireValidInputs(inputs: NetworkInputs, operation: string): void {
+  const problems = inputProblems(inputs as unknown as Record<string, unknown>);
+  if (problems.length > 0) {
+    const shown = problems.map((p) => ({ ...p, value: guardInputValue(p.value) }));
+    throw new Error(`${operation}: invalid input, nothing was sent\n${formatProblems(shown)}`);
+  }
+}
+
+/** `check`: validates inputs with the model; unknown values (preview) are accepted as they are. */
+export async function checkNetwork(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
+  const failures: CheckFailure[] = [...toFailures(inputProblems(news)), ...checkCredentialInputs(news)];
   return { inputs: news, failures };
 }
 
@@ -102,6 +116,7 @@ function pendingUpdate(inputs: NetworkInputs, current: { name: string; project: 
 
 /** `create`: adopts the existing network, applies `name`/`project`, returns full outputs. */
 export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string; outs: NetworkOutputs }> {
+  requireValidInputs(inputs, "adopting network");
   try {
     const client = clientFor(credentials(inputs));
     const current = await client.readNetwork(inputs.networkId);
@@ -140,6 +155,7 @@ export async function updateNetwork(
   olds: NetworkOutputs,
   news: NetworkInputs,
 ): Promise<{ outs: NetworkOutputs }> {
+  requireValidInputs(news, "updating network");
   try {
     const update = pendingUpdate(news, olds);
     const client = clientFor(credentials(news));

@@ -214,3 +214,18 @@ describe("previewBody: redacts the whole body, then cuts", () => {
     expect(preview).toBe(`${"x".repeat(MAX - 1)}…`);
   });
 });
+
+describe("credential assignments in free text", () => {
+  it.each([
+    ["down; auth_key=c1f0c9f07613e88bbe2fec95b2ebbc7b", "down; auth_key=[REDACTED]"],
+    ["x api_key=abc123 y", "x api_key=[REDACTED] y"],
+    ["password:hunter2hunter2, next", "password:[REDACTED], next"],
+    ["apiKey: got a value; expected a string", "apiKey: got a value; expected a string"],
+    ["auth_password = pass-word-pass", "auth_password = [REDACTED]"],
+    ["?api_key=abc", "?api_key=[REDACTED]"],
+    ["code: validation_error", "code: validation_error"],
+    ["see https://a.example/c", "see https://a.example/c"],
+  ])("%s", (input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+});
