@@ -449,3 +449,40 @@ describe("server text is capped and escaped in messages, kept whole on serverMes
     }
   });
 });
+
+describe("careless client inputs are typed errors, sent nowhere", () => {
+  it.each(["constructor", "toString", "valueOf", "__proto__", "hasOwnProperty"])(
+    "a filter named %s",
+    async (name) => {
+      server.script();
+      const e = await fails((async () => collect(client().listNodes(JSON.parse(`{"${name}": "x"}`))))());
+      expect(e.kind).toBe("invalid_input");
+      expect(server.hits).toHaveLength(0);
+    },
+  );
+
+  it("BigInt filters and update values, and updates that are not objects", async () => {
+    server.script();
+    for (const call of [
+      async () => collect(client().listNodes(10n as never)),
+      async () => client().updateNetwork("NW-123-456-7", { foo: 10n } as never),
+      async () => client().updateNetwork("NW-123-456-7", 5 as never),
+      async () => client().updateNetwork("NW-123-456-7", [] as never),
+      async () => client().updateNetwork("NW-123-456-7", JSON.parse('{"__proto__": {"name": "x"}}')),
+    ]) {
+      const e = await fails(call());
+      expect(e.kind).toBe("invalid_input");
+    }
+    expect(server.hits).toHaveLength(0);
+  });
+
+  it("a huge Retry-After is a typed rate-limited error", async () => {
+    server.script({
+      status: 429,
+      body: { error: { code: "limit", message: "Slow." } },
+      headers: { "retry-after": "99999999999999999999" },
+    });
+    const e = await fails(client().getNode("ND-123-456-789"));
+    expect(e.kind).toBe("rate_limited");
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Careless inputs to the providers: refused before any request, with a clear error that never
+ * quotes a credential pasted in the wrong place.
+ */
+import { mkdtempSync, readdirSync, rmSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import util from "node:util";
+import { startEmulator, RunningEmulator } from "../../src/emulator";
+import { checkFaucetDrip, createFaucetDrip } from "../../src/resources/faucet-drip-provider";
+import { checkNetwork, createNetwork } from "../../src/resources/network-provider";
+
+let emulator: RunningEmulator;
+let journal: string;
+const savedJournalEnv = process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, quiet: true });
+  journal = mkdtempSync(join(tmpdir(), "faucet-journal-"));
+  process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
+});
+afterAll(async () => {
+  if (savedJournalEnv === undefined) delete process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
+  else process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = savedJournalEnv;
+  rmSync(journal, { recursive: true, force: true });
+  await emulator?.close();
+});
+
+function renderings(error: unknown): string[] {
+  const e = error as Error;
+  return [e.message, e.stack ?? "", String(e), JSON.stringify(e), util.inspect(e)];
+}
+
+const requestsSoFar = () => emulator.requestStats().total;
+
+describe("check never echoes a credential given in the wrong place", () => {
+  it("the API key as the network id, the project, inside the API URL, or swapped with it", async () => {
+    const key = emulator.apiKey;
+    const secrets = [key, emulator.adminKey];
+    for (const news of [
+      { networkId: key },
+      { networkId: "NW-100-000-1", project: key },
+      { networkId: emulator.adminKey },
+      { networkId: "NW-100-000-1", apiUrl: `http://api.example.com/${key}`, apiKey: key },
+      { networkId: "NW-100-000-1", apiUrl: key, apiKey: "https://api.example.com" },
+    ]) {
+      const { failures } = await checkNetwork({}, news);
+      expect(failures.length).toBeGreaterThan(0);
+      for (const f of failures) for (const s of secrets) expect(f.reason).not.toContain(s);
+    }
+    const { failures } = await checkFaucetDrip({}, { address: key });
+    expect(failures[0].reason).toMatch(/not shown: it may hold a credential/);
+    expect(failures[0].reason).not.toContain(key);
+  });
+
+  it("a mistyped address is still shown so it can be fixed", async () => {
+    const { failures } = await checkFaucetDrip({}, { address: "0x52908400098527886e0F7030069857D2E4169EE7" });
+    expect(failures[0].reason).toContain("0x52908400098527886e0F7030069857D2E4169EE7");
+  });
+});
+
+describe("invalid inputs send nothing and fail clearly", () => {
+  const creds = () => ({ apiUrl: emulator.url, apiKey: emulator.apiKey });
+
+  it("createNetwork with an empty name or a bad project sends nothing", async () => {
+    const before = requestsSoFar();
+    await expect(createNetwork({ networkId: "NW-100-000-1", name: "", ...creds() })).rejects.toThrow(
+      /nothing was sent/,
+    );
+    await expect(createNetwork({ networkId: "NW-100-000-1", project: "PR-x", ...creds() })).rejects.toThrow(
+      /project/,
+    );
+    expect(requestsSoFar()).toBe(before);
+  });
+
+  it("a non-string apiKey or apiUrl is named as such, not reported as missing", async () => {
+    const e = await createNetwork({
+      networkId: "NW-100-000-1",
+      apiUrl: emulator.url,
+      apiKey: 12345 as never,
+    }).catch((x) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toMatch(/apiKey was given as number; pass a string/);
+    expect(e.name).toBe("SettingsError");
+  });
+
+  it("createFaucetDrip with a non-string or credential address: a clear error, no journal entry, no request", async () => {
+    const before = requestsSoFar();
+    for (const address of [42, undefined, emulator.apiKey]) {
+      const e = await createFaucetDrip({ address: address as never, ...creds() }).catch((x) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect(e).not.toBeInstanceOf(TypeError);
+      expect(e.message).toMatch(/address/);
+      for (const text of renderings(e)) expect(text).not.toContain(emulator.apiKey);
+    }
+    expect(readdirSync(journal)).toEqual([]);
+    expect(requestsSoFar()).toBe(before);
+  });
+});
