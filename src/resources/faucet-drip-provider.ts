@@ -1,5 +1,5 @@
-import { guardInputValue, isApiError } from "../api";
-import { checkAddress, formatProblems } from "../model";
+import { invalidInput, isApiError } from "../api";
+import { checkAddress } from "../model";
 import { checkCredentialInputs, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
 import { beginSend, finishSend } from "./faucet-journal";
@@ -88,9 +88,7 @@ export async function createFaucetDrip(
   // The address is checked before anything is written or sent; a bad one is never echoed whole.
   const problem = checkAddress("address", inputs.address);
   if (problem) {
-    throw new Error(
-      `requesting test tokens: invalid input, nothing was sent\n${formatProblems([{ ...problem, value: guardInputValue(problem.value) }])}`,
-    );
+    throw invalidInput("requesting test tokens", [problem]);
   }
   let client;
   try {

@@ -1,6 +1,6 @@
 import type { Network, NetworkUpdate, Node } from "../api";
-import { guardInputValue, isApiError } from "../api";
-import { checkId, checkNetworkName, formatProblems, Problem, validateNetworkUpdate } from "../model";
+import { invalidInput, isApiError } from "../api";
+import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { checkCredentialInputs, CheckFailure, CheckResult, describeError, toFailures } from "./checks";
 import { clientFor } from "./connection";
 import { UNKNOWN, withoutUndefined } from "./unknown";
@@ -79,8 +79,7 @@ function inputProblems(news: Record<string, unknown>): Problem[] {
 function requireValidInputs(inputs: NetworkInputs, operation: string): void {
   const problems = inputProblems(inputs as unknown as Record<string, unknown>);
   if (problems.length > 0) {
-    const shown = problems.map((p) => ({ ...p, value: guardInputValue(p.value) }));
-    throw new Error(`${operation}: invalid input, nothing was sent\n${formatProblems(shown)}`);
+    throw invalidInput(operation, problems);
   }
 }
 
