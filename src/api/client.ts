@@ -1,93 +1,13 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
-import nodeFetch from "node-fetch";
-import {
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_MAX_REQUESTS_PER_SECOND,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
-} from "./defaults";
-import { InvalidInputError } from "./errors";
 import * as faucet from "./faucet";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
+import { NodeServiceClientOptions, resolveClientOptions } from "./options";
 import { RateLimiter } from "./rate-limiter";
-import { createRedactor } from "./redact";
-import { FetchLike, Transport, defaultSleep } from "./request";
-import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
+import { Transport } from "./request";
 import type { DeleteResult, FaucetResult, Network, NetworkUpdate, Node, NodeFilters } from "./types";
-import { ApiUrlError, parseApiUrl } from "./url";
 
-/** Retry settings; every field is optional and defaults to `defaults.ts`. */
-export interface RetryOptions {
-  /** Retries after the first attempt. Default 4. `0` disables retries. */
-  maxRetries?: number;
-  /** First backoff delay, ms. Default 250. */
-  baseDelayMs?: number;
-  /** Cap of a backoff delay, ms. Default 8000. */
-  maxDelayMs?: number;
-  /** Longest server-requested wait (`Retry-After`) honoured, ms; longer → fail. Default 60000. */
-  maxRetryAfterMs?: number;
-  /** Jitter backoff delays into [half, full]. Default true. */
-  jitter?: boolean;
-}
-
-/** Options of {@link NodeServiceClient}. */
-export interface NodeServiceClientOptions {
-  /**
-   * The service's base URL (`https://api.example.com`, optionally with a path prefix and a
-   * trailing slash); paths `/v1/...` are appended. Must be `https://`, except on loopback hosts
-   * (`localhost`, `127.0.0.0/8`, `[::1]`) where `http://` is allowed for a local emulator.
-   */
-  apiUrl: string;
-  /** The API key, sent as `Authorization: Bearer <key>`; never appears in errors. */
-  apiKey: string;
-  /** Per-attempt timeout, ms. Default 30000. */
-  timeoutMs?: number;
-  /** Overall deadline of one call across its attempts and waits, ms. Default 120000. */
-  deadlineMs?: number;
-  /** Retry settings, or `false` for a single attempt. */
-  retry?: RetryOptions | false;
-  /** Client-side limit of request attempts per second. Default 10; `0` or `Infinity` disables. */
-  maxRequestsPerSecond?: number;
-  /** The fetch function. Default node-fetch v2. */
-  fetch?: FetchLike;
-  /** Waits between retries (injectable for tests). Default a timer. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The clock, ms (injectable for tests). Default `Date.now`. */
-  now?: () => number;
-  /** Random numbers in [0, 1) for jitter (injectable for tests). Default `Math.random`. */
-  random?: () => number;
-}
-
-const OPERATION = "NodeServiceClient";
-
-function optionError(
-  field: string,
-  value: unknown,
-  allowed: string,
-  code = "invalid_option",
-): InvalidInputError {
-  return new InvalidInputError({
-    operation: OPERATION,
-    code,
-    detail: "invalid client options",
-    fields: { [field]: [`got ${value === undefined ? "undefined" : String(value)}; ${allowed}`] },
-    attempts: 0,
-  });
-}
-
-function positive(field: string, value: unknown, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0 || (!allowZero && value === 0)) {
-    throw optionError(
-      field,
-      value,
-      `expected a ${allowZero ? "non-negative" : "positive"} number of milliseconds`,
-    );
-  }
-  return value;
-}
+export type { NodeServiceClientOptions, RetryOptions } from "./options";
 
 /**
  * The typed client of the blockchain node service. Every call validates its input before sending
@@ -103,91 +23,16 @@ export class NodeServiceClient {
   readonly apiUrl: string;
   private readonly transport: Transport;
 
-  /** Checks the options and builds the client; throws an `InvalidInputError` when they are wrong. */
+  /**
+   * Checks every option (see `resolveClientOptions`) and builds the client; throws an
+   * `InvalidInputError` naming the wrong option, without the API key, when one is wrong.
+   */
   constructor(options: NodeServiceClientOptions) {
-    if (typeof options !== "object" || options === null) {
-      throw optionError("options", options, "expected { apiUrl, apiKey, ... }");
-    }
-    let base;
-    try {
-      base = parseApiUrl(options.apiUrl);
-    } catch (error) {
-      if (!(error instanceof ApiUrlError)) throw error;
-      throw new InvalidInputError({
-        operation: OPERATION,
-        code: "invalid_api_url",
-        detail: error.message,
-        attempts: 0,
-      });
-    }
-    const apiKey: unknown = options.apiKey;
-    if (typeof apiKey !== "string" || apiKey.trim() === "") {
-      throw new InvalidInputError({
-        operation: OPERATION,
-        code: "missing_api_key",
-        detail:
-          "the API key is empty: set BLOCKCHAIN_API_KEY, or `pulumi config set --secret blockchain:apiKey <key>`",
-        attempts: 0,
-      });
-    }
-    if (/[\r\n]/.test(apiKey)) {
-      throw new InvalidInputError({
-        operation: OPERATION,
-        code: "invalid_api_key",
-        detail: "the API key contains a line break; check how it was copied",
-        attempts: 0,
-      });
-    }
-    const key = apiKey.trim();
-    const timeoutMs = positive("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS);
-    const deadlineMs = positive("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS);
-    const rate = options.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND;
-    if (typeof rate !== "number" || Number.isNaN(rate) || rate < 0) {
-      throw optionError(
-        "maxRequestsPerSecond",
-        rate,
-        "expected a positive number, or 0 or Infinity for no limit",
-      );
-    }
-    let maxAttempts = 1;
-    let retryPolicy: RetryPolicy = { ...DEFAULT_RETRY_POLICY };
-    if (options.retry !== false) {
-      const r = options.retry ?? {};
-      if (typeof r !== "object" || r === null) throw optionError("retry", r, "expected an object or false");
-      const maxRetries = r.maxRetries ?? DEFAULT_MAX_RETRIES;
-      if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
-        throw optionError("retry.maxRetries", maxRetries, "expected a non-negative integer");
-      }
-      maxAttempts = maxRetries + 1;
-      retryPolicy = {
-        ...retryPolicy,
-        baseDelayMs: positive("retry.baseDelayMs", r.baseDelayMs, retryPolicy.baseDelayMs, true),
-        maxDelayMs: positive("retry.maxDelayMs", r.maxDelayMs, retryPolicy.maxDelayMs, true),
-        maxRetryAfterMs: positive(
-          "retry.maxRetryAfterMs",
-          r.maxRetryAfterMs,
-          retryPolicy.maxRetryAfterMs,
-          true,
-        ),
-        jitter: r.jitter ?? retryPolicy.jitter,
-      };
-    }
-    const now = options.now ?? Date.now;
-    this.apiUrl = base.href;
+    const { maxRequestsPerSecond, limiterSleep, ...settings } = resolveClientOptions(options);
+    this.apiUrl = settings.base.href;
     this.transport = {
-      base,
-      authorization: () => `Bearer ${key}`,
-      redact: createRedactor([key, apiKey]),
-      fetch: options.fetch ?? (nodeFetch as unknown as FetchLike),
-      timeoutMs,
-      deadlineMs,
-      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
-      maxAttempts,
-      retryPolicy,
-      limiter: new RateLimiter({ maxRequestsPerSecond: rate, now, sleep: options.sleep }),
-      sleep: options.sleep ?? defaultSleep,
-      now,
-      random: options.random ?? Math.random,
+      ...settings,
+      limiter: new RateLimiter({ maxRequestsPerSecond, now: settings.now, sleep: limiterSleep }),
     };
     // Keep the transport (and the key in its closures) out of enumeration, inspection and JSON.
     Object.defineProperty(this, "transport", { enumerable: false });

@@ -1,4 +1,5 @@
 import { LOOPBACK_HOSTNAMES } from "./defaults";
+import { redact } from "./redact";
 
 /** The parsed API address: the origin every request goes to, and the path prefix before `/v1/`. */
 export interface ApiBase {
@@ -32,56 +33,77 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-function showUrl(text: string): string {
+/**
+ * Shows the origin and path of a parsed URL, never its user-info, query or fragment; a path
+ * segment that looks like a key is redacted.
+ */
+function showUrl(url: URL): string {
+  const text = redact(`${url.protocol}//${url.host}${url.pathname}`);
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 97)}...` : text);
+}
+
+const EXPECTED = "expected e.g. https://<api host> or https://<api host>/<path prefix>";
+
+function notAUrl(text: string): ApiUrlError {
+  const length = [...text].length;
+  return new ApiUrlError(
+    `the API URL is not a valid absolute URL (${length} character${length === 1 ? "" : "s"}, not shown in case it is a key); ${EXPECTED}`,
+  );
 }
 
 /**
  * Parses and checks the API URL: an absolute `https://` URL (or `http://` on a loopback host,
  * for a local emulator), optionally with a path prefix and a trailing slash; no credentials, no
  * query, no fragment. Throws an {@link ApiUrlError} that says what is wrong and how to fix it.
+ * The message shows at most the URL's scheme, host and path: never its user-info, query or
+ * fragment, and nothing of an input that is not a URL at all (only its length), since a key put
+ * in the wrong place would otherwise end up in logs.
  */
 export function parseApiUrl(apiUrl: unknown): ApiBase {
+  if (apiUrl !== undefined && apiUrl !== null && typeof apiUrl !== "string") {
+    throw new ApiUrlError(
+      `the API URL must be a string, got ${Array.isArray(apiUrl) ? "an array" : `a ${typeof apiUrl}`}; ${EXPECTED}`,
+    );
+  }
   if (typeof apiUrl !== "string" || apiUrl.trim() === "") {
     throw new ApiUrlError(
       "the API URL is missing: set BLOCKCHAIN_API_URL or `pulumi config set blockchain:apiUrl https://api.example.com`",
     );
   }
+  const text = apiUrl.trim();
   let url: URL;
   try {
-    url = new URL(apiUrl.trim());
+    url = new URL(text);
   } catch {
-    throw new ApiUrlError(
-      `the API URL ${showUrl(stripUserinfo(apiUrl))} is not a valid absolute URL; expected e.g. https://api.example.com or https://api.example.com/prefix`,
-    );
+    throw notAUrl(text);
   }
+  // `key:value` parses as a URL of scheme `key:`: without a host it is no web address at all.
+  if (url.host === "") throw notAUrl(text);
   if (url.username || url.password) {
     throw new ApiUrlError(
-      `the API URL ${showUrl(`${url.protocol}//${url.host}${url.pathname}`)} contains credentials (user:password@); remove them and pass the API key as the apiKey option`,
+      `the API URL ${showUrl(url)} contains credentials (user:password@); remove them and pass the API key as the apiKey option`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new ApiUrlError(
-      `the API URL ${showUrl(url.href)} uses ${url.protocol}; the service is reached over https://`,
+      `the API URL uses the scheme ${url.protocol}; the service is reached over https://`,
     );
   }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    const path = url.pathname === "/" ? "" : redact(url.pathname);
     throw new ApiUrlError(
-      `the API URL ${showUrl(url.href)} uses plain http:// on a non-loopback host, which would send the API key unencrypted; use https://${url.host}${url.pathname === "/" ? "" : url.pathname} (plain http:// is allowed only for localhost, 127.0.0.0/8 and [::1], e.g. a local emulator)`,
+      `the API URL uses plain http:// on a non-loopback host (${url.host}), which would send the API key unencrypted; use https://${url.host}${path} (plain http:// is allowed only for localhost, 127.0.0.0/8 and [::1], e.g. a local emulator)`,
     );
   }
   if (url.search || url.hash) {
+    const parts = [url.search ? "a query (?…)" : "", url.hash ? "a fragment (#…)" : ""].filter(Boolean);
     throw new ApiUrlError(
-      `the API URL ${showUrl(url.href)} has a query or fragment; give only the scheme, host, port and optional path prefix`,
+      `the API URL ${showUrl(url)} has ${parts.join(" and ")}, not shown; give only the scheme, host, port and optional path prefix`,
     );
   }
   // Every operation path starts with /v1/ (spec 9): a base URL given with its /v1 suffix means the same base.
   const basePath = url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "");
   return { origin: url.origin, basePath, href: url.origin + basePath };
-}
-
-function stripUserinfo(text: string): string {
-  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, "$1");
 }
 
 /**

@@ -98,4 +98,53 @@ describe("API URL rules", () => {
       /missing_api_key/,
     );
   });
+
+  describe("messages never echo what may be a credential", () => {
+    const SECRET = "3c6e0b8a9c15224a8228b9a98ca1531d";
+
+    it.each([
+      [
+        `https://api.example.com/?k=${SECRET}`,
+        'the API URL "https://api.example.com/" has a query (?…), not shown',
+      ],
+      [
+        `https://api.example.com/p#${SECRET}`,
+        'the API URL "https://api.example.com/p" has a fragment (#…), not shown',
+      ],
+      [`https://api.example.com/p?${SECRET}#${SECRET}`, "has a query (?…) and a fragment (#…)"],
+      [`https://${SECRET}@api.example.com/p`, 'the API URL "https://api.example.com/p" contains credentials'],
+      [
+        `https://u:${SECRET}@api.example.com/p?x=1`,
+        'the API URL "https://api.example.com/p" contains credentials',
+      ],
+      [`http://api.example.com/?k=${SECRET}`, "use https://api.example.com ("],
+      [`ftp://api.example.com/${SECRET}`, "the API URL uses the scheme ftp:"],
+    ])("%s", (url, expected) => {
+      const reason = checkApiUrl(url);
+      expect(reason).toContain(expected);
+      expect(reason).not.toContain(SECRET);
+    });
+
+    it("input that is not a URL is not shown at all, only its length", () => {
+      for (const text of [SECRET, `sk_live_${SECRET}`, `  ${SECRET} `, `x:${SECRET}`, `mailto:${SECRET}`]) {
+        const reason = checkApiUrl(text) ?? "";
+        expect(reason).toContain(`is not a valid absolute URL (${text.trim().length} characters, not shown`);
+        expect(reason).not.toContain(SECRET);
+        expect(reason).not.toContain(SECRET.slice(0, 6));
+      }
+      expect(checkApiUrl("x")).toContain("(1 character, not shown");
+    });
+
+    it("a key-like path segment of a refused URL is redacted", () => {
+      const reason = checkApiUrl(`https://api.example.com/${SECRET}?page=1`);
+      expect(reason).toContain('"https://api.example.com/[REDACTED]"');
+      expect(reason).not.toContain(SECRET);
+    });
+
+    it("a non-string URL is named by its type", () => {
+      expect(checkApiUrl(42)).toMatch(/must be a string, got a number/);
+      expect(checkApiUrl(["https://api.example.com"])).toMatch(/must be a string, got an array/);
+      expect(checkApiUrl(undefined)).toMatch(/missing/);
+    });
+  });
 });
