@@ -1,8 +1,15 @@
 import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
 import { checkId, IdKind } from "./ids";
-import { PROVIDERS, PROVIDER_REGIONS, REGIONS } from "./infrastructure";
+import { PROVIDERS, REGIONS, regionsOf } from "./infrastructure";
+import { isOwnKey } from "./own";
 import { Problem, checkOneOf, show } from "./problems";
-import { PROTOCOLS, PUBLIC_NETWORKS, PUBLIC_NETWORK_NAMES } from "./protocols";
+import {
+  PROTOCOLS,
+  PUBLIC_NETWORK_NAMES,
+  SHARED_PROTOCOLS,
+  allowsSharedNodes,
+  protocolOfPublicNetwork,
+} from "./protocols";
 
 type FilterRule =
   | { kind: "id"; idKind: IdKind }
@@ -40,12 +47,16 @@ export const NODE_FILTER_NAMES = Object.keys(NODE_FILTERS) as NodeFilterName[];
 /** The query parameter that carries the page number. */
 export const PAGE_QUERY = "page";
 
-/** Checks one filter value (already a JS value: boolean for `archive`). */
+/**
+ * Checks one filter value (already a JS value: boolean for `archive`). A `name` that is not a
+ * filter (`constructor`, a typo) is a problem too, never a crash.
+ */
 export function checkFilterValue(
   name: NodeFilterName,
   value: unknown,
   field: string = name,
 ): Problem | undefined {
+  if (!isOwnKey(NODE_FILTERS, name)) return unknownFilter(field, value);
   const rule: FilterRule = NODE_FILTERS[name].rule;
   switch (rule.kind) {
     case "id":
@@ -63,48 +74,75 @@ export function checkFilterValue(
   }
 }
 
+function unknownFilter(field: string, value: unknown): Problem {
+  return {
+    field,
+    value: show(value),
+    allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
+  };
+}
+
 /**
  * Checks a camelCase filter object: unknown keys, each value, and combinations that can never
  * match (a region of another provider, a public network of another protocol, `shared` nodes of
- * a protocol that has none). `undefined` values are ignored. Returns every problem found.
+ * a protocol that has none, whether the protocol is given or implied by the public network).
+ * `undefined` values are ignored. Returns every problem found; never throws, whatever the input
+ * (keys such as `constructor` or `__proto__` are unknown filters, not table lookups).
  */
 export function validateNodeFilters(filters: Record<string, unknown>, prefix = ""): Problem[] {
+  if (typeof filters !== "object" || filters === null || Array.isArray(filters)) {
+    return [
+      {
+        field: prefix === "" ? "filters" : prefix.replace(/\.$/, ""),
+        value: show(filters),
+        allowed: "expected an object of filters",
+      },
+    ];
+  }
   const problems: Problem[] = [];
+  const given = new Map<NodeFilterName, unknown>();
   for (const [key, value] of Object.entries(filters)) {
     if (value === undefined) continue;
-    if (!(key in NODE_FILTERS)) {
-      problems.push({
-        field: prefix + key,
-        value: show(value),
-        allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
-      });
+    if (!isOwnKey(NODE_FILTERS, key)) {
+      problems.push(unknownFilter(prefix + key, value));
       continue;
     }
-    const p = checkFilterValue(key as NodeFilterName, value, prefix + key);
+    const p = checkFilterValue(key, value, prefix + key);
     if (p) problems.push(p);
+    else given.set(key, value);
   }
   if (problems.length > 0) return problems;
-  const { provider, region, protocol, publicNetwork } = filters as Record<string, string | undefined>;
-  if (
-    provider &&
-    region &&
-    !(PROVIDER_REGIONS as Record<string, readonly string[]>)[provider].includes(region)
-  ) {
+  const provider = given.get("provider");
+  const region = given.get("region");
+  const protocol = given.get("protocol");
+  const publicNetwork = given.get("publicNetwork");
+  const type = given.get("type");
+  const regions = regionsOf(provider);
+  if (regions && typeof region === "string" && !(regions as readonly string[]).includes(region)) {
     problems.push({
       field: prefix + "region",
       value: show(region),
-      allowed: `provider ${provider} offers only ${PROVIDER_REGIONS[provider as keyof typeof PROVIDER_REGIONS].join(", ")}`,
+      allowed: `provider ${String(provider)} offers only ${regions.join(", ")}`,
     });
   }
-  if (
-    protocol &&
-    publicNetwork &&
-    PUBLIC_NETWORKS[publicNetwork as keyof typeof PUBLIC_NETWORKS] !== protocol
-  ) {
+  const networkProtocol = protocolOfPublicNetwork(publicNetwork);
+  if (protocol !== undefined && networkProtocol !== undefined && networkProtocol !== protocol) {
     problems.push({
       field: prefix + "publicNetwork",
       value: show(publicNetwork),
-      allowed: `${publicNetwork} belongs to protocol ${PUBLIC_NETWORKS[publicNetwork as keyof typeof PUBLIC_NETWORKS]}, not ${protocol}`,
+      allowed: `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`,
+    });
+  }
+  const effectiveProtocol = protocol ?? networkProtocol;
+  if (type === "shared" && effectiveProtocol !== undefined && !allowsSharedNodes(effectiveProtocol)) {
+    problems.push({
+      field: prefix + "type",
+      value: show(type),
+      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; ${
+        protocol === undefined
+          ? `${String(publicNetwork)} is a ${String(effectiveProtocol)} network, which`
+          : `protocol ${String(protocol)}`
+      } has dedicated nodes only`,
     });
   }
   return problems;

@@ -1,3 +1,4 @@
+import { isOwnKey } from "./own";
 import { Problem, show } from "./problems";
 
 /** The prefix of each kind of identifier (spec 2), with a human name and an example. */
@@ -18,6 +19,7 @@ export type IdKind = keyof typeof ID_KINDS;
  * id is always safe as a URL path segment.
  */
 export function idPattern(kind: IdKind): RegExp {
+  if (!isOwnKey(ID_KINDS, kind)) throw new RangeError(`unknown id kind ${JSON.stringify(String(kind))}`);
   return new RegExp(`^${ID_KINDS[kind].prefix}(?:-[0-9]{1,12}){1,6}$`);
 }
 
@@ -29,13 +31,17 @@ const PATTERNS: Record<IdKind, RegExp> = {
   project: idPattern("project"),
 };
 
-/** True when `value` is an identifier of the given kind. */
+/** True when `value` is an identifier of the given kind (false for a kind that does not exist). */
 export function isId(kind: IdKind, value: unknown): value is string {
-  return typeof value === "string" && PATTERNS[kind].test(value);
+  return typeof value === "string" && isOwnKey(PATTERNS, kind) && PATTERNS[kind].test(value);
 }
 
-/** The problem with `value` as an identifier of `kind`, or undefined when it is fine. */
+/**
+ * The problem with `value` as an identifier of `kind`, or undefined when it is fine.
+ * @throws RangeError for a `kind` that does not exist (a programming error, not an input error).
+ */
 export function checkId(kind: IdKind, field: string, value: unknown): Problem | undefined {
+  if (!isOwnKey(ID_KINDS, kind)) throw new RangeError(`unknown id kind ${JSON.stringify(String(kind))}`);
   if (isId(kind, value)) return undefined;
   const { prefix, example } = ID_KINDS[kind];
   return {

@@ -1,3 +1,5 @@
+import { ownValue } from "./own";
+
 /** Cloud providers and the regions each offers (spec 2.1). */
 export const PROVIDER_REGIONS = {
   gcloud: ["asia-southeast1"],
@@ -5,6 +7,11 @@ export const PROVIDER_REGIONS = {
   azure: ["uksouth"],
   vzo: ["eu3"],
 } as const;
+
+/** The regions a provider offers, or `undefined` for anything that is not a provider. */
+export function regionsOf(provider: unknown): readonly Region[] | undefined {
+  return ownValue(PROVIDER_REGIONS, provider);
+}
 
 /** A cloud provider value, e.g. `aws`. */
 export type CloudProvider = keyof typeof PROVIDER_REGIONS;

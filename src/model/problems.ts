@@ -11,17 +11,23 @@ export interface Problem {
   allowed: string;
 }
 
-/** Renders a value for an error message, keeping it short. */
+/** Renders a value for an error message, keeping it short. Never throws, whatever the value. */
 export function show(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "string")
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "bigint") return `${String(value)}n`;
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return "a symbol";
+  let text: string | undefined;
   try {
-    const text = JSON.stringify(value);
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+    text = JSON.stringify(value);
   } catch {
-    return String(value);
+    text = undefined;
   }
+  if (text === undefined) text = Array.isArray(value) ? "an array" : "an object";
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /** Formats problems as one readable message, one line per problem. */

@@ -1,3 +1,5 @@
+import { ownValue } from "./own";
+
 /** Every protocol the service runs (spec 2.2). */
 export const PROTOCOLS = [
   "ethereum",
@@ -76,6 +78,16 @@ export const SHARED_PROTOCOLS = [
   "tezos",
   "bitcoin",
 ] as const satisfies readonly Protocol[];
+
+/** The protocol a public network belongs to, or `undefined` for anything that is not one. */
+export function protocolOfPublicNetwork(publicNetwork: unknown): Protocol | undefined {
+  return ownValue(PUBLIC_NETWORKS, publicNetwork);
+}
+
+/** True when `shared` nodes exist for `protocol` (one of {@link SHARED_PROTOCOLS}). */
+export function allowsSharedNodes(protocol: unknown): boolean {
+  return typeof protocol === "string" && (SHARED_PROTOCOLS as readonly string[]).includes(protocol);
+}
 
 /** Protocols to which the `archive` filter applies (spec 4.1). */
 export const ARCHIVE_PROTOCOLS = [

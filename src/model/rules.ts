@@ -1,8 +1,14 @@
 import { NODE_TYPES } from "./enums";
 import { checkId } from "./ids";
-import { PROVIDER_REGIONS, PROVIDERS, REGIONS } from "./infrastructure";
+import { PROVIDERS, REGIONS, regionsOf } from "./infrastructure";
 import { Problem, checkOneOf, show } from "./problems";
-import { PROTOCOLS, PUBLIC_NETWORKS, PUBLIC_NETWORK_NAMES, SHARED_PROTOCOLS } from "./protocols";
+import {
+  PROTOCOLS,
+  PUBLIC_NETWORK_NAMES,
+  SHARED_PROTOCOLS,
+  allowsSharedNodes,
+  protocolOfPublicNetwork,
+} from "./protocols";
 
 /** A node's placement as far as the spec constrains it. */
 export interface NodePlacement {
@@ -28,29 +34,27 @@ export function validateNodePlacement(n: NodePlacement): Problem[] {
       : checkOneOf("publicNetwork", n.publicNetwork, PUBLIC_NETWORK_NAMES),
   ].filter((p): p is Problem => p !== undefined);
   if (problems.length > 0) return problems;
-  if (n.type === "shared" && !(SHARED_PROTOCOLS as readonly string[]).includes(n.protocol as string)) {
+  if (n.type === "shared" && !allowsSharedNodes(n.protocol)) {
     problems.push({
       field: "type",
       value: show(n.type),
-      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; use dedicated for ${n.protocol}`,
+      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; use dedicated for ${String(n.protocol)}`,
     });
   }
-  const regions: readonly string[] = PROVIDER_REGIONS[n.provider as keyof typeof PROVIDER_REGIONS];
+  const regions: readonly string[] = regionsOf(n.provider) ?? [];
   if (!regions.includes(n.region as string)) {
     problems.push({
       field: "region",
       value: show(n.region),
-      allowed: `provider ${n.provider} offers only ${regions.join(", ")}`,
+      allowed: `provider ${String(n.provider)} offers only ${regions.join(", ")}`,
     });
   }
-  if (
-    n.publicNetwork !== undefined &&
-    PUBLIC_NETWORKS[n.publicNetwork as keyof typeof PUBLIC_NETWORKS] !== n.protocol
-  ) {
+  const networkProtocol = protocolOfPublicNetwork(n.publicNetwork);
+  if (n.publicNetwork !== undefined && networkProtocol !== n.protocol) {
     problems.push({
       field: "publicNetwork",
       value: show(n.publicNetwork),
-      allowed: `${n.publicNetwork} belongs to ${PUBLIC_NETWORKS[n.publicNetwork as keyof typeof PUBLIC_NETWORKS]}, not ${n.protocol}`,
+      allowed: `${String(n.publicNetwork)} belongs to ${String(networkProtocol)}, not ${String(n.protocol)}`,
     });
   }
   return problems;
