@@ -1,13 +1,19 @@
-import type { Node } from "../api";
-import { NODE_STATUSES, NodeStatus } from "../model";
+import { invalidInput, type Node } from "../api";
+import { NODE_STATUSES, NodeStatus, Problem, oneOf, show } from "../model";
 
-/** Wait for nodes to reach a status. */
+/** Wait for nodes to reach a status. Every field is checked before the first poll. */
 export interface WaitFor {
-  /** The status to wait for, e.g. `running`. */
+  /** The status to wait for: one of the node statuses, e.g. `running`. */
   status: NodeStatus;
-  /** Give up after this many seconds (default 600). */
+  /**
+   * Give up after this many seconds: a number from 0 to {@link MAX_WAIT_TIMEOUT_SECONDS} (one
+   * day). Default 600. `0` checks once without waiting.
+   */
   timeoutSeconds?: number;
-  /** Seconds between polls (default 5). */
+  /**
+   * Seconds between polls: a number from {@link MIN_WAIT_INTERVAL_SECONDS} (0.1) to
+   * {@link MAX_WAIT_INTERVAL_SECONDS} (one hour). Default 5.
+   */
   intervalSeconds?: number;
 }
 
@@ -15,38 +21,169 @@ export interface WaitFor {
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
 /** Default poll interval, in seconds. */
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 5;
+/** Longest `waitFor.timeoutSeconds` accepted: one day. */
+export const MAX_WAIT_TIMEOUT_SECONDS = 86_400;
+/** Shortest `waitFor.intervalSeconds` accepted: 0.1 s, so that polling cannot flood the service. */
+export const MIN_WAIT_INTERVAL_SECONDS = 0.1;
+/** Longest `waitFor.intervalSeconds` accepted: one hour. */
+export const MAX_WAIT_INTERVAL_SECONDS = 3_600;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const WAIT_FOR_FIELDS = ["status", "timeoutSeconds", "intervalSeconds"] as const;
+
+/** The checked settings of a wait. */
+export interface WaitSettings {
+  /** The wanted status. */
+  status: NodeStatus;
+  /** Seconds before giving up. */
+  timeoutSeconds: number;
+  /** Milliseconds between polls. */
+  intervalMs: number;
+}
+
+/** The clock and timer a wait uses (injectable for tests). */
+export interface WaitClock {
+  /** The clock, ms. Default `Date.now`. */
+  now?: () => number;
+  /** Waits `ms` milliseconds. Default a timer. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+function seconds(
+  problems: Problem[],
+  field: string,
+  value: unknown,
+  fallback: number,
+  min: number,
+  minText: string,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
+    problems.push({
+      field,
+      value: show(value),
+      allowed: `expected a number of seconds ${minText}, at most ${max}`,
+    });
+    return fallback;
+  }
+  return value;
+}
+
+/**
+ * Checks a `waitFor` argument completely: an object with a known node `status`, a
+ * `timeoutSeconds` from 0 to one day and an `intervalSeconds` from 0.1 s to one hour, and no
+ * other field. Throws an `InvalidInputError` listing every problem (fields `waitFor.status`,
+ * `waitFor.timeoutSeconds`, ...); nothing is polled then.
+ */
+export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings {
+  const problems: Problem[] = [];
+  if (typeof waitFor !== "object" || waitFor === null || Array.isArray(waitFor)) {
+    problems.push({
+      field: "waitFor",
+      value: show(waitFor),
+      allowed: "expected an object { status, timeoutSeconds?, intervalSeconds? }",
+    });
+    throw invalidInput(operation, problems, {
+      code: "invalid_wait_for",
+      summary: "invalid waitFor, nothing was polled",
+    });
+  }
+  const record = waitFor as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!(WAIT_FOR_FIELDS as readonly string[]).includes(key)) {
+      problems.push({
+        field: `waitFor.${key}`,
+        value: show(record[key]),
+        allowed: `unknown field; expected one of ${WAIT_FOR_FIELDS.map((f) => `waitFor.${f}`).join(", ")}`,
+      });
+    }
+  }
+  const own = (key: string) => (Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined);
+  const status = own("status");
+  if (typeof status !== "string" || !(NODE_STATUSES as readonly string[]).includes(status)) {
+    problems.push({ field: "waitFor.status", value: show(status), allowed: oneOf(NODE_STATUSES) });
+  }
+  const timeoutSeconds = seconds(
+    problems,
+    "waitFor.timeoutSeconds",
+    own("timeoutSeconds"),
+    DEFAULT_WAIT_TIMEOUT_SECONDS,
+    0,
+    ">= 0",
+    MAX_WAIT_TIMEOUT_SECONDS,
+  );
+  const intervalSeconds = seconds(
+    problems,
+    "waitFor.intervalSeconds",
+    own("intervalSeconds"),
+    DEFAULT_WAIT_INTERVAL_SECONDS,
+    MIN_WAIT_INTERVAL_SECONDS,
+    `>= ${MIN_WAIT_INTERVAL_SECONDS}`,
+    MAX_WAIT_INTERVAL_SECONDS,
+  );
+  if (problems.length > 0) {
+    throw invalidInput(operation, problems, {
+      code: "invalid_wait_for",
+      summary: "invalid waitFor, nothing was polled",
+    });
+  }
+  return { status: status as NodeStatus, timeoutSeconds, intervalMs: intervalSeconds * 1000 };
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const TIMED_OUT = Symbol("timed out");
+
+/** Resolves `promise`, or {@link TIMED_OUT} after `ms`; the timer never outlives the race. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  // A poll abandoned at the deadline may still fail later: that failure is no longer anyone's.
+  promise.catch(() => undefined);
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Calls `fetch` until every node it returns has `waitFor.status`, then returns the last result.
- * @throws an error naming the operation, the wanted status, the timeout and the nodes still elsewhere.
+ * `waitFor` is checked completely before the first poll ({@link checkWaitFor}). The wait never
+ * runs past `timeoutSeconds`: no sleep ends after it, and a poll still running at that moment is
+ * abandoned (the first poll of `timeoutSeconds: 0` is always awaited).
+ * @throws an `InvalidInputError` for an invalid `waitFor`; on timeout, an error naming the
+ * operation, the wanted status, the timeout and the nodes still elsewhere.
  */
 export async function waitUntil<T>(
   operation: string,
   waitFor: WaitFor,
   fetch: () => Promise<T>,
   nodesOf: (value: T) => Node[],
+  clock: WaitClock = {},
 ): Promise<T> {
-  if (!(NODE_STATUSES as readonly string[]).includes(waitFor.status)) {
-    throw new Error(
-      `${operation}: waitFor.status ${JSON.stringify(waitFor.status)} is not a node status; expected one of ${NODE_STATUSES.join(", ")}`,
+  const { status, timeoutSeconds, intervalMs } = checkWaitFor(operation, waitFor);
+  const now = clock.now ?? Date.now;
+  const sleep = clock.sleep ?? defaultSleep;
+  const deadline = now() + timeoutSeconds * 1000;
+  let pending: Node[] | undefined;
+  const timedOut = (late: boolean) => {
+    const where = pending
+      ? `still not there: ${pending.map((n) => `${n.id} (${n.status})`).join(", ")}`
+      : "no poll answered";
+    return new Error(
+      `${operation}: timed out after ${timeoutSeconds} s waiting for status ${status}; ${where}${late && pending ? " (the last poll did not answer in time)" : ""}`,
     );
-  }
-  const timeoutSeconds = waitFor.timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
-  const intervalMs = Math.max(0, (waitFor.intervalSeconds ?? DEFAULT_WAIT_INTERVAL_SECONDS) * 1000);
-  if (!(timeoutSeconds >= 0)) throw new Error(`${operation}: waitFor.timeoutSeconds must be a number >= 0`);
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  for (;;) {
-    const value = await fetch();
-    const pending = nodesOf(value).filter((n) => n.status !== waitFor.status);
+  };
+  for (let first = true; ; first = false) {
+    const value =
+      first && timeoutSeconds === 0 ? await fetch() : await within(fetch(), Math.max(0, deadline - now()));
+    if (value === TIMED_OUT) throw timedOut(true);
+    pending = nodesOf(value).filter((n) => n.status !== status);
     if (pending.length === 0) return value;
-    if (Date.now() + intervalMs > deadline) {
-      const list = pending.map((n) => `${n.id} (${n.status})`).join(", ");
-      throw new Error(
-        `${operation}: timed out after ${timeoutSeconds} s waiting for status ${waitFor.status}; still not there: ${list}`,
-      );
-    }
+    if (now() + intervalMs >= deadline) throw timedOut(false);
     await sleep(intervalMs);
   }
 }
