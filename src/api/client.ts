@@ -3,6 +3,8 @@ import * as faucet from "./faucet";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
 import { NodeServiceClientOptions, resolveClientOptions } from "./options";
+import { LearnedSecrets } from "./learned-secrets";
+import type { ListAllOptions, ListOptions } from "./nodes";
 import { RateLimiter } from "./rate-limiter";
 import { Transport } from "./request";
 import type { DeleteResult, FaucetResult, Network, NetworkUpdate, Node, NodeFilters } from "./types";
@@ -30,8 +32,12 @@ export class NodeServiceClient {
   constructor(options: NodeServiceClientOptions) {
     const { maxRequestsPerSecond, limiterSleep, ...settings } = resolveClientOptions(options);
     this.apiUrl = settings.base.href;
+    const learned = new LearnedSecrets();
     this.transport = {
       ...settings,
+      // Credentials read from the service are removed first, then the key and the generic patterns.
+      redact: (text: string) => settings.redact(learned.redact(text)),
+      learned,
       limiter: new RateLimiter({ maxRequestsPerSecond, now: settings.now, sleep: limiterSleep }),
     };
     // Keep the transport (and the key in its closures) out of enumeration, inspection and JSON.
@@ -43,15 +49,15 @@ export class NodeServiceClient {
    * and following `next` until it is null. Filters are checked synchronously (an invalid filter
    * throws an `InvalidInputError` here, before any request).
    */
-  listNodes(filters?: NodeFilters): AsyncIterable<Node> {
-    return nodes.listNodes(this.transport, filters);
+  listNodes(filters?: NodeFilters, options?: ListOptions): AsyncIterable<Node> {
+    return nodes.listNodes(this.transport, filters, options);
   }
 
   /**
    * Collects all matching nodes up to the required `limit`; fails (rather than truncating) when
    * more than `limit` nodes match.
    */
-  listAllNodes(filters: NodeFilters | undefined, options: { limit: number }): Promise<Node[]> {
+  listAllNodes(filters: NodeFilters | undefined, options: ListAllOptions): Promise<Node[]> {
     return nodes.listAllNodes(this.transport, filters, options);
   }
 

@@ -13,4 +13,4 @@ export * from "./mapping";
 export * from "./pagination";
 export * from "./request";
 export * from "./client";
-export { nodeQuery, type ListAllOptions } from "./nodes";
+export { nodeQuery, type ListAllOptions, type ListOptions } from "./nodes";

@@ -2,7 +2,7 @@
 import { PATHS, show, validateNetworkUpdate } from "../model";
 import { ApiError, createApiError, isNotFound } from "./errors";
 import { toNetwork } from "./mapping";
-import { Transport, mapResponse, request } from "./request";
+import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
 import type { DeleteResult, Network, NetworkUpdate } from "./types";
 import { apiUrl } from "./url";
 import { requireId, requireNoProblems } from "./validation";
@@ -79,7 +79,9 @@ async function patchNetwork(t: Transport, operation: string, id: string, body: R
     if (isNotFound(error)) throw await confirmGone(t, error, startedAt);
     throw error;
   }
-  return mapResponse(t, spec, response, (json) => toNetwork(json));
+  const network = mapResponse(t, spec, response, (json) => toNetwork(json));
+  learnNodeSecrets(t, network.nodes);
+  return network;
 }
 
 /**

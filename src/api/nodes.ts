@@ -1,10 +1,10 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2). */
-import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, show, validateNodeFilters } from "../model";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, Problem, show, validateNodeFilters } from "../model";
 import { invalidInput } from "./errors";
 import { toNode } from "./mapping";
 import { ListingStats, paginate } from "./pagination";
 import type { Redacting } from "./validation";
-import { Transport, mapResponse, request } from "./request";
+import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
 import type { Node, NodeFilters } from "./types";
 import { apiUrl } from "./url";
 import { requireId, requireNoProblems } from "./validation";
@@ -68,12 +68,13 @@ export function listNodes(
   options: ListOptions = {},
 ): AsyncIterable<Node> {
   const operation = "listNodes";
+  requireNoProblems(t, operation, deadlineProblems((options as ListOptions | undefined)?.deadlineMs));
   const query = nodeQuery(t, operation, filters);
   return paginate(t, {
     operation,
     firstUrl: apiUrl(t.base, PATHS.nodes, query),
-    map: (item, path) => toNode(item, path),
-    deadlineMs: options.deadlineMs,
+    map: (item, path) => learned(t, toNode(item, path)),
+    deadlineMs: options?.deadlineMs,
   });
 }
 
@@ -89,7 +90,7 @@ export async function listAllNodes(
   const operation = "listAllNodes";
   const limit = (options as ListAllOptions | undefined)?.limit;
   const deadlineMs = (options as ListAllOptions | undefined)?.deadlineMs;
-  const problems = [];
+  const problems: Problem[] = [];
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
     problems.push({
       field: "limit",
@@ -97,16 +98,7 @@ export async function listAllNodes(
       allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
     });
   }
-  if (
-    deadlineMs !== undefined &&
-    (typeof deadlineMs !== "number" || !Number.isFinite(deadlineMs) || deadlineMs <= 0)
-  ) {
-    problems.push({
-      field: "deadlineMs",
-      value: show(deadlineMs),
-      allowed: "expected a positive, finite number of milliseconds",
-    });
-  }
+  problems.push(...deadlineProblems(deadlineMs));
   requireNoProblems(t, operation, problems);
   const nodes: Node[] = [];
   const query = nodeQuery(t, operation, filters);
@@ -116,7 +108,7 @@ export async function listAllNodes(
     {
       operation,
       firstUrl: apiUrl(t.base, PATHS.nodes, query),
-      map: (item, path) => toNode(item, path),
+      map: (item, path) => learned(t, toNode(item, path)),
       deadlineMs,
     },
     stats,
@@ -140,5 +132,23 @@ export async function getNode(t: Transport, id: string): Promise<Node> {
   requireId(t, operation, "node", id);
   const spec = { operation, resourceId: id };
   const response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
-  return mapResponse(t, spec, response, (body) => toNode(body));
+  return mapResponse(t, spec, response, (body) => learned(t, toNode(body)));
+}
+
+function learned(t: Transport, node: Node): Node {
+  learnNodeSecrets(t, [node]);
+  return node;
+}
+
+/** The problem with a listing's `deadlineMs` option, if any. */
+function deadlineProblems(deadlineMs: unknown): Problem[] {
+  if (deadlineMs === undefined) return [];
+  if (typeof deadlineMs === "number" && Number.isFinite(deadlineMs) && deadlineMs > 0) return [];
+  return [
+    {
+      field: "deadlineMs",
+      value: show(deadlineMs),
+      allowed: "expected a positive, finite number of milliseconds",
+    },
+  ];
 }

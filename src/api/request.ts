@@ -21,6 +21,8 @@ import {
 } from "./retry";
 import { ResponseShapeError } from "./mapping";
 import { BodyTooLargeError, readBodyText } from "./body";
+import type { LearnedSecrets } from "./learned-secrets";
+import type { Node } from "./types";
 import { ApiBase, isSameOrigin } from "./url";
 
 /** The parts of a fetch `Response` the client reads (node-fetch v2 and WHATWG fetch both fit). */
@@ -56,8 +58,13 @@ export interface Transport {
   base: ApiBase;
   /** Returns the `Authorization` header value. */
   authorization: () => string;
-  /** Redacts the API key (and generic credential patterns) from a text. */
+  /** Redacts the API key, the credentials learned so far and generic credential patterns from a text. */
   redact: Redactor;
+  /**
+   * Credentials this client has read in the service's answers (node passwords, keys, endpoint
+   * URLs): `redact` removes them too, so an error that echoes one never shows it.
+   */
+  learned?: LearnedSecrets;
   /** The fetch function. */
   fetch: FetchLike;
   /** Per-attempt timeout, ms. */
@@ -649,4 +656,21 @@ export function invalidResponse(
     },
     t.redact,
   );
+}
+
+/** Remembers the credentials of nodes just read (see {@link Transport.learned}). */
+export function learnNodeSecrets(t: Transport, nodes: readonly Node[]): void {
+  if (!t.learned) return;
+  for (const node of nodes) {
+    const d = node.details;
+    t.learned.learn([
+      d.httpsEndpoint,
+      d.wssEndpoint,
+      d.graphqlEndpoint,
+      d.beaconEndpoint,
+      d.authUsername,
+      d.authPassword,
+      d.authKey,
+    ]);
+  }
 }

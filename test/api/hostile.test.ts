@@ -344,12 +344,14 @@ describe("deadlines hold end to end", () => {
   });
 
   it("a retry whose chosen delay would pass the deadline is not made", async () => {
-    server.script(
+    // Its own server: stragglers of the previous test must not take the scripted answers.
+    const own = await startScriptedServer();
+    own.script(
       { status: 503, body: { error: { code: "unavailable", message: "Later." } } },
       { status: 200, body: wireNode() },
     );
     const slept: number[] = [];
-    const c = testClient(server.url, API_KEY, {
+    const c = testClient(own.url, API_KEY, {
       // The shortest jittered delay (500 ms) fits the deadline; the one chosen (995 ms) does not.
       deadlineMs: 800,
       retry: { baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: true },
@@ -359,9 +361,10 @@ describe("deadlines hold end to end", () => {
       },
     });
     const e = await fails(c.getNode("ND-123-456-789"));
+    await own.close();
     expect(e.message).toMatch(/would pass the overall deadline/);
     expect(slept).toEqual([]);
-    expect(server.hits).toHaveLength(1);
+    expect(own.hits).toHaveLength(1);
   });
 });
 
@@ -484,5 +487,46 @@ describe("careless client inputs are typed errors, sent nowhere", () => {
     });
     const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.kind).toBe("rate_limited");
+  });
+});
+
+describe("credentials the client has read are never echoed by a later error", () => {
+  it("a server that quotes a node's password, user name and endpoint in an error", async () => {
+    const node = wireNode();
+    const d = node.details as Record<string, string>;
+    server.script(
+      { status: 200, body: node },
+      {
+        status: 400,
+        body: {
+          error: {
+            code: "validation_error",
+            message: `use ${d.wss_endpoint} with ${d.auth_password}`,
+            fields: { user: [`${d.auth_username}:${d.auth_password}@host`] },
+          },
+        },
+      },
+      {
+        status: 401,
+        text: `<html>Invalid for user ${d.auth_username}, try ${d.https_endpoint}</html>`,
+        headers: { "content-type": "text/html" },
+      },
+    );
+    const c = client();
+    await c.getNode("ND-123-456-789");
+    const e1 = await fails(c.updateNetwork("NW-123-456-7", { name: "n" }));
+    const e2 = await fails(c.getNode("ND-123-456-789"));
+    for (const e of [e1, e2]) {
+      for (const text of [
+        e.message,
+        JSON.stringify(e),
+        e.serverMessage ?? "",
+        require("node:util").inspect(e),
+      ]) {
+        for (const secret of [d.auth_password, d.auth_username, d.wss_endpoint, d.https_endpoint]) {
+          expect(text).not.toContain(secret);
+        }
+      }
+    }
   });
 });
