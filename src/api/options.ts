@@ -14,7 +14,7 @@ import {
 } from "./defaults";
 import { InvalidInputError } from "./errors";
 import { Redactor, createRedactor, redact } from "./redact";
-import { FetchLike, defaultSleep } from "./request";
+import { FetchLike, Transport, defaultSleep } from "./request";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { ApiBase, ApiUrlError, parseApiUrl } from "./url";
 
@@ -92,36 +92,15 @@ export interface NodeServiceClientOptions {
   random?: () => number;
 }
 
-/** The settings a client runs with: every option checked, defaults filled in. */
-export interface ResolvedClientOptions {
-  /** The parsed API URL. */
-  base: ApiBase;
-  /** Returns the `Authorization` header value (the key lives only in this closure). */
-  authorization: () => string;
-  /** Redacts the API key (and generic credential patterns) from a text. */
-  redact: Redactor;
-  /** The fetch function. */
-  fetch: FetchLike;
-  /** Per-attempt timeout, ms. */
-  timeoutMs: number;
-  /** Overall deadline of one call, ms. */
-  deadlineMs: number;
-  /** Largest response body read, bytes after decompression. */
-  maxResponseBytes: number;
-  /** Most attempts per call (retries + 1; 1 when retries are off). */
-  maxAttempts: number;
-  /** The retry tunables. */
-  retryPolicy: RetryPolicy;
+/**
+ * The settings a client runs with: every option checked, defaults filled in. The transport the
+ * client builds from them adds the rate limiter and the learned credentials (see `Transport`).
+ */
+export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "learned"> {
   /** Request attempts per second; `0` or `Infinity` for no limit. */
   maxRequestsPerSecond: number;
-  /** Waits between attempts. */
-  sleep: (ms: number) => Promise<void>;
   /** The `sleep` option as given: the rate limiter uses its own timer when it is undefined. */
   limiterSleep?: (ms: number) => Promise<void>;
-  /** The clock, ms. */
-  now: () => number;
-  /** Random numbers in [0, 1). */
-  random: () => number;
 }
 
 /** Every option name of {@link NodeServiceClientOptions}. */

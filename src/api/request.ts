@@ -259,6 +259,26 @@ function shownPath(url: string): string {
   return new URL(url).pathname;
 }
 
+/**
+ * An answer that cannot be used (too large, not JSON): never retried, and for a non-idempotent
+ * request it may have been processed.
+ */
+function unusableAnswer(
+  status: number,
+  code: string,
+  detail: string,
+  hint?: string,
+): { failed: AttemptFailure } {
+  return {
+    failed: {
+      final: true,
+      notProcessed: false,
+      ctx: { status },
+      init: { kind: "invalid_response", status, code, detail, hint },
+    },
+  };
+}
+
 /** Sends one attempt; returns the response, or a failure description. */
 async function attempt(
   t: Transport,
@@ -304,20 +324,12 @@ async function attempt(
     if (location !== null) text = `redirect to ${serverText(t, location, SERVER_SHORT_CHARS * 2)}`;
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
-      return {
-        failed: {
-          final: true,
-          notProcessed: false,
-          ctx: { status },
-          init: {
-            kind: "invalid_response",
-            status,
-            code: "response_too_large",
-            detail: `${spec.method} ${shownPath(spec.url)}: ${error.message}`,
-            hint: "Raise maxResponseBytes if the service really sends bodies this large; otherwise check the API URL.",
-          },
-        },
-      };
+      return unusableAnswer(
+        status,
+        "response_too_large",
+        `${spec.method} ${shownPath(spec.url)}: ${error.message}`,
+        "Raise maxResponseBytes if the service really sends bodies this large; otherwise check the API URL.",
+      );
     }
     if (timedOut || controller.signal.aborted) {
       const reason = deadlineHit
@@ -365,19 +377,11 @@ async function attempt(
 
   if (status >= 200 && status < 300) {
     if (!parsed.ok) {
-      return {
-        failed: {
-          final: true,
-          notProcessed: false,
-          ctx: { status },
-          init: {
-            kind: "invalid_response",
-            status,
-            code: "invalid_json",
-            detail: `expected JSON, got ${describeBody(t, contentType, text)}`,
-          },
-        },
-      };
+      return unusableAnswer(
+        status,
+        "invalid_json",
+        `expected JSON, got ${describeBody(t, contentType, text)}`,
+      );
     }
     return { response: { status, contentType, text, body: parsed.value, attempts: 0 } };
   }
