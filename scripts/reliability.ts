@@ -10,7 +10,9 @@
  * 3. bad input (a generated corpus fed to the client, its constructor and the providers);
  * 4. hostile responses (non-JSON, wrong shapes, endless pages, 1 GB bodies, gzip bombs, slow
  *    bodies, redirects, junk Retry-After);
- * 5. leak scan of every error and log line produced above.
+ * 5. leak scan of every error and log line produced above: every API key, and every credential
+ *    the client had read, must be absent; echoes of credentials a client never read are counted
+ *    apart, for information (no client can recognise a bare password it has never seen).
  *
  * Options: `--seed N` (default 1), `--only 1,3` (run some sections), `--details` (every problem
  * line, not the first few), `--quick` (fewer runs, for
@@ -149,19 +151,24 @@ async function main(): Promise<number> {
   table(
     `Summary (seed ${args.seed}, ${seconds(total)}: ${timings.map(([n, ms]) => `${n.split(" ")[0]} ${seconds(ms)}`).join(", ")})`,
     ["section", "figure", "value", "goal", "met"],
-    goals.map((g) => [g.section, g.figure, g.value, g.goal, g.met ? "yes" : "NO"]),
+    goals.map((g) => [g.section, g.figure, g.value, g.goal, g.informational ? "-" : g.met ? "yes" : "NO"]),
   );
   for (const u of unhandled.slice(0, 5)) {
     const text =
       u.error instanceof Error ? `${u.error.name}: ${u.error.message.split("\n")[0]}` : typeof u.error;
     say(`  ${u.what} in section ${u.section}: ${scrub(text).slice(0, 160)}`);
   }
-  const missed = goals.filter((g) => !g.met);
+  const scored = goals.filter((g) => !g.informational);
+  const missed = scored.filter((g) => !g.met);
+  const informational = goals.length - scored.length;
   say("");
   say(
-    missed.length === 0
-      ? `all ${goals.length} goals met`
-      : `${missed.length} of ${goals.length} goals missed: ${missed.map((g) => `${g.section}: ${g.figure}`).join("; ")}`,
+    (missed.length === 0
+      ? `all ${scored.length} goals met`
+      : `${missed.length} of ${scored.length} goals missed: ${missed.map((g) => `${g.section}: ${g.figure}`).join("; ")}`) +
+      (informational > 0
+        ? ` (${informational} informational figure${informational === 1 ? "" : "s"}, no goal)`
+        : ""),
   );
   return missed.length === 0 ? 0 : 1;
 }

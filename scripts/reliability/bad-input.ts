@@ -1,7 +1,9 @@
 /**
  * Section 3: bad input. A generated corpus of invalid inputs (a seeded generator plus fast-check
  * samples) fed to the client constructor, the client's methods, and the providers' check and
- * create. Every one must be refused with a typed error before anything is sent.
+ * create. Every one must be refused with a typed error before anything is sent: the client's
+ * `InvalidInputError`, or, for a provider given no API URL or key or one that is not a string,
+ * the package's `SettingsError` (both typed and documented).
  */
 import fc from "fast-check";
 import nodeFetch from "node-fetch";
@@ -11,7 +13,6 @@ import { PROTOCOLS, SHARED_PROTOCOLS, checkAddress, isId, toChecksumAddress } fr
 import { checkFaucetDrip, createFaucetDrip } from "../../src/resources/faucet-drip-provider";
 import { checkNetwork, createNetwork } from "../../src/resources/network-provider";
 import {
-  API_ERROR_NAMES,
   Goal,
   Rng,
   addSecret,
@@ -21,6 +22,7 @@ import {
   keep,
   sayProblems,
   seconds,
+  TYPED_ERROR_NAMES,
   settle,
   table,
   tick,
@@ -602,18 +604,16 @@ export async function runBadInput(options: BadInputOptions): Promise<Goal[]> {
       if (!(error instanceof Error) || isEngineError(error)) {
         t.crashes++;
         problem = `crash: ${error instanceof Error ? `${error.name}: ${error.message.split("\n")[0].slice(0, 100)}` : typeof error}`;
-      } else if (
-        provider
-          ? !API_ERROR_NAMES.has(error.name) && error.name !== "SettingsError"
-          : !(error instanceof ApiError)
-      ) {
+      } else if (provider ? !TYPED_ERROR_NAMES.has(error.name) : !(error instanceof ApiError)) {
         t.untyped++;
         problem = `untyped ${error.name}: ${error.message.split("\n")[0].slice(0, 100)}`;
       } else if (!provider && (error as ApiError).kind !== "invalid_input") {
         t.untyped++;
         problem = `typed, but ${(error as ApiError).kind}/${(error as ApiError).code} instead of invalid_input`;
-      } else if (provider && error.name !== "InvalidInputError") {
-        problem = problem ?? `refused as ${error.name}, not InvalidInputError`;
+      } else if (provider && error.name !== "InvalidInputError" && error.name !== "SettingsError") {
+        // Typed, but another of the client's errors (one a request would cause): listed, and
+        // counted as refused only when nothing was sent.
+        problem = problem ?? `refused as ${error.name}, not InvalidInputError or SettingsError`;
         if (sent === 0) t.typed++;
       } else {
         t.typed++;

@@ -139,6 +139,8 @@ export interface Goal {
   value: string;
   goal: string;
   met: boolean;
+  /** A figure shown for information: it has no goal, and is never counted as met or missed. */
+  informational?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -149,14 +151,24 @@ export interface Evidence {
   section: string;
   where: string;
   value: unknown;
+  /**
+   * Credentials that a hostile server put in this answer although the client that produced it had
+   * never read them (see {@link keep}); hits of these are counted apart, without a goal.
+   */
+  unread?: ReadonlySet<string>;
 }
 
 /** Every error and user-visible text produced, in order. */
 export const evidence: Evidence[] = [];
 
-/** Keeps an error (or a user-visible text) for the leak scan. */
-export function keep(section: string, where: string, value: unknown): void {
-  evidence.push({ section, where, value });
+/**
+ * Keeps an error (or a user-visible text) for the leak scan. `unread` lists credentials the
+ * producing client never read before a server echoed them: no client can recognise a bare
+ * password it has never seen, so their hits are reported apart, for information. Never list an
+ * API key there: the key is always known to its client.
+ */
+export function keep(section: string, where: string, value: unknown, unread?: ReadonlySet<string>): void {
+  evidence.push(unread && unread.size > 0 ? { section, where, value, unread } : { section, where, value });
 }
 
 /** Secrets to look for, each with what it is (shown instead of the value). */
@@ -192,8 +204,9 @@ export function addSecret(value: string, kind: string): void {
   }
 }
 
-/** A secret found in a text: what it is, where, and whether it was encoded. */
+/** A secret found in a text: which one (never printed), what it is, where, and whether it was encoded. */
 export interface SecretHit {
+  secret: string;
   kind: string;
   index: number;
   encoded: boolean;
@@ -209,6 +222,7 @@ export function findSecrets(text: string): SecretHit[] {
     for (const f of list) {
       if (text.startsWith(f.form, i)) {
         hits.push({
+          secret: f.secret,
           kind: secrets.get(f.secret) ?? "secret",
           index: i,
           encoded: f.encoded,
@@ -314,6 +328,12 @@ export const API_ERROR_NAMES = new Set([
   "InvalidInputError",
   "InvalidResponseError",
 ]);
+
+/**
+ * The names of every typed, documented error of the package: the client's error classes, and
+ * `SettingsError` (src/settings.ts: no API URL or key, or one that is not a string).
+ */
+export const TYPED_ERROR_NAMES: ReadonlySet<string> = new Set([...API_ERROR_NAMES, "SettingsError"]);
 
 /** Messages of JavaScript's own errors (a bug surfacing), as they read once wrapped. */
 const ENGINE_ERROR_TEXT =

@@ -3,14 +3,16 @@
  * with what a broken proxy, a captive portal or a malicious host might send: non-JSON bodies,
  * truncated JSON, wrong shapes, proxy 404s, endless pages, 1 GB bodies (streamed lazily, never
  * buffered), compression bombs, a body at a byte per 100 ms, redirects to another host, junk
- * `Retry-After` headers, and secrets echoed back. Each scenario has its own path prefix, used as
- * the client's API URL. A second server stands for "another host": nothing may reach it.
+ * `Retry-After` headers, and secrets echoed back (the API key, and the credentials of a node the
+ * client has just read from the same server; apart, those of a node it never read). Each scenario
+ * has its own path prefix, used as the client's API URL. A second server stands for "another
+ * host": nothing may reach it.
  */
 import * as http from "http";
 import type { AddressInfo, Socket } from "net";
 import * as zlib from "zlib";
 import { ApiError, DEFAULT_LIST_DEADLINE_MS, NodeServiceClient } from "../../src/api";
-import { startEmulator } from "../../src/emulator";
+import { NETWORK_WITH_NODES_NODE_IDS, startEmulator } from "../../src/emulator";
 import type { WireNetwork, WireNode } from "../../src/model";
 import {
   Goal,
@@ -74,6 +76,14 @@ interface Scenario {
   /** `reject`: the call must fail; `any`: success is acceptable too. */
   expect: "reject" | "any";
   handle: Handler;
+  /**
+   * The client first reads the node whose credentials the server then echoes, with this call
+   * (the handler answers the case's first request with the node): what a real client has done
+   * before a server can echo a node's credentials back to it.
+   */
+  readFirst?: "getNode" | "listNodes";
+  /** Credentials the server echoes that this client never read (the leak scan counts them apart). */
+  unread?: ReadonlySet<string>;
 }
 
 const CLIENT = { timeoutMs: 1000, deadlineMs: 3000, retries: 2 };
@@ -198,6 +208,8 @@ interface Case {
   scenario: Scenario;
   op: Op;
   hits: number;
+  /** With `readFirst`: `ok` once the client has read the node, or why it could not. */
+  read?: string;
 }
 
 interface Outcome {
@@ -221,7 +233,27 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
   for (const s of emulator.secrets()) addSecret(s, emulatorSecretKind(s));
   const node: WireNode = emulator.admin.getNode(emulator.fixtures.beaconNode)!;
   const network: WireNetwork = emulator.admin.getNetwork(emulator.fixtures.networkWithNodes)!;
+  // A node no client of the "never read" echo cases is ever sent: its credentials are unknown to them.
+  const unreadNode = emulator.admin.getNode(
+    NETWORK_WITH_NODES_NODE_IDS.find((id) => id !== node.id) ?? NETWORK_WITH_NODES_NODE_IDS[1],
+  );
   await emulator.close();
+  const credentialsOf = (n: WireNode): string[] => {
+    const d = n.details;
+    return [
+      d.https_endpoint,
+      d.wss_endpoint,
+      d.graphql_endpoint,
+      d.beacon_endpoint,
+      d.auth_username,
+      d.auth_password,
+      d.auth_key,
+    ].filter((v): v is string => typeof v === "string" && v !== "");
+  };
+  if (!unreadNode || unreadNode.id === node.id || !unreadNode.details.auth_password) {
+    throw new Error("the hostile data emulator has no second node with credentials");
+  }
+  const unreadCredentials: ReadonlySet<string> = new Set(credentialsOf(unreadNode));
   const nodeJson = JSON.stringify(node);
   const faucetJson = `{"amountSent":1000000000000000000,"transaction":"https://goerli.etherscan.io/tx/0x${"ab".repeat(32)}"}`;
 
@@ -330,6 +362,66 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
     "Wed, 99 Foo 2024 25:61:61 GMT",
   ];
   const truncatedAt = [0.1, 0.5, 0.97].map((f) => f + (rng.next() - 0.5) * 0.05);
+
+  /** Errors echoing the key and a node's credentials, as a careless proxy or server would send them. */
+  const echoes: Array<[string, (res: http.ServerResponse, ctx: Ctx, n: WireNode) => void]> = [
+    [
+      "400 fields echoing the key and an endpoint",
+      (res, ctx, n) =>
+        sendJson(res, 400, {
+          error: {
+            code: "validation_error",
+            message: `bad request for ${n.details.https_endpoint}`,
+            fields: {
+              [ctx.authorization.replace(/^Bearer /, "")]: [
+                `key ${ctx.authorization} is not allowed`,
+                `use ${n.details.wss_endpoint} with ${n.details.auth_password}`,
+              ],
+            },
+          },
+        }),
+    ],
+    [
+      "401 HTML page quoting the key",
+      (res, ctx, n) =>
+        send(
+          res,
+          401,
+          `<html><body>Invalid token ${ctx.authorization.replace(/^Bearer /, "")} for user ${n.details.auth_username}</body></html>`,
+          { "Content-Type": "text/html" },
+        ),
+    ],
+    [
+      "503 plain text with credentials",
+      (res, ctx, n) =>
+        send(
+          res,
+          503,
+          `upstream ${n.details.https_endpoint} down; auth_key=${n.details.auth_key}; ${ctx.authorization}`,
+          { "Content-Type": "text/plain" },
+        ),
+    ],
+  ];
+  const echoScenarios = (): Scenario[] =>
+    echoes.flatMap(([name, echo]): Scenario[] => [
+      ...(["getNode", "listNodes"] as const).map((read): Scenario => ({
+        name: `${name} (node read first by ${read})`,
+        group: "echoed secrets",
+        ops: SINGLE_OPS,
+        expect: "reject",
+        readFirst: read,
+        // The first request is the read: the node as the service would send it; then the echoes.
+        handle: (_q, res, ctx) => (ctx.hits === 1 ? serviceAnswer(res, ctx) : echo(res, ctx, node)),
+      })),
+      {
+        name: `${name} (a node the client never read)`,
+        group: "echoed secrets, never read",
+        ops: SINGLE_OPS,
+        expect: "reject",
+        unread: unreadCredentials,
+        handle: (_q, res, ctx) => echo(res, ctx, unreadNode),
+      },
+    ]);
 
   const scenarios: Scenario[] = [
     // Non-JSON and garbage 200s.
@@ -812,7 +904,12 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
             : serviceAnswer(res, ctx),
       },
     ]),
-    // Secrets echoed back by a careless server.
+    // Secrets echoed back by a careless server. The API key is always known to the client and must
+    // never show. A node's credentials can only be recognised once read: in the realistic
+    // sequence the server first answers a read of the node (getNode, or listNodes), then echoes
+    // that node's credentials in its errors. The same echoes of a node the client never read are
+    // run apart ("never read"): no client can tell an unseen bare password from a word, and the
+    // leak scan counts those hits for information only (the key in them still counts).
     {
       name: "500 echoing the Authorization header",
       group: "echoed secrets",
@@ -826,51 +923,7 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
           },
         }),
     },
-    {
-      name: "400 fields echoing the key and an endpoint",
-      group: "echoed secrets",
-      ops: SINGLE_OPS,
-      expect: "reject",
-      handle: (_q, res, ctx) =>
-        sendJson(res, 400, {
-          error: {
-            code: "validation_error",
-            message: `bad request for ${node.details.https_endpoint}`,
-            fields: {
-              [ctx.authorization.replace(/^Bearer /, "")]: [
-                `key ${ctx.authorization} is not allowed`,
-                `use ${node.details.wss_endpoint} with ${node.details.auth_password}`,
-              ],
-            },
-          },
-        }),
-    },
-    {
-      name: "401 HTML page quoting the key",
-      group: "echoed secrets",
-      ops: SINGLE_OPS,
-      expect: "reject",
-      handle: (_q, res, ctx) =>
-        send(
-          res,
-          401,
-          `<html><body>Invalid token ${ctx.authorization.replace(/^Bearer /, "")} for user ${node.details.auth_username}</body></html>`,
-          { "Content-Type": "text/html" },
-        ),
-    },
-    {
-      name: "503 plain text with credentials",
-      group: "echoed secrets",
-      ops: SINGLE_OPS,
-      expect: "reject",
-      handle: (_q, res, ctx) =>
-        send(
-          res,
-          503,
-          `upstream ${node.details.https_endpoint} down; auth_key=${node.details.auth_key}; ${ctx.authorization}`,
-          { "Content-Type": "text/plain" },
-        ),
-    },
+    ...echoScenarios(),
     // Broken HTTP.
     {
       name: "not HTTP at all",
@@ -984,7 +1037,31 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
       retry: { maxRetries: CLIENT.retries, baseDelayMs: 10, maxDelayMs: 50 },
       maxRequestsPerSecond: 0,
     });
-    switch (c.op) {
+    const operation = callOf(client, c.op);
+    const read = c.scenario.readFirst;
+    if (!read) return operation;
+    return async () => {
+      try {
+        const nodes =
+          read === "getNode" ? [await client.getNode(node.id)] : await collect(client.listNodes());
+        const password = node.details.auth_password;
+        c.read = nodes.some((n) => n.id === node.id && n.details.authPassword === password)
+          ? "ok"
+          : `the ${read} answer did not hold the node's credentials`;
+      } catch (error) {
+        c.read = `${read} failed: ${causeOf(error)}`;
+        throw error;
+      }
+      return operation();
+    };
+  };
+  const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+    const out: T[] = [];
+    for await (const item of items) out.push(item);
+    return out;
+  };
+  const callOf = (client: NodeServiceClient, op: Op): (() => Promise<unknown>) => {
+    switch (op) {
       case "getNode":
         return () => client.getNode("ND-100-000-001");
       case "readNetwork":
@@ -1013,7 +1090,7 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
     const outcome: Outcome = { c, status: r.status, ms: r.ms, deadline: deadlineOf(c.op) };
     if (r.status === "rejected") {
       outcome.error = r.error;
-      keep(SECTION, `${c.scenario.name} / ${c.op}`, r.error);
+      keep(SECTION, `${c.scenario.name} / ${c.op}`, r.error, c.scenario.unread);
     }
     if (r.status === "resolved") outcome.detail = JSON.stringify(r.value)?.slice(0, 80);
     return outcome;
@@ -1059,6 +1136,8 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
   let untyped = 0;
   let hangs = 0;
   let accepted = 0;
+  // Echo cases whose client could not read the node first (their echoes would not be realistic).
+  let notReadFirst = 0;
   const problems: string[] = [];
   for (const o of outcomes) {
     const g = groups.get(o.c.scenario.group) ?? {
@@ -1073,6 +1152,10 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
     g.cases++;
     g.maxMs = Math.max(g.maxMs, o.ms);
     const where = `${o.c.scenario.name} / ${o.c.op}`;
+    if (o.c.scenario.readFirst && o.c.read !== "ok") {
+      notReadFirst++;
+      problems.push(`no read first: ${where}: ${o.c.read ?? "the read did not settle"}`);
+    }
     const late = o.status === "pending" || o.ms > o.deadline + GRACE_MS;
     if (late) {
       g.hangs++;
@@ -1191,6 +1274,13 @@ export async function runHostile(options: HostileOptions): Promise<Goal[]> {
       value: String(accepted),
       goal: "0",
       met: accepted === 0,
+    },
+    {
+      section: "4 hostile",
+      figure: "echo cases where the client could not read the node first",
+      value: String(notReadFirst),
+      goal: "0",
+      met: notReadFirst === 0,
     },
     {
       section: "4 hostile",

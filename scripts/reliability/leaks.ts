@@ -3,6 +3,11 @@
  * everything written to stdout and stderr (the verbose emulators' logs included), rendered the
  * ways a user or a log pipeline would render them, searched for every credential and endpoint URL
  * the emulators served and every API key used.
+ *
+ * The goals cover everything the client knew: its API key (always) and every credential it had
+ * read. Credentials a hostile server echoed to a client that had never read them (kept with
+ * `unread`, see `keep`) are counted apart, without a goal: no client can recognise a bare
+ * password it has never seen. An API key is never counted there.
  */
 import { inspect } from "util";
 import { NodeServiceClient, type Node } from "../../src/api";
@@ -88,19 +93,30 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
   // The data the bad-input section's verbose emulator served, walked through the API.
   const walk = await walkNodes(deriveSeed(seed, "bad-input/emulator"));
 
-  const hits: Array<{ where: string; kind: string; encoded: boolean }> = [];
+  // Hits of what the client knew (its API key, every credential it had read; goal 0), and,
+  // apart, echoes of credentials a hostile server sent although the client had never read them.
+  type Hit = { where: string; kind: string; encoded: boolean };
+  const hits: Hit[] = [];
+  const unreadHits: Hit[] = [];
   let texts = 0;
   let chars = 0;
   let errors = 0;
-  const scan = (where: string, text: string) => {
+  let unreadItems = 0;
+  const scan = (where: string, text: string, unread?: ReadonlySet<string>) => {
     texts++;
     chars += text.length;
-    for (const h of findSecrets(text)) hits.push({ where, kind: h.kind, encoded: h.encoded });
+    for (const h of findSecrets(text)) {
+      (unread?.has(h.secret) ? unreadHits : hits).push({ where, kind: h.kind, encoded: h.encoded });
+    }
   };
+  let unreadItemsWithHits = 0;
   for (const item of evidence) {
     if (typeof item.value !== "string") errors++;
+    if (item.unread) unreadItems++;
+    const before = unreadHits.length;
     for (const [render, text] of renders(item.value))
-      scan(`${item.section} / ${item.where} / ${render}`, text);
+      scan(`${item.section} / ${item.where} / ${render}`, text, item.unread);
+    if (unreadHits.length > before) unreadItemsWithHits++;
   }
   // Everything written to stdout and stderr so far (emulator logs included), line by line.
   const output = capturedOutput.join("").split("\n");
@@ -108,8 +124,12 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
 
   const literal = hits.filter((h) => !h.encoded).length;
   const encoded = hits.length - literal;
-  const byKind = new Map<string, number>();
-  for (const h of hits) byKind.set(h.kind, (byKind.get(h.kind) ?? 0) + 1);
+  const countByKind = (list: Hit[]) => {
+    const byKind = new Map<string, number>();
+    for (const h of list) byKind.set(h.kind, (byKind.get(h.kind) ?? 0) + 1);
+    return [...byKind].map(([k, n]): [string, number] => [`  ${k}`, n]);
+  };
+  const unreadLiteral = unreadHits.filter((h) => !h.encoded).length;
   const kinds = new Map<string, number>();
   for (const kind of secrets.values()) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   table(
@@ -127,30 +147,56 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
         "credentials walked through the API, missing from the list",
         `${walk.found.length} walked, ${walk.missing} missing`,
       ],
-      ["plaintext hits (goal 0)", literal],
-      ["URL-encoded or JSON-escaped hits (goal 0)", encoded],
-      ...[...byKind].map(([k, n]): [string, number] => [`  ${k}`, n]),
+      ["what the client knew (API keys, credentials it had read): plaintext hits (goal 0)", literal],
+      ["  URL-encoded or JSON-escaped hits (goal 0)", encoded],
+      ...countByKind(hits),
+      [
+        "echoes of credentials the client never read (informational, no goal)",
+        `${unreadHits.length} hits (${unreadLiteral} plaintext) in ${unreadItemsWithHits} of ${unreadItems} such errors`,
+      ],
+      ...countByKind(unreadHits),
     ],
   );
+  say(
+    "  never read: a hostile server echoing credentials its client never received; no client can tell such a bare password from a word",
+  );
   // One line per place (the renderings of one error count once), secrets never shown.
-  const places = new Map<string, number>();
-  for (const h of hits) {
-    const place = `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where.replace(/ \/ (message|stack|String\(err\)|JSON\.stringify\(err\)|util\.inspect\(err, \{depth: 5\}\)|text)$/, "")}`;
-    places.set(place, (places.get(place) ?? 0) + 1);
-  }
-  if (places.size > 0) say(`  places with hits: ${places.size}`);
+  const placesOf = (list: Hit[]) => {
+    const places = new Map<string, number>();
+    for (const h of list) {
+      const place = `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where.replace(/ \/ (message|stack|String\(err\)|JSON\.stringify\(err\)|util\.inspect\(err, \{depth: 5\}\)|text)$/, "")}`;
+      places.set(place, (places.get(place) ?? 0) + 1);
+    }
+    return [...places].map(([place, n]) => `${place} (${n} hit${n === 1 ? "" : "s"} across its renderings)`);
+  };
+  const places = placesOf(hits);
+  if (places.length > 0) say(`  places with hits of what the client knew: ${places.length}`);
   sayProblems(
-    [...places].map(([place, n]) => `hit: ${place} (${n} hit${n === 1 ? "" : "s"} across its renderings)`),
+    places.map((p) => `hit: ${p}`),
     10,
+  );
+  const unreadPlaces = placesOf(unreadHits);
+  if (unreadPlaces.length > 0) say(`  places with echoes of credentials never read: ${unreadPlaces.length}`);
+  sayProblems(
+    unreadPlaces.map((p) => `never read: ${p}`),
+    3,
   );
   return [
     {
       section: "5 leak scan",
-      figure: "plaintext hits of credentials, endpoints and keys",
+      figure: "plaintext hits of credentials, endpoints and keys the client knew",
       value: String(literal),
       goal: "0",
       met: literal === 0,
     },
     { section: "5 leak scan", figure: "encoded hits", value: String(encoded), goal: "0", met: encoded === 0 },
+    {
+      section: "5 leak scan",
+      figure: "echoes of credentials the client never read (hits)",
+      value: String(unreadHits.length),
+      goal: "none",
+      met: true,
+      informational: true,
+    },
   ];
 }
