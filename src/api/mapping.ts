@@ -57,8 +57,11 @@ class Reader {
   }
 }
 
-/** Drops keys whose value is `undefined`, so a missing optional field is absent, not present. */
-function compact<T extends object>(value: T): T {
+/**
+ * Drops the keys of `value` whose value is `undefined` (in place, one level), so a missing
+ * optional field is absent, not present. Returns `value`.
+ */
+export function compact<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) {
     if (value[key] === undefined) delete value[key];
   }
