@@ -1,15 +1,10 @@
 import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
 import { checkId, IdKind } from "./ids";
-import { PROVIDERS, REGIONS, regionsOf } from "./infrastructure";
+import { PROVIDERS, REGIONS } from "./infrastructure";
 import { isOwnKey } from "./own";
-import { Problem, checkOneOf, show } from "./problems";
-import {
-  PROTOCOLS,
-  PUBLIC_NETWORK_NAMES,
-  SHARED_PROTOCOLS,
-  allowsSharedNodes,
-  protocolOfPublicNetwork,
-} from "./protocols";
+import { Problem, checkOneOf, oneOf, show } from "./problems";
+import { PROTOCOLS, PUBLIC_NETWORK_NAMES } from "./protocols";
+import { combinationProblems } from "./rules";
 
 type FilterRule =
   | { kind: "id"; idKind: IdKind }
@@ -78,7 +73,7 @@ function unknownFilter(field: string, value: unknown): Problem {
   return {
     field,
     value: show(value),
-    allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
+    allowed: `unknown filter; ${oneOf(NODE_FILTER_NAMES)}`,
   };
 }
 
@@ -112,38 +107,14 @@ export function validateNodeFilters(filters: Record<string, unknown>, prefix = "
     else given.set(key, value);
   }
   if (problems.length > 0) return problems;
-  const provider = given.get("provider");
-  const region = given.get("region");
-  const protocol = given.get("protocol");
-  const publicNetwork = given.get("publicNetwork");
-  const type = given.get("type");
-  const regions = regionsOf(provider);
-  if (regions && typeof region === "string" && !(regions as readonly string[]).includes(region)) {
-    problems.push({
-      field: prefix + "region",
-      value: show(region),
-      allowed: `provider ${String(provider)} offers only ${regions.join(", ")}`,
-    });
-  }
-  const networkProtocol = protocolOfPublicNetwork(publicNetwork);
-  if (protocol !== undefined && networkProtocol !== undefined && networkProtocol !== protocol) {
-    problems.push({
-      field: prefix + "publicNetwork",
-      value: show(publicNetwork),
-      allowed: `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`,
-    });
-  }
-  const effectiveProtocol = protocol ?? networkProtocol;
-  if (type === "shared" && effectiveProtocol !== undefined && !allowsSharedNodes(effectiveProtocol)) {
-    problems.push({
-      field: prefix + "type",
-      value: show(type),
-      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; ${
-        protocol === undefined
-          ? `${String(publicNetwork)} is a ${String(effectiveProtocol)} network, which`
-          : `protocol ${String(protocol)}`
-      } has dedicated nodes only`,
-    });
-  }
-  return problems;
+  return combinationProblems(
+    {
+      provider: given.get("provider"),
+      region: given.get("region"),
+      protocol: given.get("protocol"),
+      publicNetwork: given.get("publicNetwork"),
+      type: given.get("type"),
+    },
+    prefix,
+  );
 }

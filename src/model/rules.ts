@@ -33,28 +33,54 @@ export function validateNodePlacement(n: NodePlacement): Problem[] {
       ? undefined
       : checkOneOf("publicNetwork", n.publicNetwork, PUBLIC_NETWORK_NAMES),
   ].filter((p): p is Problem => p !== undefined);
-  if (problems.length > 0) return problems;
-  if (n.type === "shared" && !allowsSharedNodes(n.protocol)) {
+  return problems.length > 0 ? problems : combinationProblems(n);
+}
+
+/** Values whose combinations the spec constrains; a value that is `undefined` was not given. */
+export interface Combination {
+  provider?: unknown;
+  region?: unknown;
+  protocol?: unknown;
+  publicNetwork?: unknown;
+  type?: unknown;
+}
+
+/**
+ * The combinations that can never exist, among values each already known to be allowed: a region
+ * of another provider, a public network of another protocol, `shared` nodes of a protocol that
+ * has none (the protocol given, or implied by the public network). A value not given takes part
+ * in no rule. Each problem's field is `prefix` and the camelCase name. The one home of these
+ * rules: node filters and node placements both use it.
+ */
+export function combinationProblems(c: Combination, prefix = ""): Problem[] {
+  const { provider, region, protocol, publicNetwork, type } = c;
+  const problems: Problem[] = [];
+  const regions = regionsOf(provider);
+  if (regions && typeof region === "string" && !(regions as readonly string[]).includes(region)) {
     problems.push({
-      field: "type",
-      value: show(n.type),
-      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; use dedicated for ${String(n.protocol)}`,
+      field: prefix + "region",
+      value: show(region),
+      allowed: `provider ${String(provider)} offers only ${regions.join(", ")}`,
     });
   }
-  const regions: readonly string[] = regionsOf(n.provider) ?? [];
-  if (!regions.includes(n.region as string)) {
+  const networkProtocol = protocolOfPublicNetwork(publicNetwork);
+  if (protocol !== undefined && networkProtocol !== undefined && networkProtocol !== protocol) {
     problems.push({
-      field: "region",
-      value: show(n.region),
-      allowed: `provider ${String(n.provider)} offers only ${regions.join(", ")}`,
+      field: prefix + "publicNetwork",
+      value: show(publicNetwork),
+      allowed: `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`,
     });
   }
-  const networkProtocol = protocolOfPublicNetwork(n.publicNetwork);
-  if (n.publicNetwork !== undefined && networkProtocol !== n.protocol) {
+  const effectiveProtocol = protocol ?? networkProtocol;
+  if (type === "shared" && effectiveProtocol !== undefined && !allowsSharedNodes(effectiveProtocol)) {
     problems.push({
-      field: "publicNetwork",
-      value: show(n.publicNetwork),
-      allowed: `${String(n.publicNetwork)} belongs to ${String(networkProtocol)}, not ${String(n.protocol)}`,
+      field: prefix + "type",
+      value: show(type),
+      allowed: `shared nodes exist only for ${SHARED_PROTOCOLS.join(", ")}; ${
+        protocol === undefined
+          ? `${String(publicNetwork)} is a ${String(effectiveProtocol)} network, which`
+          : `protocol ${String(protocol)}`
+      } has dedicated nodes only`,
     });
   }
   return problems;
