@@ -40,9 +40,10 @@ export const PROJECT_TYPES = ["public"] as const;
 /** A project type. */
 export type ProjectType = (typeof PROJECT_TYPES)[number];
 
-/** Fields the node list can be ordered by (spec 4.1). */
-export const ORDERING_FIELDS = ["name", "created_at"] as const;
-/** Values of the `order_by` query: a field, or `-` and a field for descending order. */
+/**
+ * Values of the `order_by` query (spec 4.1): `name` or `created_at`, ascending, or with `-` for
+ * descending order.
+ */
 export const ORDER_BY_VALUES = ["name", "-name", "created_at", "-created_at"] as const;
 /** An ordering value. */
 export type OrderBy = (typeof ORDER_BY_VALUES)[number];

@@ -2,13 +2,49 @@
  * Every allowed value and rule of the service's interface, in one place: pure, no I/O.
  * The API client, the Pulumi resources' `check` and the emulator all read these tables.
  */
-export * from "./own";
-export * from "./problems";
-export * from "./protocols";
-export * from "./infrastructure";
-export * from "./enums";
-export * from "./ids";
-export * from "./filters";
-export * from "./rules";
-export * from "./address";
-export * from "./wire";
+export { isOwnKey, ownValue } from "./own";
+export type { Problem } from "./problems";
+export { checkOneOf, formatProblems, oneOf, show } from "./problems";
+export type { Protocol, PublicNetwork } from "./protocols";
+export {
+  ARCHIVE_PROTOCOLS,
+  BEACON_PROTOCOLS,
+  PROTOCOLS,
+  PUBLIC_NETWORKS,
+  PUBLIC_NETWORK_NAMES,
+  SHARED_PROTOCOLS,
+  allowsSharedNodes,
+  protocolOfPublicNetwork,
+  publicNetworksOf,
+} from "./protocols";
+export type { CloudProvider, Region } from "./infrastructure";
+export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./infrastructure";
+export type { NetworkStatus, NodeRole, NodeStatus, NodeType, OrderBy, ProjectType } from "./enums";
+export {
+  NETWORK_STATUSES,
+  NODE_ROLES,
+  NODE_STATUSES,
+  NODE_TYPES,
+  ORDER_BY_VALUES,
+  PROJECT_TYPES,
+} from "./enums";
+export type { IdKind } from "./ids";
+export { ID_KINDS, checkId, idPattern, isId } from "./ids";
+export type { NodeFilterName } from "./filters";
+export {
+  NODE_FILTERS,
+  NODE_FILTER_NAMES,
+  PAGE_QUERY,
+  checkFilterValue,
+  validateNodeFilters,
+} from "./filters";
+export type { NodePlacement } from "./rules";
+export {
+  MAX_NETWORK_NAME_LENGTH,
+  checkNetworkName,
+  validateNetworkUpdate,
+  validateNodePlacement,
+} from "./rules";
+export { checkAddress, toChecksumAddress } from "./address";
+export type { WireCreator, WireError, WireNetwork, WireNode, WireNodeDetails } from "./wire";
+export { PATHS, SECRET_DETAIL_FIELDS } from "./wire";

@@ -35,10 +35,3 @@ export const REGIONS = [
 /** Every allowed provider/region pair. */
 export const PROVIDER_REGION_PAIRS: ReadonlyArray<{ provider: CloudProvider; region: Region }> =
   PROVIDERS.flatMap((provider) => PROVIDER_REGIONS[provider].map((region: Region) => ({ provider, region })));
-
-/** The provider that offers a region. */
-export function providerOfRegion(region: Region): CloudProvider {
-  const pair = PROVIDER_REGION_PAIRS.find((p) => p.region === region);
-  if (!pair) throw new Error(`unknown region ${region}`);
-  return pair.provider;
-}

@@ -58,20 +58,6 @@ export interface WireNetwork {
   created_at: string;
 }
 
-/** A page of `GET /v1/nodes/` (spec 4.1). */
-export interface WireNodePage {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: WireNode[];
-}
-
-/** The faucet's result (spec 2.4); `amountSent` is in wei. */
-export interface WireFaucetResult {
-  amountSent: number;
-  transaction: string;
-}
-
 /** The error body (spec 2.5; appendix: optional `fields` on 400). */
 export interface WireError {
   error: { code: string; message: string; fields?: Record<string, string[]> };
