@@ -1,5 +1,4 @@
-import { Problem } from "../model";
-import { Redactor, guardInputValue, redact } from "./redact";
+import { Redactor, redact } from "./redact";
 
 /**
  * What went wrong, as a discriminator:
@@ -25,31 +24,20 @@ export type ApiErrorKind =
   | "invalid_response"
   | "unknown";
 
-/** Everything an {@link ApiError} is built from. */
+/** Everything an {@link ApiError} is built from; see the fields of {@link ApiError}. */
 export interface ApiErrorInit {
-  /** The discriminator. */
   kind: ApiErrorKind;
-  /** The service's `error.code`, or a local code such as `invalid_id` or `timeout`. */
   code: string;
-  /** The client operation, e.g. `deleteNetwork`. */
   operation: string;
   /** What happened, e.g. the service's `error.message`. */
   detail: string;
-  /** The HTTP status, when the service answered. */
   status?: number;
-  /** The id the operation was about. */
   resourceId?: string;
-  /** Per-field messages (the service's `error.fields`, or local validation problems). */
   fields?: Record<string, string[]>;
-  /** Faucet 429: when the next request is possible (as the service sent it). */
   nextFaucetAvailable?: string;
-  /** True when a non-idempotent request failed after it may have reached the service. */
   mayHaveBeenProcessed?: boolean;
-  /** The server-requested wait, in milliseconds, when it gave one. */
   retryAfterMs?: number;
-  /** HTTP attempts made (0 when nothing was sent). */
   attempts?: number;
-  /** The service's full `error.message`, when longer or rawer than the one quoted in the message. */
   serverMessage?: string;
   /** Advice appended to the message. */
   hint?: string;
@@ -59,22 +47,22 @@ export interface ApiErrorInit {
  * An error of the service client. The message reads
  * `<operation> <resourceId>: <status> <code>: <message>` plus a hint where useful. Credentials
  * are redacted from every text field when the error is built, and the error keeps no reference
- * to the request, its headers or the API key.
+ * to the request, its headers or the API key. `name` is the class name (`NotFoundError`).
  */
 export class ApiError extends Error {
   /** What went wrong; see {@link ApiErrorKind}. */
   readonly kind: ApiErrorKind;
   /** The HTTP status, when the service answered. */
   readonly status?: number;
-  /** The service's `error.code`, or a local code. */
+  /** The service's `error.code`, or a local code such as `invalid_id` or `timeout`. */
   readonly code: string;
-  /** Per-field messages of a validation error. */
+  /** Per-field messages (the service's `error.fields`, or local validation problems). */
   readonly fields?: Record<string, string[]>;
   /** The client operation, e.g. `deleteNetwork`. */
   readonly operation: string;
   /** The id the operation was about. */
   readonly resourceId?: string;
-  /** Faucet 429: when the next request is possible. */
+  /** Faucet 429: when the next request is possible (as the service sent it). */
   readonly nextFaucetAvailable?: string;
   /** True when a non-idempotent request (the faucet) may have been processed despite the error. */
   readonly mayHaveBeenProcessed?: boolean;
@@ -95,7 +83,7 @@ export class ApiError extends Error {
    */
   constructor(init: ApiErrorInit, redactor: Redactor = (text) => redact(text)) {
     super(redactor(formatApiErrorMessage(init)));
-    this.name = "ApiError";
+    this.name = new.target.name;
     this.kind = init.kind;
     this.code = redactor(init.code);
     this.operation = init.operation;
@@ -104,9 +92,9 @@ export class ApiError extends Error {
     if (init.resourceId !== undefined) this.resourceId = redactor(init.resourceId);
     if (init.fields !== undefined) {
       this.fields = Object.fromEntries(
-        Object.entries(init.fields).map(([field, messages]) => [
+        Object.entries(init.fields).map(([field, list]) => [
           redactor(field),
-          messages.map((m) => redactor(String(m))),
+          list.map((m) => redactor(String(m))),
         ]),
       );
     }
@@ -114,11 +102,8 @@ export class ApiError extends Error {
     if (init.mayHaveBeenProcessed !== undefined) this.mayHaveBeenProcessed = init.mayHaveBeenProcessed;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.serverMessage !== undefined) {
-      Object.defineProperty(this, "serverMessage", {
-        value: redactor(init.serverMessage),
-        enumerable: false,
-        writable: false,
-      });
+      const value = redactor(init.serverMessage);
+      Object.defineProperty(this, "serverMessage", { value, enumerable: false, writable: false });
     }
   }
 
@@ -141,119 +126,45 @@ export class ApiError extends Error {
   }
 }
 
+/** An error class of one kind: its constructor takes everything but `kind`. */
+interface ApiErrorClass<K extends ApiErrorKind> {
+  new (init: Omit<ApiErrorInit, "kind">, redactor?: Redactor): ApiError & { readonly kind: K };
+}
+
+/** The base of the error classes of one kind. */
+function ofKind<K extends ApiErrorKind>(kind: K): ApiErrorClass<K> {
+  return class extends ApiError {
+    declare readonly kind: K;
+    constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
+      super({ ...init, kind }, redactor);
+    }
+  } as ApiErrorClass<K>;
+}
+
 /** 401: the API key is missing or invalid. */
-export class UnauthorizedError extends ApiError {
-  declare readonly kind: "unauthorized";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "unauthorized" }, redactor);
-    this.name = "UnauthorizedError";
-  }
-}
-
+export class UnauthorizedError extends ofKind("unauthorized") {}
 /** 403: the API key may not perform this operation. */
-export class ForbiddenError extends ApiError {
-  declare readonly kind: "forbidden";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "forbidden" }, redactor);
-    this.name = "ForbiddenError";
-  }
-}
-
+export class ForbiddenError extends ofKind("forbidden") {}
 /** 404: the object does not exist, or the caller may not see it. */
-export class NotFoundError extends ApiError {
-  declare readonly kind: "not_found";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "not_found" }, redactor);
-    this.name = "NotFoundError";
-  }
-}
-
+export class NotFoundError extends ofKind("not_found") {}
 /** 400 or 422: the service rejected the request's content; see `fields`. */
-export class ValidationError extends ApiError {
-  declare readonly kind: "validation";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "validation" }, redactor);
-    this.name = "ValidationError";
-  }
-}
-
+export class ValidationError extends ofKind("validation") {}
 /** 409: the request conflicts with the object's state (e.g. a network that still has nodes). */
-export class ConflictError extends ApiError {
-  declare readonly kind: "conflict";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "conflict" }, redactor);
-    this.name = "ConflictError";
-  }
-}
-
+export class ConflictError extends ofKind("conflict") {}
 /** 429: rate limited; `retryAfterMs` / `nextFaucetAvailable` say when to try again. */
-export class RateLimitedError extends ApiError {
-  declare readonly kind: "rate_limited";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "rate_limited" }, redactor);
-    this.name = "RateLimitedError";
-  }
-}
-
+export class RateLimitedError extends ofKind("rate_limited") {}
 /** 5xx: the service (or a proxy in front of it) failed. */
-export class UnavailableError extends ApiError {
-  declare readonly kind: "unavailable";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "unavailable" }, redactor);
-    this.name = "UnavailableError";
-  }
-}
-
+export class UnavailableError extends ofKind("unavailable") {}
 /** An attempt timed out, or the overall deadline passed. */
-export class TimeoutError extends ApiError {
-  declare readonly kind: "timeout";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "timeout" }, redactor);
-    this.name = "TimeoutError";
-  }
-}
-
+export class TimeoutError extends ofKind("timeout") {}
 /** No HTTP answer: connection refused, reset or dropped, DNS or TLS failure. */
-export class NetworkError extends ApiError {
-  declare readonly kind: "network";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "network" }, redactor);
-    this.name = "NetworkError";
-  }
-}
-
+export class NetworkError extends ofKind("network") {}
 /** The client refused an input (an id, a filter, an address, an option) before sending anything. */
-export class InvalidInputError extends ApiError {
-  declare readonly kind: "invalid_input";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "invalid_input" }, redactor);
-    this.name = "InvalidInputError";
-  }
-}
-
+export class InvalidInputError extends ofKind("invalid_input") {}
 /** The service answered with something other than the JSON expected. */
-export class InvalidResponseError extends ApiError {
-  declare readonly kind: "invalid_response";
-  /** See {@link ApiError}. */
-  constructor(init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) {
-    super({ ...init, kind: "invalid_response" }, redactor);
-    this.name = "InvalidResponseError";
-  }
-}
+export class InvalidResponseError extends ofKind("invalid_response") {}
 
-const CLASSES: Partial<
-  Record<ApiErrorKind, new (init: Omit<ApiErrorInit, "kind">, redactor?: Redactor) => ApiError>
-> = {
+const CLASSES: { [K in Exclude<ApiErrorKind, "unknown">]: ApiErrorClass<K> } = {
   unauthorized: UnauthorizedError,
   forbidden: ForbiddenError,
   not_found: NotFoundError,
@@ -267,111 +178,25 @@ const CLASSES: Partial<
   invalid_response: InvalidResponseError,
 };
 
-/** Builds the {@link ApiError} subclass that matches `init.kind`. */
+/** Builds the {@link ApiError} subclass that matches `init.kind` (`ApiError` itself for `unknown`). */
 export function createApiError(init: ApiErrorInit, redactor?: Redactor): ApiError {
-  const Class = CLASSES[init.kind];
-  if (!Class) return new ApiError(init, redactor);
-  const { kind: _kind, ...rest } = init;
-  return new Class(rest, redactor);
-}
-
-/** The kind of error an HTTP status means. */
-export function kindForStatus(status: number): ApiErrorKind {
-  if (status === 401) return "unauthorized";
-  if (status === 403) return "forbidden";
-  if (status === 404) return "not_found";
-  if (status === 400 || status === 422) return "validation";
-  if (status === 409) return "conflict";
-  if (status === 429) return "rate_limited";
-  if (status >= 500 && status <= 599) return "unavailable";
-  return "unknown";
+  if (init.kind === "unknown") return new ApiError(init, redactor);
+  const { kind, ...rest } = init;
+  return new CLASSES[kind](rest, redactor);
 }
 
 /** Formats the message of an error: `<operation> <resourceId>: <status> <code>: <detail> (<hint>)`. */
-export function formatApiErrorMessage(init: ApiErrorInit): string {
+function formatApiErrorMessage(init: ApiErrorInit): string {
   const subject = init.resourceId ? `${init.operation} ${init.resourceId}` : init.operation;
   const status = init.status !== undefined ? `${init.status} ` : "";
-  const fields =
-    init.fields && Object.keys(init.fields).length > 0
-      ? `\n${Object.entries(init.fields)
-          .map(([field, messages]) => `  ${field}: ${messages.join("; ")}`)
-          .join("\n")}`
-      : "";
+  const fields = Object.entries(init.fields ?? {})
+    .map(([field, messages]) => `\n  ${field}: ${messages.join("; ")}`)
+    .join("");
   const hint = init.hint ? `\n${init.hint}` : "";
   return `${subject}: ${status}${init.code}: ${init.detail}${fields}${hint}`;
-}
-
-/** Turns validation problems into an {@link ApiErrorInit}'s `fields`. */
-export function problemsToFields(problems: readonly Problem[]): Record<string, string[]> {
-  // A null-prototype map: a field named `constructor` or `__proto__` is a field like any other.
-  const fields = new Map<string, string[]>();
-  for (const p of problems) {
-    const list = fields.get(p.field) ?? [];
-    list.push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
-    fields.set(p.field, list);
-  }
-  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const [field, list] of fields)
-    Object.defineProperty(out, field, { value: list, enumerable: true, writable: true, configurable: true });
-  return out;
-}
-
-/**
- * An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0 unless
- * given). Pass the client's `redactor` so that a key given in the wrong place is not echoed.
- */
-export function invalidInput(
-  operation: string,
-  problems: readonly Problem[],
-  options: {
-    resourceId?: string;
-    code?: string;
-    summary?: string;
-    attempts?: number;
-    redactor?: Redactor;
-  } = {},
-): InvalidInputError {
-  return new InvalidInputError(
-    {
-      operation,
-      resourceId: options.resourceId,
-      code: options.code ?? "invalid_input",
-      detail: options.summary ?? "invalid input, nothing was sent",
-      fields: problemsToFields(problems),
-      attempts: options.attempts ?? 0,
-    },
-    options.redactor,
-  );
 }
 
 /** True for any error of this client. */
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
-
-function isKind<K extends ApiErrorKind>(kind: K) {
-  return (error: unknown): error is ApiError & { kind: K } => isApiError(error) && error.kind === kind;
-}
-
-/** True for a 401 error. */
-export const isUnauthorized = isKind("unauthorized");
-/** True for a 403 error. */
-export const isForbidden = isKind("forbidden");
-/** True for a 404 error. */
-export const isNotFound = isKind("not_found");
-/** True for a 400/422 error of the service. */
-export const isValidation = isKind("validation");
-/** True for a 409 error. */
-export const isConflict = isKind("conflict");
-/** True for a 429 error. */
-export const isRateLimited = isKind("rate_limited");
-/** True for a 5xx error. */
-export const isUnavailable = isKind("unavailable");
-/** True for a timeout (attempt or deadline). */
-export const isTimeout = isKind("timeout");
-/** True for a connection or other network failure. */
-export const isNetworkError = isKind("network");
-/** True for an input the client refused before sending. */
-export const isInvalidInput = isKind("invalid_input");
-/** True for an unexpected response body. */
-export const isInvalidResponse = isKind("invalid_response");

@@ -5,6 +5,7 @@
 export * from "./types";
 export * from "./defaults";
 export * from "./errors";
+export { invalidInput, problemsToFields } from "./validation";
 export * from "./redact";
 export * from "./retry";
 export * from "./rate-limiter";

@@ -1,6 +1,6 @@
 /** Network endpoints: read and update (both `PATCH`), delete (spec 4.3, 4.4). */
 import { PATHS, show, validateNetworkUpdate } from "../model";
-import { ApiError, createApiError, isNotFound } from "./errors";
+import { ApiError, NotFoundError, createApiError } from "./errors";
 import { toNetwork } from "./mapping";
 import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
 import type { DeleteResult, Network, NetworkUpdate } from "./types";
@@ -76,7 +76,7 @@ async function patchNetwork(t: Transport, operation: string, id: string, body: R
       body,
     });
   } catch (error) {
-    if (isNotFound(error)) throw await confirmGone(t, error, startedAt);
+    if (error instanceof NotFoundError) throw await confirmGone(t, error, startedAt);
     throw error;
   }
   const network = mapResponse(t, spec, response, (json) => toNetwork(json));
@@ -145,7 +145,7 @@ export async function deleteNetwork(t: Transport, id: string): Promise<DeleteRes
     await request(t, { operation, resourceId: id, method: "DELETE", url: apiUrl(t.base, PATHS.network(id)) });
     return { status: "deleted" };
   } catch (error) {
-    if (isNotFound(error)) {
+    if (error instanceof NotFoundError) {
       await confirmGone(t, error, startedAt);
       return { status: "alreadyGone" };
     }

@@ -1,13 +1,11 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2). */
 import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, Problem, show, validateNodeFilters } from "../model";
-import { invalidInput } from "./errors";
 import { toNode } from "./mapping";
 import { ListingStats, paginate } from "./pagination";
-import type { Redacting } from "./validation";
 import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
 import type { Node, NodeFilters } from "./types";
 import { apiUrl } from "./url";
-import { requireId, requireNoProblems } from "./validation";
+import { Redacting, invalidInput, requireId, requireNoProblems } from "./validation";
 
 /** Options of {@link listAllNodes}. */
 export interface ListAllOptions {

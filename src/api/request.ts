@@ -4,7 +4,7 @@
  * overall deadline, follows the retry rules of `retry.ts`, parses JSON and maps failures to
  * {@link ApiError}s with credentials redacted.
  */
-import { ApiError, ApiErrorInit, ApiErrorKind, createApiError, kindForStatus } from "./errors";
+import { ApiError, ApiErrorInit, ApiErrorKind, createApiError } from "./errors";
 import { RateLimiter } from "./rate-limiter";
 import { Redactor, previewBody, sanitizeServerText } from "./redact";
 import { RETRYABLE_CONNECTION_CODES, USER_AGENT } from "./defaults";
@@ -209,6 +209,18 @@ function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false 
   } catch {
     return { ok: false };
   }
+}
+
+/** The kind of error an HTTP status means. */
+function kindForStatus(status: number): ApiErrorKind {
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 400 || status === 422) return "validation";
+  if (status === 409) return "conflict";
+  if (status === 429) return "rate_limited";
+  if (status >= 500 && status <= 599) return "unavailable";
+  return "unknown";
 }
 
 const HINTS: Partial<Record<ApiErrorKind, string>> = {

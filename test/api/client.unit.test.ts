@@ -3,11 +3,10 @@ import {
   ApiError,
   ConflictError,
   InvalidInputError,
+  InvalidResponseError,
   NodeServiceClient,
+  NotFoundError,
   isApiError,
-  isInvalidInput,
-  isInvalidResponse,
-  isNotFound,
 } from "../../src/api";
 import { FakeAnswer, collect, recordingFetch, rejection, wireNetwork, wireNode } from "./helpers";
 
@@ -63,7 +62,7 @@ describe("other local validation", () => {
     } catch (e) {
       error = e;
     }
-    expect(isInvalidInput(error)).toBe(true);
+    expect(error).toBeInstanceOf(InvalidInputError);
     const e = error as ApiError;
     expect(Object.keys(e.fields ?? {}).sort()).toEqual(["colour", "project", "region"]);
     expect(e.message).toMatch(/listNodes: invalid_input: invalid filters/);
@@ -222,7 +221,7 @@ describe("requests", () => {
       body: { error: { code: "not_found", message: "Not found." } },
     }));
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(isNotFound(error)).toBe(true);
+    expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toMatch(/^getNode ND-1-2-3: 404 not_found: Not found\.\nThe object does not exist/);
   });
 
@@ -233,7 +232,7 @@ describe("requests", () => {
       headers: { "content-type": "text/html" },
     }));
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(isInvalidResponse(error)).toBe(true);
+    expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.message).toMatch(
       /200 invalid_json: expected JSON, got a non-JSON body \(text\/html, 15 characters\): "<html>hi<\/html>"/,
     );
