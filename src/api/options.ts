@@ -404,18 +404,13 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
   }
 
   if (key === "") {
-    fail(
-      redactor,
-      "missing_api_key",
-      "the API key is empty: set BLOCKCHAIN_API_KEY, or `pulumi config set --secret blockchain:apiKey <key>`",
-      {
-        apiKey: [
-          typeof rawKey === "string"
-            ? `got ${rawKey === "" ? "an empty string" : "only whitespace"}; expected the API key`
-            : `got ${typeOf(rawKey)}; expected the API key as a string`,
-        ],
-      },
-    );
+    fail(redactor, "missing_api_key", "the API key is empty", {
+      apiKey: [
+        typeof rawKey === "string"
+          ? `got ${rawKey === "" ? "an empty string" : "only whitespace"}; expected the API key`
+          : `got ${typeOf(rawKey)}; expected the API key as a string`,
+      ],
+    });
   }
   const keyProblem = headerProblem(key);
   if (keyProblem) fail(redactor, "invalid_api_key", "invalid API key", { apiKey: [keyProblem] });

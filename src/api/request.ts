@@ -224,8 +224,7 @@ function kindForStatus(status: number): ApiErrorKind {
 }
 
 const HINTS: Partial<Record<ApiErrorKind, string>> = {
-  unauthorized:
-    "The API key is missing, wrong or revoked: check BLOCKCHAIN_API_KEY, or set it with `pulumi config set --secret blockchain:apiKey <key>`.",
+  unauthorized: "The API key is missing, wrong or revoked.",
   forbidden: "The API key is valid but may not perform this operation; use a key with the needed role.",
   not_found:
     "The object does not exist, or the API key's organization may not access it; check the id and the key.",

@@ -66,9 +66,7 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
     );
   }
   if (typeof apiUrl !== "string" || apiUrl.trim() === "") {
-    throw new ApiUrlError(
-      "the API URL is missing: set BLOCKCHAIN_API_URL or `pulumi config set blockchain:apiUrl https://api.example.com`",
-    );
+    throw new ApiUrlError(`the API URL is missing; ${EXPECTED}`);
   }
   const text = apiUrl.trim();
   let url: URL;

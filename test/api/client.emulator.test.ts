@@ -319,7 +319,7 @@ describe("authentication", () => {
     const e = await fails(client({ apiKey: wrong }).getNode(emulator.fixtures.beaconNode));
     expect(e).toBeInstanceOf(UnauthorizedError);
     expect(e.status).toBe(401);
-    expect(e.message).toMatch(/BLOCKCHAIN_API_KEY/);
+    expect(e.message).toMatch(/\nThe API key is missing, wrong or revoked\./);
     expect(`${e.message}${e.stack}${JSON.stringify(e)}${util.inspect(e)}`).not.toContain(wrong);
   });
 });

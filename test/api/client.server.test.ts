@@ -80,8 +80,7 @@ describe("each error status is mapped", () => {
     const e = await fails(client().getNode(NODE_ID));
     expect(e).toBeInstanceOf(UnauthorizedError);
     expect(e.message).toMatch(/^getNode ND-123-456-789: 401 not_authenticated: Invalid token \[REDACTED\]\./);
-    expect(e.message).toMatch(/BLOCKCHAIN_API_KEY/);
-    expect(e.message).toMatch(/pulumi config set --secret blockchain:apiKey/);
+    expect(e.message).toMatch(/\nThe API key is missing, wrong or revoked\./);
     expect(server.hits[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 

@@ -92,7 +92,7 @@ describe("API URL rules", () => {
     );
     expect(() => new NodeServiceClient({ apiUrl: "::", apiKey: "k" })).toThrow(/not a valid absolute URL/);
     expect(() => new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "" })).toThrow(
-      /missing_api_key.*BLOCKCHAIN_API_KEY/s,
+      /missing_api_key: the API key is empty\n {2}apiKey: got an empty string; expected the API key/,
     );
     expect(() => new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "  " })).toThrow(
       /missing_api_key/,
