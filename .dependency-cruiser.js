@@ -1,0 +1,146 @@
+// @ts-check
+/**
+ * The layer rule of src/, checked by `npm run lint` (so by CI). Each layer imports only the
+ * layers below it; CONTRIBUTING.md has the drawing.
+ *
+ *   src/index.ts, src/provider-runtime.ts       entry points (any file directly in src/ but settings.ts)
+ *   src/resources/   src/functions/             Pulumi (neither imports the other)
+ *   src/settings.ts                             where the API URL and key come from
+ *   src/api/                                    HTTP client: no Pulumi
+ *   src/model/                                  pure: no I/O, no Pulumi
+ *   src/emulator/                               the local service: uses src/model/ only
+ *
+ * Paths are resolved files, not import strings, so `../api`, `../../api/client`, a tsconfig
+ * alias, `export … from`, `require()` and `import()` are all seen. Type-only imports count
+ * (`tsPreCompilationDeps`): a type imported upward is still an upward import.
+ */
+
+const MODEL = "^src/model/";
+const API = "^src/api/";
+const SETTINGS = "^src/settings(?:[.]ts$|/)";
+const RESOURCES = "^src/resources/";
+const FUNCTIONS = "^src/functions/";
+const EMULATOR = "^src/emulator/";
+/** The entry points: every file directly in src/ except settings.ts (index.ts, provider-runtime.ts, …). */
+const ENTRY = "^src/(?!settings[.]ts$)[^/]+[.]ts$";
+
+/** Node's built-in modules that do I/O: the model is pure and imports none of them. */
+const IO_MODULES =
+  "^(?:node:)?(?:fs|fs/promises|http|https|http2|net|tls|dgram|dns|dns/promises|child_process|cluster|worker_threads|readline|inspector)$";
+
+/**
+ * One rule per layer: from that layer, anything in src/ outside the layers it may use.
+ * @param {string} name
+ * @param {string} comment
+ * @param {string} from
+ * @param {string[]} allowed
+ * @returns {import("dependency-cruiser").IForbiddenRuleType}
+ */
+function layer(name, comment, from, allowed) {
+  return {
+    name,
+    comment,
+    severity: "error",
+    from: { path: from },
+    to: { path: "^src/", pathNot: allowed },
+  };
+}
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    layer("layer-model", "src/model/ is the floor: it imports nothing else from src/.", MODEL, [MODEL]),
+    layer(
+      "layer-api",
+      "src/api/ imports only src/model/ (never settings, resources, functions, the emulator or an entry point).",
+      API,
+      [API, MODEL],
+    ),
+    layer("layer-settings", "src/settings imports only src/api/ and src/model/.", SETTINGS, [
+      SETTINGS,
+      API,
+      MODEL,
+    ]),
+    layer(
+      "layer-resources",
+      "src/resources/ imports settings, api and model; never src/functions/, the emulator or an entry point.",
+      RESOURCES,
+      [RESOURCES, SETTINGS, API, MODEL],
+    ),
+    layer(
+      "layer-functions",
+      "src/functions/ imports settings, api and model; never src/resources/, the emulator or an entry point.",
+      FUNCTIONS,
+      [FUNCTIONS, SETTINGS, API, MODEL],
+    ),
+    layer(
+      "layer-emulator",
+      "src/emulator/ uses src/model/ only (never api, settings, resources, functions or an entry point).",
+      EMULATOR,
+      [EMULATOR, MODEL],
+    ),
+    {
+      name: "entry-points-on-top",
+      comment:
+        "Entry points (src/index.ts, src/provider-runtime.ts, any other file directly in src/ but settings.ts) are imported by nothing below them, a self-import by package name included.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ENTRY },
+      to: { path: ENTRY },
+    },
+    {
+      name: "file-in-a-layer",
+      comment:
+        "Every file in src/ belongs to a layer of this config: a new folder in src/ gets its place here first, so no import escapes the rules.",
+      severity: "error",
+      from: { path: "^src/", pathNot: [MODEL, API, SETTINGS, RESOURCES, FUNCTIONS, EMULATOR, ENTRY] },
+      to: {},
+    },
+    {
+      name: "emulator-stands-alone",
+      comment:
+        "The emulator is its own entry (pulumi-blockchain-nodes/emulator): nothing else in src/ imports it.",
+      severity: "error",
+      from: { path: "^src/", pathNot: EMULATOR },
+      to: { path: EMULATOR },
+    },
+    {
+      name: "no-pulumi-below-settings",
+      comment: "src/model/, src/api/ and src/emulator/ import no @pulumi/* package, not even its types.",
+      severity: "error",
+      from: { path: [MODEL, API, EMULATOR] },
+      to: { path: "(?:^|/)node_modules/@pulumi/|^@pulumi/" },
+    },
+    {
+      name: "model-no-io",
+      comment: "src/model/ is pure: no built-in module that does I/O.",
+      severity: "error",
+      from: { path: MODEL },
+      to: { dependencyTypes: ["core"], path: IO_MODULES },
+    },
+    {
+      name: "src-stays-in-src",
+      comment: "Nothing in src/ imports scripts/, test/, tools/ or examples/.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(?:scripts|test|tools|examples)/" },
+    },
+    {
+      name: "src-resolvable",
+      comment: "Every import in src/ resolves; an unresolved one could not be checked against the layers.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "(?:^|/)node_modules/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["main", "types", "typings"],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
