@@ -6,7 +6,7 @@ import { NodeServiceClientOptions, resolveClientOptions } from "./options";
 import { LearnedSecrets } from "./learned-secrets";
 import type { ListAllOptions, ListOptions } from "./nodes";
 import { RateLimiter } from "./rate-limiter";
-import { Transport } from "./request";
+import type { Transport } from "./transport";
 import type { DeleteResult, FaucetResult, Network, NetworkUpdate, Node, NodeFilters } from "./types";
 
 export type { NodeServiceClientOptions, RetryOptions } from "./options";

@@ -94,3 +94,8 @@ export const LOOPBACK_HOSTNAMES: readonly string[] = ["localhost", "[::1]"];
 
 /** The text that replaces a credential in errors and logs. */
 export const REDACTED = "[REDACTED]";
+
+/** The default wait between attempts and for a rate-limiter slot: one plain timer. */
+export function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,7 +1,9 @@
 /** The test-token faucet (spec 4.5). */
 import { PATHS, checkAddress } from "../model";
 import { toFaucetResult } from "./mapping";
-import { Transport, mapResponse, request } from "./request";
+import { mapResponse } from "./map-response";
+import { request } from "./request";
+import type { Transport } from "./transport";
 import type { FaucetResult } from "./types";
 import { apiUrl } from "./url";
 import { requireNoProblems } from "./validation";

@@ -2,7 +2,9 @@
 import { PATHS, show, validateNetworkUpdate } from "../model";
 import { ApiError, NotFoundError, createApiError } from "./errors";
 import { toNetwork } from "./mapping";
-import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
+import { mapResponse } from "./map-response";
+import { request } from "./request";
+import { Transport, learnNodeSecrets } from "./transport";
 import type { DeleteResult, Network, NetworkUpdate } from "./types";
 import { apiUrl } from "./url";
 import { requireId, requireNoProblems } from "./validation";

@@ -2,7 +2,9 @@
 import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, Problem, show, validateNodeFilters } from "../model";
 import { toNode } from "./mapping";
 import { ListingStats, paginate } from "./pagination";
-import { Transport, learnNodeSecrets, mapResponse, request } from "./request";
+import { mapResponse } from "./map-response";
+import { request } from "./request";
+import { Transport, learnNodeSecrets } from "./transport";
 import type { Node, NodeFilters } from "./types";
 import { apiUrl } from "./url";
 import { Redacting, invalidInput, requireId, requireNoProblems } from "./validation";

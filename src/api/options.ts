@@ -11,10 +11,11 @@ import {
   DEFAULT_TIMEOUT_MS,
   MAX_TIMER_MS,
   REDACTED,
+  defaultSleep,
 } from "./defaults";
 import { InvalidInputError } from "./errors";
 import { Redactor, createRedactor, redact } from "./redact";
-import { FetchLike, Transport, defaultSleep } from "./request";
+import type { FetchLike, Transport } from "./transport";
 import { DEFAULT_RETRY_POLICY, RetryPolicy } from "./retry";
 import { ApiBase, ApiUrlError, parseApiUrl } from "./url";
 

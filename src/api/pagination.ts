@@ -4,8 +4,9 @@
  */
 import { DEFAULT_LIST_DEADLINE_MS, LIST_SLACK_PAGES, MAX_LIST_PAGES } from "./defaults";
 import { ApiError, createApiError } from "./errors";
-import { ResponseShapeError } from "./mapping";
-import { ApiResponse, Transport, invalidResponse, request } from "./request";
+import { invalidResponse, mapResponse } from "./map-response";
+import { request } from "./request";
+import type { ApiResponse, Transport } from "./transport";
 import { resolveLink } from "./url";
 
 /** What to paginate. */
@@ -155,14 +156,10 @@ export async function* paginate<T>(
         "pagination_overrun",
       );
     }
-    const mapped: T[] = [];
-    try {
-      page.results.forEach((item, i) => mapped.push(source.map(item, `page ${pageNumber} results[${i}]`)));
-    } catch (error) {
-      if (!(error instanceof ResponseShapeError)) throw error;
-      throw fail(response, `unexpected response shape: ${error.problems.join("; ")}`, "unexpected_shape");
-    }
-    yield* mapped;
+    const results = page.results;
+    yield* mapResponse(t, spec, { ...response, attempts: stats.attempts }, () =>
+      results.map((item, i) => source.map(item, `page ${pageNumber} results[${i}]`)),
+    );
     url = next;
   }
 }
