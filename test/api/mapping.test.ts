@@ -1,12 +1,11 @@
+import { integerDigits, rawTopLevelValue } from "../../src/api/exact-amount";
 import {
   ResponseShapeError,
   extractAmountSent,
-  integerDigits,
-  rawTopLevelValue,
   toFaucetResult,
   toNetwork,
   toNode,
-} from "../../src/api";
+} from "../../src/api/mapping";
 import { wireNetwork, wireNode } from "./helpers";
 
 describe("toNode", () => {

@@ -1,0 +1,111 @@
+/**
+ * Reading an amount exactly from JSON text: the source text of a top-level value, and the exact
+ * decimal digits of an integer number token of any size, without going through a floating-point
+ * number (a wei amount passes 2^53). A small scanner, linear in the text.
+ */
+
+/** A JSON number token (RFC 8259). */
+const NUMBER_TOKEN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Largest decimal exponent accepted when expanding an amount (keeps the expansion bounded). */
+const MAX_EXPONENT = 400;
+
+/**
+ * Expands a JSON number token (`500000000000000000`, `5e17`, `5.0E+17`) into the exact decimal
+ * digits of the integer it denotes, without going through a floating-point number. Returns
+ * `undefined` when the token is not a number, not an integer, negative, or absurdly large.
+ */
+export function integerDigits(token: string): string | undefined {
+  const text = token.trim();
+  if (!NUMBER_TOKEN.test(text) || text.startsWith("-")) return undefined;
+  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return undefined;
+  const [, intPart, fracPart = "", expPart = "0"] = match;
+  if (expPart.replace(/^[+-]?0*/, "").length > 4) return undefined;
+  const exponent = Number(expPart);
+  if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
+  const digits = intPart + fracPart;
+  const point = intPart.length + exponent;
+  let integer: string;
+  let fraction: string;
+  if (point >= digits.length) {
+    integer = digits + "0".repeat(point - digits.length);
+    fraction = "";
+  } else if (point <= 0) {
+    integer = "0";
+    fraction = digits;
+  } else {
+    integer = digits.slice(0, point);
+    fraction = digits.slice(point);
+  }
+  if (/[1-9]/.test(fraction)) return undefined;
+  return integer.replace(/^0+(?=\d)/, "");
+}
+
+/** Skips JSON whitespace from `i`. */
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
+    i++;
+  return i;
+}
+
+/** The end (exclusive) of the JSON string starting at `i` (which is a `"`). */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === "\\") j++;
+    else if (text[j] === '"') return j + 1;
+  }
+  throw new SyntaxError("unterminated string");
+}
+
+/** The end (exclusive) of the JSON value starting at `i`. */
+function valueEnd(text: string, i: number): number {
+  const c = text[i];
+  if (c === '"') return stringEnd(text, i);
+  if (c === "{" || c === "[") {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const d = text[j];
+      if (d === '"') j = stringEnd(text, j) - 1;
+      else if (d === "{" || d === "[") depth++;
+      else if (d === "}" || d === "]") {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    throw new SyntaxError("unterminated container");
+  }
+  let j = i;
+  while (j < text.length && !/[\s,}\]]/.test(text[j])) j++;
+  return j;
+}
+
+/**
+ * The raw source text of the value of a top-level key of a JSON object, e.g. the literal
+ * `123456789012345678901` of `{"amountSent": 123456789012345678901}`, so that a number beyond
+ * 2^53 can be read without loss. Only keys of the outermost object count (a key of the same name
+ * inside a nested object or a string is ignored). Returns `undefined` when the key is absent.
+ * The text should already be known to be valid JSON.
+ */
+export function rawTopLevelValue(json: string, key: string): string | undefined {
+  let i = skipSpace(json, 0);
+  if (json[i] !== "{") return undefined;
+  i = skipSpace(json, i + 1);
+  if (json[i] === "}") return undefined;
+  let found: string | undefined;
+  while (i < json.length) {
+    if (json[i] !== '"') throw new SyntaxError("expected a key");
+    const keyEnd = stringEnd(json, i);
+    const name = JSON.parse(json.slice(i, keyEnd)) as string;
+    i = skipSpace(json, keyEnd);
+    if (json[i] !== ":") throw new SyntaxError("expected ':'");
+    i = skipSpace(json, i + 1);
+    const end = valueEnd(json, i);
+    // JSON.parse keeps the last duplicate key; do the same.
+    if (name === key) found = json.slice(i, end);
+    i = skipSpace(json, end);
+    if (json[i] === ",") i = skipSpace(json, i + 1);
+    else break;
+  }
+  return found;
+}
