@@ -83,6 +83,12 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** Largest timer delay Node.js honours (2^31 - 1 ms, about 24.8 days); longer timers fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** Largest `retry.maxRetries` accepted: 100. */
+export const MAX_RETRIES_LIMIT = 100;
+
+/** Smallest positive `maxRequestsPerSecond`: one request per `MAX_TIMER_MS`. */
+export const MIN_REQUESTS_PER_SECOND = 1000 / MAX_TIMER_MS;
+
 /** How many characters of an unexpected response body an error message quotes: 200. */
 export const BODY_PREVIEW_CHARS = 200;
 
