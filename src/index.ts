@@ -1,28 +1,76 @@
 /**
  * pulumi-blockchain-nodes: manage the networks of a hosted blockchain node service and look up
  * its nodes from Pulumi programs, with every endpoint and credential kept secret.
+ *
+ * The public surface, and nothing else: every name is documented where it is defined.
+ * - Resources: {@link Network} (adopt and manage a network), {@link FaucetDrip} (request test tokens).
+ * - Functions: {@link getNode}, {@link getNodes} and their `…Output` forms.
+ * - The client of the service, usable without Pulumi: {@link NodeServiceClient} and its options.
+ * - Errors: {@link ApiError} (with `kind`) and one subclass per kind, {@link isApiError}, and
+ *   {@link SettingsError} (a missing or malformed API URL or key).
+ * - The service's allowed values, as lists and types (protocols, public networks, providers,
+ *   regions, node types, statuses, orderings).
  */
-export * from "./resources";
-export * from "./functions";
-export { NodeServiceClient } from "./api/client";
-export type { NodeServiceClientOptions } from "./api/client";
-export * from "./api/errors";
+export { FaucetDrip, Network } from "./resources";
+export type { FaucetDripArgs, FaucetOutcome, NetworkArgs } from "./resources";
+export { getNode, getNodeOutput, getNodes, getNodesOutput } from "./functions";
 export type {
-  Node,
-  Network as NetworkInfo,
-  NodeDetails,
-  NodeFilters,
-  NetworkUpdate,
+  GetNodeArgs,
+  GetNodeOutputArgs,
+  GetNodesArgs,
+  GetNodesOutputArgs,
+  NodeResult,
+  WaitFor,
+} from "./functions";
+export { SettingsError } from "./settings";
+export type { ConnectionArgs } from "./settings";
+export {
+  ApiError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidResponseError,
+  isApiError,
+  NetworkError,
+  NodeServiceClient,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+} from "./api";
+export type {
+  ApiErrorKind,
   Creator,
   DeleteResult,
   FaucetResult,
-} from "./api/types";
+  Network as NetworkInfo,
+  NetworkUpdate,
+  Node,
+  NodeDetails,
+  NodeFilters,
+  NodeServiceClientOptions,
+  RetryOptions,
+} from "./api";
+// Each allowed-value list beside the type of its values.
 export {
-  resolveSettings,
-  SettingsError,
-  CONFIG_API_KEY,
-  CONFIG_API_URL,
-  ENV_API_KEY,
-  ENV_API_URL,
-} from "./settings";
-export * as model from "./model";
+  PROTOCOLS,
+  type Protocol,
+  PUBLIC_NETWORK_NAMES,
+  type PublicNetwork,
+  PROVIDERS,
+  type CloudProvider,
+  REGIONS,
+  type Region,
+  NODE_TYPES,
+  type NodeType,
+  type NodeRole,
+  NODE_STATUSES,
+  type NodeStatus,
+  NETWORK_STATUSES,
+  type NetworkStatus,
+  ORDER_BY_VALUES,
+  type OrderBy,
+  type ProjectType,
+} from "./model";

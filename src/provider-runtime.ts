@@ -1,2 +1,2 @@
 /** The dynamic providers' implementation, loaded by the provider process at call time. */
-export * from "./resources/provider-runtime";
+export { configure, faucetDrip, network } from "./resources/provider-runtime";

@@ -1,4 +1,4 @@
-import { NodeServiceClient } from "./api";
+import { isApiError, NodeServiceClient } from "./api";
 
 /**
  * Where the service's API URL and key come from, in order:
@@ -9,6 +9,8 @@ import { NodeServiceClient } from "./api";
  *
  * No Pulumi import here: callers pass a config reader, so the same rules serve the program
  * (which reads `pulumi.Config`) and the dynamic providers (which read `configure(req)` config).
+ * {@link withClient} is the one way from arguments to a client; the Pulumi wording of errors
+ * (which command sets what) lives here too, since only this layer knows where a setting came from.
  */
 
 /** The stack configuration namespace. */
@@ -22,11 +24,26 @@ export const ENV_API_URL = "BLOCKCHAIN_API_URL";
 /** Environment variable holding the API key. */
 export const ENV_API_KEY = "BLOCKCHAIN_API_KEY";
 
+/**
+ * The value the engine sends for an input that is not known yet (during preview). It is the
+ * same constant as `@pulumi/pulumi`'s internal `unknownValue`; kept here so the provider runtime
+ * does not load the Pulumi SDK.
+ */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
 /** Reads a full configuration key such as `blockchain:apiKey`; undefined when not set. */
 export type ConfigReader = (fullKey: string) => string | undefined;
 
 /** Where a setting was found. */
 export type SettingSource = "argument" | "stack config" | "environment";
+
+/** Connection arguments every resource and function accepts. */
+export interface ConnectionArgs {
+  /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
+  apiUrl?: string;
+  /** API key; defaults to stack config `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
+  apiKey?: string;
+}
 
 /** The resolved connection settings. */
 export interface Settings {
@@ -36,33 +53,31 @@ export interface Settings {
   sources: { apiUrl: SettingSource; apiKey: SettingSource };
 }
 
-/** What a caller may pass explicitly. */
-export interface ExplicitSettings {
-  apiUrl?: string;
-  apiKey?: string;
-}
-
 /** A setting is missing: the message says exactly how to set it. */
 export class SettingsError extends Error {
   override name = "SettingsError";
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+/**
+ * The value of a setting: a string that is not blank, trimmed; `undefined` for anything else
+ * (not given, empty, only whitespace, not a string). The one emptiness rule of the settings.
+ */
+export function settingValue(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
 function pick(
-  explicit: string | undefined,
+  explicit: unknown,
   config: ConfigReader | undefined,
   key: string,
   env: NodeJS.ProcessEnv,
   envName: string,
 ): { value: string; source: SettingSource } | undefined {
-  const fromArg = nonEmpty(explicit);
+  const fromArg = settingValue(explicit);
   if (fromArg) return { value: fromArg, source: "argument" };
-  const fromConfig = nonEmpty(config?.(key));
+  const fromConfig = settingValue(config?.(key));
   if (fromConfig) return { value: fromConfig, source: "stack config" };
-  const fromEnv = nonEmpty(env[envName]);
+  const fromEnv = settingValue(env[envName]);
   if (fromEnv) return { value: fromEnv, source: "environment" };
   return undefined;
 }
@@ -72,7 +87,7 @@ function pick(
  * @throws SettingsError naming the exact command that sets what is missing.
  */
 export function resolveSettings(
-  explicit: ExplicitSettings = {},
+  explicit: ConnectionArgs = {},
   config?: ConfigReader,
   env: NodeJS.ProcessEnv = process.env,
 ): Settings {
@@ -106,18 +121,71 @@ export function resolveSettings(
   return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
 }
 
+/** Where each source of the API key is, and how to replace the key there. */
+const API_KEY_FIXES: Record<SettingSource, string> = {
+  argument: "it came from the apiKey argument: pass the right key (as a secret)",
+  "stack config": `it came from stack config ${CONFIG_API_KEY}: set the right one with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\``,
+  environment:
+    `it came from the environment variable ${ENV_API_KEY}: export the right one, ` +
+    `or set it in the stack with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\` (stack config comes first)`,
+};
+
+/** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
+export const BLANK_API_URL_REASON =
+  `the API URL is empty: pass it, or leave apiUrl out to use \`pulumi config set ${CONFIG_API_URL} https://<api host>\` ` +
+  `or ${ENV_API_URL}`;
+
+/**
+ * Appends `hint` to the message of `error` (and to the message line of its stack), keeping the
+ * error itself: its class, `kind`, `code` and every other field stay as they are.
+ */
+function appendHint<E extends Error>(error: E, hint: string): E {
+  const before = error.message;
+  const after = `${before}\n${hint}`;
+  error.message = after;
+  if (typeof error.stack === "string" && error.stack.includes(before)) {
+    error.stack = error.stack.replace(before, () => after);
+  }
+  return error;
+}
+
+/**
+ * Adds the Pulumi wording to an error of the client: a refused API key (401) says where the key
+ * came from and the exact way to set the right one there. Other errors are returned as they are.
+ */
+export function withSettingHints(error: unknown, sources: Settings["sources"]): unknown {
+  if (isApiError(error) && error.kind === "unauthorized") {
+    return appendHint(error, `The API key was refused; ${API_KEY_FIXES[sources.apiKey]}.`);
+  }
+  return error;
+}
+
 const clients = new Map<string, NodeServiceClient>();
 
 /**
- * One client per API URL and key in this process, so that its rate limiter is shared by every
- * operation that runs in parallel (the engine runs resource operations concurrently).
+ * The one path from connection arguments to a client: drops arguments not known yet
+ * ({@link UNKNOWN}, during preview), resolves the settings (arguments > stack config `config` >
+ * environment), takes the client of this URL and key (one per process, so its rate limiter is
+ * shared by every operation the engine runs in parallel), and runs `use` with it. A refused key
+ * fails with the hint that fits where the key came from ({@link withSettingHints}).
+ * @throws SettingsError when a setting is missing or not a string; whatever `use` throws.
  */
-export function sharedClient(settings: Pick<Settings, "apiUrl" | "apiKey">): NodeServiceClient {
+export async function withClient<T>(
+  args: ConnectionArgs,
+  config: ConfigReader | undefined,
+  use: (client: NodeServiceClient) => Promise<T>,
+): Promise<T> {
+  const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
+  const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
   const cacheKey = `${settings.apiUrl}\u0000${settings.apiKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
     client = new NodeServiceClient({ apiUrl: settings.apiUrl, apiKey: settings.apiKey });
     clients.set(cacheKey, client);
   }
-  return client;
+  try {
+    return await use(client);
+  } catch (error) {
+    throw withSettingHints(error, settings.sources);
+  }
 }

@@ -1,7 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Node } from "../api";
-import { ConnectionArgs, programClient } from "./connection";
+import { ConnectionArgs, withClient } from "../settings";
 import { toNodeResult, NodeResult } from "./node-result";
+import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
 /** Arguments of {@link getNode}. */
@@ -26,11 +27,10 @@ export interface GetNodeOutputArgs {
  * Outputs; metadata is plain.
  */
 export async function getNode(args: GetNodeArgs): Promise<NodeResult> {
-  const client = programClient(args);
-  const fetchNode = () => client.getNode(args.id);
-  const node: Node = args.waitFor
-    ? await waitUntil(`getNode ${args.id}`, args.waitFor, fetchNode, (n) => [n])
-    : await fetchNode();
+  const node: Node = await withClient(args, readStackConfig, (client) => {
+    const fetchNode = () => client.getNode(args.id);
+    return args.waitFor ? waitUntil(`getNode ${args.id}`, args.waitFor, fetchNode, (n) => [n]) : fetchNode();
+  });
   return toNodeResult(node);
 }
 

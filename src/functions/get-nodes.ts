@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Node, NodeFilters } from "../api";
-import { ConnectionArgs, programClient } from "./connection";
+import { ConnectionArgs, withClient } from "../settings";
 import { unsecretArgs } from "./get-node";
 import { toNodeResult, NodeResult } from "./node-result";
+import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
 /** Default bound of {@link getNodes}: more matching nodes than this is an error, never a silent cut. */
@@ -27,9 +28,10 @@ export type GetNodesOutputArgs = {
  */
 export async function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  const client = programClient({ apiUrl, apiKey });
-  const list = () => client.listAllNodes(filters, { limit });
-  const nodes: Node[] = waitFor ? await waitUntil("getNodes", waitFor, list, (ns) => ns) : await list();
+  const nodes: Node[] = await withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
+    const list = () => client.listAllNodes(filters, { limit });
+    return waitFor ? waitUntil("getNodes", waitFor, list, (ns) => ns) : list();
+  });
   return nodes.map(toNodeResult);
 }
 

@@ -1,97 +1,59 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Creator, Node } from "../api";
+import { compact, type Node, type NodeDetails } from "../api";
+import { SECRET_DETAIL_FIELDS } from "../model";
 import { maskEndpoint } from "./mask";
 
-/**
- * A node as the functions return it. Metadata is plain and readable (usable in names and
- * previews); every endpoint URL and credential is a secret Output; each endpoint has a masked,
- * non-secret twin for display.
- */
-export interface NodeResult {
-  id: string;
-  name: string;
-  network: string;
-  organization: string;
-  type: string;
-  role: string;
-  provider: string;
-  region: string;
-  status: string;
-  configuration: { archive?: boolean; [key: string]: unknown };
-  createdAt: string;
-  creator?: Creator;
-  mode?: string;
-  version?: string;
-  apiNamespaces?: string[];
-  /** HTTPS endpoint (secret: it may embed the auth key). */
-  httpsEndpoint: pulumi.Output<string | undefined>;
-  /** WebSocket endpoint (secret). */
-  wssEndpoint: pulumi.Output<string | undefined>;
-  /** GraphQL endpoint (secret). */
-  graphqlEndpoint: pulumi.Output<string | undefined>;
-  /** Beacon endpoint, some Ethereum nodes only (secret). */
-  beaconEndpoint: pulumi.Output<string | undefined>;
-  /** Username for the endpoints (secret). */
-  authUsername: pulumi.Output<string | undefined>;
-  /** Password for the endpoints (secret). */
-  authPassword: pulumi.Output<string | undefined>;
-  /** Key for the endpoints (secret). */
-  authKey: pulumi.Output<string | undefined>;
-  /** `httpsEndpoint` with credentials replaced by `***`, for display. */
-  httpsEndpointMasked?: string;
-  /** `wssEndpoint` masked. */
-  wssEndpointMasked?: string;
-  /** `graphqlEndpoint` masked. */
-  graphqlEndpointMasked?: string;
-  /** `beaconEndpoint` masked. */
-  beaconEndpointMasked?: string;
-}
+/** `snake_case` as `camelCase`, as a type. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 
-/** Names of the secret fields of {@link NodeResult}. */
-export const NODE_SECRET_FIELDS = [
-  "httpsEndpoint",
-  "wssEndpoint",
-  "graphqlEndpoint",
-  "beaconEndpoint",
-  "authUsername",
-  "authPassword",
-  "authKey",
-] as const;
+/** A secret field of a node's details, camelCase (`httpsEndpoint`, `authKey`, ...). */
+type SecretField = CamelCase<(typeof SECRET_DETAIL_FIELDS)[number]> & keyof NodeDetails;
+
+/** A secret field that is an endpoint URL: these have a masked twin. */
+type EndpointField = Extract<SecretField, `${string}Endpoint`>;
+
+/**
+ * Names of the secret fields of {@link NodeResult}: the model's secret `details` fields
+ * (`SECRET_DETAIL_FIELDS`), camelCase. Endpoint URLs are among them, since they may embed the key.
+ */
+export const NODE_SECRET_FIELDS: readonly SecretField[] = SECRET_DETAIL_FIELDS.map(
+  (field) => field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) as SecretField,
+);
+
+/** The secret fields that are endpoint URLs, each with a masked twin `<field>Masked`. */
+const ENDPOINT_FIELDS = NODE_SECRET_FIELDS.filter((f): f is EndpointField => f.endsWith("Endpoint"));
+
+const isSecretField = (field: string): boolean => (NODE_SECRET_FIELDS as readonly string[]).includes(field);
+
+/**
+ * A node as the functions return it: the fields of a `Node`, with its `details` flattened.
+ * Metadata (`id`, `name`, `network`, `status`, ..., `mode`, `version`, `apiNamespaces`) is plain
+ * and readable (usable in names and previews). Every endpoint URL and credential
+ * (`httpsEndpoint`, `wssEndpoint`, `graphqlEndpoint`, `beaconEndpoint`, `authUsername`,
+ * `authPassword`, `authKey`) is a secret Output. Each endpoint has a masked, non-secret twin for
+ * display (`httpsEndpointMasked`, ...: credentials replaced by `***`), present when the endpoint is.
+ */
+export interface NodeResult
+  extends Omit<Node, "details">, Omit<NodeDetails, SecretField>, SecretOutputs, MaskedEndpoints {}
+
+/** The secret fields of a node's details, as secret Outputs. */
+type SecretOutputs = { [K in SecretField]-?: pulumi.Output<NodeDetails[K]> };
+
+/** The masked, non-secret twins of the endpoints. */
+type MaskedEndpoints = { [K in EndpointField as `${K}Masked`]?: string };
 
 /** Builds the function result of a node: secrets wrapped, masked twins computed. */
 export function toNodeResult(node: Node): NodeResult {
-  const d = node.details;
-  const creds = [d.authKey, d.authPassword, d.authUsername];
-  const masked = (url: string | undefined) => (url === undefined ? undefined : maskEndpoint(url, creds));
-  const result: NodeResult = {
-    id: node.id,
-    name: node.name,
-    network: node.network,
-    organization: node.organization,
-    type: node.type,
-    role: node.role,
-    provider: node.provider,
-    region: node.region,
-    status: node.status,
-    configuration: node.configuration,
-    createdAt: node.createdAt,
-    creator: node.creator,
-    mode: d.mode,
-    version: d.version,
-    apiNamespaces: d.apiNamespaces,
-    httpsEndpoint: pulumi.secret(d.httpsEndpoint),
-    wssEndpoint: pulumi.secret(d.wssEndpoint),
-    graphqlEndpoint: pulumi.secret(d.graphqlEndpoint),
-    beaconEndpoint: pulumi.secret(d.beaconEndpoint),
-    authUsername: pulumi.secret(d.authUsername),
-    authPassword: pulumi.secret(d.authPassword),
-    authKey: pulumi.secret(d.authKey),
-    httpsEndpointMasked: masked(d.httpsEndpoint),
-    wssEndpointMasked: masked(d.wssEndpoint),
-    graphqlEndpointMasked: masked(d.graphqlEndpoint),
-    beaconEndpointMasked: masked(d.beaconEndpoint),
-  };
-  for (const key of Object.keys(result) as (keyof NodeResult)[])
-    if (result[key] === undefined) delete result[key];
-  return result;
+  const { details, ...metadata } = node;
+  const credentials = [details.authKey, details.authPassword, details.authUsername];
+  const result: Record<string, unknown> = { ...metadata };
+  for (const [field, value] of Object.entries(details)) if (!isSecretField(field)) result[field] = value;
+  for (const field of NODE_SECRET_FIELDS) result[field] = pulumi.secret(details[field]);
+  for (const field of ENDPOINT_FIELDS) {
+    const url = details[field];
+    if (url !== undefined) result[`${field}Masked`] = maskEndpoint(url, credentials);
+  }
+  return compact(result) as unknown as NodeResult;
 }

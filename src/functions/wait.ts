@@ -1,5 +1,5 @@
-import { invalidInput, type Node } from "../api";
-import { NODE_STATUSES, NodeStatus, Problem, oneOf, show } from "../model";
+import { defaultSleep, invalidInput, type Node } from "../api";
+import { checkOneOf, NODE_STATUSES, NodeStatus, Problem, show } from "../model";
 
 /** Wait for nodes to reach a status. Every field is checked before the first poll. */
 export interface WaitFor {
@@ -100,9 +100,8 @@ export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings 
   }
   const own = (key: string) => (Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined);
   const status = own("status");
-  if (typeof status !== "string" || !(NODE_STATUSES as readonly string[]).includes(status)) {
-    problems.push({ field: "waitFor.status", value: show(status), allowed: oneOf(NODE_STATUSES) });
-  }
+  const statusProblem = checkOneOf("waitFor.status", status, NODE_STATUSES);
+  if (statusProblem) problems.push(statusProblem);
   const timeoutSeconds = seconds(
     problems,
     "waitFor.timeoutSeconds",
@@ -129,8 +128,6 @@ export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings 
   }
   return { status: status as NodeStatus, timeoutSeconds, intervalMs: intervalSeconds * 1000 };
 }
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const TIMED_OUT = Symbol("timed out");
 

@@ -1,18 +1,19 @@
+import type * as pulumi from "@pulumi/pulumi";
 import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
 import { formatProblems, Problem } from "../model";
-import { UNKNOWN } from "./unknown";
+import { BLANK_API_URL_REASON, settingValue, UNKNOWN } from "../settings";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+type CheckFailure = pulumi.dynamic.CheckFailure;
 
-/** The result of a provider's `check`. */
-export interface CheckResult {
-  inputs: Record<string, unknown>;
-  failures: CheckFailure[];
-}
+/**
+ * Inputs as `check` receives them: any of the resource's fields, of any type, or not known yet
+ * ({@link UNKNOWN}) during preview. `check` validates them; the other methods get checked inputs.
+ */
+export type UncheckedInputs<T> = { [K in keyof T]?: unknown };
+
+/** What a provider's `check` answers: the SDK's `CheckResult`, always with both fields. */
+export type Checked<T> = Required<pulumi.dynamic.CheckResult<T>>;
 
 /** Turns model problems into `check` failures naming the rule. */
 export function toFailures(problems: Problem[]): CheckFailure[] {
@@ -23,16 +24,21 @@ export function toFailures(problems: Problem[]): CheckFailure[] {
 }
 
 /** Checks optional `apiUrl`/`apiKey` inputs (HTTPS rule, non-empty key); unknowns pass. */
-export function checkCredentialInputs(news: Record<string, unknown>): CheckFailure[] {
+export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown }): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const { apiUrl, apiKey } = news;
   if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
-    const reason = typeof apiUrl === "string" ? checkApiUrl(apiUrl) : "apiUrl must be a string";
+    const reason =
+      typeof apiUrl !== "string"
+        ? "apiUrl must be a string"
+        : settingValue(apiUrl) === undefined
+          ? BLANK_API_URL_REASON
+          : checkApiUrl(apiUrl);
     // A key pasted into the URL (or the two swapped) is never echoed back.
     const key = typeof apiKey === "string" && apiKey !== UNKNOWN ? [apiKey, apiKey.trim()] : [];
     if (reason) failures.push({ property: "apiUrl", reason: redact(reason, key) });
   }
-  if (apiKey !== undefined && apiKey !== UNKNOWN && (typeof apiKey !== "string" || apiKey.trim() === "")) {
+  if (apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined) {
     failures.push({
       property: "apiKey",
       reason: "apiKey: expected a non-empty string (pass it as a secret)",

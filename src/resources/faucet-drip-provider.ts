@@ -1,9 +1,10 @@
-import { invalidInput, isApiError } from "../api";
+import type * as pulumi from "@pulumi/pulumi";
+import { compact, invalidInput, isApiError } from "../api";
 import { checkAddress } from "../model";
-import { checkCredentialInputs, CheckResult, describeError, toFailures } from "./checks";
-import { clientFor } from "./connection";
+import { UNKNOWN, withClient } from "../settings";
+import { Checked, checkCredentialInputs, describeError, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
-import { UNKNOWN, withoutUndefined } from "./unknown";
+import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the FaucetDrip resource as the provider receives them. */
 export interface FaucetDripInputs {
@@ -34,11 +35,17 @@ export interface FaucetDripOutputs {
   apiKey?: string;
 }
 
-/** `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55. */
-export async function checkFaucetDrip(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
+/**
+ * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55. The inputs are
+ * handed back unchanged: with no failure, they are valid {@link FaucetDripInputs}.
+ */
+export async function checkFaucetDrip(
+  _olds: unknown,
+  news: UncheckedInputs<FaucetDripInputs>,
+): Promise<Checked<FaucetDripInputs>> {
   const problem = news.address === UNKNOWN ? undefined : checkAddress("address", news.address);
   return {
-    inputs: news,
+    inputs: news as FaucetDripInputs,
     failures: [...toFailures(problem ? [problem] : []), ...checkCredentialInputs(news)],
   };
 }
@@ -75,9 +82,9 @@ export async function createFaucetDrip(
 ): Promise<{ id: string; outs: FaucetDripOutputs }> {
   const unknownOutcome = (why: string) => ({
     id: `${inputs.address}-unknown-${Date.now()}`,
-    outs: withoutUndefined({
+    outs: compact<FaucetDripOutputs>({
       address: inputs.address,
-      outcome: "unknown" as const,
+      outcome: "unknown",
       amountSent: "",
       transaction: "",
       note: unknownOutcomeNote(inputs.address, why),
@@ -90,42 +97,42 @@ export async function createFaucetDrip(
   if (problem) {
     throw invalidInput("requesting test tokens", [problem]);
   }
-  let client;
   try {
-    client = clientFor(inputs);
+    return await withClient(inputs, readProviderConfig, async (client) => {
+      const begun = beginSend(client.apiUrl, inputs.address);
+      if (begun.interrupted) {
+        return unknownOutcome(
+          `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
+        );
+      }
+      try {
+        const result = await client.requestTestTokens(inputs.address);
+        const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
+        return {
+          id,
+          outs: compact<FaucetDripOutputs>({
+            address: inputs.address,
+            outcome: "sent",
+            amountSent: result.amountSent,
+            transaction: result.transaction,
+            note: "",
+            apiUrl: inputs.apiUrl,
+            apiKey: inputs.apiKey,
+          }),
+        };
+      } catch (err) {
+        if (isApiError(err) && err.mayHaveBeenProcessed === true) {
+          return unknownOutcome(
+            `reached the service but got no usable answer (${err.status ?? err.kind} ${err.code})`,
+          );
+        }
+        throw err;
+      } finally {
+        finishSend(client.apiUrl, inputs.address);
+      }
+    });
   } catch (err) {
     throw describeError(err, "requesting test tokens for", inputs.address);
-  }
-  const begun = beginSend(client.apiUrl, inputs.address);
-  if (begun.interrupted) {
-    return unknownOutcome(
-      `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
-    );
-  }
-  try {
-    const result = await client.requestTestTokens(inputs.address);
-    const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
-    return {
-      id,
-      outs: withoutUndefined({
-        address: inputs.address,
-        outcome: "sent" as const,
-        amountSent: result.amountSent,
-        transaction: result.transaction,
-        note: "",
-        apiUrl: inputs.apiUrl,
-        apiKey: inputs.apiKey,
-      }),
-    };
-  } catch (err) {
-    if (isApiError(err) && err.mayHaveBeenProcessed === true) {
-      return unknownOutcome(
-        `reached the service but got no usable answer (${err.status ?? err.kind} ${err.code})`,
-      );
-    }
-    throw describeError(err, "requesting test tokens for", inputs.address);
-  } finally {
-    finishSend(client.apiUrl, inputs.address);
   }
 }
 
@@ -133,6 +140,31 @@ export async function createFaucetDrip(
 function transactionId(link: string): string | undefined {
   const match = /0x[0-9a-fA-F]{16,}/.exec(link);
   return match ? match[0] : undefined;
+}
+
+/**
+ * `read`: the recorded outcome, as it is (the service has no call that reads a faucet request).
+ * `props` may be missing (a read without prior state): there is nothing to return then.
+ */
+export async function readFaucetDrip(
+  id: string,
+  props: FaucetDripOutputs | undefined,
+): Promise<pulumi.dynamic.ReadResult<FaucetDripOutputs>> {
+  return { id, props };
+}
+
+/**
+ * `update`: nothing to send. `diff` replaces the resource on a new address and reports no change
+ * otherwise, so the engine has no reason to call this; should it, the recorded outcome is kept
+ * (`amountSent`, `transaction`, `outcome`, `note`) and only the connection inputs are taken over.
+ */
+export async function updateFaucetDrip(
+  _id: string,
+  olds: FaucetDripOutputs,
+  news: FaucetDripInputs,
+): Promise<{ outs: FaucetDripOutputs }> {
+  const { apiUrl: _oldUrl, apiKey: _oldKey, ...recorded } = olds;
+  return { outs: compact<FaucetDripOutputs>({ ...recorded, apiUrl: news.apiUrl, apiKey: news.apiKey }) };
 }
 
 /** `delete`: nothing to do: tokens that were sent cannot be returned. */

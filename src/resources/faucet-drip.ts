@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { FaucetOutcome } from "./faucet-drip-provider";
 import { providerFor } from "./provider-shell";
 
 /** Arguments of {@link FaucetDrip}. */
@@ -25,7 +26,7 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
    * came back: the tokens may have been sent, and they are never sent again automatically. See
    * `note` for how to check and how to send again on purpose.
    */
-  declare readonly outcome: pulumi.Output<"sent" | "unknown">;
+  declare readonly outcome: pulumi.Output<FaucetOutcome>;
   /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
   declare readonly amountSent: pulumi.Output<string>;
   /** Link to the transaction; `""` when the outcome is unknown. */

@@ -1,2 +1,6 @@
-export * from "./network";
-export * from "./faucet-drip";
+/** The dynamic resources: adopt and manage networks, request test tokens. */
+export { Network } from "./network";
+export type { NetworkArgs } from "./network";
+export { FaucetDrip } from "./faucet-drip";
+export type { FaucetDripArgs } from "./faucet-drip";
+export type { FaucetOutcome } from "./faucet-drip-provider";

@@ -1,9 +1,9 @@
 import type { Network, NetworkUpdate, Node } from "../api";
-import { invalidInput, isApiError } from "../api";
+import { compact, invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
-import { checkCredentialInputs, CheckFailure, CheckResult, describeError, toFailures } from "./checks";
-import { clientFor } from "./connection";
-import { UNKNOWN, withoutUndefined } from "./unknown";
+import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
+import { Checked, checkCredentialInputs, describeError, toFailures, UncheckedInputs } from "./checks";
+import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
 export interface NetworkInputs {
@@ -38,8 +38,8 @@ export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
 /** Properties updated in place. */
 export const NETWORK_UPDATE_PROPERTIES = ["name", "project", "apiUrl", "apiKey"] as const;
 
-function outputsOf(network: Network, inputs: NetworkInputs): NetworkOutputs {
-  return withoutUndefined({
+function outputsOf(network: Network, inputs: ConnectionArgs): NetworkOutputs {
+  return compact<NetworkOutputs>({
     networkId: network.id,
     name: network.name,
     project: network.project,
@@ -55,12 +55,8 @@ function outputsOf(network: Network, inputs: NetworkInputs): NetworkOutputs {
   });
 }
 
-function credentials(props: { apiUrl?: string; apiKey?: string }) {
-  return { apiUrl: props.apiUrl, apiKey: props.apiKey };
-}
-
 /** The model's problems with known `networkId`, `name` and `project` inputs. */
-function inputProblems(news: Record<string, unknown>): Problem[] {
+function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
   const problems: Problem[] = [];
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
   if (news.networkId !== UNKNOWN) {
@@ -77,16 +73,22 @@ function inputProblems(news: Record<string, unknown>): Problem[] {
 
 /** Refuses invalid inputs before any request (the engine runs `check` first; direct callers may not). */
 function requireValidInputs(inputs: NetworkInputs, operation: string): void {
-  const problems = inputProblems(inputs as unknown as Record<string, unknown>);
+  const problems = inputProblems(inputs);
   if (problems.length > 0) {
     throw invalidInput(operation, problems);
   }
 }
 
-/** `check`: validates inputs with the model; unknown values (preview) are accepted as they are. */
-export async function checkNetwork(_olds: unknown, news: Record<string, unknown>): Promise<CheckResult> {
-  const failures: CheckFailure[] = [...toFailures(inputProblems(news)), ...checkCredentialInputs(news)];
-  return { inputs: news, failures };
+/**
+ * `check`: validates inputs with the model; unknown values (preview) are accepted as they are.
+ * The inputs are handed back unchanged: with no failure, they are valid {@link NetworkInputs}.
+ */
+export async function checkNetwork(
+  _olds: unknown,
+  news: UncheckedInputs<NetworkInputs>,
+): Promise<Checked<NetworkInputs>> {
+  const failures = [...toFailures(inputProblems(news)), ...checkCredentialInputs(news)];
+  return { inputs: news as NetworkInputs, failures };
 }
 
 /** `diff`: always answers `changes` explicitly; `networkId` replaces, the rest updates in place. */
@@ -117,10 +119,11 @@ function pendingUpdate(inputs: NetworkInputs, current: { name: string; project: 
 export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string; outs: NetworkOutputs }> {
   requireValidInputs(inputs, "adopting network");
   try {
-    const client = clientFor(credentials(inputs));
-    const current = await client.readNetwork(inputs.networkId);
-    const update = pendingUpdate(inputs, current);
-    const network = Object.keys(update).length > 0 ? await client.updateNetwork(current.id, update) : current;
+    const network = await withClient(inputs, readProviderConfig, async (client) => {
+      const current = await client.readNetwork(inputs.networkId);
+      const update = pendingUpdate(inputs, current);
+      return Object.keys(update).length > 0 ? client.updateNetwork(current.id, update) : current;
+    });
     return { id: network.id, outs: outputsOf(network, inputs) };
   } catch (err) {
     if (isApiError(err) && err.kind === "not_found") {
@@ -134,16 +137,22 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
   }
 }
 
-/** `read`: the current network (empty id when it is gone, so refresh drops it from state). */
+/**
+ * `read`: the current network. When it is gone, an empty id (so refresh drops it from state) and
+ * no properties. `props` may be missing (a read without prior state): the settings then come from
+ * the stack config or the environment.
+ */
 export async function readNetwork(
   id: string,
-  props: NetworkOutputs,
-): Promise<{ id: string; props: NetworkOutputs | Record<string, never> }> {
+  props: NetworkOutputs | undefined,
+): Promise<{ id: string; props: NetworkOutputs }> {
+  const connection: ConnectionArgs = props ?? {};
   try {
-    const network = await clientFor(credentials(props)).readNetwork(id);
-    return { id: network.id, props: outputsOf(network, props) };
+    const network = await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
+    return { id: network.id, props: outputsOf(network, connection) };
   } catch (err) {
-    if (isApiError(err) && err.kind === "not_found") return { id: "", props: {} };
+    // The engine reads an empty id as "gone"; the properties of a gone resource are not read.
+    if (isApiError(err) && err.kind === "not_found") return { id: "", props: {} as NetworkOutputs };
     throw describeError(err, "reading network", id);
   }
 }
@@ -157,9 +166,9 @@ export async function updateNetwork(
   requireValidInputs(news, "updating network");
   try {
     const update = pendingUpdate(news, olds);
-    const client = clientFor(credentials(news));
-    const network =
-      Object.keys(update).length > 0 ? await client.updateNetwork(id, update) : await client.readNetwork(id);
+    const network = await withClient(news, readProviderConfig, (client) =>
+      Object.keys(update).length > 0 ? client.updateNetwork(id, update) : client.readNetwork(id),
+    );
     return { outs: outputsOf(network, news) };
   } catch (err) {
     throw describeError(err, "updating network", id);
@@ -169,7 +178,7 @@ export async function updateNetwork(
 /** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
   try {
-    await clientFor(credentials(props)).deleteNetwork(id);
+    await withClient(props, readProviderConfig, (client) => client.deleteNetwork(id));
   } catch (err) {
     // The refusal's status is not documented: 409 or 400 are both plausible.
     if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {

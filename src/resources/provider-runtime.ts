@@ -2,8 +2,9 @@
  * The dynamic providers' implementation, loaded by name inside the provider process at call
  * time (`require("pulumi-blockchain-nodes/provider-runtime")`). The serialized providers
  * therefore capture no client, no key and no module by value: see `./provider-shell.ts`.
+ * The SDK is imported for its types only: the provider process never loads it from here.
  */
-import { setProviderConfig } from "./connection";
+import type * as pulumi from "@pulumi/pulumi";
 import {
   checkFaucetDrip,
   createFaucetDrip,
@@ -11,6 +12,8 @@ import {
   diffFaucetDrip,
   FaucetDripInputs,
   FaucetDripOutputs,
+  readFaucetDrip,
+  updateFaucetDrip,
 } from "./faucet-drip-provider";
 import {
   checkNetwork,
@@ -22,33 +25,29 @@ import {
   readNetwork,
   updateNetwork,
 } from "./network-provider";
-
-/** What `configure(req)` hands a dynamic provider: the stack configuration. */
-export interface ConfigureRequestLike {
-  config: { get(key: string): string | undefined };
-}
+import { setProviderConfig } from "./provider-config";
 
 /** Keeps the stack config of this provider process (read at call time, never serialized). */
-export async function configure(req: ConfigureRequestLike): Promise<void> {
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   setProviderConfig((key) => req.config.get(key));
 }
 
 /** The Network provider's methods. */
 export const network = {
   check: checkNetwork,
-  diff: (id: string, olds: NetworkOutputs, news: NetworkInputs) => diffNetwork(id, olds, news),
-  create: (inputs: NetworkInputs) => createNetwork(inputs),
-  read: (id: string, props: NetworkOutputs) => readNetwork(id, props),
-  update: (id: string, olds: NetworkOutputs, news: NetworkInputs) => updateNetwork(id, olds, news),
-  delete: (id: string, props: NetworkOutputs) => deleteNetwork(id, props),
-};
+  diff: diffNetwork,
+  create: createNetwork,
+  read: readNetwork,
+  update: updateNetwork,
+  delete: deleteNetwork,
+} satisfies pulumi.dynamic.ResourceProvider<NetworkInputs, NetworkOutputs>;
 
 /** The FaucetDrip provider's methods. */
 export const faucetDrip = {
   check: checkFaucetDrip,
-  diff: (id: string, olds: FaucetDripOutputs, news: FaucetDripInputs) => diffFaucetDrip(id, olds, news),
-  create: (inputs: FaucetDripInputs) => createFaucetDrip(inputs),
-  read: async (id: string, props: FaucetDripOutputs) => ({ id, props }),
-  update: async (_id: string, _olds: FaucetDripOutputs, news: FaucetDripOutputs) => ({ outs: news }),
-  delete: () => deleteFaucetDrip(),
-};
+  diff: diffFaucetDrip,
+  create: createFaucetDrip,
+  read: readFaucetDrip,
+  update: updateFaucetDrip,
+  delete: deleteFaucetDrip,
+} satisfies pulumi.dynamic.ResourceProvider<FaucetDripInputs, FaucetDripOutputs>;

@@ -26,6 +26,20 @@ pulumi.runtime.setMocks(
 
 // Loaded after setMocks, as a program would be.
 const sdk: typeof import("../../src") = require("../../src");
+const {
+  NODE_SECRET_FIELDS,
+}: typeof import("../../src/functions/node-result") = require("../../src/functions/node-result");
+
+/** Every endpoint URL and credential of a node: secret wherever it appears. */
+const SECRET_FIELDS = [
+  "httpsEndpoint",
+  "wssEndpoint",
+  "graphqlEndpoint",
+  "beaconEndpoint",
+  "authUsername",
+  "authPassword",
+  "authKey",
+] as const;
 
 function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply(resolve));
@@ -40,6 +54,10 @@ afterAll(async () => {
 });
 
 describe("getNode / getNodes", () => {
+  test("the secret fields are every endpoint and credential of a node", () => {
+    expect(NODE_SECRET_FIELDS).toEqual(SECRET_FIELDS);
+  });
+
   test("endpoints and credentials are secret Outputs; metadata is plain; masked twins carry no credential", async () => {
     const nodes = await sdk.getNodes({
       apiUrl: emulator.url,
@@ -52,7 +70,7 @@ describe("getNode / getNodes", () => {
       expect(typeof node.name).toBe("string");
       expect(typeof node.region).toBe("string");
       expect(typeof node.status).toBe("string");
-      for (const field of sdk.NODE_SECRET_FIELDS) {
+      for (const field of SECRET_FIELDS) {
         expect(pulumi.Output.isInstance(node[field])).toBe(true);
         expect(await pulumi.isSecret(node[field])).toBe(true);
       }
@@ -93,6 +111,52 @@ describe("getNode / getNodes", () => {
     expect(await pulumi.isSecret(masked)).toBe(false);
     const endpoints = out.apply((ns) => pulumi.all(ns.map((n) => n.httpsEndpoint)));
     expect(await pulumi.isSecret(endpoints)).toBe(true);
+  });
+});
+
+describe("a refused API key: the error keeps its class and says where the key came from", () => {
+  const wrongKey = "wrong-key-1234567890";
+
+  async function refusal(run: () => Promise<unknown>): Promise<InstanceType<typeof sdk.UnauthorizedError>> {
+    const err = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(sdk.UnauthorizedError);
+    const e = err as InstanceType<typeof sdk.UnauthorizedError>;
+    expect(e.kind).toBe("unauthorized");
+    expect(`${e.message}${e.stack}`).not.toContain(wrongKey);
+    return e;
+  }
+
+  test("from the apiKey argument", async () => {
+    const e = await refusal(() =>
+      sdk.getNode({ id: emulator.fixtures.beaconNode, apiUrl: emulator.url, apiKey: wrongKey }),
+    );
+    expect(e.message).toMatch(/the apiKey argument: pass the right key/);
+  });
+
+  test("from the stack config", async () => {
+    pulumi.runtime.setConfig("blockchain:apiKey", wrongKey);
+    try {
+      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator.url }));
+      expect(e.message).toMatch(/`pulumi config set --secret blockchain:apiKey <key>`/);
+      expect(e.stack).toMatch(/`pulumi config set --secret blockchain:apiKey <key>`/);
+    } finally {
+      pulumi.runtime.setConfig("blockchain:apiKey", "");
+    }
+  });
+
+  test("from the environment", async () => {
+    const saved = process.env.BLOCKCHAIN_API_KEY;
+    process.env.BLOCKCHAIN_API_KEY = wrongKey;
+    try {
+      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator.url }));
+      expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: export the right one/);
+    } finally {
+      if (saved === undefined) delete process.env.BLOCKCHAIN_API_KEY;
+      else process.env.BLOCKCHAIN_API_KEY = saved;
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { startEmulator, RunningEmulator } from "../../src/emulator";
 import type { Fault } from "../../src/emulator";
-import { setProviderConfig } from "../../src/resources/connection";
+import { setProviderConfig } from "../../src/resources/provider-config";
 import { createFaucetDrip } from "../../src/resources/faucet-drip-provider";
 import { beginSend, journalDir } from "../../src/resources/faucet-journal";
 

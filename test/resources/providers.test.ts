@@ -1,9 +1,9 @@
 /** Provider methods called directly (no Pulumi engine), against the emulator over real HTTP. */
 import { startEmulator, RunningEmulator } from "../../src/emulator";
-import { setProviderConfig } from "../../src/resources/connection";
+import { setProviderConfig } from "../../src/resources/provider-config";
 import * as faucet from "../../src/resources/faucet-drip-provider";
 import * as net from "../../src/resources/network-provider";
-import { UNKNOWN } from "../../src/resources/unknown";
+import { UNKNOWN } from "../../src/settings";
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -115,6 +115,10 @@ describe("Network provider", () => {
       expect(err).toBeInstanceOf(Error);
       expect((err as Error).message).toMatch(/401/);
       expect((err as Error).message).toContain(emulator.fixtures.networkWithNodes);
+      // The key came from the stack config: the hint says how to set the right one there.
+      expect((err as Error).message).toMatch(
+        /stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
+      );
       expect(`${(err as Error).message}${(err as Error).stack}`).not.toContain("wrong-key-1234567890");
     } finally {
       setProviderConfig((key) =>
@@ -125,6 +129,30 @@ describe("Network provider", () => {
             : undefined,
       );
     }
+  });
+});
+
+describe("Network provider: read without prior state, hints by source", () => {
+  test("read accepts missing props: the settings come from the stack config", async () => {
+    const id = emulator.fixtures.networkWithNodes;
+    const read = await net.readNetwork(id, undefined);
+    expect(read.id).toBe(id);
+    expect(read.props).toMatchObject({ networkId: id, protocol: "ethereum" });
+    expect(read.props).not.toHaveProperty("apiKey");
+    expect(read.props).not.toHaveProperty("apiUrl");
+    expect(JSON.stringify(read.props)).not.toMatch(/undefined/);
+  });
+
+  test("a refused apiKey argument: the hint names the argument, not the stack config", async () => {
+    const err = await net
+      .readNetwork(emulator.fixtures.networkWithNodes, {
+        apiKey: "wrong-key-1234567890",
+      } as net.NetworkOutputs)
+      .catch((e: Error) => e);
+    expect((err as Error).message).toMatch(/401/);
+    expect((err as Error).message).toMatch(/the apiKey argument: pass the right key/);
+    expect((err as Error).message).not.toMatch(/pulumi config set/);
+    expect(`${(err as Error).message}${(err as Error).stack}`).not.toContain("wrong-key-1234567890");
   });
 });
 
@@ -165,5 +193,27 @@ describe("FaucetDrip provider", () => {
       changes: true,
       replaces: ["address"],
     });
+  });
+
+  test("update keeps the recorded outcome and takes over only the connection inputs; read accepts missing props", async () => {
+    const olds: faucet.FaucetDripOutputs = {
+      address,
+      outcome: "sent",
+      amountSent: "1000000000000000000",
+      transaction: "https://explorer.example/tx/0xabc",
+      note: "",
+      apiKey: "old-key",
+    };
+    const { outs } = await faucet.updateFaucetDrip("drip", olds, { address, apiUrl: emulator.url });
+    expect(outs).toEqual({
+      address,
+      outcome: "sent",
+      amountSent: "1000000000000000000",
+      transaction: "https://explorer.example/tx/0xabc",
+      note: "",
+      apiUrl: emulator.url,
+    });
+    expect(await faucet.readFaucetDrip("drip", olds)).toEqual({ id: "drip", props: olds });
+    expect(await faucet.readFaucetDrip("drip", undefined)).toEqual({ id: "drip", props: undefined });
   });
 });

@@ -1,4 +1,12 @@
-import { resolveSettings, SettingsError } from "../../src/settings";
+import { NodeServiceClient, NotFoundError, UnauthorizedError } from "../../src/api";
+import {
+  resolveSettings,
+  SettingSource,
+  SettingsError,
+  UNKNOWN,
+  withClient,
+  withSettingHints,
+} from "../../src/settings";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
@@ -43,5 +51,87 @@ describe("resolveSettings", () => {
     expect(run).toThrow(/pulumi config set blockchain:apiUrl https:\/\//);
     expect(run).toThrow(/BLOCKCHAIN_API_KEY/);
     expect(() => resolveSettings({ apiUrl: "https://x.example" }, config({}), {})).toThrow(/^No API key/);
+  });
+});
+
+describe("withClient: the one connection path", () => {
+  const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
+  const saved = { url: process.env.BLOCKCHAIN_API_URL, key: process.env.BLOCKCHAIN_API_KEY };
+  beforeAll(() => Object.assign(process.env, env));
+  afterAll(() => {
+    for (const [name, value] of [
+      ["BLOCKCHAIN_API_URL", saved.url],
+      ["BLOCKCHAIN_API_KEY", saved.key],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  test("unknown arguments (preview) fall back to stack config; one client per URL and key", async () => {
+    const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
+    const seen: NodeServiceClient[] = [];
+    await withClient({ apiUrl: UNKNOWN, apiKey: UNKNOWN }, cfg, async (c) => void seen.push(c));
+    await withClient({}, cfg, async (c) => void seen.push(c));
+    await withClient({}, undefined, async (c) => void seen.push(c));
+    expect(seen[0].apiUrl).toMatch(/^https:\/\/config\.example/);
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(seen[2].apiUrl).toMatch(/^https:\/\/env\.example/);
+  });
+
+  test("a missing setting fails before `use` runs, naming the command that sets it", async () => {
+    let ran = false;
+    delete process.env.BLOCKCHAIN_API_KEY;
+    try {
+      const run = withClient({ apiUrl: "https://x.example" }, config({}), async () => {
+        ran = true;
+      });
+      await expect(run).rejects.toThrow(SettingsError);
+      await expect(run).rejects.toThrow(/pulumi config set --secret blockchain:apiKey <key>/);
+    } finally {
+      process.env.BLOCKCHAIN_API_KEY = env.BLOCKCHAIN_API_KEY;
+    }
+    expect(ran).toBe(false);
+  });
+});
+
+describe("withSettingHints: a refused key says where it came from and how to set it there", () => {
+  const refused = () =>
+    new UnauthorizedError({
+      operation: "getNode",
+      resourceId: "ND-1-2-3",
+      code: "unauthorized",
+      detail: "bad key",
+    });
+  const sources = (apiKey: SettingSource) => ({ apiUrl: "stack config" as const, apiKey });
+
+  test.each([
+    [
+      "stack config",
+      /stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
+    ],
+    ["environment", /environment variable BLOCKCHAIN_API_KEY: export the right one/],
+    ["argument", /the apiKey argument: pass the right key/],
+  ] as const)("key from %s", (source, hint) => {
+    const error = refused();
+    const hinted = withSettingHints(error, sources(source));
+    expect(hinted).toBe(error);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error.kind).toBe("unauthorized");
+    expect(error.message).toMatch(/^getNode ND-1-2-3: unauthorized: bad key/);
+    expect(error.message).toMatch(hint);
+    expect(error.stack).toMatch(hint);
+    expect(error.toJSON().message).toMatch(hint);
+  });
+
+  test("other errors are left as they are", () => {
+    const notFound = new NotFoundError({ operation: "getNode", code: "not_found", detail: "gone" });
+    const before = notFound.message;
+    expect(withSettingHints(notFound, sources("stack config"))).toBe(notFound);
+    expect(notFound.message).toBe(before);
+    const plain = new Error("x");
+    expect(withSettingHints(plain, sources("environment"))).toBe(plain);
+    expect(plain.message).toBe("x");
   });
 });
