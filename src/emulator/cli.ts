@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from "util";
-import { MAX_ROUTE_DELAY_MS } from "./delays";
-import { MAX_CAPACITY } from "./options";
-import { startEmulator } from "./server";
-import type { EmulatorOptions, FaultMatch, FaultOptions, RouteDelays, RunningEmulator } from "./types";
+import { MAX_ROUTE_DELAY_MS } from "./http/delays";
+import type { RouteDelays } from "./http/delays";
+import type { FaultMatch, FaultOptions } from "./http/fault-options";
+import { MAX_CAPACITY } from "./http/options";
+import type { EmulatorOptions } from "./http/options";
+import type { RunningEmulator } from "./http/running-emulator";
+import { startEmulator } from "./http/server";
 
 /** The command's usage text. */
 export const USAGE = `Usage: blockchain-nodes-emulator [options]

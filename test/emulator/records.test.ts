@@ -1,6 +1,6 @@
 import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
-import { FaucetLedger } from "../../src/emulator/faucet";
-import { Ring } from "../../src/emulator/ring";
+import { FaucetLedger } from "../../src/emulator/data/faucet-ledger";
+import { Ring } from "../../src/emulator/data/ring";
 import { call } from "./helpers";
 
 const OTHER_ADDRESS = "0x" + "ab".repeat(20);

@@ -1,6 +1,6 @@
 import { startEmulator } from "../../src/emulator";
 import type { RunningEmulator } from "../../src/emulator";
-import { describeRequest } from "../../src/emulator/request-line";
+import { describeRequest } from "../../src/emulator/http/request-line";
 import { call, rawRequest } from "./helpers";
 
 /** A value that must never reach the log; only letters and digits, so no encoding hides it. */

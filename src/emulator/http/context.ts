@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "http";
-import type { FaucetLedger } from "./faucet";
-import type { Store } from "./store";
+import type { FaucetLedger } from "../data/faucet-ledger";
+import type { Store } from "../data/store";
 
 /** A request as the API handlers see it (the body already read). */
 export interface ApiRequest {

@@ -1,7 +1,7 @@
-import { NODE_FILTERS, NODE_FILTER_NAMES, checkFilterValue } from "../model";
-import type { NodeFilterName, OrderBy, Problem } from "../model";
-import type { NodeView } from "./store";
-import { compare } from "./store";
+import { NODE_FILTERS, NODE_FILTER_NAMES, checkFilterValue } from "../../model";
+import type { NodeFilterName, OrderBy, Problem } from "../../model";
+import type { NodeView } from "../data/store";
+import { compare } from "../data/store";
 
 /** The filters of `GET /v1/nodes/` (camelCase names of the model), already validated. */
 export type NodeListFilters = {

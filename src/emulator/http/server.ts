@@ -1,33 +1,29 @@
 import * as http from "http";
 import type { AddressInfo, Socket } from "net";
-import { createAdmin } from "./admin";
+import { createAdmin } from "../data/admin";
+import { deriveAdminKey } from "../data/derive";
+import { FaucetLedger } from "../data/faucet-ledger";
+import { Ring } from "../data/ring";
+import { buildDataset } from "../data/seed";
+import { Store } from "../data/store";
 import type { AdminTarget } from "./admin-http";
-import { ADMIN_PATHS, deriveAdminKey, handleAdminRequest, isAdminPath } from "./admin-http";
-import { announcedTooLarge, readBody } from "./body";
+import { ADMIN_PATHS, handleAdminRequest, isAdminPath } from "./admin-http";
+import { announcedTooLarge, readBody, refuseAndClose, tooLarge } from "./body-limit";
 import type { ApiContext } from "./context";
+import type { RouteDelays } from "./delays";
 import { routeDelayMs, validateRouteDelays } from "./delays";
-import { FaucetLedger } from "./faucet";
+import { malformedReply } from "./fault-replies";
 import { FaultInjector } from "./faults";
-import { malformedReply } from "./malformed";
+import type { EmulatorOptions } from "./options";
 import { resolveOptions } from "./options";
 import type { Reply } from "./reply";
 import { errorReply } from "./reply";
 import { describeRequest, routeTemplate } from "./request-line";
-import { Ring } from "./ring";
 import { handleApiRequest } from "./routes";
-import { buildDataset } from "./seed";
-import { Store } from "./store";
-import type { EmulatorOptions, LoggedRequest, RouteDelays, RunningEmulator } from "./types";
+import type { LoggedRequest, RunningEmulator } from "./running-emulator";
 
 /** A Host header safe to put in absolute links: a host name or IP literal and an optional port. */
 const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
-
-/**
- * After refusing a request whose body is too large, how long the connection stays half-open
- * (our side closed, nothing more read) before it is destroyed: time for the client to read the
- * answer before a reset could discard it.
- */
-export const REFUSAL_LINGER_MS = 1000;
 
 /**
  * Starts a local, in-memory emulator of the service over plain HTTP and resolves once it listens.
@@ -118,8 +114,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         );
       }
     };
-    const tooLarge = () => errorReply(413, "payload_too_large", "Request body too large.");
-
     // Refused on the announced length alone: not a byte of the body is read.
     if (announcedTooLarge(req, settings.maxBodyBytes)) return finish(tooLarge(), true);
     if (/\b100-continue\b/i.test(req.headers.expect ?? "")) res.writeContinue();
@@ -244,35 +238,6 @@ function urlHost(host: string): string {
   if (host === "0.0.0.0") return "127.0.0.1";
   if (host === "::") return "[::1]";
   return host.includes(":") ? `[${host}]` : host;
-}
-
-/**
- * Answers a request whose body is too large and closes the connection without reading any more
- * of it: reading stops (the socket is paused), the answer is written straight to the socket
- * with `Connection: close` and our side is closed (FIN); the socket is destroyed after
- * {@link REFUSAL_LINGER_MS}, so the client can read the answer even while it is still sending.
- */
-function refuseAndClose(req: http.IncomingMessage, reply: Reply): void {
-  const socket = req.socket;
-  req.pause();
-  socket.pause();
-  const body = reply.body ?? "";
-  const headers: Record<string, string> = {
-    ...reply.headers,
-    Date: new Date().toUTCString(),
-    Connection: "close",
-    "Content-Length": String(Buffer.byteLength(body)),
-  };
-  const head = [
-    `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ""}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-    "",
-    "",
-  ].join("\r\n");
-  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
-  socket.end(head + body);
 }
 
 /** Writes a reply (with `Content-Length`); `HEAD` and `204` get no body. */

@@ -1,5 +1,3 @@
-import { createHash } from "crypto";
-
 /** A deterministic pseudo-random generator: the same seed always gives the same sequence. */
 export interface Rng {
   /** Next float in `[0, 1)`. */
@@ -48,9 +46,4 @@ export function createRng(seed: number): Rng {
     hex: (length) => Array.from({ length }, () => int(0, 15).toString(16)).join(""),
     digits: (length) => Array.from({ length }, () => String(int(0, 9))).join(""),
   };
-}
-
-/** Derives an independent 32-bit seed for one purpose (`data`, `faults`) from the user's seed. */
-export function deriveSeed(seed: number, purpose: string): number {
-  return createHash("sha256").update(`blockchain-nodes-emulator/${purpose}/${seed}`).digest().readUInt32BE(0);
 }

@@ -1,10 +1,22 @@
-import { FAUCET_ONLY_MALFORMED_KINDS, GENERIC_MALFORMED_KINDS, MALFORMED_KINDS } from "./malformed";
+import { deriveSeed } from "../data/derive";
+import type { Rng } from "../data/rng";
+import { createRng } from "../data/rng";
+import {
+  FAUCET_ONLY_MALFORMED_KINDS,
+  GENERIC_MALFORMED_KINDS,
+  MALFORMED_KINDS,
+  validateFault,
+  validateFaultOptions,
+} from "./fault-options";
+import type { Fault, FaultMatch, FaultOptions, FaultStatus, MalformedKind } from "./fault-options";
+import { faultReply, statusReply } from "./fault-replies";
 import type { Reply } from "./reply";
-import { errorReply } from "./reply";
-import type { Rng } from "./rng";
-import { createRng, deriveSeed } from "./rng";
 import { FAUCET_TEMPLATE, matchRoute } from "./routes";
-import type { Fault, FaultMatch, FaultOptions, FaultStatus, MalformedKind } from "./types";
+
+/** The statuses a random 5xx fault draws from, evenly. */
+const RANDOM_5XX: readonly FaultStatus[] = [503, 502, 504];
+/** The statuses a random 5xx-after-processing fault draws from, evenly. */
+const RANDOM_5XX_AFTER_PROCESSING: readonly FaultStatus[] = [502, 504];
 
 /**
  * What to do with a request besides (or instead of) serving it. The `*-after-processing` and
@@ -26,128 +38,7 @@ export interface FaultDecision {
   label?: string;
 }
 
-const FAULT_STATUSES: readonly FaultStatus[] = [429, 500, 502, 503, 504];
-const RANDOM_5XX: readonly FaultStatus[] = [503, 502, 504];
-const RANDOM_5XX_AFTER_PROCESSING: readonly FaultStatus[] = [502, 504];
-const RATES = [
-  "rate429",
-  "rate5xx",
-  "dropRate",
-  "dropAfterProcessingRate",
-  "rate5xxAfterProcessing",
-  "malformedRate",
-] as const;
-
-/** Throws a RangeError when a fault option is out of range. */
-export function validateFaultOptions(f: FaultOptions): void {
-  if (typeof f !== "object" || f === null || Array.isArray(f)) {
-    throw new RangeError(`faults must be an object`);
-  }
-  for (const key of RATES) {
-    const v = f[key];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) {
-      throw new RangeError(`faults.${key} must be a probability between 0 and 1, got ${String(v)}`);
-    }
-  }
-  const latency = f.latencyMs;
-  if (latency !== undefined) {
-    const [min, max] =
-      typeof latency === "number" ? [latency, latency] : Array.isArray(latency) ? latency : [];
-    if (!(isDelay(min) && isDelay(max) && min <= max)) {
-      throw new RangeError(
-        `faults.latencyMs must be milliseconds (a number >= 0) or a [min, max] range with min <= max`,
-      );
-    }
-  }
-  const retry = f.retryAfterSeconds;
-  if (retry !== undefined && retry !== null && !(Number.isInteger(retry) && retry >= 0)) {
-    throw new RangeError(`faults.retryAfterSeconds must be a whole number of seconds >= 0, or null`);
-  }
-  validateMatch("faults.match", f.match);
-}
-
-function validateMatch(name: string, match: FaultMatch | undefined): void {
-  if (match === undefined) return;
-  if (typeof match !== "object" || match === null || Array.isArray(match)) {
-    throw new RangeError(`${name} must be an object with optional method and path`);
-  }
-  for (const key of ["method", "path"] as const) {
-    if (match[key] !== undefined && typeof match[key] !== "string") {
-      throw new RangeError(`${name}.${key} must be a string`);
-    }
-  }
-}
-
-/** Throws a RangeError when an enqueued fault is malformed. */
-export function validateFault(f: Fault): void {
-  if (typeof f !== "object" || f === null || Array.isArray(f)) {
-    throw new RangeError(`a fault must be an object`);
-  }
-  if ("status" in f) {
-    if (!FAULT_STATUSES.includes(f.status)) {
-      throw new RangeError(
-        `fault status must be one of ${FAULT_STATUSES.join(", ")}, got ${String(f.status)}`,
-      );
-    }
-    if (f.after !== undefined && f.after !== "processing") {
-      throw new RangeError(`a status fault's after must be "processing" or absent`);
-    }
-    for (const key of ["retryAfter", "body", "contentType"] as const) {
-      if (f[key] !== undefined && typeof f[key] !== "string") {
-        throw new RangeError(`fault ${key} must be a string`);
-      }
-    }
-  } else if ("drop" in f) {
-    if (f.drop !== true || (f.after !== undefined && f.after !== "processing")) {
-      throw new RangeError(`a drop fault is { drop: true } or { drop: true, after: "processing" }`);
-    }
-  } else if ("malformed" in f) {
-    if (!MALFORMED_KINDS.includes(f.malformed)) {
-      throw new RangeError(
-        `fault malformed must be one of ${MALFORMED_KINDS.join(", ")}, got ${String(f.malformed)}`,
-      );
-    }
-  } else if ("delayMs" in f) {
-    if (!isDelay(f.delayMs)) throw new RangeError(`fault delayMs must be a number >= 0`);
-  } else {
-    throw new RangeError(`a fault has a status, drop: true, malformed, or delayMs`);
-  }
-  validateMatch("fault match", f.match);
-}
-
-function isDelay(v: unknown): v is number {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0;
-}
-
-/** The body the emulator answers for an injected status. */
-export function faultReply(status: FaultStatus, retryAfter: string | undefined): Reply {
-  const headers: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": retryAfter };
-  switch (status) {
-    case 429: {
-      const when =
-        retryAfter !== undefined && /^\d+$/.test(retryAfter)
-          ? ` Expected available in ${retryAfter} seconds.`
-          : "";
-      return errorReply(429, "throttled", `Request was throttled.${when}`, { headers });
-    }
-    case 500:
-      return errorReply(500, "server_error", "A server error occurred.", { headers });
-    case 503:
-      return errorReply(503, "service_unavailable", "Service temporarily unavailable, try again later.", {
-        headers,
-      });
-    case 502:
-    case 504: {
-      const title = status === 502 ? "502 Bad Gateway" : "504 Gateway Time-out";
-      return {
-        status,
-        headers: { "Content-Type": "text/html", ...headers },
-        body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
-      };
-    }
-  }
-}
-
+/** Whether a request fits a match; no match fits every request. */
 function matches(match: FaultMatch | undefined, method: string, path: string): boolean {
   if (!match) return true;
   if (match.method !== undefined && match.method.toUpperCase() !== method.toUpperCase()) return false;
@@ -167,19 +58,6 @@ function applies(fault: Fault, method: string, path: string): boolean {
     return isFaucetSend(method, path);
   }
   return true;
-}
-
-/** The reply of a status fault: the default body, or the one given. */
-function statusReply(fault: Extract<Fault, { status: FaultStatus }>): Reply {
-  const reply = faultReply(fault.status, fault.retryAfter);
-  if (fault.body !== undefined) {
-    reply.body = fault.body;
-    reply.headers["Content-Type"] =
-      fault.contentType ?? (fault.body.trimStart().startsWith("<") ? "text/html" : "application/json");
-  } else if (fault.contentType !== undefined) {
-    reply.headers["Content-Type"] = fault.contentType;
-  }
-  return reply;
 }
 
 /**

@@ -1,5 +1,16 @@
 import { FAUCET_TEMPLATE, NETWORK_TEMPLATE, matchRoute } from "./routes";
-import type { RouteDelays } from "./types";
+
+/**
+ * Fixed delays of particular operations, applied before the request is processed (after any
+ * fault or latency), so a test can hold a send or an update in flight. Milliseconds, `>= 0`;
+ * absent or `0`: no delay.
+ */
+export interface RouteDelays {
+  /** Delay of `POST /v1/faucet/goerli`. */
+  faucetMs?: number;
+  /** Delay of `PATCH /v1/networks/{id}/` (update, and the empty-body read). */
+  networkUpdateMs?: number;
+}
 
 /** Longest delay accepted, in milliseconds (10 minutes). */
 export const MAX_ROUTE_DELAY_MS = 600_000;

@@ -1,7 +1,22 @@
-import { NODE_STATUSES, checkNetworkName, checkOneOf, formatProblems } from "../model";
-import type { NodeStatus } from "../model";
+import { NODE_STATUSES, checkNetworkName, checkOneOf, formatProblems } from "../../model";
+import type { NodeStatus, WireNetwork, WireNode } from "../../model";
 import type { Store } from "./store";
-import type { EmulatorAdmin } from "./types";
+
+/** Out-of-band operations that bypass the API, as if someone changed things in the web UI. */
+export interface EmulatorAdmin {
+  /** Renames a network; returns false when it does not exist. */
+  renameNetwork(id: string, name: string): boolean;
+  /** Removes a network and all its nodes; returns false when it does not exist. */
+  deleteNetwork(id: string): boolean;
+  /** The network as its owner sees it (wire shape, with nodes), or undefined. */
+  getNetwork(id: string): WireNetwork | undefined;
+  /** The node as its owner sees it (wire shape), or undefined. */
+  getNode(id: string): WireNode | undefined;
+  /** Sets a node's status (a model node status; throws on any other value); false when missing. */
+  setNodeStatus(nodeId: string, status: NodeStatus): boolean;
+  /** Removes every node of a network; returns how many were removed. */
+  removeNodes(networkId: string): number;
+}
 
 /**
  * Out-of-band operations on the store that bypass the API (and its authentication), as if

@@ -9,7 +9,7 @@ import type {
   PublicNetwork,
   Region,
   WireNodeDetails,
-} from "../model";
+} from "../../model";
 
 /** An organization and its API key. */
 export interface OrganizationRecord {

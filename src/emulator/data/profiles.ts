@@ -1,5 +1,5 @@
-import type { Protocol, PublicNetwork } from "../model";
-import { PUBLIC_NETWORKS } from "../model";
+import type { Protocol, PublicNetwork } from "../../model";
+import { PUBLIC_NETWORKS } from "../../model";
 
 /** How the `details` of a protocol's nodes are shaped (the appendix: they differ by protocol). */
 export interface ProtocolProfile {

@@ -1,4 +1,13 @@
-import type * as http from "http";
+import * as http from "http";
+import type { Reply } from "./reply";
+import { errorReply } from "./reply";
+
+/**
+ * After refusing a request whose body is too large, how long the connection stays half-open
+ * (our side closed, nothing more read) before it is destroyed: time for the client to read the
+ * answer before a reset could discard it.
+ */
+export const REFUSAL_LINGER_MS = 1000;
 
 /** The outcome of reading a request body. */
 export type BodyOutcome = { kind: "body"; body: Buffer } | { kind: "too-large" };
@@ -59,3 +68,37 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Body
 }
 
 function ignore(): void {}
+
+/** The answer to a body over the limit: 413 `payload_too_large`. */
+export function tooLarge(): Reply {
+  return errorReply(413, "payload_too_large", "Request body too large.");
+}
+
+/**
+ * Answers a request whose body is too large and closes the connection without reading any more
+ * of it: reading stops (the socket is paused), the answer is written straight to the socket
+ * with `Connection: close` and our side is closed (FIN); the socket is destroyed after
+ * {@link REFUSAL_LINGER_MS}, so the client can read the answer even while it is still sending.
+ */
+export function refuseAndClose(req: http.IncomingMessage, reply: Reply): void {
+  const socket = req.socket;
+  req.pause();
+  socket.pause();
+  const body = reply.body ?? "";
+  const headers: Record<string, string> = {
+    ...reply.headers,
+    Date: new Date().toUTCString(),
+    Connection: "close",
+    "Content-Length": String(Buffer.byteLength(body)),
+  };
+  const head = [
+    `HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status] ?? ""}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    "",
+  ].join("\r\n");
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  socket.end(head + body);
+}

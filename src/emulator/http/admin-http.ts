@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from "crypto";
 import type { IncomingHttpHeaders } from "http";
+import type { RouteDelays } from "./delays";
+import type { Fault, FaultOptions } from "./fault-options";
 import { parseJsonObject } from "./json-body";
 import type { Reply } from "./reply";
 import { errorReply, json } from "./reply";
-import type { Fault, FaultOptions, RouteDelays, RunningEmulator } from "./types";
+import type { RunningEmulator } from "./running-emulator";
 
 /** Every path of the emulator's own admin endpoints starts with this; the service has none. */
 export const ADMIN_PREFIX = "/_emulator/";
@@ -83,14 +85,6 @@ export const ADMIN_PATHS: ReadonlyMap<string, string> = new Map(Object.keys(ADMI
 /** Whether a path belongs to the admin endpoints. */
 export function isAdminPath(path: string): boolean {
   return path.startsWith(ADMIN_PREFIX);
-}
-
-/** The admin key for a seed: 40 hex digits of `sha256("blockchain-nodes-emulator/admin-key/<seed>")`. */
-export function deriveAdminKey(seed: number): string {
-  return createHash("sha256")
-    .update(`blockchain-nodes-emulator/admin-key/${seed}`)
-    .digest("hex")
-    .slice(0, 40);
 }
 
 function sameKey(given: string, expected: string): boolean {

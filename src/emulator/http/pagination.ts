@@ -1,4 +1,4 @@
-import { PAGE_QUERY } from "../model";
+import { PAGE_QUERY } from "../../model";
 
 /** One page of a page-number paginated list, or `undefined` for an invalid page (404). */
 export interface PageSlice<T> {

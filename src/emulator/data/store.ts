@@ -1,5 +1,5 @@
-import { SECRET_DETAIL_FIELDS } from "../model";
-import type { WireCreator, WireNetwork, WireNode, WireNodeDetails } from "../model";
+import { SECRET_DETAIL_FIELDS } from "../../model";
+import type { WireCreator, WireNetwork, WireNode, WireNodeDetails } from "../../model";
 import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./records";
 import type { Dataset } from "./seed";
 

@@ -1,6 +1,6 @@
 import type { Reply } from "./reply";
 import { errorReply } from "./reply";
-import type { Store } from "./store";
+import type { Store } from "../data/store";
 
 /** The outcome of authentication: the caller's organization, or the 401 to answer. */
 export type AuthResult = { organization: string } | { reply: Reply };

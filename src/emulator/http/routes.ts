@@ -1,9 +1,7 @@
-import type { IdKind } from "../model";
+import type { IdKind } from "../../model";
 import { authenticate } from "./auth";
 import type { ApiContext, ApiRequest } from "./context";
-import { requestTokens } from "./faucet-handler";
-import { deleteNetwork, updateNetwork } from "./networks-handler";
-import { getNode, listNodes } from "./nodes-handler";
+import { deleteNetwork, getNode, listNodes, requestTokens, updateNetwork } from "./handlers";
 import type { Reply } from "./reply";
 import { errorReply, notFound } from "./reply";
 

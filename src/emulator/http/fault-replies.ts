@@ -1,23 +1,10 @@
+/**
+ * The answers of injected faults: the error a status fault gives (the service's JSON error, or
+ * a gateway's HTML page), and the unreadable `200` a malformed fault makes of a real answer.
+ */
+import type { Fault, FaultStatus, MalformedKind } from "./fault-options";
 import type { Reply } from "./reply";
-import { JSON_TYPE } from "./reply";
-import type { MalformedKind } from "./types";
-
-/** Every kind of unreadable `200` answer, in a fixed order (random draws pick from it). */
-export const MALFORMED_KINDS: readonly MalformedKind[] = [
-  "html",
-  "truncated-json",
-  "non-integer-amount",
-  "missing-transaction",
-];
-
-/** The kinds that only make sense on the faucet's answer (`amountSent`, `transaction`). */
-export const FAUCET_ONLY_MALFORMED_KINDS: readonly MalformedKind[] = [
-  "non-integer-amount",
-  "missing-transaction",
-];
-
-/** The kinds that fit any route's JSON answer. */
-export const GENERIC_MALFORMED_KINDS: readonly MalformedKind[] = ["html", "truncated-json"];
+import { JSON_TYPE, errorReply } from "./reply";
 
 /** The page a CDN or captive portal answers with `200` instead of the API's JSON. */
 export const MALFORMED_HTML =
@@ -62,4 +49,46 @@ export function malformedReply(kind: MalformedKind, real: Reply): Reply | undefi
       return jsonReply(JSON.stringify(rest));
     }
   }
+}
+
+/** The body the emulator answers for an injected status. */
+export function faultReply(status: FaultStatus, retryAfter: string | undefined): Reply {
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": retryAfter };
+  switch (status) {
+    case 429: {
+      const when =
+        retryAfter !== undefined && /^\d+$/.test(retryAfter)
+          ? ` Expected available in ${retryAfter} seconds.`
+          : "";
+      return errorReply(429, "throttled", `Request was throttled.${when}`, { headers });
+    }
+    case 500:
+      return errorReply(500, "server_error", "A server error occurred.", { headers });
+    case 503:
+      return errorReply(503, "service_unavailable", "Service temporarily unavailable, try again later.", {
+        headers,
+      });
+    case 502:
+    case 504: {
+      const title = status === 502 ? "502 Bad Gateway" : "504 Gateway Time-out";
+      return {
+        status,
+        headers: { "Content-Type": "text/html", ...headers },
+        body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+      };
+    }
+  }
+}
+
+/** The reply of a status fault: the default body, or the one given. */
+export function statusReply(fault: Extract<Fault, { status: FaultStatus }>): Reply {
+  const reply = faultReply(fault.status, fault.retryAfter);
+  if (fault.body !== undefined) {
+    reply.body = fault.body;
+    reply.headers["Content-Type"] =
+      fault.contentType ?? (fault.body.trimStart().startsWith("<") ? "text/html" : "application/json");
+  } else if (fault.contentType !== undefined) {
+    reply.headers["Content-Type"] = fault.contentType;
+  }
+  return reply;
 }

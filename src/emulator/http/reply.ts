@@ -1,5 +1,5 @@
-import { formatProblems } from "../model";
-import type { Problem, WireError } from "../model";
+import { formatProblems } from "../../model";
+import type { Problem, WireError } from "../../model";
 
 /** A response to write: status, headers and an optional body. */
 export interface Reply {

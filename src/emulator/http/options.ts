@@ -1,5 +1,48 @@
 import { validateRouteDelays } from "./delays";
-import type { EmulatorOptions, RouteDelays } from "./types";
+import type { RouteDelays } from "./delays";
+import type { FaultOptions } from "./fault-options";
+
+/** Options of {@link startEmulator}; every field is optional. */
+export interface EmulatorOptions {
+  /** TCP port; `0` (default) picks a free ephemeral port. */
+  port?: number;
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** Seed of the generated data (and of random faults); default `1`. Same seed, same data. */
+  seed?: number;
+  /** Nodes per page of `GET /v1/nodes/`; default `10`. The service has no page-size parameter. */
+  pageSize?: number;
+  /** Random faults to inject from the start; default none. */
+  faults?: FaultOptions;
+  /** Faucet sends allowed per address per UTC day; default `1`. */
+  faucetDailyLimit?: number;
+  /** Clock used by the faucet's daily limit; default the system clock. */
+  now?: () => Date;
+  /**
+   * `true` (default): log nothing. `false`: one line per request on stderr holding only what
+   * cannot carry a secret: method, route template (`PATCH /v1/networks/{id}/`; an unknown path
+   * is `(unmatched route)`), the id when it has the model's id shape, the known query filters
+   * of the node list with their values only when they are allowed values, status, duration and
+   * fault. Never a raw path, query, header or body.
+   */
+  quiet?: boolean;
+  /**
+   * How many requests {@link RunningEmulator.requests} keeps; the oldest is dropped first.
+   * Default {@link EMULATOR_DEFAULTS.requestLogCapacity} (10,000); `0` keeps none (the total is
+   * still counted, see {@link RunningEmulator.requestStats}).
+   */
+  requestLogCapacity?: number;
+  /**
+   * How many full faucet send records {@link RunningEmulator.faucetSends} keeps; the oldest is
+   * dropped first. Default {@link EMULATOR_DEFAULTS.faucetSendLogCapacity} (10,000). The counts
+   * of {@link RunningEmulator.faucetSendCounts} and the daily limit are never dropped.
+   */
+  faucetSendLogCapacity?: number;
+  /** Largest request body, in bytes; bigger: `413`. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Delays of particular operations from the start; default none. */
+  routeDelays?: RouteDelays;
+}
 
 /** Every default of the emulator, in one place. */
 export const EMULATOR_DEFAULTS = {

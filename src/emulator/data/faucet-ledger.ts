@@ -1,12 +1,31 @@
-import { createHash } from "crypto";
+import { seedHash } from "./derive";
 import { Ring } from "./ring";
-import type { FaucetSend, FaucetSendCounts } from "./types";
 
 /** What one faucet send gives: 0.5 test ETH, in wei, as a decimal string. */
 export const FAUCET_AMOUNT_WEI = "500000000000000000";
 
 /** The explorer the fake transaction links point to. */
 export const FAUCET_EXPLORER = "https://goerli.etherscan.example/tx/";
+
+/** One successful faucet send, as recorded by the emulator. */
+export interface FaucetSend {
+  /** The address as sent by the client. */
+  address: string;
+  /** Amount in wei, as a decimal string (the wire carries a JSON number). */
+  amountSent: string;
+  /** Link to the (fake) transaction. */
+  transaction: string;
+  /** When it was sent (ISO 8601, from the `now` clock). */
+  at: string;
+}
+
+/** Every faucet send ever made, counted; these counts are never dropped. */
+export interface FaucetSendCounts {
+  /** Number of successful sends. */
+  total: number;
+  /** Number of successful sends per address, keyed by the address in lower case. */
+  byAddress: Record<string, number>;
+}
 
 /** The start of the next UTC day after `now`. */
 export function nextUtcMidnight(now: Date): Date {
@@ -68,9 +87,7 @@ export class FaucetLedger {
   /** Records a send and returns it; the transaction hash is deterministic per seed and send. */
   send(address: string, now: Date): FaucetSend {
     const key = address.toLowerCase();
-    const hash = createHash("sha256")
-      .update(`blockchain-nodes-emulator/faucet/${this.seed}/${this.sent}/${key}`)
-      .digest("hex");
+    const hash = seedHash("faucet", this.seed, this.sent, key);
     const record: FaucetSend = {
       address,
       amountSent: FAUCET_AMOUNT_WEI,

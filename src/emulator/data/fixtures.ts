@@ -1,0 +1,170 @@
+import { PROVIDER_REGION_PAIRS } from "../../model";
+import type { CloudProvider, NodeType, Region } from "../../model";
+import type { DatasetBuilder } from "./builder";
+import type { NetworkRecord, OrganizationRecord, ProjectRecord } from "./records";
+
+/**
+ * Identifiers of the primary organization's main fixtures: the same for every seed, so READMEs
+ * and examples can name them. All other identifiers vary with the seed.
+ */
+export const WELL_KNOWN_IDS = {
+  organization: "RG-100-001",
+  project: "PR-100-001",
+  otherProject: "PR-100-002",
+  networkWithNodes: "NW-100-000-1",
+  emptyNetwork: "NW-100-000-2",
+  secondEmptyNetwork: "NW-100-000-3",
+  beaconNode: "ND-100-000-001",
+} as const;
+
+/** The fixed node ids of {@link WELL_KNOWN_IDS.networkWithNodes}, the beacon node first. */
+export const NETWORK_WITH_NODES_NODE_IDS = [
+  "ND-100-000-001",
+  "ND-100-000-002",
+  "ND-100-000-003",
+  "ND-100-000-004",
+] as const;
+
+/** Well-known identifiers of the seeded data, for tests and examples. */
+export interface EmulatorFixtures {
+  /** The primary organization (the one of {@link RunningEmulator.apiKey}): always `RG-100-001`. */
+  organization: string;
+  /** Another organization with its own key, networks and nodes. */
+  otherOrganization: string;
+  /** A project of the primary organization: always `PR-100-001`. */
+  project: string;
+  /** A second project of the primary organization: always `PR-100-002`. */
+  otherProject: string;
+  /** A project of {@link otherOrganization}: moving a network there is refused (400). */
+  foreignProject: string;
+  /** An `ethereum-mainnet` network of the primary organization with several nodes: `NW-100-000-1`. */
+  networkWithNodes: string;
+  /** The node of {@link networkWithNodes} that has a `beacon_endpoint`: `ND-100-000-001`. */
+  beaconNode: string;
+  /** A network of the primary organization without nodes, deletable: `NW-100-000-2`. */
+  emptyNetwork: string;
+  /** Another deletable network without nodes: `NW-100-000-3`. */
+  secondEmptyNetwork: string;
+  /** A network of {@link otherOrganization}: 404 for the primary key. */
+  foreignNetwork: string;
+  /**
+   * A network of the primary organization in which a third organization also runs a node: the
+   * primary key sees that node without endpoints or credentials (shown only to the node's owner).
+   */
+  consortiumNetwork: string;
+  /** A valid EIP-55 mixed-case address for the faucet. */
+  faucetAddress: string;
+}
+
+const ORGANIZATION_NAMES = [
+  "Acme Chain Labs",
+  "Blue Harbor Payments",
+  "Northwind Ledger",
+  "Lattice Works",
+  "Orbit Analytics",
+  "Granite Capital",
+  "Helios Games",
+  "Kestrel Finance",
+];
+
+/** The nodes of {@link WELL_KNOWN_IDS.networkWithNodes}: name, type, archive, provider, region, beacon. */
+const NETWORK_WITH_NODES_NODES: ReadonlyArray<[string, NodeType, boolean, CloudProvider, Region, boolean]> = [
+  ["Ethereum Mainnet archive node", "dedicated", true, "gcloud", "asia-southeast1", true],
+  ["Ethereum Mainnet full node", "dedicated", false, "aws", "us-east-1", false],
+  ["Ethereum Mainnet full node", "dedicated", false, "aws", "us-west-2", false],
+  ["Ethereum Mainnet shared node", "shared", false, "azure", "uksouth", false],
+];
+
+/** The records the fixtures are made of, for the generated filler to build around. */
+export interface FixtureRecords {
+  /** The primary organization, the other one, and a third that runs a node in the consortium. */
+  primary: OrganizationRecord;
+  other: OrganizationRecord;
+  third: OrganizationRecord;
+  project: ProjectRecord;
+  otherProject: ProjectRecord;
+  foreignProject: ProjectRecord;
+  otherSideProject: ProjectRecord;
+  thirdProject: ProjectRecord;
+  networkWithNodes: NetworkRecord;
+  emptyNetwork: NetworkRecord;
+  secondEmptyNetwork: NetworkRecord;
+  consortiumNetwork: NetworkRecord;
+}
+
+/**
+ * Makes the fixed part of the data: three organizations and their projects, the network with
+ * its four well-known nodes, the two empty networks, and the consortium network in which the
+ * third organization runs a node. Ids of {@link WELL_KNOWN_IDS} are fixed; the others are drawn.
+ */
+export function seedFixtures(b: DatasetBuilder): FixtureRecords {
+  const names = b.rng.shuffle(ORGANIZATION_NAMES);
+  const primary = b.organization(WELL_KNOWN_IDS.organization, names[0]);
+  const other = b.organization(b.newId("organization"), names[1]);
+  const third = b.organization(b.newId("organization"), names[2]);
+
+  const project = b.project(WELL_KNOWN_IDS.project, "Production", primary.id);
+  const otherProject = b.project(WELL_KNOWN_IDS.otherProject, "Staging", primary.id);
+  const foreignProject = b.project(b.newId("project"), "Main", other.id);
+  const otherSideProject = b.project(b.newId("project"), "Experiments", other.id);
+  const thirdProject = b.project(b.newId("project"), "Validators", third.id);
+
+  const networkWithNodes = b.network(
+    project.id,
+    "ethereum-mainnet",
+    "ok",
+    WELL_KNOWN_IDS.networkWithNodes,
+    "Ethereum Mainnet",
+  );
+  NETWORK_WITH_NODES_NODES.forEach(([name, type, archive, provider, region, beacon], i) =>
+    b.plans.push({
+      id: NETWORK_WITH_NODES_NODE_IDS[i],
+      name,
+      network: networkWithNodes,
+      organization: primary.id,
+      type,
+      provider,
+      region,
+      status: "running",
+      archive,
+      beacon,
+    }),
+  );
+  const emptyNetwork = b.network(
+    otherProject.id,
+    "polygon-pos-testnet",
+    "ok",
+    WELL_KNOWN_IDS.emptyNetwork,
+    "Staging sandbox",
+  );
+  const secondEmptyNetwork = b.network(
+    otherProject.id,
+    "bsc-testnet",
+    "ok",
+    WELL_KNOWN_IDS.secondEmptyNetwork,
+    "Scratch network",
+  );
+  const consortiumNetwork = b.network(
+    project.id,
+    "polygon-pos-mainnet",
+    "ok",
+    undefined,
+    "Polygon consortium",
+  );
+  b.plan(consortiumNetwork, primary.id, "dedicated", PROVIDER_REGION_PAIRS[1], "running");
+  b.plan(consortiumNetwork, third.id, "dedicated", PROVIDER_REGION_PAIRS[4], "running");
+  return {
+    primary,
+    other,
+    third,
+    project,
+    otherProject,
+    foreignProject,
+    otherSideProject,
+    thirdProject,
+    networkWithNodes,
+    emptyNetwork,
+    secondEmptyNetwork,
+    consortiumNetwork,
+  };
+}

@@ -1,0 +1,94 @@
+import type { EmulatorAdmin } from "../data/admin";
+import type { EmulatorFixtures } from "../data/fixtures";
+import type { FaucetSend, FaucetSendCounts } from "../data/faucet-ledger";
+import type { RouteDelays } from "./delays";
+import type { Fault, FaultOptions } from "./fault-options";
+
+/** Counts of the request record ({@link RunningEmulator.requests}). */
+export interface RequestStats {
+  /** Requests recorded since the start or the last {@link RunningEmulator.resetRequests}. */
+  total: number;
+  /** Requests still held (the newest ones); `total - retained` were dropped. */
+  retained: number;
+  /** Most requests held at once. */
+  capacity: number;
+}
+
+/**
+ * One request as seen by the emulator; headers and bodies are never recorded. The record is
+ * in memory only (never written to the log), for the tests of the process that started it.
+ */
+export interface LoggedRequest {
+  /** HTTP method. */
+  method: string;
+  /** The matched route template, e.g. `/v1/networks/{id}/`, or `(unmatched route)`. */
+  route: string;
+  /** Raw request path, without the query. */
+  path: string;
+  /** Query parameters (the last value wins for repeated names). */
+  query: Record<string, string>;
+  /** Status answered; `0` when the connection was dropped without a response. */
+  status: number;
+  /**
+   * The injected fault, if any: `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
+   * `504`, `drop`, `<status>-after-processing` (e.g. `504-after-processing`),
+   * `drop-after-processing` or `malformed-<kind>` (e.g. `malformed-html`). Several are joined
+   * with `+`, e.g. `latency+503`.
+   */
+  fault?: string;
+}
+
+/** A running emulator, as returned by {@link startEmulator}. */
+export interface RunningEmulator {
+  /** Base URL without trailing slash, e.g. `http://127.0.0.1:43121`. */
+  url: string;
+  /**
+   * The key of the emulator's own admin endpoints under `/_emulator/` (send it as
+   * `Authorization: Bearer <adminKey>`); deterministic per seed, never an organization's key.
+   */
+  adminKey: string;
+  /** API key of the primary organization (deterministic per seed). */
+  apiKey: string;
+  /** API key of every organization, by organization id. */
+  keys: Record<string, string>;
+  /** Well-known identifiers of the seeded data. */
+  fixtures: EmulatorFixtures;
+  /** Out-of-band changes that bypass the API. */
+  admin: EmulatorAdmin;
+  /** Stops listening and closes every open connection; resolves when the server is closed. */
+  close(): Promise<void>;
+  /** Replaces the random fault settings. */
+  setFaults(faults: FaultOptions): void;
+  /** The random fault settings in force. */
+  faults(): FaultOptions;
+  /** Queues one-shot faults, applied in order to the next matching requests. */
+  enqueueFaults(list: readonly Fault[]): void;
+  /** How many one-shot faults are still queued. */
+  queuedFaults(): number;
+  /** Drops every queued one-shot fault. */
+  clearQueuedFaults(): void;
+  /** Replaces the delays of particular operations (takes effect for the next requests). */
+  setRouteDelays(delays: RouteDelays): void;
+  /** The delays of particular operations in force. */
+  routeDelays(): RouteDelays;
+  /**
+   * The retained successful faucet sends (the last {@link EmulatorOptions.faucetSendLogCapacity}),
+   * oldest first. To judge duplicate sends use {@link faucetSendCounts}, which is never dropped.
+   */
+  faucetSends(): ReadonlyArray<FaucetSend>;
+  /** Every successful faucet send counted: the total and per address (lower case); never dropped. */
+  faucetSendCounts(): FaucetSendCounts;
+  /** Successful faucet sends to one address (case-insensitive), ever. */
+  faucetSendCount(address: string): number;
+  /** The retained requests (the last {@link EmulatorOptions.requestLogCapacity}), oldest first. */
+  requests(): ReadonlyArray<LoggedRequest>;
+  /** How many requests were recorded, are retained, and can be. */
+  requestStats(): RequestStats;
+  /** Empties the request record and resets its total. */
+  resetRequests(): void;
+  /**
+   * Every secret in the data: API keys, endpoint URLs and `auth_username` / `auth_password` /
+   * `auth_key` values of every node ever seeded. For audits that nothing leaked.
+   */
+  secrets(): string[];
+}
