@@ -2,7 +2,7 @@ import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES }
 import { checkId, IdKind } from "./ids";
 import { PROVIDERS, REGIONS } from "./infrastructure";
 import { isOwnKey } from "./own";
-import { Problem, checkOneOf, oneOf, show } from "./problems";
+import { Problem, checkOneOf, show } from "./problems";
 import { PROTOCOLS, PUBLIC_NETWORK_NAMES } from "./protocols";
 import { combinationProblems } from "./rules";
 
@@ -73,7 +73,7 @@ function unknownFilter(field: string, value: unknown): Problem {
   return {
     field,
     value: show(value),
-    allowed: `unknown filter; ${oneOf(NODE_FILTER_NAMES)}`,
+    allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 export { isOwnKey, ownValue } from "./own";
 export type { Problem } from "./problems";
-export { checkOneOf, formatProblems, oneOf, show } from "./problems";
+export { checkOneOf, formatProblems, show } from "./problems";
 export type { Protocol, PublicNetwork } from "./protocols";
 export {
   ARCHIVE_PROTOCOLS,

@@ -38,10 +38,5 @@ export function formatProblems(problems: readonly Problem[]): string {
 /** Returns a problem when `value` is not one of `allowed`, or undefined. */
 export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): Problem | undefined {
   if (typeof value === "string" && allowed.includes(value)) return undefined;
-  return { field, value: show(value), allowed: oneOf(allowed) };
-}
-
-/** Lists the allowed values for an error message. */
-export function oneOf(allowed: readonly string[]): string {
-  return `expected one of ${allowed.join(", ")}`;
+  return { field, value: show(value), allowed: `expected one of ${allowed.join(", ")}` };
 }
