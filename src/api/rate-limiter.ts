@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_REQUESTS_PER_SECOND } from "./defaults";
+import { DEFAULT_MAX_REQUESTS_PER_SECOND, defaultSleep } from "./defaults";
 
 /** Options of a {@link RateLimiter}. */
 export interface RateLimiterOptions {
@@ -11,15 +11,10 @@ export interface RateLimiterOptions {
   now?: () => number;
   /**
    * Waits `ms` milliseconds (injectable for tests). Default: one `setTimeout` per waiting
-   * request; no polling.
+   * request (`defaultSleep`); no polling. The timer keeps the process alive: a queued request is
+   * pending work its caller awaits.
    */
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Unref the default sleep's timers, so a waiting request does not keep the process alive.
-   * Off by default: a queued request is pending work its caller awaits, and an unref'd timer would
-   * let a plain script exit before the request is sent.
-   */
-  unrefTimers?: boolean;
 }
 
 /**
@@ -46,14 +41,7 @@ export class RateLimiter {
     }
     this.intervalMs = rate === 0 || rate === Infinity ? 0 : 1000 / rate;
     this.now = options.now ?? Date.now;
-    const unref = options.unrefTimers ?? false;
-    this.sleep =
-      options.sleep ??
-      ((ms: number) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ms);
-          if (unref) timer.unref();
-        }));
+    this.sleep = options.sleep ?? defaultSleep;
   }
 
   /** True when the limiter lets every request through at once. */
@@ -76,11 +64,5 @@ export class RateLimiter {
     this.nextSlot = slot + this.intervalMs;
     if (wait > 0) await this.sleep(wait);
     return true;
-  }
-
-  /** How long a request that called `acquire` now would wait, in milliseconds. */
-  pendingDelayMs(): number {
-    if (this.intervalMs === 0) return 0;
-    return Math.max(0, this.nextSlot - this.now());
   }
 }

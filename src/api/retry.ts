@@ -3,7 +3,6 @@ import {
   DEFAULT_BASE_DELAY_MS,
   DEFAULT_JITTER,
   DEFAULT_MAX_DELAY_MS,
-  DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,
   RETRYABLE_STATUSES,
 } from "./defaults";
@@ -11,8 +10,8 @@ import {
 /**
  * How an attempt failed without an HTTP answer:
  * - `timeout`: the per-attempt timeout fired (the request may have reached the service);
- * - `connection`: the connection was refused, reset or dropped (`ECONNRESET`, `ECONNREFUSED`,
- *   `socket hang up`);
+ * - `connection`: the connection was reset or dropped (`ECONNRESET`, `socket hang up`): the
+ *   request may have reached the service;
  * - `refused`: the connection was refused (`ECONNREFUSED`): nothing was sent, so even a
  *   non-idempotent request may be retried;
  * - `network`: any other failure (DNS name unknown, TLS certificate refused): not transient.
@@ -72,9 +71,6 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   jitter: DEFAULT_JITTER,
   retryableStatuses: RETRYABLE_STATUSES,
 });
-
-/** The default number of attempts: {@link DEFAULT_MAX_RETRIES} + 1. */
-export const DEFAULT_MAX_ATTEMPTS = DEFAULT_MAX_RETRIES + 1;
 
 /**
  * Why a failed attempt is not retried:

@@ -38,8 +38,12 @@ describe("shouldRetry: idempotent methods", () => {
     expect(shouldRetry(ctx({ method: "PATCH", failure: "timeout" }), policy)).toBe(true);
   });
 
-  it("retries a failed connection (reset, refused, hang up)", () => {
+  it("retries a failed connection (reset, hang up)", () => {
     expect(shouldRetry(ctx({ method: "DELETE", failure: "connection" }), policy)).toBe(true);
+  });
+
+  it.each(["GET", "PATCH", "DELETE"])("retries %s after a refused connection", (method) => {
+    expect(retryStop(ctx({ method, failure: "refused" }), policy)).toBeUndefined();
   });
 
   it("does not retry other network failures (DNS, TLS)", () => {
@@ -74,6 +78,31 @@ describe("shouldRetry: the faucet POST (not idempotent)", () => {
 
   it("never retries after a dropped connection: it may have been processed", () => {
     expect(retryStop(ctx({ method: "POST", failure: "connection" }), policy)).toBe("may_have_been_processed");
+  });
+
+  it("retries a refused connection: nothing was sent, so nothing was processed", () => {
+    expect(retryStop(ctx({ method: "POST", failure: "refused" }), policy)).toBeUndefined();
+    expect(shouldRetry(ctx({ method: "POST", failure: "refused", attempt: 4 }), policy)).toBe(true);
+  });
+
+  it("a refused connection is retried with the local backoff", () => {
+    const refused = (attempt: number) => ctx({ method: "POST", failure: "refused", attempt });
+    expect([1, 2, 3].map((attempt) => retryDelay(refused(attempt), policy))).toEqual([250, 500, 1000]);
+  });
+
+  it("a refused connection still counts against the attempts, and is never 'may have been processed'", () => {
+    expect(retryStop(ctx({ method: "POST", failure: "refused", attempt: 5, maxAttempts: 5 }), policy)).toBe(
+      "attempts_exhausted",
+    );
+    expect(retryStop(ctx({ method: "POST", failure: "refused", attempt: 1, maxAttempts: 1 }), policy)).toBe(
+      "attempts_exhausted",
+    );
+  });
+
+  it("a refused connection is not retried past the deadline", () => {
+    expect(retryStop(ctx({ method: "POST", failure: "refused", elapsedMs: 119_900 }), policy)).toBe(
+      "deadline",
+    );
   });
 
   it("POST is the only non-idempotent method", () => {
