@@ -45,7 +45,7 @@ export type {
   Creator,
   DeleteResult,
   FaucetResult,
-  Network as NetworkInfo,
+  NetworkInfo,
   NetworkUpdate,
   Node,
   NodeDetails,

@@ -7,7 +7,7 @@ import { LearnedSecrets } from "./learned-secrets";
 import type { ListAllOptions, ListOptions } from "./nodes";
 import { RateLimiter } from "./rate-limiter";
 import type { Transport } from "./transport";
-import type { DeleteResult, FaucetResult, Network, NetworkUpdate, Node, NodeFilters } from "./types";
+import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
 
 export type { NodeServiceClientOptions, RetryOptions } from "./options";
 
@@ -67,12 +67,12 @@ export class NodeServiceClient {
   }
 
   /** Reads a network and its nodes with a `PATCH` of an empty body `{}` (the service has no GET). */
-  readNetwork(id: string): Promise<Network> {
+  readNetwork(id: string): Promise<NetworkInfo> {
     return networks.readNetwork(this.transport, id);
   }
 
   /** Changes a network's `name` and/or `project`; with neither, reads it. */
-  updateNetwork(id: string, update: NetworkUpdate): Promise<Network> {
+  updateNetwork(id: string, update: NetworkUpdate): Promise<NetworkInfo> {
     return networks.updateNetwork(this.transport, id, update);
   }
 

@@ -4,7 +4,7 @@
  * out); a missing or mistyped required field throws a {@link ResponseShapeError} naming it.
  */
 import { integerDigits, rawTopLevelValue } from "./exact-amount";
-import type { Creator, FaucetResult, Network, Node, NodeDetails } from "./types";
+import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";
 
 /** The response body did not have the shape the spec gives; `problems` name each field. */
 export class ResponseShapeError extends Error {
@@ -154,7 +154,7 @@ export function toNode(wire: unknown, path = "node"): Node {
  * Maps one wire network (spec 2.2). `publicNetwork` comes from `configuration.network`; a missing
  * `nodes` list becomes `[]`. Throws {@link ResponseShapeError} when a required field is missing.
  */
-export function toNetwork(wire: unknown, path = "network"): Network {
+export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
   if (!isObject(wire)) throw new ResponseShapeError([`${path}: expected an object, got ${describe(wire)}`]);
   const r = new Reader(wire, path);
   const problems: string[] = [];
@@ -166,7 +166,7 @@ export function toNetwork(wire: unknown, path = "network"): Network {
   } else if (wire.nodes !== undefined && wire.nodes !== null) {
     problems.push(`${path}.nodes: expected an array, got ${describe(wire.nodes)}`);
   }
-  const network: Network = compact<Network>({
+  const network: NetworkInfo = compact<NetworkInfo>({
     id: r.required("id"),
     name: r.required("name"),
     project: r.required("project"),

@@ -5,7 +5,7 @@ import { toNetwork } from "./mapping";
 import { mapResponse } from "./map-response";
 import { request } from "./request";
 import { Transport, learnNodeSecrets } from "./transport";
-import type { DeleteResult, Network, NetworkUpdate } from "./types";
+import type { DeleteResult, NetworkInfo, NetworkUpdate } from "./types";
 import { apiUrl } from "./url";
 import { requireId, requireNoProblems } from "./validation";
 
@@ -92,7 +92,7 @@ async function patchNetwork(t: Transport, operation: string, id: string, body: R
  * thrown only for the service's own "does not exist" answer, confirmed against the same API base
  * (see {@link deleteNetwork}); any other 404 is an `invalid_response` error.
  */
-export async function readNetwork(t: Transport, id: string): Promise<Network> {
+export async function readNetwork(t: Transport, id: string): Promise<NetworkInfo> {
   requireId(t, "readNetwork", "network", id);
   return patchNetwork(t, "readNetwork", id, {});
 }
@@ -101,7 +101,7 @@ export async function readNetwork(t: Transport, id: string): Promise<Network> {
  * Changes a network's `name` and/or `project` and returns the network. Only the given fields
  * are sent; with none, this reads the network. Fields are checked before any request.
  */
-export async function updateNetwork(t: Transport, id: string, update: NetworkUpdate): Promise<Network> {
+export async function updateNetwork(t: Transport, id: string, update: NetworkUpdate): Promise<NetworkInfo> {
   const operation = "updateNetwork";
   requireId(t, operation, "network", id);
   if (update === undefined || update === null || typeof update !== "object" || Array.isArray(update)) {

@@ -55,8 +55,11 @@ export interface Node {
   creator?: Creator;
 }
 
-/** A network of the service, with its nodes. */
-export interface Network {
+/**
+ * A network of the service, with its nodes, as the client reads it (the `Network` resource adopts
+ * one and shows these fields as its outputs).
+ */
+export interface NetworkInfo {
   id: string;
   name: string;
   project: string;

@@ -1,4 +1,4 @@
-import type { Network, NetworkUpdate, Node } from "../api";
+import type { NetworkInfo, NetworkUpdate, Node } from "../api";
 import { compact, invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
@@ -27,7 +27,7 @@ export interface NetworkOutputs {
   status: string;
   details: Record<string, unknown>;
   createdAt: string;
-  creator?: Network["creator"];
+  creator?: NetworkInfo["creator"];
   nodes: NetworkNodeState[];
   apiUrl?: string;
   apiKey?: string;
@@ -38,7 +38,7 @@ export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
 /** Properties updated in place. */
 export const NETWORK_UPDATE_PROPERTIES = ["name", "project", "apiUrl", "apiKey"] as const;
 
-function outputsOf(network: Network, inputs: ConnectionArgs): NetworkOutputs {
+function outputsOf(network: NetworkInfo, inputs: ConnectionArgs): NetworkOutputs {
   return compact<NetworkOutputs>({
     networkId: network.id,
     name: network.name,
