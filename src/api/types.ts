@@ -1,6 +1,7 @@
 import type {
   CloudProvider,
   NetworkStatus,
+  NodeFilterName,
   NodeRole,
   NodeStatus,
   NodeType,
@@ -92,6 +93,13 @@ export interface NodeFilters {
   /** Ordering: `name`, `created_at`, or descending with a `-` prefix. */
   orderBy?: OrderBy;
 }
+
+/** `true` only when `A` and `B` are the same set of names. */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Accepts `true` only. */
+type Assert<T extends true> = T;
+/** Compile-time check: the keys of `NodeFilters` are exactly the model's filter names (`NODE_FILTERS`). */
+type _NodeFiltersAreTheModelsFilters = Assert<SameNames<keyof NodeFilters, NodeFilterName>>;
 
 /** Fields of a network that can be changed. */
 export interface NetworkUpdate {
