@@ -1,19 +1,47 @@
 /**
  * The typed HTTP client of the blockchain node service: the only code that speaks HTTP.
- * No Pulumi imports here.
+ * No Pulumi imports here. Named exports only: what the other layers and the package's users need.
  */
-export * from "./types";
-export * from "./defaults";
-export * from "./errors";
-export { invalidInput, problemsToFields } from "./validation";
-export * from "./redact";
-export * from "./retry";
-export * from "./rate-limiter";
-export * from "./url";
-export * from "./mapping";
-export * from "./pagination";
-export * from "./transport";
-export { request } from "./request";
-export { mapResponse, invalidResponse } from "./map-response";
-export * from "./client";
-export { nodeQuery, type ListAllOptions, type ListOptions } from "./nodes";
+// The client, its options and defaults.
+export { NodeServiceClient } from "./client";
+export type { NodeServiceClientOptions, RetryOptions } from "./options";
+export type { ListAllOptions, ListOptions } from "./nodes";
+export type { FetchInitLike, FetchLike, FetchResponseLike } from "./transport";
+export { DEFAULT_LIST_DEADLINE_MS, defaultSleep } from "./defaults";
+
+// Its errors.
+export {
+  ApiError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+  isApiError,
+  type ApiErrorInit,
+  type ApiErrorKind,
+} from "./errors";
+export { invalidInput } from "./validation";
+
+// The service's objects, camelCase.
+export type {
+  Creator,
+  DeleteResult,
+  FaucetResult,
+  NetworkInfo,
+  NetworkUpdate,
+  Node,
+  NodeDetails,
+  NodeFilters,
+} from "./types";
+export { compact } from "./mapping";
+
+// Checks and redaction that the other layers apply to their own inputs and messages.
+export { checkApiUrl } from "./url";
+export { guardInputValue, maskUrlCredentials, redact, type MaskUrlOptions, type Redactor } from "./redact";

@@ -1,12 +1,6 @@
 /** Client options: every option is checked once, at construction, with a message naming it. */
-import {
-  ApiError,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  InvalidInputError,
-  MAX_TIMER_MS,
-  NodeServiceClient,
-  NodeServiceClientOptions,
-} from "../../src/api";
+import { ApiError, InvalidInputError, NodeServiceClient, NodeServiceClientOptions } from "../../src/api";
+import { DEFAULT_MAX_RESPONSE_BYTES, MAX_TIMER_MS } from "../../src/api/defaults";
 import {
   CLIENT_OPTION_NAMES,
   MAX_RETRIES_LIMIT,

@@ -1,4 +1,4 @@
-import { RateLimiter } from "../../src/api";
+import { RateLimiter } from "../../src/api/rate-limiter";
 
 /** A fake clock whose sleep advances time. */
 function fakeClock() {

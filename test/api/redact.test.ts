@@ -1,4 +1,4 @@
-import { createRedactor, previewBody, redact } from "../../src/api";
+import { createRedactor, previewBody, redact } from "../../src/api/redact";
 
 const KEY = "sk_live_abcdef0123456789";
 

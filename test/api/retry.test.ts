@@ -9,7 +9,7 @@ import {
   retryDelay,
   retryStop,
   shouldRetry,
-} from "../../src/api";
+} from "../../src/api/retry";
 
 const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, jitter: false };
 

@@ -1,11 +1,5 @@
-import {
-  NodeServiceClient,
-  apiUrl,
-  checkApiUrl,
-  isLoopbackHost,
-  parseApiUrl,
-  resolveLink,
-} from "../../src/api";
+import { NodeServiceClient } from "../../src/api";
+import { apiUrl, checkApiUrl, isLoopbackHost, parseApiUrl, resolveLink } from "../../src/api/url";
 
 describe("API URL rules", () => {
   it.each(["https://api.example.com", "https://10.0.0.1:8443/", "https://localhost"])("accepts %s", (url) => {
