@@ -10,6 +10,7 @@
  * whatever the number of credentials known.
  */
 import { REDACTED } from "./defaults";
+import { spliced } from "./redact/chars";
 
 /** Most credentials remembered per client; the oldest are forgotten first. */
 export const MAX_LEARNED_SECRETS = 20_000;
@@ -101,8 +102,6 @@ export class LearnedSecrets {
         s = k + 1;
       }
     }
-    if (last === 0) return text;
-    parts.push(text.slice(last));
-    return parts.join("");
+    return spliced(text, parts, last);
   }
 }

@@ -3,7 +3,7 @@
  * credential assignments (`password=…`). Linear time.
  */
 import { REDACTED } from "../defaults";
-import { isAlnum, isQuote, isSpace, lowerAscii } from "./chars";
+import { isAlnum, isQuote, isSpace, lowerAscii, spliced } from "./chars";
 import { MAX_FIELD_NAME } from "./json-fields";
 import { hasSecretWord, isCredentialFieldName } from "./key-like";
 
@@ -47,9 +47,7 @@ export function redactSecretParams(text: string): string {
     if (i === runStart) i++;
     else if (i < n) i++;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }
 
 function isAssignmentNameChar(c: number): boolean {
@@ -115,7 +113,5 @@ export function redactSecretAssignments(text: string): string {
     last = j;
     i = j;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }

@@ -78,6 +78,16 @@ export function wordFinder(text: string, lowerWord: string): (from: number) => n
   };
 }
 
+/**
+ * The result of a pass that copies `text` in `parts` up to `last`, with replacements: the parts
+ * and the rest of the text from `last`, or `text` itself when nothing was replaced.
+ */
+export function spliced(text: string, parts: string[], last: number): string {
+  if (last === 0) return text;
+  parts.push(text.slice(last));
+  return parts.join("");
+}
+
 /** Lower-cases ASCII letters only, so that the result has the same length and indices. */
 export function lowerAscii(text: string): string {
   const parts: string[] = [];
@@ -92,9 +102,7 @@ export function lowerAscii(text: string): string {
       i = j - 1;
     }
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }
 
 /** `encode(text)`, or `undefined` when the text cannot be encoded. */

@@ -2,7 +2,7 @@
  * The header passes of `redact`: `Bearer` tokens and `Authorization` values. Linear time.
  */
 import { REDACTED } from "../defaults";
-import { hasWordAt, isAlnum, isQuote, isSpace, isWordChar, wordFinder } from "./chars";
+import { hasWordAt, isAlnum, isQuote, isSpace, isWordChar, spliced, wordFinder } from "./chars";
 
 function isBearerTokenChar(c: number): boolean {
   // [A-Za-z0-9._~+/=-]
@@ -27,9 +27,7 @@ export function redactBearer(text: string): string {
     last = j;
     i = j - 1;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }
 
 function isAuthValueChar(c: number): boolean {
@@ -81,7 +79,5 @@ export function redactAuthorization(text: string): string {
     last = end;
     i = end - 1;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }

@@ -3,7 +3,7 @@
  * cut short. Linear time.
  */
 import { REDACTED } from "../defaults";
-import { isAlnum, isQuote, isSpace } from "./chars";
+import { isAlnum, isQuote, isSpace, spliced } from "./chars";
 import { isCredentialFieldName } from "./key-like";
 
 /** Longest field name considered (longer quoted text is not a credential field name). */
@@ -72,9 +72,7 @@ export function redactCredentialFields(text: string): string {
     last = end;
     i = close;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }
 
 /** Whether `text[s, e)` is a credential field name. */

@@ -3,7 +3,7 @@
  * maskUrlCredentials}), and the URL pass of `redact`. Linear time.
  */
 import { REDACTED } from "../defaults";
-import { isAlnum, isLetter, isQuote, isSpace, looseDecode, lowerAscii, safeEncode } from "./chars";
+import { isAlnum, isLetter, isQuote, isSpace, looseDecode, lowerAscii, safeEncode, spliced } from "./chars";
 import { hasSecretWord, isKeyLikeStats, joinStats, NO_TEXT, statsOf } from "./key-like";
 import { occurrences, pushSpan, replaceSpans, unionSpans } from "./spans";
 
@@ -273,7 +273,5 @@ export function redactUrls(text: string): string {
     last = end;
     i = end - 1;
   }
-  if (last === 0) return text;
-  parts.push(text.slice(last));
-  return parts.join("");
+  return spliced(text, parts, last);
 }
