@@ -14,8 +14,8 @@ import {
   PROTOCOLS,
   PROVIDER_REGION_PAIRS,
   PUBLIC_NETWORK_NAMES,
+  PUBLIC_NETWORKS,
   REGIONS,
-  publicNetworksOf,
   validateNodeFilters,
 } from "../../src/model";
 import * as net from "../../src/resources/network-provider";
@@ -63,7 +63,7 @@ function randomFilters(rng: Rng, f: Fixtures): NodeFilters {
     if (rng.chance(0.15)) {
       filters.publicNetwork =
         typeof filters.protocol === "string"
-          ? rng.pick(publicNetworksOf(filters.protocol as (typeof PROTOCOLS)[number]))
+          ? rng.pick(PUBLIC_NETWORK_NAMES.filter((n) => PUBLIC_NETWORKS[n] === filters.protocol))
           : rng.pick(PUBLIC_NETWORK_NAMES);
     }
     if (rng.chance(0.3)) {

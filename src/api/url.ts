@@ -44,6 +44,13 @@ function showUrl(url: URL): string {
 
 const EXPECTED = "expected e.g. https://<api host> or https://<api host>/<path prefix>";
 
+/** A host name DNS can carry: at most 253 characters, labels of 1 to 63 (a trailing dot allowed). */
+function isDnsName(hostname: string): boolean {
+  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
+  if (name.length === 0 || name.length > 253) return false;
+  return name.split(".").every((label) => label.length >= 1 && label.length <= 63);
+}
+
 function notAUrl(text: string): ApiUrlError {
   const length = [...text].length;
   return new ApiUrlError(
@@ -87,10 +94,16 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
       `the API URL uses the scheme ${url.protocol}; the service is reached over https://`,
     );
   }
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-    const path = url.pathname === "/" ? "" : redact(url.pathname);
+  if (!url.hostname.startsWith("[") && !isDnsName(url.hostname)) {
     throw new ApiUrlError(
-      `the API URL uses plain http:// on a non-loopback host (${url.host}), which would send the API key unencrypted; use https://${url.host}${path} (plain http:// is allowed only for localhost, 127.0.0.0/8 and [::1], e.g. a local emulator)`,
+      `the API URL's host name is not a valid DNS name (${url.hostname.length} characters; at most 253, each label at most 63); ${EXPECTED}`,
+    );
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    const path = url.pathname === "/" ? "" : url.pathname;
+    const host = redact(`https://${url.host}${path}`).slice("https://".length);
+    throw new ApiUrlError(
+      `the API URL uses plain http:// on a non-loopback host (${redact(`https://${url.host}`).slice("https://".length)}), which would send the API key unencrypted; use https://${host} (plain http:// is allowed only for localhost, 127.0.0.0/8 and [::1], e.g. a local emulator)`,
     );
   }
   if (url.search || url.hash) {

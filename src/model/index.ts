@@ -15,7 +15,6 @@ export {
   SHARED_PROTOCOLS,
   allowsSharedNodes,
   protocolOfPublicNetwork,
-  publicNetworksOf,
 } from "./protocols";
 export type { CloudProvider, Region } from "./infrastructure";
 export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./infrastructure";

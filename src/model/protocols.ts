@@ -63,11 +63,6 @@ export type PublicNetwork = keyof typeof PUBLIC_NETWORKS;
 /** All public network values, in the spec's order. */
 export const PUBLIC_NETWORK_NAMES = Object.keys(PUBLIC_NETWORKS) as PublicNetwork[];
 
-/** The public networks of one protocol. */
-export function publicNetworksOf(protocol: Protocol): PublicNetwork[] {
-  return PUBLIC_NETWORK_NAMES.filter((n) => PUBLIC_NETWORKS[n] === protocol);
-}
-
 /** Protocols on which a `shared` node may exist (spec 2.1: `type`). */
 export const SHARED_PROTOCOLS = [
   "ethereum",
