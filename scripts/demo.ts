@@ -1,18 +1,18 @@
 /**
  * The main job, offline: starts the embedded emulator, runs the quickstart example under the
- * real Pulumi engine through the Automation API (file backend and passphrase secrets in a temp
+ * real Pulumi engine through the Automation API (in the engine sandbox the end-to-end tests use
+ * too, `scripts/engine-sandbox.ts`: file backend, passphrase secrets and PULUMI_HOME in a temp
  * folder), streams the engine's progress, and walks the lifecycle: up, a no-op preview, an
  * out-of-band change caught by refresh and restored by up, destroy. Secrets are never printed.
  *
  * Run with `npm run demo`.
  */
 import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { LocalWorkspace, OutputMap, PulumiCommand } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "pulumi-blockchain-nodes/emulator";
 import quickstart from "../examples/quickstart";
+import { createEngineSandbox, type EngineSandbox } from "./engine-sandbox";
 
 const root = path.resolve(__dirname, "..", "..", "..");
 const steps: { step: string; seconds: number; result: string }[] = [];
@@ -52,27 +52,13 @@ function provisionEngine(): string {
 async function main(): Promise<void> {
   const engineDir = provisionEngine();
   const emulator = await startEmulator({ port: 0 });
-  const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-demo-"));
+  let sandbox: EngineSandbox | undefined;
   try {
     console.log(`emulator: ${emulator.url} (organization ${emulator.fixtures.organization})`);
-    const backend = path.join(sandbox, "state");
-    fs.mkdirSync(backend);
-    fs.mkdirSync(path.join(sandbox, "home"));
-    const envVars = {
-      PATH: [engineDir, path.dirname(require.resolve("@pulumi/pulumi/package.json")), process.env.PATH].join(
-        path.delimiter,
-      ),
-      PULUMI_HOME: path.join(sandbox, "home"),
-      PULUMI_BACKEND_URL: `file://${backend}`,
-      PULUMI_CONFIG_PASSPHRASE: "demo-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-    };
-    const pulumiCommand = await PulumiCommand.get({ root: path.dirname(engineDir), skipVersionCheck: true });
+    sandbox = await createEngineSandbox({ engineDir, name: "demo" });
     const stack = await LocalWorkspace.createOrSelectStack(
       { stackName: "demo", projectName: "quickstart", program: quickstart },
-      { pulumiCommand, envVars, workDir: sandbox },
+      { pulumiCommand: sandbox.command, envVars: sandbox.envVars, workDir: sandbox.dir },
     );
     await stack.setAllConfig({
       "blockchain:apiUrl": { value: emulator.url },
@@ -127,7 +113,7 @@ async function main(): Promise<void> {
       console.log(`  ${s.step.split(":")[0].padEnd(8)} ${s.seconds.toFixed(1).padStart(6)} s  ${s.result}`);
   } finally {
     await emulator.close();
-    fs.rmSync(sandbox, { recursive: true, force: true });
+    sandbox?.cleanup();
   }
 }
 

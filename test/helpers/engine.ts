@@ -1,18 +1,19 @@
 /**
- * Finds the Pulumi engine for the end-to-end tier and builds an isolated environment for it:
- * a `file://` backend, a passphrase secrets provider and `PULUMI_HOME` in temp folders, no update
- * check, no automatic plugin download. Nothing leaves the machine or touches the user's setup.
+ * Finds the Pulumi engine for the end-to-end tier and gives it the sandbox the demo uses too
+ * (`scripts/engine-sandbox.ts`): a `file://` backend, a passphrase secrets provider and
+ * `PULUMI_HOME` in temp folders, no update check, no automatic plugin download. Nothing leaves
+ * the machine or touches the user's setup.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { PulumiCommand } from "@pulumi/pulumi/automation";
+import { createEngineSandbox, type EngineSandbox } from "../../scripts/engine-sandbox";
+
+export type { EngineSandbox } from "../../scripts/engine-sandbox";
 
 /** The engine version the project provisions. */
 export const ENGINE_VERSION = "v3.259.0";
-
-const pulumiPackageDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 
 function hasEngine(dir: string): boolean {
   return fs.existsSync(path.join(dir, "pulumi")) && fs.existsSync(path.join(dir, "pulumi-language-nodejs"));
@@ -60,46 +61,25 @@ export function describeWithEngine(): jest.Describe {
   return describe.skip;
 }
 
-/** An isolated engine environment in a temp folder. */
-export interface EngineSandbox {
-  dir: string;
-  backendDir: string;
-  envVars: Record<string, string>;
-  command: PulumiCommand;
-  cleanup(): void;
-}
-
-/** Creates the sandbox: temp backend, temp PULUMI_HOME, passphrase, PATH with the engine and the nodejs provider. */
+/**
+ * Creates the engine sandbox for a test (see `scripts/engine-sandbox.ts`). On top of the
+ * sandbox's own variables: no confirmation prompts, and `BLOCKCHAIN_API_KEY` / `BLOCKCHAIN_API_URL`
+ * emptied, so that the programs take their settings from the stack's config only. `extraEnv` is
+ * set last.
+ */
 export async function engineSandbox(extraEnv: Record<string, string> = {}): Promise<EngineSandbox> {
   const found = findEngine();
   if (!("dir" in found)) throw new Error(found.reason);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-e2e-"));
-  const backendDir = path.join(dir, "state");
-  const home = path.join(dir, "home");
-  fs.mkdirSync(backendDir);
-  fs.mkdirSync(home);
-  const envVars: Record<string, string> = {
-    PATH: [found.dir, pulumiPackageDir, process.env.PATH ?? ""].join(path.delimiter),
-    PULUMI_HOME: home,
-    PULUMI_BACKEND_URL: `file://${backendDir}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-    PULUMI_SKIP_CONFIRMATIONS: "true",
-    BLOCKCHAIN_API_KEY: "",
-    BLOCKCHAIN_API_URL: "",
-    ...extraEnv,
-  };
-  // The engine inherits this process's environment too: keep the variables the sandbox sets in sync.
-  const command = await PulumiCommand.get({ root: path.dirname(found.dir), skipVersionCheck: true });
-  return {
-    dir,
-    backendDir,
-    envVars,
-    command,
-    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
+  return createEngineSandbox({
+    engineDir: found.dir,
+    name: "e2e",
+    extraEnv: {
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      BLOCKCHAIN_API_KEY: "",
+      BLOCKCHAIN_API_URL: "",
+      ...extraEnv,
+    },
+  });
 }
 
 /** Every file under a folder (the backend's `.pulumi/`: stacks, history, backups). */
