@@ -2,10 +2,40 @@
 // Reads jest's --json output and prints the time of each tier and one closing line
 // "N passed, N failed, N skipped" computed from the run; extra checks run outside jest are given
 // as arguments "name:passed" or "name:failed" and counted too. Exits 1 when anything failed or
-// the results file is missing.
+// the results file is missing. A tier is a jest project of jest.config.js (its displayName, for
+// the files under its roots), listed in the config's order; the JSON output does not name the
+// project, so each test file is placed by its path.
 "use strict";
 const fs = require("fs");
 const path = require("path");
+
+const root = path.resolve(__dirname, "..");
+
+/** The tiers in the config's order: each name with the folders its tests live in. */
+function configuredTiers() {
+  let projects = [];
+  try {
+    projects = require(path.join(root, "jest.config.js")).projects || [];
+  } catch {
+    projects = [];
+  }
+  return projects
+    .filter((p) => typeof p === "object" && p.displayName)
+    .map((p) => ({
+      name: typeof p.displayName === "string" ? p.displayName : p.displayName.name,
+      dirs: (p.roots || []).map((r) => path.resolve(r.replace("<rootDir>", root))),
+    }));
+}
+
+const known = configuredTiers();
+
+/** The tier of a test file: the project whose root holds it, else the folder under test/. */
+function tierOf(file) {
+  const found = known.find((t) => t.dirs.some((dir) => file.startsWith(dir + path.sep)));
+  if (found) return found.name;
+  const rel = path.relative(root, file);
+  return rel.split(path.sep)[1] || rel;
+}
 
 const file = process.argv[2];
 if (!file || !fs.existsSync(file)) {
@@ -16,14 +46,16 @@ if (!file || !fs.existsSync(file)) {
 const r = JSON.parse(fs.readFileSync(file, "utf8"));
 const tiers = {};
 for (const suite of r.testResults) {
-  const rel = path.relative(path.resolve(__dirname, ".."), suite.name);
-  const tier = rel.split(path.sep)[1] || rel;
+  const tier = tierOf(suite.name);
   const seconds = (suite.endTime - suite.startTime) / 1000;
   tiers[tier] = (tiers[tier] || 0) + seconds;
 }
-for (const [tier, seconds] of Object.entries(tiers).sort()) {
-  console.log(`tier ${tier}: ${seconds.toFixed(1)} s`);
-}
+const order = (tier) => {
+  const i = known.findIndex((t) => t.name === tier);
+  return i === -1 ? known.length : i;
+};
+const ran = Object.keys(tiers).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+for (const tier of ran) console.log(`tier ${tier}: ${tiers[tier].toFixed(1)} s`);
 const extra = process.argv.slice(3).map((arg) => arg.split(":"));
 for (const [name, result] of extra) console.log(`check ${name}: ${result}`);
 const extraPassed = extra.filter(([, result]) => result === "passed").length;

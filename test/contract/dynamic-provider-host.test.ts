@@ -4,39 +4,40 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import * as os from "os";
 import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/provider-shell";
+import { withEmulator } from "../helpers/emulator";
 import { ProviderHost, serializeProvider } from "../helpers/provider-host";
 
 const root = path.resolve(__dirname, "..", "..");
 const NETWORK_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:Network::main";
 const FAUCET_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:FaucetDrip::drip";
 
-let emulator: RunningEmulator;
-let host: ProviderHost;
-let networkProvider: string;
-let faucetProvider: string;
-
-beforeAll(async () => {
+beforeAll(() => {
   if (!fs.existsSync(path.join(root, "dist", "resources", "provider-runtime.js"))) {
     throw new Error(
       "dist/ is missing: the contract tier runs the compiled provider runtime; run `npm run build` first",
     );
   }
-  emulator = await startEmulator({ port: 0, pageSize: 5 });
+});
+
+const emulator = withEmulator({ pageSize: 5 });
+let host: ProviderHost;
+let networkProvider: string;
+let faucetProvider: string;
+
+beforeAll(async () => {
   networkProvider = await serializeProvider(providerFor("network"));
   faucetProvider = await serializeProvider(providerFor("faucetDrip"));
   const env = { ...process.env };
   delete env.BLOCKCHAIN_API_KEY;
   delete env.BLOCKCHAIN_API_URL;
   host = await ProviderHost.start({ cwd: root, env });
-  await host.configure({ "blockchain:apiUrl": emulator.url, "blockchain:apiKey": emulator.apiKey });
+  await host.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
 });
 
 afterAll(async () => {
   await host?.stop();
-  await emulator?.close();
 });
 
 describe("serialized providers", () => {
@@ -45,8 +46,8 @@ describe("serialized providers", () => {
       ["Network", networkProvider],
       ["FaucetDrip", faucetProvider],
     ]) {
-      expect(text).not.toContain(emulator.apiKey);
-      expect(text).not.toContain(emulator.url);
+      expect(text).not.toContain(emulator().apiKey);
+      expect(text).not.toContain(emulator().url);
       expect(text).toContain("pulumi-blockchain-nodes/provider-runtime");
       // Printed so the figure shows in the test log; the bound guards against capturing modules by value.
       console.log(`serialized ${name} provider: ${Buffer.byteLength(text)} bytes`);
@@ -80,7 +81,7 @@ describe("Network through the dynamic-provider host", () => {
   });
 
   test("Create adopts, Diff/Update rename in place, Read sees drift and deletion, Delete is refused with nodes", async () => {
-    const id = emulator.fixtures.networkWithNodes;
+    const id = emulator().fixtures.networkWithNodes;
     const inputs = withProvider({ networkId: id, name: "contract-net" });
     const { failures } = await host.check(NETWORK_URN, {}, inputs);
     expect(failures).toEqual([]);
@@ -90,8 +91,8 @@ describe("Network through the dynamic-provider host", () => {
     expect(created.properties).toMatchObject({ networkId: id, name: "contract-net", protocol: "ethereum" });
     expect(Array.isArray(created.properties.nodes)).toBe(true);
     expect((created.properties.nodes as unknown[]).length).toBeGreaterThan(0);
-    expect(JSON.stringify(created.properties)).not.toContain(emulator.apiKey);
-    expect(emulator.admin.getNetwork(id)!.name).toBe("contract-net");
+    expect(JSON.stringify(created.properties)).not.toContain(emulator().apiKey);
+    expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");
 
     const olds = created.properties;
     expect(await host.diff(id, NETWORK_URN, olds, inputs)).toEqual({ changes: "none", replaces: [] });
@@ -100,7 +101,7 @@ describe("Network through the dynamic-provider host", () => {
       replaces: [],
     });
     expect(
-      await host.diff(id, NETWORK_URN, olds, { ...inputs, networkId: emulator.fixtures.emptyNetwork }),
+      await host.diff(id, NETWORK_URN, olds, { ...inputs, networkId: emulator().fixtures.emptyNetwork }),
     ).toEqual({
       changes: "some",
       replaces: ["networkId"],
@@ -108,31 +109,31 @@ describe("Network through the dynamic-provider host", () => {
 
     const updated = await host.update(id, NETWORK_URN, olds, { ...inputs, name: "renamed" });
     expect(updated.properties.name).toBe("renamed");
-    expect(emulator.admin.getNetwork(id)!.name).toBe("renamed");
+    expect(emulator().admin.getNetwork(id)!.name).toBe("renamed");
 
-    emulator.admin.renameNetwork(id, "changed-in-console");
+    emulator().admin.renameNetwork(id, "changed-in-console");
     const drifted = await host.read(id, NETWORK_URN, updated.properties);
     expect(drifted.id).toBe(id);
     expect(drifted.properties.name).toBe("changed-in-console");
 
     await expect(host.delete(id, NETWORK_URN, drifted.properties)).rejects.toThrow(/delete its nodes|nodes/);
-    expect(emulator.admin.getNetwork(id)).toBeDefined();
+    expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
   test("Read of a network deleted out of band returns an empty id; Delete of a gone network succeeds", async () => {
-    const id = emulator.fixtures.secondEmptyNetwork;
+    const id = emulator().fixtures.secondEmptyNetwork;
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
-    emulator.admin.deleteNetwork(id);
+    emulator().admin.deleteNetwork(id);
     const gone = await host.read(id, NETWORK_URN, created.properties);
     expect(gone.id).toBe("");
     await expect(host.delete(id, NETWORK_URN, created.properties)).resolves.toBeUndefined();
   });
 
   test("Delete removes an empty adopted network", async () => {
-    const id = emulator.fixtures.emptyNetwork;
+    const id = emulator().fixtures.emptyNetwork;
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
     await host.delete(id, NETWORK_URN, created.properties);
-    expect(emulator.admin.getNetwork(id)).toBeUndefined();
+    expect(emulator().admin.getNetwork(id)).toBeUndefined();
   });
 });
 
@@ -142,7 +143,7 @@ describe("FaucetDrip through the dynamic-provider host", () => {
   test("Check validates the address and its EIP-55 checksum", async () => {
     const bad = await host.check(FAUCET_URN, {}, withProvider({ address: "0x123" }));
     expect(bad.failures[0].property).toBe("address");
-    const address = emulator.fixtures.faucetAddress;
+    const address = emulator().fixtures.faucetAddress;
     const flipped =
       address.slice(0, 2) +
       [...address.slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
@@ -151,11 +152,15 @@ describe("FaucetDrip through the dynamic-provider host", () => {
   });
 
   test("Create requests tokens once, records the exact wei amount; a second request names the next possible time", async () => {
-    const address = emulator.fixtures.faucetAddress;
+    const address = emulator().fixtures.faucetAddress;
     const created = await host.create(FAUCET_URN, withProvider({ address }));
     expect(created.properties.amountSent).toMatch(/^[0-9]+$/);
     expect(created.properties.transaction).toMatch(/^https:\/\//);
-    expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === address),
+    ).toHaveLength(1);
     await expect(host.create(FAUCET_URN, withProvider({ address }))).rejects.toThrow(
       /can be used again at \d{4}-\d{2}-\d{2}T/,
     );
@@ -164,7 +169,11 @@ describe("FaucetDrip through the dynamic-provider host", () => {
       replaces: [],
     });
     await host.delete(created.id, FAUCET_URN, created.properties);
-    expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === address),
+    ).toHaveLength(1);
   });
 
   test("Update sends nothing and keeps the recorded outcome (amountSent, transaction, outcome, note)", async () => {
@@ -174,15 +183,19 @@ describe("FaucetDrip through the dynamic-provider host", () => {
       created.id,
       FAUCET_URN,
       created.properties,
-      withProvider({ address, apiUrl: emulator.url }),
+      withProvider({ address, apiUrl: emulator().url }),
     );
     const { apiUrl, __provider, ...recorded } = updated.properties;
     const { __provider: _, ...before } = created.properties;
     expect(recorded).toEqual(before);
     expect(recorded).toMatchObject({ outcome: "sent", amountSent: expect.stringMatching(/^[0-9]+$/) });
-    expect(apiUrl).toBe(emulator.url);
+    expect(apiUrl).toBe(emulator().url);
     expect(__provider).toBe(faucetProvider);
-    expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === address),
+    ).toHaveLength(1);
   });
 });
 
@@ -195,12 +208,12 @@ describe("provider runtime loading", () => {
     expect(byName).not.toContain(root);
     const other = await ProviderHost.start({ cwd: project, env: { PATH: process.env.PATH } });
     try {
-      await other.configure({ "blockchain:apiUrl": emulator.url, "blockchain:apiKey": emulator.apiKey });
+      await other.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
       const created = await other.create(NETWORK_URN, {
-        networkId: emulator.fixtures.networkWithNodes,
+        networkId: emulator().fixtures.networkWithNodes,
         __provider: byName,
       });
-      expect(created.id).toBe(emulator.fixtures.networkWithNodes);
+      expect(created.id).toBe(emulator().fixtures.networkWithNodes);
     } finally {
       await other.stop();
       fs.rmSync(project, { recursive: true, force: true });
@@ -212,7 +225,7 @@ describe("provider runtime loading", () => {
       makeProvider("network", ["pulumi-blockchain-nodes-missing/provider-runtime"]),
     );
     await expect(
-      host.create(NETWORK_URN, { networkId: emulator.fixtures.networkWithNodes, __provider: missing }),
+      host.create(NETWORK_URN, { networkId: emulator().fixtures.networkWithNodes, __provider: missing }),
     ).rejects.toThrow(/npm install pulumi-blockchain-nodes/);
   });
 });

@@ -6,15 +6,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import { findSecrets } from "../helpers/audit";
+import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
 
 const examples = path.resolve(__dirname, "..", "..", "examples");
 const STEP_TIMEOUT = 240_000;
 
 describeWithEngine()("quickstart and feed-app under the real engine", () => {
-  let emulator: RunningEmulator;
   let sandbox: EngineSandbox;
   let quickstart: Stack;
   let feedApp: Stack;
@@ -40,31 +39,11 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
         .filter((f) => fs.existsSync(f)),
     ];
     expect(files.some((f) => f.endsWith(`${stackName}.json`))).toBe(true);
-    expect(findSecrets(emulator.secrets(), { files, texts: transcript })).toEqual([]);
+    expect(findSecrets(emulator().secrets(), { files, texts: transcript })).toEqual([]);
   }
 
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    sandbox = await engineSandbox();
-    const opts = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
-    quickstart = await LocalWorkspace.createOrSelectStack(
-      { stackName, workDir: path.join(examples, "quickstart") },
-      opts,
-    );
-    await quickstart.setAllConfig({
-      "blockchain:apiUrl": { value: emulator.url },
-      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
-      "quickstart:networkId": { value: emulator.fixtures.networkWithNodes },
-      "quickstart:networkName": { value: "e2e-mainnet" },
-      "quickstart:faucetAddress": { value: emulator.fixtures.faucetAddress },
-    });
-    feedApp = await LocalWorkspace.createOrSelectStack(
-      { stackName, workDir: path.join(examples, "feed-app") },
-      opts,
-    );
-    await feedApp.setConfig("feed-app:quickstartStack", { value: `organization/quickstart/${stackName}` });
-  }, STEP_TIMEOUT);
-
+  // Registered before withEmulator(): afterAll hooks run in the order they are registered, so the
+  // stacks are destroyed while the emulator still answers.
   afterAll(async () => {
     for (const stack of [feedApp, quickstart]) {
       if (!stack) continue;
@@ -74,7 +53,29 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
     for (const ex of ["quickstart", "feed-app"])
       fs.rmSync(path.join(examples, ex, `Pulumi.${stackName}.yaml`), { force: true });
     sandbox?.cleanup();
-    await emulator?.close();
+  }, STEP_TIMEOUT);
+
+  const emulator = withEmulator();
+
+  beforeAll(async () => {
+    sandbox = await engineSandbox();
+    const opts = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
+    quickstart = await LocalWorkspace.createOrSelectStack(
+      { stackName, workDir: path.join(examples, "quickstart") },
+      opts,
+    );
+    await quickstart.setAllConfig({
+      "blockchain:apiUrl": { value: emulator().url },
+      "blockchain:apiKey": { value: emulator().apiKey, secret: true },
+      "quickstart:networkId": { value: emulator().fixtures.networkWithNodes },
+      "quickstart:networkName": { value: "e2e-mainnet" },
+      "quickstart:faucetAddress": { value: emulator().fixtures.faucetAddress },
+    });
+    feedApp = await LocalWorkspace.createOrSelectStack(
+      { stackName, workDir: path.join(examples, "feed-app") },
+      opts,
+    );
+    await feedApp.setConfig("feed-app:quickstartStack", { value: `organization/quickstart/${stackName}` });
   }, STEP_TIMEOUT);
 
   test(
@@ -83,7 +84,7 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
       const result = await quickstart.up({ ...recorded("up") });
       expect(result.summary.result).toBe("succeeded");
       expect(result.summary.resourceChanges).toMatchObject({ create: 3 });
-      expect(emulator.admin.getNetwork(emulator.fixtures.networkWithNodes)!.name).toBe("e2e-mainnet");
+      expect(emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!.name).toBe("e2e-mainnet");
 
       const outputs = result.outputs;
       expect(outputs.networkName).toEqual({ value: "e2e-mainnet", secret: false });
@@ -124,7 +125,7 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
       expect(result.outputs.appEnvironment.secret).toBe(true);
       const env = JSON.parse(result.outputs.appEnvironment.value as string);
       expect(env.RPC_URL).toMatch(/^https:\/\//);
-      expect(emulator.secrets()).toContain(env.RPC_URL);
+      expect(emulator().secrets()).toContain(env.RPC_URL);
       expect(result.outputs.rpcUrlForDisplay).toMatchObject({ secret: false });
       expect(result.outputs.rpcUrlForDisplay.value).toContain("***");
       expect(result.outputs.network).toEqual({ value: "e2e-mainnet", secret: false });
@@ -136,12 +137,12 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
   test(
     "an out-of-band rename shows as drift on refresh, and up restores the name",
     async () => {
-      emulator.admin.renameNetwork(emulator.fixtures.networkWithNodes, "renamed-in-console");
+      emulator().admin.renameNetwork(emulator().fixtures.networkWithNodes, "renamed-in-console");
       const refresh = await quickstart.refresh({ ...recorded("refresh drift") });
       expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
       const up = await quickstart.up({ ...recorded("up restore") });
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-      expect(emulator.admin.getNetwork(emulator.fixtures.networkWithNodes)!.name).toBe("e2e-mainnet");
+      expect(emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!.name).toBe("e2e-mainnet");
       audit();
     },
     STEP_TIMEOUT,
@@ -153,8 +154,10 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
       await feedApp.destroy({ ...recorded("feed-app destroy") });
       const result = await quickstart.destroy({ ...recorded("destroy") });
       expect(result.summary.result).toBe("succeeded");
-      expect(emulator.admin.getNetwork(emulator.fixtures.networkWithNodes)).toBeDefined();
-      const sends = emulator.faucetSends().filter((s) => s.address === emulator.fixtures.faucetAddress);
+      expect(emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)).toBeDefined();
+      const sends = emulator()
+        .faucetSends()
+        .filter((s) => s.address === emulator().fixtures.faucetAddress);
       expect(sends).toHaveLength(1);
       audit();
     },

@@ -3,25 +3,23 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import { findSecrets } from "../helpers/audit";
+import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
 import { compileReadmeBlock, readmeBlock } from "../helpers/readme";
 
 describeWithEngine()("README quick look under the real engine", () => {
-  let emulator: RunningEmulator;
+  const emulator = withEmulator();
   let sandbox: EngineSandbox;
   let workDir: string;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
     sandbox = await engineSandbox();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-readme-"));
   });
   afterAll(async () => {
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
     sandbox?.cleanup();
-    await emulator?.close();
   });
 
   test("up gives readable names, a secret endpoint and a masked twin; destroy succeeds", async () => {
@@ -32,8 +30,8 @@ describeWithEngine()("README quick look under the real engine", () => {
       { pulumiCommand: sandbox.command, envVars: sandbox.envVars, workDir },
     );
     await stack.setAllConfig({
-      "blockchain:apiUrl": { value: emulator.url },
-      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+      "blockchain:apiUrl": { value: emulator().url },
+      "blockchain:apiKey": { value: emulator().apiKey, secret: true },
     });
     let output = "";
     const up = await stack.up({ onOutput: (o) => (output += o) });
@@ -44,9 +42,9 @@ describeWithEngine()("README quick look under the real engine", () => {
     expect(up.outputs.rpcUrlForDisplay.value).toContain("***");
     const destroy = await stack.destroy({ onOutput: (o) => (output += o) });
     expect(destroy.summary.result).toBe("succeeded");
-    expect(emulator.admin.getNetwork("NW-100-000-1")).toBeDefined();
+    expect(emulator().admin.getNetwork("NW-100-000-1")).toBeDefined();
     expect(
-      findSecrets(emulator.secrets(), { files: filesUnder(sandbox.backendDir), texts: { output } }),
+      findSecrets(emulator().secrets(), { files: filesUnder(sandbox.backendDir), texts: { output } }),
     ).toEqual([]);
   }, 240_000);
 });

@@ -6,15 +6,14 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import { Network } from "../../src";
 import { findSecrets } from "../helpers/audit";
+import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
 
 const STEP_TIMEOUT = 240_000;
 
 describeWithEngine()("Network scenarios under the real engine (inline programs)", () => {
-  let emulator: RunningEmulator;
   let sandbox: EngineSandbox;
   let stack: Stack;
   let workDir: string;
@@ -32,11 +31,24 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
 
   function audit(): void {
     const files = filesUnder(sandbox.backendDir);
-    expect(findSecrets(emulator.secrets(), { files, texts: { output } })).toEqual([]);
+    expect(findSecrets(emulator().secrets(), { files, texts: { output } })).toEqual([]);
   }
 
+  // Registered before withEmulator(): afterAll hooks run in the order they are registered, so the
+  // stacks are destroyed while the emulator still answers.
+  afterAll(async () => {
+    if (stack) {
+      emulator().admin.removeNodes(emulator().fixtures.networkWithNodes);
+      desired = {};
+      await stack.destroy().catch(() => undefined);
+    }
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+    sandbox?.cleanup();
+  }, STEP_TIMEOUT);
+
+  const emulator = withEmulator();
+
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
     sandbox = await engineSandbox();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-inline-"));
     stack = await LocalWorkspace.createOrSelectStack(
@@ -55,45 +67,34 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       { pulumiCommand: sandbox.command, envVars: sandbox.envVars, workDir },
     );
     await stack.setAllConfig({
-      "blockchain:apiUrl": { value: emulator.url },
-      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+      "blockchain:apiUrl": { value: emulator().url },
+      "blockchain:apiKey": { value: emulator().apiKey, secret: true },
     });
-  }, STEP_TIMEOUT);
-
-  afterAll(async () => {
-    if (stack) {
-      emulator.admin.removeNodes(emulator.fixtures.networkWithNodes);
-      desired = {};
-      await stack.destroy().catch(() => undefined);
-    }
-    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-    sandbox?.cleanup();
-    await emulator?.close();
   }, STEP_TIMEOUT);
 
   test(
     "a name change is an update in place; a networkId change is a replace that deletes the old network",
     async () => {
-      const first = emulator.fixtures.emptyNetwork;
-      const second = emulator.fixtures.secondEmptyNetwork;
+      const first = emulator().fixtures.emptyNetwork;
+      const second = emulator().fixtures.secondEmptyNetwork;
       desired = { net: { networkId: first, name: "one" } };
       await stack.up(recorded());
-      expect(emulator.admin.getNetwork(first)!.name).toBe("one");
+      expect(emulator().admin.getNetwork(first)!.name).toBe("one");
 
       desired = { net: { networkId: first, name: "two" } };
       const renamePreview = await stack.preview(recorded());
       expect(renamePreview.changeSummary).toMatchObject({ update: 1 });
       expect(renamePreview.changeSummary.replace).toBeUndefined();
       await stack.up(recorded());
-      expect(emulator.admin.getNetwork(first)!.name).toBe("two");
+      expect(emulator().admin.getNetwork(first)!.name).toBe("two");
 
       desired = { net: { networkId: second, name: "two" } };
       const replacePreview = await stack.preview(recorded());
       expect(replacePreview.changeSummary).toMatchObject({ replace: 1 });
       const up = await stack.up(recorded());
       expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-      expect(emulator.admin.getNetwork(first)).toBeUndefined();
-      expect(emulator.admin.getNetwork(second)!.name).toBe("two");
+      expect(emulator().admin.getNetwork(first)).toBeUndefined();
+      expect(emulator().admin.getNetwork(second)!.name).toBe("two");
       audit();
     },
     STEP_TIMEOUT,
@@ -103,7 +104,7 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
     "a network deleted out of band is dropped from state by refresh",
     async () => {
       expect(await networkUrns()).toHaveLength(1);
-      emulator.admin.deleteNetwork(emulator.fixtures.secondEmptyNetwork);
+      emulator().admin.deleteNetwork(emulator().fixtures.secondEmptyNetwork);
       const refresh = await stack.refresh(recorded());
       expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1 });
       expect(await networkUrns()).toHaveLength(0);
@@ -115,7 +116,7 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   test(
     "deleting a network that still has nodes fails clearly and the state keeps the network",
     async () => {
-      const id = emulator.fixtures.networkWithNodes;
+      const id = emulator().fixtures.networkWithNodes;
       desired = { busy: { networkId: id } };
       await stack.up(recorded());
       expect(await networkUrns()).toHaveLength(1);
@@ -130,14 +131,14 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       expect(String(err)).toContain(id);
       expect(String(err)).toMatch(/retainOnDelete/);
       expect(await networkUrns()).toHaveLength(1);
-      expect(emulator.admin.getNetwork(id)).toBeDefined();
+      expect(emulator().admin.getNetwork(id)).toBeDefined();
 
       // Once the nodes are gone (in the console), destroy deletes the adopted network.
-      emulator.admin.removeNodes(id);
+      emulator().admin.removeNodes(id);
       const destroy = await stack.destroy(recorded());
       // The Network and the stack resource itself.
       expect(destroy.summary.resourceChanges).toMatchObject({ delete: 2 });
-      expect(emulator.admin.getNetwork(id)).toBeUndefined();
+      expect(emulator().admin.getNetwork(id)).toBeUndefined();
       expect(await networkUrns()).toHaveLength(0);
       audit();
     },
@@ -147,28 +148,33 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   test(
     "an API key passed as a plain argument is stored only encrypted, and an unchanged program previews no changes",
     async () => {
-      const id = emulator.fixtures.consortiumNetwork;
+      const id = emulator().fixtures.consortiumNetwork;
       desired = {
-        explicit: { networkId: id, name: "with-explicit-key", apiUrl: emulator.url, apiKey: emulator.apiKey },
+        explicit: {
+          networkId: id,
+          name: "with-explicit-key",
+          apiUrl: emulator().url,
+          apiKey: emulator().apiKey,
+        },
       };
       await stack.setAllConfig({ "blockchain:apiKey": { value: "not-the-key-0000", secret: true } });
       const up = await stack.up(recorded());
       // The Network and the stack resource (the previous test destroyed the stack).
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(emulator.admin.getNetwork(id)!.name).toBe("with-explicit-key");
+      expect(emulator().admin.getNetwork(id)!.name).toBe("with-explicit-key");
       // exportStack decrypts secrets, so the key is there; the backend's files must not hold it in plaintext.
-      expect(JSON.stringify((await stack.exportStack()).deployment)).toContain(emulator.apiKey);
+      expect(JSON.stringify((await stack.exportStack()).deployment)).toContain(emulator().apiKey);
       audit();
       const preview = await stack.preview(recorded());
       expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
 
-      emulator.admin.removeNodes(id);
+      emulator().admin.removeNodes(id);
       desired = {};
       const removed = await stack.up(recorded());
       expect(removed.summary.resourceChanges).toMatchObject({ delete: 1 });
-      expect(emulator.admin.getNetwork(id)).toBeUndefined();
+      expect(emulator().admin.getNetwork(id)).toBeUndefined();
       audit();
-      await stack.setAllConfig({ "blockchain:apiKey": { value: emulator.apiKey, secret: true } });
+      await stack.setAllConfig({ "blockchain:apiKey": { value: emulator().apiKey, secret: true } });
     },
     STEP_TIMEOUT,
   );

@@ -1,32 +1,27 @@
-import { ADMIN_PREFIX, deriveAdminKey, startEmulator } from "../../src/emulator";
-import type { RunningEmulator } from "../../src/emulator";
-import { call } from "./helpers";
+import { ADMIN_PREFIX, deriveAdminKey } from "../../src/emulator";
+import { call, withEmulator } from "../helpers/emulator";
 
 describe("admin endpoints (/_emulator/)", () => {
-  let emulator: RunningEmulator;
-  beforeEach(async () => {
-    emulator = await startEmulator({ seed: 23, faucetDailyLimit: 10 });
-  });
-  afterEach(() => emulator.close());
+  const emulator = withEmulator({ seed: 23, faucetDailyLimit: 10 }, { each: true });
   const admin = (path: string, options: { method?: string; body?: unknown } = {}) =>
-    call(emulator, `${ADMIN_PREFIX}${path}`, { ...options, key: emulator.adminKey });
+    call(emulator(), `${ADMIN_PREFIX}${path}`, { ...options, key: emulator().adminKey });
   const drip = () =>
-    call(emulator, "/v1/faucet/goerli", {
+    call(emulator(), "/v1/faucet/goerli", {
       method: "POST",
-      body: { address: emulator.fixtures.faucetAddress },
+      body: { address: emulator().fixtures.faucetAddress },
     });
 
   test("the admin key is deterministic per seed, distinct from every API key, and listed as a secret", () => {
     expect(ADMIN_PREFIX).toBe("/_emulator/");
-    expect(emulator.adminKey).toBe(deriveAdminKey(23));
-    expect(emulator.adminKey).toMatch(/^[0-9a-f]{40}$/);
-    expect(Object.values(emulator.keys)).not.toContain(emulator.adminKey);
-    expect(emulator.secrets()).toContain(emulator.adminKey);
+    expect(emulator().adminKey).toBe(deriveAdminKey(23));
+    expect(emulator().adminKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(Object.values(emulator().keys)).not.toContain(emulator().adminKey);
+    expect(emulator().secrets()).toContain(emulator().adminKey);
   });
 
   test("no key, an organization's key or a wrong key: 401; unknown path 404; wrong method 405", async () => {
-    for (const key of [null, emulator.apiKey, "nope"]) {
-      const a = await call(emulator, "/_emulator/faults", { key });
+    for (const key of [null, emulator().apiKey, "nope"]) {
+      const a = await call(emulator(), "/_emulator/faults", { key });
       expect(a.status).toBe(401);
       expect(a.json.error.code).toBe("authentication_failed");
     }
@@ -39,7 +34,7 @@ describe("admin endpoints (/_emulator/)", () => {
   test("route delays set on a running emulator take effect", async () => {
     const put = await admin("route-delays", { method: "PUT", body: { faucetMs: 300, networkUpdateMs: 0 } });
     expect([put.status, put.json]).toEqual([200, { faucetMs: 300, networkUpdateMs: 0 }]);
-    expect(emulator.routeDelays()).toEqual({ faucetMs: 300, networkUpdateMs: 0 });
+    expect(emulator().routeDelays()).toEqual({ faucetMs: 300, networkUpdateMs: 0 });
     const started = Date.now();
     expect((await drip()).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -60,11 +55,11 @@ describe("admin endpoints (/_emulator/)", () => {
     const sends = await admin("faucet/sends");
     expect(sends.json).toEqual({
       total: 2,
-      byAddress: { [emulator.fixtures.faucetAddress.toLowerCase()]: 2 },
+      byAddress: { [emulator().fixtures.faucetAddress.toLowerCase()]: 2 },
     });
     await admin("faults/queue", { method: "POST", body: { faults: [{ status: 503 }] } });
     expect((await admin("faults/queue", { method: "DELETE" })).json.queued).toBe(0);
-    expect((await call(emulator, "/v1/nodes/")).status).toBe(200);
+    expect((await call(emulator(), "/v1/nodes/")).status).toBe(200);
     const bad = await admin("faults/queue", { method: "POST", body: { faults: [{ status: 404 }] } });
     expect(bad.status).toBe(400);
     expect((await admin("faults/queue", { method: "POST", body: [] })).status).toBe(400);
@@ -79,12 +74,16 @@ describe("admin endpoints (/_emulator/)", () => {
       random: { rate429: 1, malformedRate: 0, match: { method: "GET" } },
       queued: 0,
     });
-    expect((await call(emulator, "/v1/nodes/")).status).toBe(429);
+    expect((await call(emulator(), "/v1/nodes/")).status).toBe(429);
     expect((await admin("faults")).status).toBe(200);
     expect((await admin("requests")).json).toEqual({ total: 1, retained: 1, capacity: 10_000 });
-    expect(emulator.requests().map((r) => r.route)).toEqual(["/v1/nodes/"]);
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.route),
+    ).toEqual(["/v1/nodes/"]);
     const bad = await admin("faults", { method: "PUT", body: { rate429: 3 } });
     expect([bad.status, bad.json.error.message]).toEqual([400, expect.stringContaining("rate429")]);
-    expect(emulator.faults()).toEqual({ rate429: 1, malformedRate: 0, match: { method: "GET" } });
+    expect(emulator().faults()).toEqual({ rate429: 1, malformedRate: 0, match: { method: "GET" } });
   });
 });

@@ -1,7 +1,7 @@
 import * as net from "net";
 import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
 import type { RunningEmulator } from "../../src/emulator";
-import { call } from "./helpers";
+import { call, withEmulator } from "../helpers/emulator";
 
 /** A raw client connection that collects everything the server sends until it closes. */
 interface RawConnection {
@@ -62,16 +62,12 @@ const head = (emulator: RunningEmulator, extra: string[]) =>
   ].join("\r\n");
 
 describe("oversized request bodies", () => {
-  let emulator: RunningEmulator;
-  beforeEach(async () => {
-    emulator = await startEmulator({ seed: 5 });
-  });
-  afterEach(() => emulator.close());
+  const emulator = withEmulator({ seed: 5 }, { each: true });
 
   test("a 50 MB Content-Length with little sent: 413 at once, connection closed, nothing applied", async () => {
-    const conn = await connect(emulator);
+    const conn = await connect(emulator());
     const started = Date.now();
-    conn.socket.write(head(emulator, [`Content-Length: ${50 * 1024 * 1024}`]));
+    conn.socket.write(head(emulator(), [`Content-Length: ${50 * 1024 * 1024}`]));
     conn.socket.write(`{"name": "${"x".repeat(1000)}`);
     const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -80,10 +76,14 @@ describe("oversized request bodies", () => {
     expect(text).toContain('"code":"payload_too_large"');
     await conn.closed;
     expect(Date.now() - started).toBeLessThan(2500);
-    expect(emulator.admin.getNetwork(emulator.fixtures.emptyNetwork)?.name).not.toContain("xxx");
-    expect(emulator.requests().map((r) => r.status)).toEqual([413]);
+    expect(emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name).not.toContain("xxx");
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.status),
+    ).toEqual([413]);
     // The server is fine afterwards.
-    expect((await call(emulator, "/v1/nodes/")).status).toBe(200);
+    expect((await call(emulator(), "/v1/nodes/")).status).toBe(200);
   });
 
   test("a chunked body past the limit: 413 while the client is still sending, then the connection closes", async () => {
@@ -116,8 +116,8 @@ describe("oversized request bodies", () => {
   });
 
   test("Expect: 100-continue with a body announced too large: 413, no 100 Continue", async () => {
-    const conn = await connect(emulator);
-    conn.socket.write(head(emulator, ["Content-Length: 5000000", "Expect: 100-continue"]));
+    const conn = await connect(emulator());
+    conn.socket.write(head(emulator(), ["Content-Length: 5000000", "Expect: 100-continue"]));
     const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
     expect(text).not.toContain("100 Continue");
@@ -126,14 +126,16 @@ describe("oversized request bodies", () => {
 
   test("Expect: 100-continue with a small body: 100 Continue, then served", async () => {
     const body = JSON.stringify({ name: "continued" });
-    const conn = await connect(emulator);
-    conn.socket.write(head(emulator, [`Content-Length: ${Buffer.byteLength(body)}`, "Expect: 100-continue"]));
+    const conn = await connect(emulator());
+    conn.socket.write(
+      head(emulator(), [`Content-Length: ${Buffer.byteLength(body)}`, "Expect: 100-continue"]),
+    );
     await conn.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     conn.socket.write(body);
     const text = await conn.waitFor(/HTTP\/1\.1 200 [^]*"name":"continued"/);
     expect(text).toContain("HTTP/1.1 200");
     conn.socket.destroy();
-    expect(emulator.admin.getNetwork(emulator.fixtures.emptyNetwork)?.name).toBe("continued");
+    expect(emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name).toBe("continued");
   });
 
   test("a body at the limit is served; maxBodyBytes is checked", async () => {

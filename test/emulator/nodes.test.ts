@@ -1,27 +1,24 @@
 import { NODE_FILTERS, SECRET_DETAIL_FIELDS } from "../../src/model";
 import type { NodeFilterName, WireNetwork, WireNode } from "../../src/model";
 import { startEmulator } from "../../src/emulator";
-import type { RunningEmulator } from "../../src/emulator";
-import { call, listAll, rawRequest } from "./helpers";
+import { call, listAll, rawRequest, withEmulator } from "../helpers/emulator";
 
 describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
-  let emulator: RunningEmulator;
+  const emulator = withEmulator({ seed: 5 });
   let all: WireNode[];
   const networks = new Map<string, WireNetwork>();
   const byCreated = (x: WireNode, y: WireNode) =>
     x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ seed: 5 });
-    all = await listAll(emulator);
+    all = await listAll(emulator());
     for (const n of all)
-      if (!networks.has(n.network)) networks.set(n.network, emulator.admin.getNetwork(n.network)!);
+      if (!networks.has(n.network)) networks.set(n.network, emulator().admin.getNetwork(n.network)!);
   });
-  afterAll(() => emulator.close());
 
   describe("authentication", () => {
     test("no Authorization header: 401 not_authenticated", async () => {
-      const a = await call(emulator, "/v1/nodes/", { key: null });
+      const a = await call(emulator(), "/v1/nodes/", { key: null });
       expect(a.status).toBe(401);
       expect(a.json).toEqual({
         error: { code: "not_authenticated", message: "Authentication credentials were not provided." },
@@ -30,9 +27,9 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     });
 
     test("another scheme: 401 not_authenticated", async () => {
-      const a = await call(emulator, "/v1/nodes/", {
+      const a = await call(emulator(), "/v1/nodes/", {
         key: null,
-        headers: { Authorization: `Basic ${emulator.apiKey}` },
+        headers: { Authorization: `Basic ${emulator().apiKey}` },
       });
       expect(a.status).toBe(401);
       expect(a.json.error.code).toBe("not_authenticated");
@@ -41,14 +38,14 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     test.each(["0000000000000000000000000000000000000000", ""])(
       "unknown or empty key %j: 401 authentication_failed",
       async (key) => {
-        const a = await call(emulator, "/v1/nodes/", { key });
+        const a = await call(emulator(), "/v1/nodes/", { key });
         expect(a.status).toBe(401);
         expect(a.json).toEqual({ error: { code: "authentication_failed", message: "Invalid API key." } });
       },
     );
 
     test("every route requires the key", async () => {
-      const f = emulator.fixtures;
+      const f = emulator().fixtures;
       const routes: Array<[string, string]> = [
         ["GET", `/v1/nodes/${f.beaconNode}/`],
         ["PATCH", `/v1/networks/${f.emptyNetwork}/`],
@@ -56,45 +53,45 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
         ["POST", "/v1/faucet/goerli"],
       ];
       for (const [method, path] of routes) {
-        expect((await call(emulator, path, { method, key: null })).status).toBe(401);
-        expect((await call(emulator, path, { method, key: "nope" })).status).toBe(401);
+        expect((await call(emulator(), path, { method, key: null })).status).toBe(401);
+        expect((await call(emulator(), path, { method, key: "nope" })).status).toBe(401);
       }
-      expect(emulator.admin.getNetwork(f.emptyNetwork)).toBeDefined();
-      expect(emulator.faucetSends()).toEqual([]);
+      expect(emulator().admin.getNetwork(f.emptyNetwork)).toBeDefined();
+      expect(emulator().faucetSends()).toEqual([]);
     });
   });
 
   describe("organization scoping", () => {
     test("the primary key sees the nodes of its networks only", () => {
       const owners = new Set([...networks.values()].map((n) => n.project));
-      expect(owners).toEqual(new Set([emulator.fixtures.project, emulator.fixtures.otherProject]));
-      expect(all.some((n) => n.network === emulator.fixtures.foreignNetwork)).toBe(false);
+      expect(owners).toEqual(new Set([emulator().fixtures.project, emulator().fixtures.otherProject]));
+      expect(all.some((n) => n.network === emulator().fixtures.foreignNetwork)).toBe(false);
     });
 
     test("another organization sees its own networks, not the primary's", async () => {
-      const other = emulator.keys[emulator.fixtures.otherOrganization];
-      const nodes = await listAll(emulator, "", other);
-      expect(nodes.some((n) => n.network === emulator.fixtures.foreignNetwork)).toBe(true);
-      expect(nodes.some((n) => n.network === emulator.fixtures.networkWithNodes)).toBe(false);
-      const foreignNode = nodes.find((n) => n.network === emulator.fixtures.foreignNetwork)!;
-      expect((await call(emulator, `/v1/nodes/${foreignNode.id}/`)).status).toBe(404);
-      expect((await call(emulator, `/v1/nodes/${foreignNode.id}/`, { key: other })).status).toBe(200);
+      const other = emulator().keys[emulator().fixtures.otherOrganization];
+      const nodes = await listAll(emulator(), "", other);
+      expect(nodes.some((n) => n.network === emulator().fixtures.foreignNetwork)).toBe(true);
+      expect(nodes.some((n) => n.network === emulator().fixtures.networkWithNodes)).toBe(false);
+      const foreignNode = nodes.find((n) => n.network === emulator().fixtures.foreignNetwork)!;
+      expect((await call(emulator(), `/v1/nodes/${foreignNode.id}/`)).status).toBe(404);
+      expect((await call(emulator(), `/v1/nodes/${foreignNode.id}/`, { key: other })).status).toBe(200);
     });
 
     test("in a consortium network, another organization's node is listed without endpoints or credentials", async () => {
-      const inConsortium = all.filter((n) => n.network === emulator.fixtures.consortiumNetwork);
-      const foreign = inConsortium.find((n) => n.organization !== emulator.fixtures.organization)!;
+      const inConsortium = all.filter((n) => n.network === emulator().fixtures.consortiumNetwork);
+      const foreign = inConsortium.find((n) => n.organization !== emulator().fixtures.organization)!;
       expect(foreign).toBeDefined();
       for (const field of SECRET_DETAIL_FIELDS) expect(foreign.details[field]).toBeUndefined();
       expect(foreign.details.version).toBeDefined();
-      const own = inConsortium.find((n) => n.organization === emulator.fixtures.organization)!;
+      const own = inConsortium.find((n) => n.organization === emulator().fixtures.organization)!;
       expect(own.details.https_endpoint).toBeDefined();
       // The third organization sees the consortium too, with the primary's node stripped.
-      const third = emulator.keys[foreign.organization];
-      const seen = await call(emulator, `/v1/nodes/${own.id}/`, { key: third });
+      const third = emulator().keys[foreign.organization];
+      const seen = await call(emulator(), `/v1/nodes/${own.id}/`, { key: third });
       expect(seen.status).toBe(200);
       expect(seen.json.details.auth_key).toBeUndefined();
-      const filtered = await call(emulator, `/v1/nodes/?organization=${foreign.organization}`);
+      const filtered = await call(emulator(), `/v1/nodes/?organization=${foreign.organization}`);
       expect(filtered.json.results.map((n: WireNode) => n.id)).toEqual([foreign.id]);
     });
   });
@@ -124,7 +121,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
       const value = valueOf(name, sample)!;
       const expected = all.filter((n) => valueOf(name, n) === value).sort(byCreated);
       const nodes = await listAll(
-        emulator,
+        emulator(),
         `${NODE_FILTERS[name].query}=${encodeURIComponent(String(value))}`,
       );
       expect(nodes.map((n) => n.id)).toEqual(expected.map((n) => n.id));
@@ -132,7 +129,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     });
 
     test("filters combine", async () => {
-      const nodes = await listAll(emulator, "provider=aws&region=us-east-1&protocol=ethereum");
+      const nodes = await listAll(emulator(), "provider=aws&region=us-east-1&protocol=ethereum");
       const expected = all.filter(
         (n) =>
           n.provider === "aws" &&
@@ -143,7 +140,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     });
 
     test("a combination that cannot match returns an empty page, not an error", async () => {
-      const a = await call(emulator, "/v1/nodes/?provider=azure&region=us-east-1");
+      const a = await call(emulator(), "/v1/nodes/?provider=azure&region=us-east-1");
       expect(a.status).toBe(200);
       expect(a.json).toEqual({ count: 0, next: null, previous: null, results: [] });
     });
@@ -153,30 +150,30 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
       const full = all.filter((n) => n.configuration.archive === false).length;
       expect(archived).toBeGreaterThan(0);
       for (const v of ["true", "True", "1"])
-        expect((await call(emulator, `/v1/nodes/?archive=${v}`)).json.count).toBe(archived);
+        expect((await call(emulator(), `/v1/nodes/?archive=${v}`)).json.count).toBe(archived);
       for (const v of ["false", "False", "0"])
-        expect((await call(emulator, `/v1/nodes/?archive=${v}`)).json.count).toBe(full);
+        expect((await call(emulator(), `/v1/nodes/?archive=${v}`)).json.count).toBe(full);
       expect(archived + full).toBeLessThan(all.length);
     });
 
     test("name is an exact, case-sensitive match", async () => {
       const name = "Ethereum Mainnet full node";
-      const exact = await call(emulator, `/v1/nodes/?name=${encodeURIComponent(name)}`);
+      const exact = await call(emulator(), `/v1/nodes/?name=${encodeURIComponent(name)}`);
       expect(exact.json.count).toBe(2);
       expect(
-        (await call(emulator, `/v1/nodes/?name=${encodeURIComponent(name.toLowerCase())}`)).json.count,
+        (await call(emulator(), `/v1/nodes/?name=${encodeURIComponent(name.toLowerCase())}`)).json.count,
       ).toBe(0);
-      expect((await call(emulator, "/v1/nodes/?name=Ethereum")).json.count).toBe(0);
+      expect((await call(emulator(), "/v1/nodes/?name=Ethereum")).json.count).toBe(0);
     });
 
     test("unknown parameters are ignored; empty values mean no filter", async () => {
-      const a = await call(emulator, "/v1/nodes/?colour=blue&region=&limit=3");
+      const a = await call(emulator(), "/v1/nodes/?colour=blue&region=&limit=3");
       expect(a.status).toBe(200);
       expect(a.json.count).toBe(all.length);
     });
 
     test("a foreign or unknown id filter is valid and matches nothing", async () => {
-      const a = await call(emulator, `/v1/nodes/?network=${emulator.fixtures.foreignNetwork}`);
+      const a = await call(emulator(), `/v1/nodes/?network=${emulator().fixtures.foreignNetwork}`);
       expect(a.json.count).toBe(0);
     });
 
@@ -195,7 +192,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
       ["network", "NW-1/2"],
       ["order_by", "id"],
     ])("%s=%s: 400 validation_error with fields.%s", async (query, value) => {
-      const a = await call(emulator, `/v1/nodes/?${query}=${encodeURIComponent(value)}`);
+      const a = await call(emulator(), `/v1/nodes/?${query}=${encodeURIComponent(value)}`);
       expect(a.status).toBe(400);
       expect(a.headers.get("content-type")).toBe("application/json");
       expect(a.json.error.code).toBe("validation_error");
@@ -205,7 +202,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     });
 
     test("every invalid value is reported at once", async () => {
-      const a = await call(emulator, "/v1/nodes/?region=mars&type=x&page=abc");
+      const a = await call(emulator(), "/v1/nodes/?region=mars&type=x&page=abc");
       expect(a.status).toBe(400);
       expect(Object.keys(a.json.error.fields).sort()).toEqual(["region", "type"]);
     });
@@ -215,15 +212,15 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     test("default and created_at: oldest first; -created_at: newest first", async () => {
       const expected = [...all].sort(byCreated).map((n) => n.id);
       expect(all.map((n) => n.id)).toEqual(expected);
-      expect((await listAll(emulator, "order_by=created_at")).map((n) => n.id)).toEqual(expected);
-      expect((await listAll(emulator, "order_by=-created_at")).map((n) => n.id)).toEqual(
+      expect((await listAll(emulator(), "order_by=created_at")).map((n) => n.id)).toEqual(expected);
+      expect((await listAll(emulator(), "order_by=-created_at")).map((n) => n.id)).toEqual(
         [...expected].reverse(),
       );
     });
 
     test("name ascending and descending, id ascending between equal names", async () => {
-      const asc = await listAll(emulator, "order_by=name");
-      const desc = await listAll(emulator, "order_by=-name");
+      const asc = await listAll(emulator(), "order_by=name");
+      const desc = await listAll(emulator(), "order_by=-name");
       const key = (n: WireNode) => n.name;
       for (let i = 1; i < asc.length; i++) {
         expect(key(asc[i - 1]) <= key(asc[i])).toBe(true);
@@ -239,50 +236,50 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
 
   describe("pagination", () => {
     test("pages of 10 with count and absolute next/previous links keeping the other parameters", async () => {
-      const first = await call(emulator, "/v1/nodes/?order_by=name&type=dedicated");
+      const first = await call(emulator(), "/v1/nodes/?order_by=name&type=dedicated");
       expect(first.json.previous).toBeNull();
       const count = first.json.count;
       expect(count).toBeGreaterThan(10);
       expect(first.json.results).toHaveLength(10);
-      expect(first.json.next).toBe(`${emulator.url}/v1/nodes/?order_by=name&type=dedicated&page=2`);
-      const second = await call(emulator, first.json.next.slice(emulator.url.length));
-      expect(second.json.previous).toBe(`${emulator.url}/v1/nodes/?order_by=name&type=dedicated`);
+      expect(first.json.next).toBe(`${emulator().url}/v1/nodes/?order_by=name&type=dedicated&page=2`);
+      const second = await call(emulator(), first.json.next.slice(emulator().url.length));
+      expect(second.json.previous).toBe(`${emulator().url}/v1/nodes/?order_by=name&type=dedicated`);
       expect(second.json.count).toBe(count);
 
-      const p2 = await call(emulator, "/v1/nodes/?page=2&type=dedicated");
-      expect(p2.json.previous).toBe(`${emulator.url}/v1/nodes/?type=dedicated`);
+      const p2 = await call(emulator(), "/v1/nodes/?page=2&type=dedicated");
+      expect(p2.json.previous).toBe(`${emulator().url}/v1/nodes/?type=dedicated`);
     });
 
     test("following next visits every node once, in order", async () => {
       const pages = Math.ceil(all.length / 10);
       expect(pages).toBeGreaterThanOrEqual(4);
-      const last = await call(emulator, `/v1/nodes/?page=${pages}`);
+      const last = await call(emulator(), `/v1/nodes/?page=${pages}`);
       expect(last.json.next).toBeNull();
-      expect(last.json.previous).toBe(`${emulator.url}/v1/nodes/?page=${pages - 1}`);
+      expect(last.json.previous).toBe(`${emulator().url}/v1/nodes/?page=${pages - 1}`);
       expect(last.json.results).toHaveLength(all.length - (pages - 1) * 10);
       expect(new Set(all.map((n) => n.id)).size).toBe(all.length);
-      const byLast = await call(emulator, "/v1/nodes/?page=last");
+      const byLast = await call(emulator(), "/v1/nodes/?page=last");
       expect(byLast.json.results).toEqual(last.json.results);
     });
 
     test.each(["0", "-1", "abc", "1.5", "", "999"])("page=%j: 404 Invalid page.", async (page) => {
-      const a = await call(emulator, `/v1/nodes/?page=${page}`);
+      const a = await call(emulator(), `/v1/nodes/?page=${page}`);
       expect(a.status).toBe(404);
       expect(a.json).toEqual({ error: { code: "not_found", message: "Invalid page." } });
     });
 
     test("an empty result has a page 1", async () => {
-      const a = await call(emulator, "/v1/nodes/?name=nothing&page=1");
+      const a = await call(emulator(), "/v1/nodes/?name=nothing&page=1");
       expect(a.status).toBe(200);
       expect(a.json).toEqual({ count: 0, next: null, previous: null, results: [] });
-      expect((await call(emulator, "/v1/nodes/?name=nothing&page=2")).status).toBe(404);
+      expect((await call(emulator(), "/v1/nodes/?name=nothing&page=2")).status).toBe(404);
     });
 
     test("links use the request's Host header; an unsafe Host falls back to the server's URL", async () => {
-      const a = await rawRequest(emulator, "/v1/nodes/", { headers: { Host: "nodes.example.test:8443" } });
+      const a = await rawRequest(emulator(), "/v1/nodes/", { headers: { Host: "nodes.example.test:8443" } });
       expect(JSON.parse(a.text).next).toBe("http://nodes.example.test:8443/v1/nodes/?page=2");
-      const b = await rawRequest(emulator, "/v1/nodes/", { headers: { Host: "evil.test/x?@" } });
-      expect(JSON.parse(b.text).next).toBe(`${emulator.url}/v1/nodes/?page=2`);
+      const b = await rawRequest(emulator(), "/v1/nodes/", { headers: { Host: "evil.test/x?@" } });
+      expect(JSON.parse(b.text).next).toBe(`${emulator().url}/v1/nodes/?page=2`);
     });
 
     test("pageSize option", async () => {
@@ -300,7 +297,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
   describe("retrieve", () => {
     test("returns the node exactly as listed", async () => {
       for (const node of all.slice(0, 5)) {
-        const a = await call(emulator, `/v1/nodes/${node.id}/`);
+        const a = await call(emulator(), `/v1/nodes/${node.id}/`);
         expect(a.status).toBe(200);
         expect(a.headers.get("content-type")).toBe("application/json");
         expect(a.json).toEqual(node);
@@ -308,7 +305,7 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     });
 
     test("the beacon node carries every documented details field", async () => {
-      const a = await call(emulator, `/v1/nodes/${emulator.fixtures.beaconNode}/`);
+      const a = await call(emulator(), `/v1/nodes/${emulator().fixtures.beaconNode}/`);
       expect(Object.keys(a.json.details).sort()).toEqual(
         [
           "mode",
@@ -324,13 +321,13 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
         ].sort(),
       );
       expect(a.json.configuration).toEqual({ archive: true });
-      expect(a.json.creator.organization.id).toBe(emulator.fixtures.organization);
+      expect(a.json.creator.organization.id).toBe(emulator().fixtures.organization);
     });
 
     test.each(["ND-999-999-999", "nd-100-000-001", "NW-100-000-1", "ND-100-000-001x"])(
       "%s: 404",
       async (id) => {
-        const a = await call(emulator, `/v1/nodes/${id}/`);
+        const a = await call(emulator(), `/v1/nodes/${id}/`);
         expect(a.status).toBe(404);
         expect(a.json.error.code).toBe("not_found");
       },

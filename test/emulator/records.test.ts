@@ -1,7 +1,7 @@
 import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
 import { FaucetLedger } from "../../src/emulator/data/faucet-ledger";
 import { Ring } from "../../src/emulator/data/ring";
-import { call } from "./helpers";
+import { call } from "../helpers/emulator";
 
 const OTHER_ADDRESS = "0x" + "ab".repeat(20);
 

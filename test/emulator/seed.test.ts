@@ -16,7 +16,7 @@ import type { WireNode } from "../../src/model";
 import { WELL_KNOWN_IDS, deriveApiKey, startEmulator } from "../../src/emulator";
 import type { RunningEmulator } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
-import { listAll } from "./helpers";
+import { listAll } from "../helpers/emulator";
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -1,32 +1,26 @@
-import { startEmulator } from "../../src/emulator";
-import type { RunningEmulator } from "../../src/emulator";
 import { describeRequest } from "../../src/emulator/http/request-line";
-import { call, rawRequest } from "./helpers";
+import { call, rawRequest, withEmulator } from "../helpers/emulator";
 
 /** A value that must never reach the log; only letters and digits, so no encoding hides it. */
 const SECRET = "sk9live9Qz7Xw3Vb5Nm1Kp8Rt2Ly6Hd4";
 
 describe("--verbose log (quiet: false)", () => {
-  let emulator: RunningEmulator;
+  const emulator = withEmulator({ seed: 21, quiet: false }, { each: true });
   let lines: string[];
   let spy: jest.SpyInstance;
-  beforeEach(async () => {
-    emulator = await startEmulator({ seed: 21, quiet: false });
+  beforeEach(() => {
     lines = [];
     spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
     });
   });
-  afterEach(async () => {
-    spy.mockRestore();
-    await emulator.close();
-  });
+  afterEach(() => spy.mockRestore());
   const output = () => lines.join("");
 
   test("a secret in a path segment, a query name, a query value, a header or a body never appears", async () => {
-    const key = emulator.apiKey;
-    const network = emulator.fixtures.emptyNetwork;
+    const key = emulator().apiKey;
+    const network = emulator().fixtures.emptyNetwork;
     const paths = [
       `/v1/networks/${SECRET}/`,
       `/v1/nodes/${SECRET}/`,
@@ -45,20 +39,20 @@ describe("--verbose log (quiet: false)", () => {
       `/_emulator/faults?key=${SECRET}`,
     ];
     for (const path of paths) {
-      await rawRequest(emulator, path, { headers: { "X-Api-Key": SECRET } });
+      await rawRequest(emulator(), path, { headers: { "X-Api-Key": SECRET } });
     }
-    await call(emulator, `/v1/networks/${network}/`, {
+    await call(emulator(), `/v1/networks/${network}/`, {
       method: "PATCH",
       body: { name: SECRET },
       headers: { "X-Api-Key": SECRET, Cookie: `session=${SECRET}` },
     });
-    await call(emulator, "/v1/faucet/goerli", { method: "POST", body: { address: SECRET } });
-    await call(emulator, "/v1/nodes/", { key: SECRET });
-    await call(emulator, "/_emulator/faults", { key: SECRET });
-    await call(emulator, "/_emulator/faults", { key: emulator.adminKey });
+    await call(emulator(), "/v1/faucet/goerli", { method: "POST", body: { address: SECRET } });
+    await call(emulator(), "/v1/nodes/", { key: SECRET });
+    await call(emulator(), "/_emulator/faults", { key: SECRET });
+    await call(emulator(), "/_emulator/faults", { key: emulator().adminKey });
     const text = output();
     expect(lines.length).toBe(paths.length + 5);
-    for (const secret of [SECRET, key, emulator.adminKey]) expect(text).not.toContain(secret);
+    for (const secret of [SECRET, key, emulator().adminKey]) expect(text).not.toContain(secret);
     expect(text).not.toContain("api_key");
     expect(text).not.toContain("token");
     expect(text).not.toContain("session");
@@ -74,17 +68,17 @@ describe("--verbose log (quiet: false)", () => {
   });
 
   test("what cannot carry a secret is shown: route template, well-formed ids, allowed filter values, status, fault", async () => {
-    const network = emulator.fixtures.emptyNetwork;
-    await call(emulator, `/v1/networks/${network}/`, { method: "PATCH", body: { name: "renamed" } });
+    const network = emulator().fixtures.emptyNetwork;
+    await call(emulator(), `/v1/networks/${network}/`, { method: "PATCH", body: { name: "renamed" } });
     await call(
-      emulator,
+      emulator(),
       "/v1/nodes/?region=us-east-1&provider=aws&archive=true&network=NW-100-000-1&page=1&order_by=-name&name=x&region=uksouth",
     );
-    emulator.enqueueFaults([{ status: 503 }, { drop: true, after: "processing" }]);
-    await call(emulator, `/v1/nodes/${emulator.fixtures.beaconNode}/`);
-    await call(emulator, "/v1/faucet/goerli", {
+    emulator().enqueueFaults([{ status: 503 }, { drop: true, after: "processing" }]);
+    await call(emulator(), `/v1/nodes/${emulator().fixtures.beaconNode}/`);
+    await call(emulator(), "/v1/faucet/goerli", {
       method: "POST",
-      body: { address: emulator.fixtures.faucetAddress },
+      body: { address: emulator().fixtures.faucetAddress },
     }).catch(() => undefined);
     expect(lines).toEqual([
       expect.stringMatching(/^PATCH \/v1\/networks\/\{id\}\/ id=NW-100-000-2 -> 200 \(\d+ ms\)\n$/),

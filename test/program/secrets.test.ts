@@ -3,7 +3,7 @@
  * The functions call the emulator over real HTTP; resource registration is mocked.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
+import { withEmulator } from "../helpers/emulator";
 
 type Registered = { type: string; name: string; inputs: Record<string, unknown> };
 const registered: Registered[] = [];
@@ -45,13 +45,7 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply(resolve));
 }
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, pageSize: 4 });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const emulator = withEmulator({ pageSize: 4 });
 
 describe("getNode / getNodes", () => {
   test("the secret fields are every endpoint and credential of a node", () => {
@@ -60,9 +54,9 @@ describe("getNode / getNodes", () => {
 
   test("endpoints and credentials are secret Outputs; metadata is plain; masked twins carry no credential", async () => {
     const nodes = await sdk.getNodes({
-      apiUrl: emulator.url,
-      apiKey: emulator.apiKey,
-      network: emulator.fixtures.networkWithNodes,
+      apiUrl: emulator().url,
+      apiKey: emulator().apiKey,
+      network: emulator().fixtures.networkWithNodes,
     });
     expect(nodes.length).toBeGreaterThan(1);
     for (const node of nodes) {
@@ -85,11 +79,15 @@ describe("getNode / getNodes", () => {
   });
 
   test("getNodeOutput with a secret key: the result is not secret as a whole, its credentials are", async () => {
-    const [first] = await sdk.getNodes({ apiUrl: emulator.url, apiKey: emulator.apiKey, orderBy: "name" });
+    const [first] = await sdk.getNodes({
+      apiUrl: emulator().url,
+      apiKey: emulator().apiKey,
+      orderBy: "name",
+    });
     const out = sdk.getNodeOutput({
       id: pulumi.output(first.id),
-      apiUrl: emulator.url,
-      apiKey: pulumi.secret(emulator.apiKey),
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
     });
     expect(await pulumi.isSecret(out)).toBe(false);
     expect(await valueOf(out.name)).toBe(first.name);
@@ -100,8 +98,8 @@ describe("getNode / getNodes", () => {
 
   test("getNodesOutput keeps metadata readable and the masked twins non-secret", async () => {
     const out = sdk.getNodesOutput({
-      apiUrl: emulator.url,
-      apiKey: pulumi.secret(emulator.apiKey),
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
       protocol: "ethereum",
     });
     expect(await pulumi.isSecret(out)).toBe(false);
@@ -131,7 +129,7 @@ describe("a refused API key: the error keeps its class and says where the key ca
 
   test("from the apiKey argument", async () => {
     const e = await refusal(() =>
-      sdk.getNode({ id: emulator.fixtures.beaconNode, apiUrl: emulator.url, apiKey: wrongKey }),
+      sdk.getNode({ id: emulator().fixtures.beaconNode, apiUrl: emulator().url, apiKey: wrongKey }),
     );
     expect(e.message).toMatch(/the apiKey argument: pass the right key/);
   });
@@ -139,7 +137,7 @@ describe("a refused API key: the error keeps its class and says where the key ca
   test("from the stack config", async () => {
     pulumi.runtime.setConfig("blockchain:apiKey", wrongKey);
     try {
-      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator.url }));
+      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator().url }));
       expect(e.message).toMatch(/`pulumi config set --secret blockchain:apiKey <key>`/);
       expect(e.stack).toMatch(/`pulumi config set --secret blockchain:apiKey <key>`/);
     } finally {
@@ -151,7 +149,7 @@ describe("a refused API key: the error keeps its class and says where the key ca
     const saved = process.env.BLOCKCHAIN_API_KEY;
     process.env.BLOCKCHAIN_API_KEY = wrongKey;
     try {
-      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator.url }));
+      const e = await refusal(() => sdk.getNodes({ apiUrl: emulator().url }));
       expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: export the right one/);
     } finally {
       if (saved === undefined) delete process.env.BLOCKCHAIN_API_KEY;
@@ -166,10 +164,10 @@ describe("Network", () => {
     const net = new sdk.Network(
       "main",
       {
-        networkId: emulator.fixtures.networkWithNodes,
+        networkId: emulator().fixtures.networkWithNodes,
         name: "program-net",
-        apiUrl: emulator.url,
-        apiKey: emulator.apiKey,
+        apiUrl: emulator().url,
+        apiKey: emulator().apiKey,
       },
       {
         transformations: [
@@ -180,7 +178,7 @@ describe("Network", () => {
         ],
       },
     );
-    expect(await valueOf(net.networkId)).toBe(emulator.fixtures.networkWithNodes);
+    expect(await valueOf(net.networkId)).toBe(emulator().fixtures.networkWithNodes);
     expect(await pulumi.isSecret(net.networkId)).toBe(false);
     expect(await pulumi.isSecret(net.name)).toBe(false);
     // The engine marks these secret from additionalSecretOutputs (mocks do not apply it).
@@ -191,6 +189,6 @@ describe("Network", () => {
     const reg = registered.find((r) => r.name === "main")!;
     expect(reg.type).toBe("pulumi-nodejs:dynamic/blockchain:Network");
     expect(typeof reg.inputs.__provider).toBe("string");
-    expect(reg.inputs.__provider as string).not.toContain(emulator.apiKey);
+    expect(reg.inputs.__provider as string).not.toContain(emulator().apiKey);
   });
 });

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { ApiError, NodeServiceClient } from "../../src/api";
-import { FakeAnswer, collect, recordingFetch, wireNetwork, wireNode } from "./helpers";
+import { FakeAnswer, collect, recordingFetch, wireNetwork, wireNode } from "../helpers/client";
 
 const API_KEY = "property-key-Zx81Qp0Lm7Vb3Nc5";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";

@@ -1,3 +1,7 @@
+/**
+ * The client in tests: wire records as the service sends them, a fake fetch that records its
+ * calls, a scripted raw HTTP server (for hostile or misconfigured services) and a test client.
+ */
 import http from "node:http";
 import { AddressInfo } from "node:net";
 import {

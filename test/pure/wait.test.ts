@@ -1,7 +1,9 @@
-/** getNode / getNodes with `waitFor`, against the emulator. */
+/**
+ * The wait of getNode / getNodes `waitFor`, with a fake poll and a fake clock: `waitFor` is checked
+ * completely before the first poll, and the wait never runs past its timeout. The functions
+ * against the emulator are in the providers tier: test/providers/wait.test.ts.
+ */
 import { InvalidInputError, type Node } from "../../src/api";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
-import { getNode, getNodes } from "../../src/functions";
 import {
   MAX_WAIT_INTERVAL_SECONDS,
   MAX_WAIT_TIMEOUT_SECONDS,
@@ -9,63 +11,6 @@ import {
   checkWaitFor,
   waitUntil,
 } from "../../src/functions/wait";
-
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
-
-test("getNode waits until the node reaches the status", async () => {
-  const id = emulator.fixtures.beaconNode;
-  emulator.admin.setNodeStatus(id, "starting");
-  const timer = setTimeout(() => emulator.admin.setNodeStatus(id, "running"), 300);
-  const node = await getNode({
-    id,
-    apiUrl: emulator.url,
-    apiKey: emulator.apiKey,
-    waitFor: { status: "running", timeoutSeconds: 10, intervalSeconds: 0.1 },
-  });
-  clearTimeout(timer);
-  expect(node.status).toBe("running");
-  const polls = emulator.requests().filter((r) => r.path === `/v1/nodes/${id}/`).length;
-  expect(polls).toBeGreaterThan(1);
-});
-
-test("getNodes fails with a clear timeout error naming the nodes still elsewhere", async () => {
-  const [first] = await getNodes({
-    apiUrl: emulator.url,
-    apiKey: emulator.apiKey,
-    network: emulator.fixtures.networkWithNodes,
-  });
-  emulator.admin.setNodeStatus(first.id, "maintenance");
-  await expect(
-    getNodes({
-      apiUrl: emulator.url,
-      apiKey: emulator.apiKey,
-      network: emulator.fixtures.networkWithNodes,
-      waitFor: { status: "running", timeoutSeconds: 0.3, intervalSeconds: 0.1 },
-    }),
-  ).rejects.toThrow(
-    new RegExp(
-      `getNodes: timed out after 0.3 s waiting for status running; still not there: ${first.id} \\(maintenance\\)`,
-    ),
-  );
-  emulator.admin.setNodeStatus(first.id, "running");
-});
-
-test("an unknown status is refused before polling", async () => {
-  await expect(
-    getNode({
-      id: emulator.fixtures.beaconNode,
-      apiUrl: emulator.url,
-      apiKey: emulator.apiKey,
-      waitFor: { status: "up" as never },
-    }),
-  ).rejects.toThrow(/waitFor\.status: got "up"; expected one of pending, running/);
-});
 
 describe("waitFor is checked completely before the first poll", () => {
   const node = (status: string) => ({ id: "ND-1-2-3", status }) as Node;

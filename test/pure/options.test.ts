@@ -7,7 +7,7 @@ import {
   MIN_REQUESTS_PER_SECOND,
   resolveClientOptions,
 } from "../../src/api/options";
-import { recordingFetch, rejection, wireNode } from "./helpers";
+import { recordingFetch, rejection, wireNode } from "../helpers/client";
 
 const API_KEY = "options-test-key-0123456789abcdef";
 const BASE = { apiUrl: "https://api.example.com", apiKey: API_KEY };

@@ -7,8 +7,6 @@ import http from "node:http";
 import { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { ApiError, NodeServiceClient, NotFoundError } from "../../src/api";
-import { startEmulator } from "../../src/emulator";
-import type { RunningEmulator } from "../../src/emulator";
 import {
   readNetwork as providerRead,
   deleteNetwork as providerDelete,
@@ -21,7 +19,8 @@ import {
   startScriptedServer,
   testClient,
   wireNode,
-} from "./helpers";
+} from "../helpers/client";
+import { withEmulator } from "../helpers/emulator";
 
 const API_KEY = "hostile-test-key-Qw81Lm0Zx7Vb3Nc5";
 const NETWORK_ID = "NW-100-000-2";
@@ -53,20 +52,14 @@ function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClie
 }
 
 describe("only the service's own 404 means gone", () => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, quiet: true });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  const emulator = withEmulator({ quiet: true });
 
-  const key = () => emulator.apiKey;
+  const key = () => emulator().apiKey;
 
   it.each(["/api", "/v2", "/v1/v1"])(
     "a wrong base path (%s) is an error that says the URL looks wrong",
     async (suffix) => {
-      const c = testClient(`${emulator.url}${suffix}`, key());
+      const c = testClient(`${emulator().url}${suffix}`, key());
       for (const call of [() => c.readNetwork(NETWORK_ID), () => c.deleteNetwork(NETWORK_ID)]) {
         const e = await fails(call());
         expect(e).not.toBeInstanceOf(NotFoundError);
@@ -78,18 +71,18 @@ describe("only the service's own 404 means gone", () => {
   );
 
   it("the Network provider neither drops nor forgets a network behind a wrong base path", async () => {
-    const props = { networkId: NETWORK_ID, apiUrl: `${emulator.url}/api`, apiKey: key() } as never;
+    const props = { networkId: NETWORK_ID, apiUrl: `${emulator().url}/api`, apiKey: key() } as never;
     await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
     await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
     // Still there.
-    const c = testClient(emulator.url, key());
+    const c = testClient(emulator().url, key());
     expect((await c.readNetwork(NETWORK_ID)).id).toBe(NETWORK_ID);
   });
 
   it("a deleted network is gone for the provider: read returns an empty id, delete resolves", async () => {
-    const c = testClient(emulator.url, key());
+    const c = testClient(emulator().url, key());
     expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "deleted" });
-    const props = { networkId: "NW-100-000-3", apiUrl: emulator.url, apiKey: key() } as never;
+    const props = { networkId: "NW-100-000-3", apiUrl: emulator().url, apiKey: key() } as never;
     expect(await providerRead("NW-100-000-3", props)).toEqual({ id: "", props: {} });
     await expect(providerDelete("NW-100-000-3", props)).resolves.toBeUndefined();
     expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "alreadyGone" });

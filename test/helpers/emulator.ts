@@ -1,6 +1,54 @@
+/**
+ * The emulator in tests: {@link withEmulator} starts one for a block of tests and closes it after
+ * them; {@link call}, {@link rawRequest} and {@link listAll} speak to it over HTTP.
+ */
 import * as http from "http";
 import type { WireNode } from "../../src/model";
-import type { RunningEmulator } from "../../src/emulator";
+import { startEmulator } from "../../src/emulator";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
+
+/** How {@link withEmulator} shares its emulator. */
+export interface WithEmulatorLifecycle {
+  /**
+   * `true`: a fresh emulator for every test (started in `beforeEach`, closed in `afterEach`).
+   * Default `false`: one emulator for every test of the block (`beforeAll` / `afterAll`).
+   */
+  each?: boolean;
+}
+
+/**
+ * Starts an emulator with `options` (port 0 unless given) before the tests of the enclosing
+ * `describe` block, or of the file when called at the top level, and closes it after them.
+ * Returns an accessor to the running emulator, for use inside tests and hooks. Jest runs the hooks
+ * of a block in the order they are registered, `afterAll` and `afterEach` too: a `beforeAll`
+ * registered after this call sees the emulator started, and an `afterAll` that still needs the
+ * emulator (destroying a stack, say) is registered before it.
+ */
+export function withEmulator(
+  options: EmulatorOptions = {},
+  lifecycle: WithEmulatorLifecycle = {},
+): () => RunningEmulator {
+  let running: RunningEmulator | undefined;
+  const start = async (): Promise<void> => {
+    running = await startEmulator(options);
+  };
+  const stop = async (): Promise<void> => {
+    const emulator = running;
+    running = undefined;
+    await emulator?.close();
+  };
+  if (lifecycle.each) {
+    beforeEach(start);
+    afterEach(stop);
+  } else {
+    beforeAll(start);
+    afterAll(stop);
+  }
+  return () => {
+    if (!running) throw new Error("no emulator running: use withEmulator's accessor inside a test or a hook");
+    return running;
+  };
+}
 
 /** A response read completely. */
 export interface Answer {

@@ -8,7 +8,7 @@ import {
   NotFoundError,
   isApiError,
 } from "../../src/api";
-import { FakeAnswer, collect, recordingFetch, rejection, wireNetwork, wireNode } from "./helpers";
+import { FakeAnswer, collect, recordingFetch, rejection, wireNetwork, wireNode } from "../helpers/client";
 
 const API_KEY = "unit-test-key-0123456789abcdef";
 const NETWORK_ID = "NW-123-456-7";

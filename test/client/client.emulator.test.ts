@@ -14,13 +14,16 @@ import {
   UnavailableError,
   ValidationError,
 } from "../../src/api";
-import { startEmulator } from "../../src/emulator";
-import { collect, failureRecorder, testClient } from "./helpers";
-
-type Emulator = Awaited<ReturnType<typeof startEmulator>>;
+import { collect, failureRecorder, testClient } from "../helpers/client";
+import { withEmulator } from "../helpers/emulator";
 
 const PAGE_SIZE = 4;
-let emulator: Emulator;
+// The faucet's clock runs two days ahead, so its nextFaucetAvailable is always days away.
+const emulator = withEmulator({
+  seed: 7,
+  pageSize: PAGE_SIZE,
+  now: () => new Date(Date.now() + 2 * 86_400_000),
+});
 let all: Node[];
 /** Per network id: what the node list filters compare against. */
 const networkFacts = new Map<string, { project: string; protocol: string; publicNetwork?: string }>();
@@ -28,7 +31,7 @@ const errors: unknown[] = [];
 let addressCounter = 0;
 
 function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
-  return testClient(emulator.url, emulator.apiKey, options);
+  return testClient(emulator().url, emulator().apiKey, options);
 }
 
 /** Awaits a rejection, keeps the error for the key audit, and returns it. */
@@ -45,13 +48,6 @@ function ids(nodes: Node[]): string[] {
 }
 
 beforeAll(async () => {
-  // The faucet's clock runs two days ahead, so its nextFaucetAvailable is always days away.
-  emulator = await startEmulator({
-    port: 0,
-    seed: 7,
-    pageSize: PAGE_SIZE,
-    now: () => new Date(Date.now() + 2 * 86_400_000),
-  });
   all = await client().listAllNodes(undefined, { limit: 1000 });
   for (const networkId of new Set(all.map((n) => n.network))) {
     const network = await client().readNetwork(networkId);
@@ -63,17 +59,15 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await emulator?.close();
-});
-
 describe("list nodes", () => {
   it("follows next over several pages, each node once", async () => {
-    emulator.resetRequests();
+    emulator().resetRequests();
     const nodes = await collect(client().listNodes());
     expect(nodes.length).toBeGreaterThan(PAGE_SIZE * 3);
     expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
-    const pages = emulator.requests().filter((r) => r.path === "/v1/nodes/");
+    const pages = emulator()
+      .requests()
+      .filter((r) => r.path === "/v1/nodes/");
     expect(pages.length).toBe(Math.ceil(nodes.length / PAGE_SIZE));
     expect(pages.map((r) => r.query.page)).toEqual([
       undefined,
@@ -83,11 +77,11 @@ describe("list nodes", () => {
   });
 
   it("includes the fixtures' nodes and maps details", () => {
-    const beacon = all.find((n) => n.id === emulator.fixtures.beaconNode);
-    expect(beacon?.network).toBe(emulator.fixtures.networkWithNodes);
+    const beacon = all.find((n) => n.id === emulator().fixtures.beaconNode);
+    expect(beacon?.network).toBe(emulator().fixtures.networkWithNodes);
     expect(beacon?.details.beaconEndpoint).toMatch(/^https:\/\//);
     expect(beacon?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(beacon?.creator?.organization.id).toBe(emulator.fixtures.organization);
+    expect(beacon?.creator?.organization.id).toBe(emulator().fixtures.organization);
   });
 
   type Case = [string, NodeFilters, (n: Node) => boolean];
@@ -107,8 +101,8 @@ describe("list nodes", () => {
       ]),
       [
         "network",
-        { network: emulator.fixtures.networkWithNodes },
-        (n) => n.network === emulator.fixtures.networkWithNodes,
+        { network: emulator().fixtures.networkWithNodes },
+        (n) => n.network === emulator().fixtures.networkWithNodes,
       ],
       ...values((n) => n.region).map((v): Case => [
         `region ${v}`,
@@ -150,7 +144,7 @@ describe("list nodes", () => {
         { protocol: "ethereum", type: "dedicated", provider: "aws" },
         (n) => facts(n).protocol === "ethereum" && n.type === "dedicated" && n.provider === "aws",
       ],
-      ["an empty network", { network: emulator.fixtures.emptyNetwork }, () => false],
+      ["an empty network", { network: emulator().fixtures.emptyNetwork }, () => false],
     ];
   };
 
@@ -189,20 +183,20 @@ describe("list nodes", () => {
   });
 
   it("an invalid filter sends nothing", async () => {
-    emulator.resetRequests();
+    emulator().resetRequests();
     await fails(client().listAllNodes({ region: "eu-central-9" as never }, { limit: 10 }));
-    expect(emulator.requests()).toHaveLength(0);
+    expect(emulator().requests()).toHaveLength(0);
   });
 });
 
 describe("get node", () => {
   it("returns one node", async () => {
-    const node = await client().getNode(emulator.fixtures.beaconNode);
-    expect(node).toEqual(all.find((n) => n.id === emulator.fixtures.beaconNode));
+    const node = await client().getNode(emulator().fixtures.beaconNode);
+    expect(node).toEqual(all.find((n) => n.id === emulator().fixtures.beaconNode));
   });
 
   it("a node of another organization in a shared network has no credentials", async () => {
-    const foreign = all.find((n) => n.organization !== emulator.fixtures.organization);
+    const foreign = all.find((n) => n.organization !== emulator().fixtures.organization);
     expect(foreign).toBeDefined();
     const node = await client().getNode(foreign!.id);
     expect(node.details.httpsEndpoint).toBeUndefined();
@@ -216,56 +210,58 @@ describe("get node", () => {
   });
 
   it("a path-traversal id never reaches the emulator", async () => {
-    emulator.resetRequests();
+    emulator().resetRequests();
     await fails(client().getNode("ND-1/../../v1/networks/NW-1"));
-    expect(emulator.requests()).toHaveLength(0);
+    expect(emulator().requests()).toHaveLength(0);
   });
 });
 
 describe("networks", () => {
   it("readNetwork is a PATCH with {} and returns the network with its nodes", async () => {
-    emulator.resetRequests();
-    const network = await client().readNetwork(emulator.fixtures.networkWithNodes);
+    emulator().resetRequests();
+    const network = await client().readNetwork(emulator().fixtures.networkWithNodes);
     expect(network).toMatchObject({
-      id: emulator.fixtures.networkWithNodes,
-      project: emulator.fixtures.project,
+      id: emulator().fixtures.networkWithNodes,
+      project: emulator().fixtures.project,
       protocol: "ethereum",
       publicNetwork: "ethereum-mainnet",
     });
     expect(network.nodes.length).toBe(4);
-    expect(emulator.requests().map((r) => [r.method, r.path])).toEqual([
-      ["PATCH", `/v1/networks/${emulator.fixtures.networkWithNodes}/`],
-    ]);
+    expect(
+      emulator()
+        .requests()
+        .map((r) => [r.method, r.path]),
+    ).toEqual([["PATCH", `/v1/networks/${emulator().fixtures.networkWithNodes}/`]]);
   });
 
   it("updateNetwork renames", async () => {
-    const id = emulator.fixtures.secondEmptyNetwork;
+    const id = emulator().fixtures.secondEmptyNetwork;
     const renamed = await client().updateNetwork(id, { name: "Renamed by test" });
     expect(renamed.name).toBe("Renamed by test");
     expect((await client().readNetwork(id)).name).toBe("Renamed by test");
-    expect(emulator.admin.getNetwork(id)?.name).toBe("Renamed by test");
+    expect(emulator().admin.getNetwork(id)?.name).toBe("Renamed by test");
   });
 
   it("updateNetwork moves to another project of the organization", async () => {
-    const id = emulator.fixtures.secondEmptyNetwork;
-    const moved = await client().updateNetwork(id, { project: emulator.fixtures.project });
-    expect(moved.project).toBe(emulator.fixtures.project);
+    const id = emulator().fixtures.secondEmptyNetwork;
+    const moved = await client().updateNetwork(id, { project: emulator().fixtures.project });
+    expect(moved.project).toBe(emulator().fixtures.project);
     const back = await client().updateNetwork(id, {
-      project: emulator.fixtures.otherProject,
+      project: emulator().fixtures.otherProject,
       name: "Scratch",
     });
-    expect(back).toMatchObject({ project: emulator.fixtures.otherProject, name: "Scratch" });
+    expect(back).toMatchObject({ project: emulator().fixtures.otherProject, name: "Scratch" });
   });
 
   it("updateNetwork with nothing behaves as readNetwork", async () => {
-    const network = await client().updateNetwork(emulator.fixtures.secondEmptyNetwork, {});
+    const network = await client().updateNetwork(emulator().fixtures.secondEmptyNetwork, {});
     expect(network.name).toBe("Scratch");
   });
 
   it("moving to a project of another organization → ValidationError with fields", async () => {
     const e = await fails(
-      client().updateNetwork(emulator.fixtures.secondEmptyNetwork, {
-        project: emulator.fixtures.foreignProject,
+      client().updateNetwork(emulator().fixtures.secondEmptyNetwork, {
+        project: emulator().fixtures.foreignProject,
       }),
     );
     expect(e).toBeInstanceOf(ValidationError);
@@ -274,37 +270,39 @@ describe("networks", () => {
   });
 
   it("a network of another organization → NotFoundError", async () => {
-    const e = await fails(client().readNetwork(emulator.fixtures.foreignNetwork));
+    const e = await fails(client().readNetwork(emulator().fixtures.foreignNetwork));
     expect(e).toBeInstanceOf(NotFoundError);
   });
 
   it("deleting a network that has nodes → ConflictError (409)", async () => {
-    const e = await fails(client().deleteNetwork(emulator.fixtures.networkWithNodes));
+    const e = await fails(client().deleteNetwork(emulator().fixtures.networkWithNodes));
     expect(e).toBeInstanceOf(ConflictError);
     expect(e.status).toBe(409);
     expect(e.message).toMatch(/delete all nodes of the network first/);
   });
 
   it("delete: 204 deleted, then 404 alreadyGone", async () => {
-    const id = emulator.fixtures.emptyNetwork;
+    const id = emulator().fixtures.emptyNetwork;
     expect(await client().deleteNetwork(id)).toEqual({ status: "deleted" });
     expect(await client().deleteNetwork(id)).toEqual({ status: "alreadyGone" });
     expect(await fails(client().readNetwork(id))).toBeInstanceOf(NotFoundError);
   });
 
   it("another organization's key cannot see the network", async () => {
-    const other = client({ apiKey: emulator.keys[emulator.fixtures.otherOrganization] });
-    expect(await fails(other.readNetwork(emulator.fixtures.networkWithNodes))).toBeInstanceOf(NotFoundError);
+    const other = client({ apiKey: emulator().keys[emulator().fixtures.otherOrganization] });
+    expect(await fails(other.readNetwork(emulator().fixtures.networkWithNodes))).toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
 
 describe("faucet", () => {
   it("sends 500000000000000000 wei, then 429 with nextFaucetAvailable", async () => {
     const c = client();
-    const result = await c.requestTestTokens(emulator.fixtures.faucetAddress);
+    const result = await c.requestTestTokens(emulator().fixtures.faucetAddress);
     expect(result.amountSent).toBe("500000000000000000");
     expect(result.transaction).toMatch(/^https:\/\/.*\/tx\/0x[0-9a-f]{64}$/);
-    const e = await fails(c.requestTestTokens(emulator.fixtures.faucetAddress));
+    const e = await fails(c.requestTestTokens(emulator().fixtures.faucetAddress));
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.status).toBe(429);
     expect(Date.parse(e.nextFaucetAvailable!)).toBeGreaterThan(Date.now());
@@ -316,7 +314,7 @@ describe("faucet", () => {
 describe("authentication", () => {
   it("a wrong key → UnauthorizedError that never shows the key", async () => {
     const wrong = "wrong-key-0123456789abcdef0123";
-    const e = await fails(client({ apiKey: wrong }).getNode(emulator.fixtures.beaconNode));
+    const e = await fails(client({ apiKey: wrong }).getNode(emulator().fixtures.beaconNode));
     expect(e).toBeInstanceOf(UnauthorizedError);
     expect(e.status).toBe(401);
     expect(e.message).toMatch(/\nThe API key is missing, wrong or revoked\./);
@@ -325,29 +323,37 @@ describe("authentication", () => {
 });
 
 describe("retries through injected faults", () => {
-  const node = () => emulator.fixtures.beaconNode;
+  const node = () => emulator().fixtures.beaconNode;
 
   it("429 with Retry-After, then success", async () => {
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ status: 429, retryAfter: "1" }]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ status: 429, retryAfter: "1" }]);
     const t0 = Date.now();
     expect((await client().getNode(node())).id).toBe(node());
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
-    expect(emulator.requests().map((r) => r.status)).toEqual([429, 200]);
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.status),
+    ).toEqual([429, 200]);
   });
 
   it("a dropped connection, twice, then success", async () => {
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ drop: true }, { drop: true }]);
-    expect((await client().readNetwork(emulator.fixtures.networkWithNodes)).id).toBeDefined();
-    expect(emulator.requests().map((r) => r.status)).toEqual([0, 0, 200]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ drop: true }, { drop: true }]);
+    expect((await client().readNetwork(emulator().fixtures.networkWithNodes)).id).toBeDefined();
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.status),
+    ).toEqual([0, 0, 200]);
   });
 
   it("a 503 HTML page from a proxy, retried; without retries the error quotes it", async () => {
     const html = "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>";
-    emulator.enqueueFaults([{ status: 503, body: html, contentType: "text/html" }]);
+    emulator().enqueueFaults([{ status: 503, body: html, contentType: "text/html" }]);
     expect((await client().getNode(node())).id).toBe(node());
-    emulator.enqueueFaults([{ status: 503, body: html, contentType: "text/html" }]);
+    emulator().enqueueFaults([{ status: 503, body: html, contentType: "text/html" }]);
     const e = await fails(client({ retry: false }).getNode(node()));
     expect(e).toBeInstanceOf(UnavailableError);
     expect(e.message).toContain("text/html");
@@ -355,22 +361,22 @@ describe("retries through injected faults", () => {
   });
 
   it.each([502, 504] as const)("%i on a list page, retried", async (status) => {
-    emulator.enqueueFaults([{ status, match: { path: "/v1/nodes/" } }]);
+    emulator().enqueueFaults([{ status, match: { path: "/v1/nodes/" } }]);
     expect(
-      await client().listAllNodes({ network: emulator.fixtures.networkWithNodes }, { limit: 10 }),
+      await client().listAllNodes({ network: emulator().fixtures.networkWithNodes }, { limit: 10 }),
     ).toHaveLength(4);
   });
 
   it("500 is not retried", async () => {
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ status: 500 }]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ status: 500 }]);
     expect(await fails(client().getNode(node()))).toBeInstanceOf(UnavailableError);
-    expect(emulator.requests()).toHaveLength(1);
+    expect(emulator().requests()).toHaveLength(1);
   });
 
   it("a slow answer past the per-attempt timeout, then success", async () => {
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ delayMs: 400 }]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ delayMs: 400 }]);
     expect((await client({ timeoutMs: 150 }).getNode(node())).id).toBe(node());
     // Let the abandoned, delayed request finish on the emulator's side.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -378,54 +384,62 @@ describe("retries through injected faults", () => {
 
   it("faucet: retried after 429 and after 503 with Retry-After", async () => {
     const post = { method: "POST" };
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ status: 429, retryAfter: "0", match: post }]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ status: 429, retryAfter: "0", match: post }]);
     expect((await client().requestTestTokens(freshAddress())).amountSent).toBe("500000000000000000");
-    emulator.enqueueFaults([{ status: 503, retryAfter: "0", match: post }]);
+    emulator().enqueueFaults([{ status: 503, retryAfter: "0", match: post }]);
     expect((await client().requestTestTokens(freshAddress())).amountSent).toBe("500000000000000000");
-    expect(emulator.requests().map((r) => r.status)).toEqual([429, 200, 503, 200]);
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.status),
+    ).toEqual([429, 200, 503, 200]);
   });
 
   it("faucet: 503 without Retry-After is not retried", async () => {
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ status: 503, match: { method: "POST" } }]);
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ status: 503, match: { method: "POST" } }]);
     const e = await fails(client().requestTestTokens(freshAddress()));
     expect(e).toBeInstanceOf(UnavailableError);
-    expect(emulator.requests()).toHaveLength(1);
+    expect(emulator().requests()).toHaveLength(1);
   });
 
   it("faucet: a connection dropped after processing is not retried; the send happened", async () => {
-    const before = emulator.faucetSends().length;
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ drop: true, after: "processing", match: { method: "POST" } }]);
+    const before = emulator().faucetSends().length;
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ drop: true, after: "processing", match: { method: "POST" } }]);
     const e = await fails(client().requestTestTokens(freshAddress()));
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.mayHaveBeenProcessed).toBe(true);
     expect(e.message).toMatch(/may have been processed/);
-    expect(emulator.requests()).toHaveLength(1);
-    expect(emulator.faucetSends().length).toBe(before + 1);
+    expect(emulator().requests()).toHaveLength(1);
+    expect(emulator().faucetSends().length).toBe(before + 1);
   });
 
   it("faucet: a connection dropped before processing is not retried either", async () => {
-    const before = emulator.faucetSends().length;
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ drop: true, match: { method: "POST" } }]);
+    const before = emulator().faucetSends().length;
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ drop: true, match: { method: "POST" } }]);
     const e = await fails(client().requestTestTokens(freshAddress()));
     expect(e.mayHaveBeenProcessed).toBe(true);
-    expect(emulator.requests()).toHaveLength(1);
-    expect(emulator.faucetSends().length).toBe(before);
+    expect(emulator().requests()).toHaveLength(1);
+    expect(emulator().faucetSends().length).toBe(before);
   });
 
   it("faucet: a timeout is not retried; the emulator processed it anyway", async () => {
-    const before = emulator.faucetSends().length;
-    emulator.resetRequests();
-    emulator.enqueueFaults([{ delayMs: 300, match: { method: "POST" } }]);
+    const before = emulator().faucetSends().length;
+    emulator().resetRequests();
+    emulator().enqueueFaults([{ delayMs: 300, match: { method: "POST" } }]);
     const e = await fails(client({ timeoutMs: 100 }).requestTestTokens(freshAddress()));
     expect(e).toBeInstanceOf(TimeoutError);
     expect(e.mayHaveBeenProcessed).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(emulator.requests().filter((r) => r.method === "POST")).toHaveLength(1);
-    expect(emulator.faucetSends().length).toBe(before + 1);
+    expect(
+      emulator()
+        .requests()
+        .filter((r) => r.method === "POST"),
+    ).toHaveLength(1);
+    expect(emulator().faucetSends().length).toBe(before + 1);
   });
 });
 
@@ -433,7 +447,7 @@ describe("rate limit over real HTTP", () => {
   it("N requests at R/s take at least (N-1)/R seconds", async () => {
     const c = client({ maxRequestsPerSecond: 20 });
     const t0 = Date.now();
-    await Promise.all(Array.from({ length: 6 }, () => c.getNode(emulator.fixtures.beaconNode)));
+    await Promise.all(Array.from({ length: 6 }, () => c.getNode(emulator().fixtures.beaconNode)));
     expect(Date.now() - t0).toBeGreaterThanOrEqual(5 * 50 - 5);
   });
 });
@@ -441,7 +455,7 @@ describe("rate limit over real HTTP", () => {
 describe("no secret leaks", () => {
   it("no error carries an API key or a node credential", () => {
     expect(errors.length).toBeGreaterThan(15);
-    const secrets = emulator.secrets();
+    const secrets = emulator().secrets();
     for (const error of errors) {
       const e = error as ApiError;
       const text = `${e.message}\n${e.stack}\n${JSON.stringify(e)}\n${util.inspect(e, { depth: 10 })}`;

@@ -6,7 +6,7 @@ import {
   toNetwork,
   toNode,
 } from "../../src/api/mapping";
-import { wireNetwork, wireNode } from "./helpers";
+import { wireNetwork, wireNode } from "../helpers/client";
 
 describe("toNode", () => {
   it("maps snake_case to camelCase", () => {

@@ -1,21 +1,15 @@
 /** The README's client example type-checks against the built package and runs against the emulator. */
 import { execFile } from "child_process";
 import { promisify } from "util";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
+import { withEmulator } from "../helpers/emulator";
 import { compileReadmeBlock, readmeBlock } from "../helpers/readme";
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-});
-afterAll(async () => {
-  await emulator?.close();
-});
+const emulator = withEmulator();
 
 test("the NodeServiceClient example runs as written", async () => {
   const file = compileReadmeBlock("client", readmeBlock("new NodeServiceClient"));
   const { stdout } = await promisify(execFile)(process.execPath, [file], {
-    env: { ...process.env, BLOCKCHAIN_API_URL: emulator.url, BLOCKCHAIN_API_KEY: emulator.apiKey },
+    env: { ...process.env, BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: emulator().apiKey },
   });
   const lines = stdout.trim().split("\n");
   expect(lines.length).toBeGreaterThan(5);
@@ -25,6 +19,6 @@ test("the NodeServiceClient example runs as written", async () => {
   expect(lines[lines.length - 1]).toMatch(
     /^\d+ Ethereum Mainnet archive node 4 deleted 500000000000000000 https:\/\//,
   );
-  expect(emulator.admin.getNetwork("NW-100-000-1")!.name).toBe("mainnet");
-  expect(emulator.admin.getNetwork("NW-100-000-2")).toBeUndefined();
+  expect(emulator().admin.getNetwork("NW-100-000-1")!.name).toBe("mainnet");
+  expect(emulator().admin.getNetwork("NW-100-000-2")).toBeUndefined();
 }, 60_000);

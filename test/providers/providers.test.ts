@@ -1,21 +1,21 @@
 /** Provider methods called directly (no Pulumi engine), against the emulator over real HTTP. */
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import { setProviderConfig } from "../../src/resources/provider-config";
 import * as faucet from "../../src/resources/faucet-drip-provider";
 import * as net from "../../src/resources/network-provider";
 import { UNKNOWN } from "../../src/settings";
+import { withEmulator } from "../helpers/emulator";
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
+const emulator = withEmulator();
+beforeAll(() => {
   setProviderConfig((key) =>
-    key === "blockchain:apiUrl" ? emulator.url : key === "blockchain:apiKey" ? emulator.apiKey : undefined,
+    key === "blockchain:apiUrl"
+      ? emulator().url
+      : key === "blockchain:apiKey"
+        ? emulator().apiKey
+        : undefined,
   );
 });
-afterAll(async () => {
-  setProviderConfig(undefined);
-  await emulator?.close();
-});
+afterAll(() => setProviderConfig(undefined));
 
 describe("Network provider", () => {
   test("check rejects invalid inputs naming the rule, and accepts unknowns", async () => {
@@ -38,7 +38,7 @@ describe("Network provider", () => {
   });
 
   test("adopt, rename, project move, drift, out-of-band delete", async () => {
-    const id = emulator.fixtures.networkWithNodes;
+    const id = emulator().fixtures.networkWithNodes;
     const created = await net.createNetwork({ networkId: id, name: "adopted" });
     expect(created.id).toBe(id);
     expect(created.outs.name).toBe("adopted");
@@ -56,12 +56,12 @@ describe("Network provider", () => {
     const moved = await net.updateNetwork(id, renamed.outs, {
       networkId: id,
       name: "renamed",
-      project: emulator.fixtures.otherProject,
+      project: emulator().fixtures.otherProject,
     });
-    expect(moved.outs.project).toBe(emulator.fixtures.otherProject);
-    expect(emulator.admin.getNetwork(id)!.project).toBe(emulator.fixtures.otherProject);
+    expect(moved.outs.project).toBe(emulator().fixtures.otherProject);
+    expect(emulator().admin.getNetwork(id)!.project).toBe(emulator().fixtures.otherProject);
 
-    emulator.admin.renameNetwork(id, "console-name");
+    emulator().admin.renameNetwork(id, "console-name");
     const read = await net.readNetwork(id, moved.outs);
     expect(read).toMatchObject({ id, props: { name: "console-name" } });
     const restore = await net.diffNetwork(id, read.props as net.NetworkOutputs, {
@@ -71,13 +71,13 @@ describe("Network provider", () => {
     expect(restore.changes).toBe(true);
 
     await expect(net.deleteNetwork(id, moved.outs)).rejects.toThrow(/still has .* nodes|delete its nodes/);
-    expect(emulator.admin.getNetwork(id)).toBeDefined();
+    expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
   test("a network deleted out of band reads as gone, and deleting it again succeeds", async () => {
-    const id = emulator.fixtures.secondEmptyNetwork;
+    const id = emulator().fixtures.secondEmptyNetwork;
     const created = await net.createNetwork({ networkId: id });
-    emulator.admin.deleteNetwork(id);
+    emulator().admin.deleteNetwork(id);
     expect(await net.readNetwork(id, created.outs)).toEqual({ id: "", props: {} });
     await expect(net.deleteNetwork(id, created.outs)).resolves.toBeUndefined();
   });
@@ -86,14 +86,14 @@ describe("Network provider", () => {
     await expect(net.createNetwork({ networkId: "NW-999-999-9" })).rejects.toThrow(
       /cannot be created through the API/,
     );
-    await expect(net.createNetwork({ networkId: emulator.fixtures.foreignNetwork })).rejects.toThrow(/404/);
+    await expect(net.createNetwork({ networkId: emulator().fixtures.foreignNetwork })).rejects.toThrow(/404/);
   });
 
   test("networkId change replaces", async () => {
-    const id = emulator.fixtures.emptyNetwork;
+    const id = emulator().fixtures.emptyNetwork;
     const created = await net.createNetwork({ networkId: id });
     expect(
-      await net.diffNetwork(id, created.outs, { networkId: emulator.fixtures.networkWithNodes }),
+      await net.diffNetwork(id, created.outs, { networkId: emulator().fixtures.networkWithNodes }),
     ).toMatchObject({
       changes: true,
       replaces: ["networkId"],
@@ -103,18 +103,18 @@ describe("Network provider", () => {
   test("errors never contain the API key", async () => {
     setProviderConfig((key) =>
       key === "blockchain:apiUrl"
-        ? emulator.url
+        ? emulator().url
         : key === "blockchain:apiKey"
           ? "wrong-key-1234567890"
           : undefined,
     );
     try {
       const err = await net
-        .readNetwork(emulator.fixtures.networkWithNodes, {} as net.NetworkOutputs)
+        .readNetwork(emulator().fixtures.networkWithNodes, {} as net.NetworkOutputs)
         .catch((e: Error) => e);
       expect(err).toBeInstanceOf(Error);
       expect((err as Error).message).toMatch(/401/);
-      expect((err as Error).message).toContain(emulator.fixtures.networkWithNodes);
+      expect((err as Error).message).toContain(emulator().fixtures.networkWithNodes);
       // The key came from the stack config: the hint says how to set the right one there.
       expect((err as Error).message).toMatch(
         /stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
@@ -123,9 +123,9 @@ describe("Network provider", () => {
     } finally {
       setProviderConfig((key) =>
         key === "blockchain:apiUrl"
-          ? emulator.url
+          ? emulator().url
           : key === "blockchain:apiKey"
-            ? emulator.apiKey
+            ? emulator().apiKey
             : undefined,
       );
     }
@@ -134,7 +134,7 @@ describe("Network provider", () => {
 
 describe("Network provider: read without prior state, hints by source", () => {
   test("read accepts missing props: the settings come from the stack config", async () => {
-    const id = emulator.fixtures.networkWithNodes;
+    const id = emulator().fixtures.networkWithNodes;
     const read = await net.readNetwork(id, undefined);
     expect(read.id).toBe(id);
     expect(read.props).toMatchObject({ networkId: id, protocol: "ethereum" });
@@ -145,7 +145,7 @@ describe("Network provider: read without prior state, hints by source", () => {
 
   test("a refused apiKey argument: the hint names the argument, not the stack config", async () => {
     const err = await net
-      .readNetwork(emulator.fixtures.networkWithNodes, {
+      .readNetwork(emulator().fixtures.networkWithNodes, {
         apiKey: "wrong-key-1234567890",
       } as net.NetworkOutputs)
       .catch((e: Error) => e);
@@ -183,7 +183,11 @@ describe("FaucetDrip provider", () => {
     const err = await faucet.createFaucetDrip({ address }).catch((e: Error) => e);
     expect((err as Error).message).toMatch(/can be used again at \d{4}-\d{2}-\d{2}T/);
     await faucet.deleteFaucetDrip();
-    expect(emulator.faucetSends().filter((s) => s.address === address)).toHaveLength(1);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === address),
+    ).toHaveLength(1);
     expect(await faucet.diffFaucetDrip(created.id, created.outs, { address })).toMatchObject({
       changes: false,
     });
@@ -204,14 +208,14 @@ describe("FaucetDrip provider", () => {
       note: "",
       apiKey: "old-key",
     };
-    const { outs } = await faucet.updateFaucetDrip("drip", olds, { address, apiUrl: emulator.url });
+    const { outs } = await faucet.updateFaucetDrip("drip", olds, { address, apiUrl: emulator().url });
     expect(outs).toEqual({
       address,
       outcome: "sent",
       amountSent: "1000000000000000000",
       transaction: "https://explorer.example/tx/0xabc",
       note: "",
-      apiUrl: emulator.url,
+      apiUrl: emulator().url,
     });
     expect(await faucet.readFaucetDrip("drip", olds)).toEqual({ id: "drip", props: olds });
     expect(await faucet.readFaucetDrip("drip", undefined)).toEqual({ id: "drip", props: undefined });

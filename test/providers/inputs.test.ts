@@ -6,24 +6,22 @@ import { mkdtempSync, readdirSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import util from "node:util";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import { checkFaucetDrip, createFaucetDrip } from "../../src/resources/faucet-drip-provider";
 import { checkNetwork, createNetwork } from "../../src/resources/network-provider";
+import { withEmulator } from "../helpers/emulator";
 
-let emulator: RunningEmulator;
+const emulator = withEmulator({ quiet: true });
 let journal: string;
 const savedJournalEnv = process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, quiet: true });
+beforeAll(() => {
   journal = mkdtempSync(join(tmpdir(), "faucet-journal-"));
   process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
 });
-afterAll(async () => {
+afterAll(() => {
   if (savedJournalEnv === undefined) delete process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
   else process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = savedJournalEnv;
   rmSync(journal, { recursive: true, force: true });
-  await emulator?.close();
 });
 
 function renderings(error: unknown): string[] {
@@ -31,16 +29,16 @@ function renderings(error: unknown): string[] {
   return [e.message, e.stack ?? "", String(e), JSON.stringify(e), util.inspect(e)];
 }
 
-const requestsSoFar = () => emulator.requestStats().total;
+const requestsSoFar = () => emulator().requestStats().total;
 
 describe("check never echoes a credential given in the wrong place", () => {
   it("the API key as the network id, the project, inside the API URL, or swapped with it", async () => {
-    const key = emulator.apiKey;
-    const secrets = [key, emulator.adminKey];
+    const key = emulator().apiKey;
+    const secrets = [key, emulator().adminKey];
     for (const news of [
       { networkId: key },
       { networkId: "NW-100-000-1", project: key },
-      { networkId: emulator.adminKey },
+      { networkId: emulator().adminKey },
       { networkId: "NW-100-000-1", apiUrl: `http://api.example.com/${key}`, apiKey: key },
       { networkId: "NW-100-000-1", apiUrl: key, apiKey: "https://api.example.com" },
     ]) {
@@ -60,7 +58,7 @@ describe("check never echoes a credential given in the wrong place", () => {
 });
 
 describe("invalid inputs send nothing and fail clearly", () => {
-  const creds = () => ({ apiUrl: emulator.url, apiKey: emulator.apiKey });
+  const creds = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
 
   it("createNetwork with an empty name or a bad project sends nothing", async () => {
     const before = requestsSoFar();
@@ -76,7 +74,7 @@ describe("invalid inputs send nothing and fail clearly", () => {
   it("a non-string apiKey or apiUrl is named as such, not reported as missing", async () => {
     const e = await createNetwork({
       networkId: "NW-100-000-1",
-      apiUrl: emulator.url,
+      apiUrl: emulator().url,
       apiKey: 12345 as never,
     }).catch((x) => x);
     expect(e).toBeInstanceOf(Error);
@@ -86,12 +84,12 @@ describe("invalid inputs send nothing and fail clearly", () => {
 
   it("createFaucetDrip with a non-string or credential address: a clear error, no journal entry, no request", async () => {
     const before = requestsSoFar();
-    for (const address of [42, undefined, emulator.apiKey]) {
+    for (const address of [42, undefined, emulator().apiKey]) {
       const e = await createFaucetDrip({ address: address as never, ...creds() }).catch((x) => x);
       expect(e).toBeInstanceOf(Error);
       expect(e).not.toBeInstanceOf(TypeError);
       expect(e.message).toMatch(/address/);
-      for (const text of renderings(e)) expect(text).not.toContain(emulator.apiKey);
+      for (const text of renderings(e)) expect(text).not.toContain(emulator().apiKey);
     }
     expect(readdirSync(journal)).toEqual([]);
     expect(requestsSoFar()).toBe(before);

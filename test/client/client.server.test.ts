@@ -14,7 +14,13 @@ import {
   UnavailableError,
   ValidationError,
 } from "../../src/api";
-import { ScriptedServer, failureRecorder, startScriptedServer, testClient, wireNode } from "./helpers";
+import {
+  ScriptedServer,
+  failureRecorder,
+  startScriptedServer,
+  testClient,
+  wireNode,
+} from "../helpers/client";
 
 const API_KEY = "raw-server-key-Zx81Qp0Lm7Vb3Nc5";
 const NODE_ID = "ND-123-456-789";

@@ -6,13 +6,13 @@
 import { mkdtempSync, readdirSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
-import { startEmulator, RunningEmulator } from "../../src/emulator";
 import type { Fault } from "../../src/emulator";
 import { setProviderConfig } from "../../src/resources/provider-config";
 import { createFaucetDrip } from "../../src/resources/faucet-drip-provider";
 import { beginSend, journalDir } from "../../src/resources/faucet-journal";
+import { withEmulator } from "../helpers/emulator";
 
-let emulator: RunningEmulator;
+const emulator = withEmulator({ quiet: true });
 let journal: string;
 const savedJournalEnv = process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
 let addressCounter = 0x1000;
@@ -23,10 +23,13 @@ function address(): string {
   return `0x${addressCounter.toString(16).padStart(40, "0")}`;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, quiet: true });
+beforeAll(() => {
   setProviderConfig((key) =>
-    key === "blockchain:apiUrl" ? emulator.url : key === "blockchain:apiKey" ? emulator.apiKey : undefined,
+    key === "blockchain:apiUrl"
+      ? emulator().url
+      : key === "blockchain:apiKey"
+        ? emulator().apiKey
+        : undefined,
   );
 });
 beforeEach(() => {
@@ -36,11 +39,10 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(journal, { recursive: true, force: true });
 });
-afterAll(async () => {
+afterAll(() => {
   if (savedJournalEnv === undefined) delete process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
   else process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = savedJournalEnv;
   setProviderConfig(undefined);
-  await emulator?.close();
 });
 
 const faucetPath = { method: "POST", path: "/v1/faucet/" };
@@ -52,7 +54,7 @@ describe("FaucetDrip create", () => {
     expect(outs.outcome).toBe("sent");
     expect(outs.amountSent).toMatch(/^[0-9]+$/);
     expect(outs.note).toBe("");
-    expect(emulator.faucetSendCounts().byAddress[to]).toBe(1);
+    expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
     expect(readdirSync(journal)).toEqual([]);
   });
 
@@ -68,7 +70,7 @@ describe("FaucetDrip create", () => {
     "%s: recorded as unknown, with a note; never sent again",
     async (_what, fault) => {
       const to = address();
-      emulator.enqueueFaults([fault]);
+      emulator().enqueueFaults([fault]);
       const { id, outs } = await createFaucetDrip({ address: to });
       expect(outs.outcome).toBe("unknown");
       expect(outs.amountSent).toBe("");
@@ -76,7 +78,7 @@ describe("FaucetDrip create", () => {
       expect(outs.note).toMatch(/pulumi up --replace/);
       expect(id).toContain(to);
       // The service did send once; nothing was sent again.
-      expect(emulator.faucetSendCounts().byAddress[to]).toBe(1);
+      expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
       expect(readdirSync(journal)).toEqual([]);
     },
   );
@@ -85,7 +87,7 @@ describe("FaucetDrip create", () => {
     const to = address();
     await createFaucetDrip({ address: to });
     await expect(createFaucetDrip({ address: to })).rejects.toThrow(/429/);
-    expect(emulator.faucetSendCounts().byAddress[to]).toBe(1);
+    expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
     expect(readdirSync(journal)).toEqual([]);
   });
 
@@ -94,7 +96,7 @@ describe("FaucetDrip create", () => {
     // What a killed run leaves behind: an entry written by another process.
     const dir = journalDir();
     expect(dir).toBe(journal);
-    beginSend(emulator.url, to);
+    beginSend(emulator().url, to);
     const [file] = readdirSync(journal);
     const fs = await import("fs");
     const entry = JSON.parse(fs.readFileSync(join(journal, file), "utf8"));
@@ -103,17 +105,17 @@ describe("FaucetDrip create", () => {
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("unknown");
     expect(outs.note).toMatch(/interrupted/);
-    expect(emulator.faucetSendCounts().byAddress[to] ?? 0).toBe(0);
+    expect(emulator().faucetSendCounts().byAddress[to] ?? 0).toBe(0);
     // The entry is consumed: an explicit replace sends.
     expect(readdirSync(journal)).toEqual([]);
     const again = await createFaucetDrip({ address: to });
     expect(again.outs.outcome).toBe("sent");
-    expect(emulator.faucetSendCounts().byAddress[to]).toBe(1);
+    expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
   });
 
   it("an entry older than the faucet's window does not block a send", async () => {
     const to = address();
-    beginSend(emulator.url, to, Date.now() - 25 * 3600_000);
+    beginSend(emulator().url, to, Date.now() - 25 * 3600_000);
     const fs = await import("fs");
     const [file] = readdirSync(journal);
     const entry = JSON.parse(fs.readFileSync(join(journal, file), "utf8"));
