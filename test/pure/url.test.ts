@@ -142,3 +142,24 @@ describe("API URL rules", () => {
     });
   });
 });
+
+describe("host names and the plain-http hint", () => {
+  it("a host name DNS cannot carry is refused, without quoting it", () => {
+    const long = `https://${"a".repeat(300)}.com`;
+    expect(() => parseApiUrl(long)).toThrow(/not a valid DNS name \(304 characters/);
+    expect(() => parseApiUrl(`https://${"b".repeat(64)}.example.com`)).toThrow(/each label at most 63/);
+    expect(parseApiUrl(`https://${"c".repeat(63)}.example.com`).origin).toContain("ccc");
+  });
+
+  it("the plain-http hint never shows a key in a host label", () => {
+    const key = "3c6e0b8a9c15224a8228b9a98ca1531d";
+    let message = "";
+    try {
+      parseApiUrl(`http://${key}.example.com/`);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/plain http:\/\//);
+    expect(message).not.toContain(key);
+  });
+});
