@@ -45,3 +45,15 @@ export { compact } from "./mapping";
 // Checks and redaction that the other layers apply to their own inputs and messages.
 export { checkApiUrl } from "./url";
 export { guardInputValue, maskUrlCredentials, redact, type MaskUrlOptions, type Redactor } from "./redact";
+
+// The views of a node that the Pulumi layers return (metadata, and connection data to keep secret).
+export { maskEndpoint, MASK } from "./mask-endpoint";
+export {
+  NODE_CREDENTIAL_FIELDS,
+  NODE_ENDPOINT_FIELDS,
+  NODE_SECRET_FIELDS,
+  toNodeConnection,
+  toNodeResult,
+  type NodeConnection,
+  type NodeResult,
+} from "./node-view";

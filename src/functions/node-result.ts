@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { compact, type Node, type NodeDetails } from "../api";
 import { SECRET_DETAIL_FIELDS } from "../model";
-import { maskEndpoint } from "./mask";
+import { maskEndpoint } from "../api";
 
 /** `snake_case` as `camelCase`, as a type. */
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`

@@ -1,4 +1,4 @@
-import { maskEndpoint } from "../../src/functions/mask";
+import { maskEndpoint } from "../../src/api/mask-endpoint";
 
 describe("maskEndpoint", () => {
   test("replaces a key in the path, known credentials and user info; keeps scheme, host and the rest", () => {

@@ -1,4 +1,4 @@
-import { maskUrlCredentials } from "../api/redact";
+import { maskUrlCredentials } from "./redact";
 
 /** What replaces a credential in a masked endpoint. */
 export const MASK = "***";

@@ -1,0 +1,180 @@
+/**
+ * The two views of a node that the Pulumi layers return, built in one place so that the
+ * functions (`getNode`, `getNodes`, `getNodeConnectionsOutput`) and the `Network` resource
+ * (`nodes`, `connections`) give the same shapes:
+ * - {@link NodeResult}: readable metadata and masked endpoints, no secret at all;
+ * - {@link NodeConnection}: the endpoints and credentials, as plain strings, for a result that
+ *   the caller keeps secret as a whole.
+ * Pulumi-free: the callers decide what is secret.
+ */
+import type { CloudProvider, NodeRole, NodeStatus, NodeType, Region } from "../model";
+import { maskEndpoint } from "./mask-endpoint";
+import type { Creator, Node, NodeDetails } from "./types";
+
+/**
+ * A node's metadata, readable and never secret: usable in resource names, previews, logs and
+ * stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
+ * twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+ * `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
+ *
+ * The enum fields are typed with the service's known values; a value the service adds later is
+ * passed through as sent.
+ */
+export interface NodeResult {
+  /** The node's id, `ND-` and digit groups, e.g. `ND-123-456-789`. */
+  id: string;
+  /** The node's name, e.g. `My Ethereum archive node`. */
+  name: string;
+  /** Id of the network the node belongs to, e.g. `NW-123-456-7`. */
+  network: string;
+  /** Id of the organization that owns the node, e.g. `RG-123-456`. */
+  organization: string;
+  /** `shared` (a node shared by many customers) or `dedicated`. */
+  type: NodeType;
+  /** The node's role in its network: `peer`. */
+  role: NodeRole;
+  /** Cloud provider hosting the node: `aws`, `azure`, `gcloud` or `vzo`. */
+  provider: CloudProvider;
+  /**
+   * Region hosting the node: `asia-southeast1` (gcloud), `ap-southeast-1`, `us-west-2`,
+   * `us-east-1` (aws), `uksouth` (azure) or `eu3` (vzo).
+   */
+  region: Region;
+  /**
+   * The node's status: `pending`, `running`, `maintenance`, `failed`, `error`, `stopping`,
+   * `stopped` or `starting`.
+   */
+  status: NodeStatus;
+  /** Protocol-specific configuration; `archive: true` for an archive node of the protocols that have one. */
+  configuration: { archive?: boolean; [key: string]: unknown };
+  /** When the node was created: an ISO 8601 date and time, as the service sent it. */
+  createdAt: string;
+  /** Who created the node (id, email, names, organization); missing when the service did not say. */
+  creator?: Creator;
+  /** Node mode, e.g. `archive` or `full`; only on the protocols that have one. */
+  mode?: string;
+  /** Software version of the node, e.g. `1.9.9`. */
+  version?: string;
+  /** Enabled API namespaces, e.g. `["net", "eth", "web3"]`; missing on protocols without them. */
+  apiNamespaces?: string[];
+  /**
+   * The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
+   * key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
+   * connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+   */
+  httpsEndpointMasked?: string;
+  /** The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is. */
+  wssEndpointMasked?: string;
+  /** The GraphQL endpoint for display, credentials replaced by `***`; present when the endpoint is. */
+  graphqlEndpointMasked?: string;
+  /** The beacon-chain endpoint for display, credentials replaced by `***`; present when the endpoint is. */
+  beaconEndpointMasked?: string;
+}
+
+/**
+ * What a program needs to connect to one node: its endpoints and credentials as plain strings.
+ * Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
+ * `Network.connections`), so every value computed from it in an `apply` or a
+ * `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
+ * credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
+ * `beaconEndpoint`).
+ */
+export interface NodeConnection {
+  /** The node's id, e.g. `ND-123-456-789` (the same as {@link NodeResult.id}). */
+  id: string;
+  /** The node's name (the same as {@link NodeResult.name}). */
+  name: string;
+  /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. */
+  httpsEndpoint?: string;
+  /** The WebSocket endpoint URL; it may embed the auth key in its path. */
+  wssEndpoint?: string;
+  /** The GraphQL endpoint URL, on protocols that have one. */
+  graphqlEndpoint?: string;
+  /** The beacon-chain endpoint URL (Ethereum). */
+  beaconEndpoint?: string;
+  /** User name for the endpoints' basic authentication. */
+  authUsername?: string;
+  /** Password for the endpoints' basic authentication. */
+  authPassword?: string;
+  /** The node's auth key (often also part of the endpoint paths). */
+  authKey?: string;
+}
+
+/** The endpoint fields of a node's details, each with a masked twin in {@link NodeResult}. */
+export const NODE_ENDPOINT_FIELDS = [
+  "httpsEndpoint",
+  "wssEndpoint",
+  "graphqlEndpoint",
+  "beaconEndpoint",
+] as const;
+
+/** The credential fields of a node's details (besides the endpoints, which may embed them). */
+export const NODE_CREDENTIAL_FIELDS = ["authUsername", "authPassword", "authKey"] as const;
+
+/**
+ * Every field of {@link NodeConnection} that is secret: the endpoints and the credentials. None
+ * of them is ever a field of {@link NodeResult}.
+ */
+export const NODE_SECRET_FIELDS = [...NODE_ENDPOINT_FIELDS, ...NODE_CREDENTIAL_FIELDS] as const;
+
+/** Compile-time check: the secret fields are exactly the details that {@link NodeResult} leaves out. */
+type _SecretFieldsAreTheDetailsLeftOut = Assert<
+  Same<(typeof NODE_SECRET_FIELDS)[number], Exclude<keyof NodeDetails, "mode" | "version" | "apiNamespaces">>
+>;
+/** `true` only when `A` and `B` are the same set. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Accepts `true` only. */
+type Assert<T extends true> = T;
+
+/** `value` without its `undefined` fields (outputs and stack exports must not carry `undefined`). */
+function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/**
+ * The metadata view of a node: every field but the endpoints and credentials, `details`
+ * flattened (`mode`, `version`, `apiNamespaces`), and a masked twin of each endpoint that is
+ * present (the node's credentials masked wherever they appear in it). Fields the service did not
+ * send are left out, never `undefined`.
+ */
+export function toNodeResult(node: Node): NodeResult {
+  const { details, ...meta } = node;
+  const credentials = NODE_CREDENTIAL_FIELDS.map((field) => details[field]);
+  const masked: Partial<Record<`${(typeof NODE_ENDPOINT_FIELDS)[number]}Masked`, string>> = {};
+  for (const field of NODE_ENDPOINT_FIELDS) {
+    const url = details[field];
+    if (url !== undefined) masked[`${field}Masked`] = maskEndpoint(url, credentials);
+  }
+  return defined<NodeResult>({
+    id: meta.id,
+    name: meta.name,
+    network: meta.network,
+    organization: meta.organization,
+    type: meta.type as NodeType,
+    role: meta.role as NodeRole,
+    provider: meta.provider as CloudProvider,
+    region: meta.region as Region,
+    status: meta.status as NodeStatus,
+    configuration: meta.configuration,
+    createdAt: meta.createdAt,
+    creator: meta.creator,
+    mode: details.mode,
+    version: details.version,
+    apiNamespaces: details.apiNamespaces,
+    ...masked,
+  });
+}
+
+/**
+ * The connection view of a node: its id and name, and the endpoints and credentials the service
+ * sent, as plain strings. The caller must keep the result secret (Pulumi: `pulumi.secret`, or
+ * `additionalSecretOutputs` on a resource output).
+ */
+export function toNodeConnection(node: Node): NodeConnection {
+  const connection: NodeConnection = { id: node.id, name: node.name };
+  for (const field of NODE_SECRET_FIELDS) {
+    const value = node.details[field];
+    if (value !== undefined) connection[field] = value;
+  }
+  return connection;
+}
