@@ -4,7 +4,8 @@
  *
  * The public surface, and nothing else: every name is documented where it is defined.
  * - Resources: {@link Network} (adopt and manage a network), {@link FaucetDrip} (request test tokens).
- * - Functions: {@link getNode}, {@link getNodes} and their `…Output` forms.
+ * - Functions: {@link getNode}, {@link getNodes} and their `…Output` forms (node metadata, readable),
+ *   {@link getNodeConnectionsOutput} (node endpoints and credentials, secret as a whole).
  * - The client of the service, usable without Pulumi: {@link NodeServiceClient} and its options.
  * - Errors: {@link ApiError} (with `kind`) and one subclass per kind, {@link isApiError}, and
  *   {@link SettingsError} (a missing or malformed API URL or key).
@@ -13,12 +14,16 @@
  */
 export { FaucetDrip, Network } from "./resources";
 export type { FaucetDripArgs, FaucetOutcome, NetworkArgs } from "./resources";
-export { getNode, getNodeOutput, getNodes, getNodesOutput } from "./functions";
+export { getNode, getNodeConnectionsOutput, getNodeOutput, getNodes, getNodesOutput } from "./functions";
 export type {
   GetNodeArgs,
+  GetNodeConnectionsArgs,
+  GetNodeConnectionsOutputArgs,
   GetNodeOutputArgs,
   GetNodesArgs,
   GetNodesOutputArgs,
+  NodeConnection,
+  NodeFilterArgs,
   NodeResult,
   WaitFor,
 } from "./functions";

@@ -1,9 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes";
+import {
+  FaucetDrip,
+  getNodeConnectionsOutput,
+  getNodeOutput,
+  getNodesOutput,
+  Network,
+} from "pulumi-blockchain-nodes";
 
 /**
- * Adopts an existing network and names it, looks up its nodes, exports their endpoints as
- * secrets (with masked twins for display) and requests test tokens once.
+ * Adopts an existing network and names it, looks up its nodes (readable metadata, masked
+ * endpoints), exports the first node's endpoints and key as secrets (from
+ * `getNodeConnectionsOutput`, secret as a whole) and requests test tokens once.
  *
  * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`,
  * `deleteOnDestroy` (default false: `pulumi destroy` stops managing the network and leaves it in
@@ -19,9 +26,12 @@ async function quickstart() {
 
   const network = new Network("main", { networkId, name: networkName }, { retainOnDelete: !deleteOnDestroy });
 
-  // Every node of the adopted network, ordered by name. Metadata is readable, endpoints are secret.
+  // Every node of the adopted network, ordered by name: readable metadata and masked endpoints.
   const nodes = getNodesOutput({ network: network.networkId, orderBy: "name" });
-  const first = getNodeOutput({ id: nodes.apply((ns) => ns[0]?.id ?? "") });
+  const firstId = nodes.apply((ns) => ns[0]?.id ?? "");
+  const first = getNodeOutput({ id: firstId });
+  // The first node's endpoints and credentials: one Output, secret as a whole, plain strings inside.
+  const firstConnection = getNodeConnectionsOutput({ id: firstId }).apply((cs) => cs[0]);
 
   const drip = faucetAddress ? new FaucetDrip("tokens", { address: faucetAddress }) : undefined;
 
@@ -43,9 +53,10 @@ async function quickstart() {
       })),
     ),
     firstNodeName: first.name,
-    firstNodeHttpsEndpoint: first.httpsEndpoint,
-    firstNodeWssEndpoint: first.wssEndpoint,
-    firstNodeAuthKey: first.authKey,
+    // Secret, since they come from the connections Output.
+    firstNodeHttpsEndpoint: firstConnection.httpsEndpoint,
+    firstNodeWssEndpoint: firstConnection.wssEndpoint,
+    firstNodeAuthKey: firstConnection.authKey,
     firstNodeHttpsEndpointMasked: first.httpsEndpointMasked,
     faucetAmountSentWei: drip?.amountSent,
     faucetTransaction: drip?.transaction,

@@ -1,37 +1,43 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Node } from "../api";
+import { toNodeResult, type Node, type NodeResult } from "../api";
 import { ConnectionArgs, withClient } from "../settings";
-import { toNodeResult, NodeResult } from "./node-result";
+import { Inputs } from "./filters";
+import { failingQuietly } from "./run-error";
 import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
 /** Arguments of {@link getNode}. */
 export interface GetNodeArgs extends ConnectionArgs {
-  /** The node's id (`ND-…`). */
+  /** The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`. */
   id: string;
-  /** Poll until the node reaches a status, or fail with a clear timeout error. */
+  /**
+   * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
+   * fail with a clear timeout error.
+   */
   waitFor?: WaitFor;
 }
 
-/** Arguments of {@link getNodeOutput}: the same, as Inputs. */
-export interface GetNodeOutputArgs {
-  id: pulumi.Input<string>;
-  apiUrl?: pulumi.Input<string>;
-  /** API key; may be a secret Output. */
-  apiKey?: pulumi.Input<string>;
-  waitFor?: pulumi.Input<WaitFor>;
+/** Arguments of {@link getNodeOutput}: those of {@link getNode}, each an Input (`apiKey` may be a secret Output). */
+export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
+
+/** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
+export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
+  const { id, waitFor, apiUrl, apiKey } = args;
+  return withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
+    const read = () => client.getNode(id);
+    return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
+  });
 }
 
 /**
- * Looks up one node (`GET /v1/nodes/{id}/`). Endpoints and credentials come back as secret
- * Outputs; metadata is plain.
+ * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret.
+ * For its endpoints and credentials, use `getNodeConnectionsOutput({ id })`.
+ *
+ * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
+ * timeout) throw a `pulumi.RunError`: the program ends with that one message, no stack trace.
  */
-export async function getNode(args: GetNodeArgs): Promise<NodeResult> {
-  const node: Node = await withClient(args, readStackConfig, (client) => {
-    const fetchNode = () => client.getNode(args.id);
-    return args.waitFor ? waitUntil(`getNode ${args.id}`, args.waitFor, fetchNode, (n) => [n]) : fetchNode();
-  });
-  return toNodeResult(node);
+export function getNode(args: GetNodeArgs): Promise<NodeResult> {
+  return failingQuietly(async () => toNodeResult(await fetchNode("getNode", args)));
 }
 
 /**
@@ -50,7 +56,10 @@ export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
     );
 }
 
-/** {@link getNode} taking Inputs and returning an Output; metadata stays readable, secrets stay secret. */
+/**
+ * {@link getNode} taking Inputs and returning an Output: readable metadata and masked endpoints,
+ * not secret (a secret `apiKey` does not make it secret).
+ */
 export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeResult> {
   return unsecretArgs(args).apply((a) => getNode(a as GetNodeArgs));
 }

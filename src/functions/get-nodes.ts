@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Node, NodeFilters } from "../api";
+import { toNodeResult, type Node, type NodeResult } from "../api";
 import { ConnectionArgs, withClient } from "../settings";
 import { unsecretArgs } from "./get-node";
-import { toNodeResult, NodeResult } from "./node-result";
+import { Inputs, NodeFilterArgs } from "./filters";
+import { failingQuietly } from "./run-error";
 import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
@@ -10,32 +11,47 @@ import { waitUntil, WaitFor } from "./wait";
 export const DEFAULT_GET_NODES_LIMIT = 1000;
 
 /** Arguments of {@link getNodes}: every filter of the node list, ordering, a bound and connection settings. */
-export interface GetNodesArgs extends NodeFilters, ConnectionArgs {
-  /** Most nodes to return (default 1000); more matching nodes is an error asking to narrow the filters. */
+export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
+  /**
+   * Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
+   * filters, never a silent cut.
+   */
   limit?: number;
-  /** Poll until every matching node reaches a status, or fail with a clear timeout error. */
+  /**
+   * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
+   * clear timeout error naming the nodes still elsewhere.
+   */
   waitFor?: WaitFor;
 }
 
-/** Arguments of {@link getNodesOutput}: the same, as Inputs. */
-export type GetNodesOutputArgs = {
-  [K in Exclude<keyof GetNodesArgs, "apiKey">]?: pulumi.Input<NonNullable<GetNodesArgs[K]>>;
-} & { apiKey?: pulumi.Input<string> };
+/** Arguments of {@link getNodesOutput}: those of {@link getNodes}, each an Input (`apiKey` may be a secret Output). */
+export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
+
+/** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
+export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
+  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
+  return withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
+    const list = () => client.listAllNodes(filters, { limit });
+    return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
+  });
+}
 
 /**
  * Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered
- * and ordered. Endpoints and credentials come back as secret Outputs; metadata is plain.
+ * and ordered: their metadata and masked endpoints, never secret. For their endpoints and
+ * credentials, use `getNodeConnectionsOutput` with the same filters.
+ *
+ * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout) throw a
+ * `pulumi.RunError`: the program ends with that one message, no stack trace.
  */
-export async function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
-  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  const nodes: Node[] = await withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
-    const list = () => client.listAllNodes(filters, { limit });
-    return waitFor ? waitUntil("getNodes", waitFor, list, (ns) => ns) : list();
-  });
-  return nodes.map(toNodeResult);
+export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
+  return failingQuietly(async () => (await fetchNodes("getNodes", args)).map(toNodeResult));
 }
 
-/** {@link getNodes} taking Inputs and returning an Output; metadata stays readable, secrets stay secret. */
+/**
+ * {@link getNodes} taking Inputs and returning an Output: readable metadata and masked endpoints,
+ * not secret (a secret `apiKey` does not make it secret).
+ */
 export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<NodeResult[]> {
   return unsecretArgs(args).apply((a) => getNodes(a as GetNodesArgs));
 }

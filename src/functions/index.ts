@@ -1,7 +1,13 @@
-/** The data-source functions: look up nodes, endpoints and credentials as secret Outputs. */
+/**
+ * The data-source functions: node metadata, readable (`getNode`, `getNodes` and their Output
+ * forms), and node endpoints and credentials, secret as a whole (`getNodeConnectionsOutput`).
+ */
 export { getNode, getNodeOutput } from "./get-node";
 export type { GetNodeArgs, GetNodeOutputArgs } from "./get-node";
 export { getNodes, getNodesOutput } from "./get-nodes";
 export type { GetNodesArgs, GetNodesOutputArgs } from "./get-nodes";
-export type { NodeResult } from "./node-result";
+export { getNodeConnectionsOutput } from "./get-node-connections";
+export type { GetNodeConnectionsArgs, GetNodeConnectionsOutputArgs } from "./get-node-connections";
+export type { NodeFilterArgs } from "./filters";
+export type { NodeConnection, NodeResult } from "../api";
 export type { WaitFor } from "./wait";

@@ -129,6 +129,11 @@ export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings 
   return { status: status as NodeStatus, timeoutSeconds, intervalMs: intervalSeconds * 1000 };
 }
 
+/** A wait of `waitFor` that ended before every node reached the status: the message names them. */
+export class WaitTimeoutError extends Error {
+  override name = "WaitTimeoutError";
+}
+
 const TIMED_OUT = Symbol("timed out");
 
 /** Resolves `promise`, or {@link TIMED_OUT} after `ms`; the timer never outlives the race. */
@@ -151,8 +156,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TI
  * `waitFor` is checked completely before the first poll ({@link checkWaitFor}). The wait never
  * runs past `timeoutSeconds`: no sleep ends after it, and a poll still running at that moment is
  * abandoned (the first poll of `timeoutSeconds: 0` is always awaited).
- * @throws an `InvalidInputError` for an invalid `waitFor`; on timeout, an error naming the
- * operation, the wanted status, the timeout and the nodes still elsewhere.
+ * @throws an `InvalidInputError` for an invalid `waitFor`; on timeout, a {@link WaitTimeoutError}
+ * naming the operation, the wanted status, the timeout and the nodes still elsewhere.
  */
 export async function waitUntil<T>(
   operation: string,
@@ -170,7 +175,7 @@ export async function waitUntil<T>(
     const where = pending
       ? `still not there: ${pending.map((n) => `${n.id} (${n.status})`).join(", ")}`
       : "no poll answered";
-    return new Error(
+    return new WaitTimeoutError(
       `${operation}: timed out after ${timeoutSeconds} s waiting for status ${status}; ${where}${late && pending ? " (the last poll did not answer in time)" : ""}`,
     );
   };

@@ -27,6 +27,7 @@ const RUNTIME_NAMES = [
   "getNodeOutput",
   "getNodes",
   "getNodesOutput",
+  "getNodeConnectionsOutput",
   // the client
   "NodeServiceClient",
   // errors
@@ -59,6 +60,10 @@ const INTERNALS = [
   "unsecretArgs",
   "waitUntil",
   "toNodeResult",
+  "toNodeConnection",
+  "fetchNodes",
+  "asRunError",
+  "maskEndpoint",
   "MASK",
   "createApiError",
   "kindForStatus",

@@ -1,0 +1,80 @@
+import * as pulumi from "@pulumi/pulumi";
+import { invalidInput, toNodeConnection, type NodeConnection } from "../api";
+import { show } from "../model";
+import { fetchNode, unsecretArgs } from "./get-node";
+import { fetchNodes, GetNodesArgs } from "./get-nodes";
+import { Inputs } from "./filters";
+import { failingQuietly } from "./run-error";
+
+/**
+ * Arguments of {@link getNodeConnectionsOutput}, as plain values: the filters, `limit`, `waitFor`
+ * and connection settings of `getNodes`, or the `id` of one node.
+ */
+export interface GetNodeConnectionsArgs extends GetNodesArgs {
+  /**
+   * One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
+   * an unknown id fails. Not together with filters, `orderBy` or `limit`.
+   */
+  id?: string;
+}
+
+/**
+ * Arguments of {@link getNodeConnectionsOutput}: those of `getNodesOutput`, or an `id`, each an
+ * Input (`apiKey` may be a secret Output).
+ */
+export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
+
+/** The arguments given that select nodes by list and so cannot come with an `id`. */
+const listOnly = (args: GetNodeConnectionsArgs) =>
+  Object.keys(args).filter(
+    (k) =>
+      !["id", "waitFor", "apiUrl", "apiKey"].includes(k) &&
+      (args as Record<string, unknown>)[k] !== undefined,
+  );
+
+async function connections(args: GetNodeConnectionsArgs): Promise<NodeConnection[]> {
+  const operation = "getNodeConnectionsOutput";
+  const { id, ...rest } = args;
+  if (id === undefined) return (await fetchNodes(operation, rest)).map(toNodeConnection);
+  const extra = listOnly(args);
+  if (extra.length > 0) {
+    throw invalidInput(
+      operation,
+      extra.map((field) => ({
+        field,
+        value: show((args as Record<string, unknown>)[field]),
+        allowed: "not with id: pass either id (one node) or filters (a list)",
+      })),
+      { resourceId: id },
+    );
+  }
+  const { waitFor, apiUrl, apiKey } = rest;
+  return [toNodeConnection(await fetchNode(operation, { id, waitFor, apiUrl, apiKey }))];
+}
+
+/**
+ * The endpoints and credentials of nodes, as one Output **secret as a whole**, holding plain
+ * strings: `[{ id, name, httpsEndpoint?, wssEndpoint?, graphqlEndpoint?, beaconEndpoint?,
+ * authUsername?, authPassword?, authKey? }]`, in the order of the list (or the one node of
+ * `id`). Every value computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) is secret
+ * too, so an app's configuration is one `apply` away:
+ *
+ * ```ts
+ * const conns = getNodeConnectionsOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
+ * export const appEnv = conns.apply((cs) => `RPC_URL=${cs[0].httpsEndpoint}`); // secret
+ * ```
+ *
+ * Takes the filters, `limit` and `waitFor` of `getNodesOutput`, or `id` for one node. There is no
+ * Promise form on purpose: a Promise cannot carry secretness. Metadata (status, region, masked
+ * endpoints, ...) comes from `getNodesOutput`, readable.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
+ */
+export function getNodeConnectionsOutput(
+  args: GetNodeConnectionsOutputArgs = {},
+): pulumi.Output<NodeConnection[]> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi
+    .secret(unsecretArgs(args))
+    .apply((a) => failingQuietly(() => connections(a as GetNodeConnectionsArgs)));
+}

@@ -1,0 +1,318 @@
+/**
+ * Program tier: the data-source functions in a program under `pulumi.runtime.setMocks`, against
+ * the emulator over real HTTP. Their results compose (metadata readable and plain, connection
+ * data secret as a whole with plain strings inside), and expected failures are `pulumi.RunError`s
+ * (one message, no trace), one error object per message.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NodeServiceClient, toNodeConnection, type Node } from "../../src/api";
+import { NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
+import { withEmulator } from "../helpers/emulator";
+
+pulumi.runtime.setMocks(
+  {
+    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+    call: (args) => args.inputs,
+  },
+  "program",
+  "test",
+  false,
+);
+
+// Loaded after setMocks, as a program would be.
+const sdk: typeof import("../../src") = require("../../src");
+
+/** Every endpoint URL and credential field of a node. */
+const SECRET_FIELDS = [
+  "httpsEndpoint",
+  "wssEndpoint",
+  "graphqlEndpoint",
+  "beaconEndpoint",
+  "authUsername",
+  "authPassword",
+  "authKey",
+];
+
+const TO_JSON_TEXT = "Calling [toJSON] on an [Output<T>]";
+
+function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => output.apply(resolve));
+}
+
+/** The rejection of `promise` (fails the test when it resolves). */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (e: Error) => e,
+  );
+}
+
+/**
+ * The rejection of an Output's value, with every promise of the Output handled (its value, whether
+ * it is known, whether it is secret, its resources): a program's language host reports each
+ * distinct error object once, so nothing may be left over for the next test here.
+ */
+function outputRejection(output: pulumi.Output<unknown>): Promise<Error> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const o = output as any;
+  for (const p of [o.isKnown, o.isSecret, o.allResources?.()]) p?.catch(() => undefined);
+  return rejection(o.promise());
+}
+
+const emulator = withEmulator({ pageSize: 4 });
+
+/** The raw nodes of the fixture network, read with the client itself. */
+async function rawNodes(): Promise<Node[]> {
+  const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+  return client.listAllNodes(
+    { network: emulator().fixtures.networkWithNodes, orderBy: "name" },
+    { limit: 100 },
+  );
+}
+
+describe("getNode / getNodes: metadata, readable, no secret at all", () => {
+  test("plain values (no Output inside), the model's values, masked twins without credentials", async () => {
+    const nodes = await sdk.getNodes({
+      apiUrl: emulator().url,
+      apiKey: emulator().apiKey,
+      network: emulator().fixtures.networkWithNodes,
+    });
+    expect(nodes.length).toBeGreaterThan(1);
+    const text = JSON.stringify(nodes);
+    for (const secret of emulator().secrets()) expect(text).not.toContain(secret);
+    expect(text).not.toContain(TO_JSON_TEXT);
+    for (const node of nodes) {
+      for (const [field, value] of Object.entries(node)) {
+        expect(pulumi.Output.isInstance(value)).toBe(false);
+        expect(value).not.toBeUndefined();
+        expect(SECRET_FIELDS).not.toContain(field);
+      }
+      expect(node.id).toMatch(/^ND-/);
+      expect(NODE_STATUSES).toContain(node.status);
+      expect(REGIONS).toContain(node.region);
+      expect(PROVIDERS).toContain(node.provider);
+      expect(NODE_TYPES).toContain(node.type);
+      expect(node.httpsEndpointMasked).toContain("***");
+    }
+  });
+
+  test("getNodeOutput / getNodesOutput with a secret key: not secret, every field readable", async () => {
+    const nodes = sdk.getNodesOutput({
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
+      protocol: "ethereum",
+    });
+    expect(await pulumi.isSecret(nodes)).toBe(false);
+    const first = sdk.getNodeOutput({
+      id: nodes.apply((ns) => ns[0].id),
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
+    });
+    expect(await pulumi.isSecret(first)).toBe(false);
+    expect(await pulumi.isSecret(first.name)).toBe(false);
+    expect(await valueOf(first.name)).toBe((await valueOf(nodes))[0].name);
+    // The obvious export of metadata is readable and correct.
+    const listing = nodes.apply((ns) =>
+      JSON.stringify(ns.map((n) => ({ id: n.id, url: n.httpsEndpointMasked }))),
+    );
+    expect(await pulumi.isSecret(listing)).toBe(false);
+    expect(await valueOf(listing)).not.toContain(TO_JSON_TEXT);
+  });
+
+  test("the issue's three snippets, written against getNodes / getNodesOutput, do not compile", () => {
+    // Checked by the type checker when this file is compiled: each line must be an error.
+    const nodes = undefined as unknown as pulumi.Output<import("../../src").NodeResult[]>;
+    const typeErrors = async () => {
+      // @ts-expect-error NodeResult has no httpsEndpoint: it is in getNodeConnectionsOutput.
+      nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpoint }))));
+      // @ts-expect-error NodeResult has no httpsEndpoint.
+      nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`);
+      // @ts-expect-error NodeResult has no httpsEndpoint.
+      return `RPC_URL=${(await sdk.getNodes({}))[0].httpsEndpoint}`;
+    };
+    expect(typeof typeErrors).toBe("function");
+  });
+});
+
+describe("getNodeConnectionsOutput: connection data, secret as a whole, plain strings inside", () => {
+  test("the list: the client's endpoints and credentials, in the list's order, secret", async () => {
+    const conns = sdk.getNodeConnectionsOutput({
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
+      network: emulator().fixtures.networkWithNodes,
+      orderBy: "name",
+    });
+    expect(await pulumi.isSecret(conns)).toBe(true);
+    const value = await valueOf(conns);
+    expect(value).toEqual((await rawNodes()).map(toNodeConnection));
+    for (const c of value) {
+      expect(Object.keys(c)).toEqual(expect.arrayContaining(["id", "name", "httpsEndpoint", "authKey"]));
+      for (const v of Object.values(c)) expect(typeof v).toBe("string");
+    }
+  });
+
+  test("the issue's three snippets, rewritten: correct values, still secret, no toJSON text", async () => {
+    const args = {
+      apiUrl: emulator().url,
+      apiKey: pulumi.secret(emulator().apiKey),
+      network: emulator().fixtures.networkWithNodes,
+      orderBy: "name" as const,
+    };
+    const raw = (await rawNodes()).map((n) => n.details);
+    const conns = sdk.getNodeConnectionsOutput(args);
+
+    const json = conns.apply((cs) => JSON.stringify(cs.map((c) => ({ rpc: c.httpsEndpoint }))));
+    const env = conns.apply((cs) => `RPC_URL=${cs[0].httpsEndpoint}`);
+    const interpolated = pulumi.interpolate`RPC_URL=${conns[0].httpsEndpoint}`;
+
+    for (const out of [json, env, interpolated]) {
+      expect(await pulumi.isSecret(out)).toBe(true);
+      expect(await valueOf(out)).not.toContain(TO_JSON_TEXT);
+    }
+    expect(JSON.parse(await valueOf(json))).toEqual(raw.map((d) => ({ rpc: d.httpsEndpoint })));
+    expect(await valueOf(env)).toBe(`RPC_URL=${raw[0].httpsEndpoint}`);
+    expect(await valueOf(interpolated)).toBe(`RPC_URL=${raw[0].httpsEndpoint}`);
+  });
+
+  test("id: exactly that node, secret; with filters it is refused, naming them", async () => {
+    const id = emulator().fixtures.beaconNode;
+    const one = sdk.getNodeConnectionsOutput({ id, apiUrl: emulator().url, apiKey: emulator().apiKey });
+    expect(await pulumi.isSecret(one)).toBe(true);
+    const [conn, ...rest] = await valueOf(one);
+    expect(rest).toEqual([]);
+    expect(conn.id).toBe(id);
+    expect(conn.beaconEndpoint).toMatch(/^https:\/\//);
+
+    const e = await outputRejection(
+      sdk.getNodeConnectionsOutput({
+        id,
+        status: "running",
+        apiUrl: emulator().url,
+        apiKey: emulator().apiKey,
+      }),
+    );
+    expect(pulumi.RunError.isInstance(e)).toBe(true);
+    expect(e.message).toMatch(/status: got "running"; not with id/);
+  });
+
+  test("an unknown id fails as a RunError naming it", async () => {
+    const e = await outputRejection(
+      sdk.getNodeConnectionsOutput({
+        id: "ND-999-999-999",
+        apiUrl: emulator().url,
+        apiKey: emulator().apiKey,
+      }),
+    );
+    expect(pulumi.RunError.isInstance(e)).toBe(true);
+    expect(e.message).toContain("ND-999-999-999");
+  });
+});
+
+describe("expected failures are pulumi.RunErrors: one message, no trace, one object per message", () => {
+  const saved = { key: process.env.BLOCKCHAIN_API_KEY, url: process.env.BLOCKCHAIN_API_URL };
+  beforeEach(() => {
+    delete process.env.BLOCKCHAIN_API_KEY;
+    delete process.env.BLOCKCHAIN_API_URL;
+  });
+  afterAll(() => {
+    for (const [name, value] of [
+      ["BLOCKCHAIN_API_KEY", saved.key],
+      ["BLOCKCHAIN_API_URL", saved.url],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  function expectRunError(e: Error, name: string): void {
+    expect(pulumi.RunError.isInstance(e)).toBe(true);
+    expect(e).toBeInstanceOf(pulumi.RunError);
+    expect(e.name).toBe(name);
+    expect((e.cause as Error).name).toBe(name);
+    expect(e.stack).not.toMatch(/\n\s+at /);
+  }
+
+  test("a missing key: the fix, once for every call of the program", async () => {
+    const url = emulator().url;
+    const a = await rejection(sdk.getNodes({ apiUrl: url }));
+    const others = [
+      await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, apiUrl: url })),
+      await outputRejection(sdk.getNodesOutput({ apiUrl: url })),
+      await outputRejection(sdk.getNodeOutput({ id: emulator().fixtures.beaconNode, apiUrl: url })),
+      await outputRejection(sdk.getNodeConnectionsOutput({ apiUrl: url })),
+    ];
+    expectRunError(a, "SettingsError");
+    expect(a.message).toMatch(
+      /^No API key for the blockchain node service\. Set it with `pulumi config set --secret blockchain:apiKey <key>`/,
+    );
+    expect(a.cause).toBeInstanceOf(sdk.SettingsError);
+    // One error object, however many calls fail with it: the language host reports it once.
+    for (const other of others) expect(other).toBe(a);
+  });
+
+  test("a refused key from stack config: the stack-config hint, never the environment's", async () => {
+    const wrongKey = "wrong-key-from-config-1234567890";
+    pulumi.runtime.setConfig("blockchain:apiKey", wrongKey);
+    try {
+      const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
+      expectRunError(e, "UnauthorizedError");
+      expect(e.cause).toBeInstanceOf(sdk.UnauthorizedError);
+      expect((e.cause as InstanceType<typeof sdk.UnauthorizedError>).kind).toBe("unauthorized");
+      expect(e.message).toMatch(
+        /it came from stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
+      );
+      expect(e.message).not.toMatch(/export|BLOCKCHAIN_API_KEY/);
+      expect(`${e.message}${e.stack}`).not.toContain(wrongKey);
+    } finally {
+      pulumi.runtime.setConfig("blockchain:apiKey", "");
+    }
+  });
+
+  test("a refused key from the environment: the environment's hint", async () => {
+    process.env.BLOCKCHAIN_API_KEY = "wrong-key-from-env-1234567890";
+    const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
+    expectRunError(e, "UnauthorizedError");
+    expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: export the right one/);
+  });
+
+  test("a refused key from the argument: the argument's hint", async () => {
+    const e = await rejection(
+      sdk.getNode({
+        id: emulator().fixtures.beaconNode,
+        apiUrl: emulator().url,
+        apiKey: "wrong-key-argument-123456",
+      }),
+    );
+    expectRunError(e, "UnauthorizedError");
+    expect(e.message).toMatch(/the apiKey argument: pass the right key/);
+    expect(e.message).not.toMatch(/pulumi config set|export/);
+  });
+
+  test("an invalid filter, an unknown node, a waitFor timeout", async () => {
+    const conn = { apiUrl: emulator().url, apiKey: emulator().apiKey };
+    const filter = await rejection(sdk.getNodes({ ...conn, region: "mars-1" as never }));
+    expectRunError(filter, "InvalidInputError");
+    expect(filter.message).toMatch(/region/);
+
+    const unknown = await rejection(sdk.getNode({ ...conn, id: "ND-999-999-998" }));
+    expectRunError(unknown, "NotFoundError");
+
+    const id = emulator().fixtures.beaconNode;
+    emulator().admin.setNodeStatus(id, "maintenance");
+    try {
+      const timeout = await rejection(
+        sdk.getNode({
+          ...conn,
+          id,
+          waitFor: { status: "running", timeoutSeconds: 0.2, intervalSeconds: 0.1 },
+        }),
+      );
+      expectRunError(timeout, "WaitTimeoutError");
+      expect(timeout.message).toMatch(/timed out after 0\.2 s waiting for status running/);
+    } finally {
+      emulator().admin.setNodeStatus(id, "running");
+    }
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The two views of a node (src/api/node-view.ts): the metadata view holds no endpoint or
+ * credential, only masked twins; the connection view holds exactly the endpoints and credentials
+ * the service sent. Neither carries an `undefined` field.
+ */
+import type { Node } from "../../src/api";
+import { NODE_SECRET_FIELDS, toNodeConnection, toNodeResult } from "../../src/api";
+
+const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
+
+const node: Node = {
+  id: "ND-123-456-789",
+  name: "My Ethereum archive node",
+  network: "NW-123-456-7",
+  organization: "RG-123-456",
+  type: "dedicated",
+  role: "peer",
+  provider: "aws",
+  region: "us-east-1",
+  status: "running",
+  configuration: { archive: true },
+  details: {
+    mode: "archive",
+    version: "1.9.9",
+    apiNamespaces: ["net", "eth", "web3"],
+    httpsEndpoint: `https://nd-123-456-789.p2pify.com/${KEY}`,
+    wssEndpoint: `wss://ws-nd-123-456-789.p2pify.com/${KEY}`,
+    authUsername: "user-name",
+    authPassword: "pass-word-pass-word-pass-word",
+    authKey: KEY,
+  },
+  createdAt: "2023-01-01T00:00:00.000Z",
+  creator: {
+    id: "UR-111-111-111",
+    email: "john.smith@example.com",
+    firstName: "John",
+    lastName: "Smith",
+    organization: { id: "RG-123-456", name: "My organization" },
+  },
+};
+
+describe("toNodeResult", () => {
+  test("metadata flattened, masked twins of the endpoints present, nothing secret", () => {
+    const result = toNodeResult(node);
+    expect(result).toEqual({
+      id: "ND-123-456-789",
+      name: "My Ethereum archive node",
+      network: "NW-123-456-7",
+      organization: "RG-123-456",
+      type: "dedicated",
+      role: "peer",
+      provider: "aws",
+      region: "us-east-1",
+      status: "running",
+      configuration: { archive: true },
+      createdAt: "2023-01-01T00:00:00.000Z",
+      creator: node.creator,
+      mode: "archive",
+      version: "1.9.9",
+      apiNamespaces: ["net", "eth", "web3"],
+      httpsEndpointMasked: "https://nd-123-456-789.p2pify.com/***",
+      wssEndpointMasked: "wss://ws-nd-123-456-789.p2pify.com/***",
+    });
+    const text = JSON.stringify(result);
+    for (const secret of [KEY, "user-name", "pass-word-pass-word-pass-word"])
+      expect(text).not.toContain(secret);
+    for (const field of NODE_SECRET_FIELDS) expect(field in result).toBe(false);
+  });
+
+  test("a node whose details are hidden (not the owner's): no twin, no undefined field", () => {
+    const result = toNodeResult({ ...node, details: {}, creator: undefined });
+    expect(Object.values(result)).not.toContain(undefined);
+    expect(Object.keys(result)).not.toEqual(
+      expect.arrayContaining(["httpsEndpointMasked", "mode", "creator"]),
+    );
+  });
+
+  test("a credential anywhere in an endpoint is masked with the node's own credentials", () => {
+    const result = toNodeResult({
+      ...node,
+      details: {
+        graphqlEndpoint: "https://user-name:pass-word-pass-word-pass-word@nd.example.com/graphql",
+        authUsername: "user-name",
+      },
+    });
+    expect(result.graphqlEndpointMasked).toBe("https://***@nd.example.com/graphql");
+  });
+});
+
+describe("toNodeConnection", () => {
+  test("id, name and exactly the endpoints and credentials sent, as plain strings", () => {
+    expect(toNodeConnection(node)).toEqual({
+      id: "ND-123-456-789",
+      name: "My Ethereum archive node",
+      httpsEndpoint: node.details.httpsEndpoint,
+      wssEndpoint: node.details.wssEndpoint,
+      authUsername: "user-name",
+      authPassword: "pass-word-pass-word-pass-word",
+      authKey: KEY,
+    });
+  });
+
+  test("no metadata besides id and name, and no undefined field", () => {
+    const c = toNodeConnection({ ...node, details: { httpsEndpoint: "https://h.example.com/x" } });
+    expect(c).toEqual({ id: node.id, name: node.name, httpsEndpoint: "https://h.example.com/x" });
+  });
+
+  test("the secret fields are the endpoints and the credentials", () => {
+    expect([...NODE_SECRET_FIELDS]).toEqual([
+      "httpsEndpoint",
+      "wssEndpoint",
+      "graphqlEndpoint",
+      "beaconEndpoint",
+      "authUsername",
+      "authPassword",
+      "authKey",
+    ]);
+  });
+});
