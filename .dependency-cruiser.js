@@ -3,7 +3,9 @@
  * The layer rule of src/, checked by `npm run lint` (so by CI). Each layer imports only the
  * layers below it; CONTRIBUTING.md has the drawing.
  *
- *   src/index.ts, src/provider-runtime.ts       entry points (any file directly in src/ but settings.ts)
+ *   src/index.ts, src/client.ts, src/provider-runtime.ts
+ *                                               entry points (any file directly in src/ but settings.ts);
+ *                                               src/client.ts uses only src/api/ and src/model/
  *   src/resources/   src/functions/             Pulumi (neither imports the other)
  *   src/settings.ts                             where the API URL and key come from
  *   src/api/                                    HTTP client: no Pulumi
@@ -79,6 +81,14 @@ module.exports = {
       EMULATOR,
       [EMULATOR, MODEL],
     ),
+    {
+      name: "client-entry-without-pulumi",
+      comment:
+        "src/client.ts (pulumi-blockchain-nodes/client) is the client for scripts without Pulumi: it imports src/api/ and src/model/ only, and no @pulumi/* package, so loading it never loads the Pulumi SDK.",
+      severity: "error",
+      from: { path: "^src/client[.]ts$" },
+      to: { path: ["^src/(?!api/|model/)", "(?:^|/)node_modules/@pulumi/|^@pulumi/"] },
+    },
     {
       name: "entry-points-on-top",
       comment:
