@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import * as fs from "fs";
+import * as path from "path";
 import { parseArgs } from "util";
 import { MAX_ROUTE_DELAY_MS } from "./http/delays";
 import type { RouteDelays } from "./http/delays";
 import type { FaultMatch, FaultOptions } from "./http/fault-options";
-import { MAX_CAPACITY } from "./http/options";
+import { EMULATOR_DEFAULTS, MAX_CAPACITY } from "./http/options";
 import type { EmulatorOptions } from "./http/options";
 import type { RunningEmulator } from "./http/running-emulator";
 import { startEmulator } from "./http/server";
@@ -12,6 +14,13 @@ import { startEmulator } from "./http/server";
 export const USAGE = `Usage: blockchain-nodes-emulator [options]
 
 Serves a local, in-memory emulator of the blockchain node service API over HTTP.
+
+On start it prints, on stdout: the URL, one API key per organization, the admin key
+(for the /_emulator/ endpoints), the well-known ids (organization, projects, networks,
+a node, a faucet address) and a line to paste into a shell:
+  export BLOCKCHAIN_API_URL=http://127.0.0.1:PORT BLOCKCHAIN_API_KEY=KEY
+With --json, all of it is one JSON object on one line instead. It then serves until
+it gets SIGINT (Ctrl-C) or SIGTERM. The same seed gives the same data, keys and ids.
 
 Options:
   --port N                 TCP port (default 0: a free port, printed on start)
@@ -42,7 +51,13 @@ Options:
   --verbose                log one line per request on stderr: method, route template,
                            well-formed ids, known filters, status, time (never a raw
                            path, query value that could be a secret, header or body)
-  --help                   show this help
+  --json                   print the URL, keys, admin key and well-known ids as one JSON
+                           object on one line of stdout (for scripts), then serve as usual:
+                           {"url", "seed", "apiKey", "keys": {organization: key},
+                            "adminKey", "ids": {organization, project, networkWithNodes, ...},
+                            "env": {"BLOCKCHAIN_API_URL", "BLOCKCHAIN_API_KEY"}}
+  --version                print the version of pulumi-blockchain-nodes and exit
+  --help, -h               show this help and exit
 
 Admin endpoints (Authorization: Bearer <admin key printed on start>):
   GET|PUT /_emulator/faults, GET|POST|DELETE /_emulator/faults/queue,
@@ -52,8 +67,14 @@ Admin endpoints (Authorization: Bearer <admin key printed on start>):
 /** A command line error: the message is shown and the command exits with status 2. */
 export class UsageError extends Error {}
 
-/** The result of parsing the command line. */
-export type CliCommand = { help: true } | { help: false; options: EmulatorOptions };
+/**
+ * The result of parsing the command line: show the help, show the version, or serve with
+ * `options`, printing the start text (`text`) or one JSON object (`json`).
+ */
+export type CliCommand =
+  | { action: "help" }
+  | { action: "version" }
+  | { action: "serve"; options: EmulatorOptions; output: "text" | "json" };
 
 function integer(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
@@ -100,13 +121,16 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "faucet-log-capacity": { type: "string" },
         "max-body-bytes": { type: "string" },
         verbose: { type: "boolean" },
+        json: { type: "boolean" },
+        version: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.help) return { help: true };
+  if (values.help) return { action: "help" };
+  if (values.version) return { action: "version" };
   const options: EmulatorOptions = { quiet: !values.verbose };
   const faults: FaultOptions = {};
   if (values.port !== undefined) options.port = integer("port", values.port, 0, 65535);
@@ -189,14 +213,26 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   if (values["max-body-bytes"] !== undefined) {
     options.maxBodyBytes = integer("max-body-bytes", values["max-body-bytes"], 1, 1 << 30);
   }
-  return { help: false, options };
+  return { action: "serve", options, output: values.json ? "json" : "text" };
 }
 
-/** The text printed on start: URL, keys, fixtures and an `export` line for the shell. */
-export function banner(emulator: RunningEmulator, options: EmulatorOptions): string {
+/**
+ * The version of the package this command belongs to, read from its `package.json` (two folders
+ * up from this file, in `src/` as in `dist/`).
+ */
+export function packageVersion(): string {
+  const file = path.join(__dirname, "..", "..", "package.json");
+  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
+  if (manifest.name !== "pulumi-blockchain-nodes" || typeof manifest.version !== "string") {
+    throw new Error(`${file} is not the manifest of pulumi-blockchain-nodes`);
+  }
+  return manifest.version;
+}
+
+/** The well-known ids printed on start, in the order they are printed. */
+function wellKnownIds(emulator: RunningEmulator): Array<[string, string]> {
   const f = emulator.fixtures;
-  const others = Object.entries(emulator.keys).filter(([org]) => org !== f.organization);
-  const rows: Array<[string, string]> = [
+  return [
     ["organization", f.organization],
     ["project", f.project],
     ["otherProject", f.otherProject],
@@ -210,8 +246,46 @@ export function banner(emulator: RunningEmulator, options: EmulatorOptions): str
     ["foreignNetwork", f.foreignNetwork],
     ["faucetAddress", f.faucetAddress],
   ];
+}
+
+/** What `--json` prints on start: everything of the text banner, as one object. */
+export interface StartInfo {
+  /** The emulator's URL, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  /** The seed of the data and keys. */
+  seed: number;
+  /** The API key of the primary organization (`ids.organization`). */
+  apiKey: string;
+  /** The API key of every organization, by organization id. */
+  keys: Record<string, string>;
+  /** The key of the `/_emulator/` admin endpoints. */
+  adminKey: string;
+  /** The well-known ids: organization, projects, networks, a node, a faucet address. */
+  ids: Record<string, string>;
+  /** The environment variables that point a program at the emulator. */
+  env: { BLOCKCHAIN_API_URL: string; BLOCKCHAIN_API_KEY: string };
+}
+
+/** The object `--json` prints on start. */
+export function startInfo(emulator: RunningEmulator, options: EmulatorOptions): StartInfo {
+  return {
+    url: emulator.url,
+    seed: options.seed ?? EMULATOR_DEFAULTS.seed,
+    apiKey: emulator.apiKey,
+    keys: { ...emulator.keys },
+    adminKey: emulator.adminKey,
+    ids: Object.fromEntries(wellKnownIds(emulator)),
+    env: { BLOCKCHAIN_API_URL: emulator.url, BLOCKCHAIN_API_KEY: emulator.apiKey },
+  };
+}
+
+/** The text printed on start: URL, keys, fixtures and an `export` line for the shell. */
+export function banner(emulator: RunningEmulator, options: EmulatorOptions): string {
+  const f = emulator.fixtures;
+  const others = Object.entries(emulator.keys).filter(([org]) => org !== f.organization);
+  const rows = wellKnownIds(emulator);
   return [
-    `blockchain-nodes-emulator listening on ${emulator.url} (seed ${options.seed ?? 1})`,
+    `blockchain-nodes-emulator listening on ${emulator.url} (seed ${options.seed ?? EMULATOR_DEFAULTS.seed})`,
     `API key of organization ${f.organization}: ${emulator.apiKey}`,
     ...others.map(([org, key]) => `API key of organization ${org}: ${key}`),
     `Admin key (for the /_emulator/ endpoints): ${emulator.adminKey}`,
@@ -233,8 +307,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stderr.write(`blockchain-nodes-emulator: ${error.message}\nRun with --help for usage.\n`);
     return 2;
   }
-  if (command.help) {
+  if (command.action === "help") {
     process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command.action === "version") {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   let emulator: RunningEmulator;
@@ -244,7 +322,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stderr.write(`blockchain-nodes-emulator: cannot start: ${(error as Error).message}\n`);
     return error instanceof RangeError || error instanceof TypeError ? 2 : 1;
   }
-  process.stdout.write(banner(emulator, command.options));
+  process.stdout.write(
+    command.output === "json"
+      ? `${JSON.stringify(startInfo(emulator, command.options))}\n`
+      : banner(emulator, command.options),
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

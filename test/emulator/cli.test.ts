@@ -71,6 +71,60 @@ describe("blockchain-nodes-emulator command", () => {
     });
   });
 
+  test("--json prints one JSON object (URL, keys, admin key, well-known ids, env) on one line, serves, and stops on SIGTERM", async () => {
+    const child = spawn(process.execPath, [cli, "--port", "0", "--seed", "5", "--json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let stdout = "";
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes("\n")) resolve();
+        });
+        child.on("exit", (code) => reject(new Error(`exited early with ${code}: ${stdout}`)));
+      });
+      // exactly one line, which is the whole object: nothing else for a script to strip
+      expect(stdout.endsWith("\n")).toBe(true);
+      expect(stdout.trimEnd().split("\n")).toHaveLength(1);
+      const info = JSON.parse(stdout) as {
+        url: string;
+        seed: number;
+        apiKey: string;
+        keys: Record<string, string>;
+        adminKey: string;
+        ids: Record<string, string>;
+        env: Record<string, string>;
+      };
+      expect(Object.keys(info)).toEqual(["url", "seed", "apiKey", "keys", "adminKey", "ids", "env"]);
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+      expect(info.seed).toBe(5);
+      expect(info.apiKey).toBe(deriveApiKey(5, WELL_KNOWN_IDS.organization));
+      expect(info.adminKey).toBe(deriveAdminKey(5));
+      expect(info.keys[WELL_KNOWN_IDS.organization]).toBe(info.apiKey);
+      expect(Object.keys(info.keys).length).toBeGreaterThan(1);
+      for (const [org, key] of Object.entries(info.keys)) expect(key).toBe(deriveApiKey(5, org));
+      expect(info.ids).toMatchObject(WELL_KNOWN_IDS);
+      expect(info.ids.faucetAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(info.env).toEqual({ BLOCKCHAIN_API_URL: info.url, BLOCKCHAIN_API_KEY: info.apiKey });
+
+      // still serving, like the text mode
+      const res = await fetch(`${info.url}/v1/nodes/${info.ids.beaconNode}/`, {
+        headers: { Authorization: `Bearer ${info.apiKey}` },
+      });
+      expect(res.status).toBe(200);
+      expect(stdout.trimEnd().split("\n")).toHaveLength(1);
+      const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exit).toBe(0);
+      expect(stderr).toBe("");
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
+
   test("--verbose logs no secret from paths, queries, headers or bodies; delays set by flag apply", async () => {
     const secret = "Zq8sEcReT4in7the2url";
     const child = spawn(
@@ -121,10 +175,31 @@ describe("blockchain-nodes-emulator command", () => {
     }
   });
 
-  test("--help prints usage and exits 0", async () => {
-    const r = await run(["--help"]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain("Usage: blockchain-nodes-emulator");
+  test("--help prints usage, says what is printed on start, and exits 0", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const r = await run([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Usage: blockchain-nodes-emulator");
+      // what a user sees on start: keys, ids and the export line, and the flags that change it
+      expect(r.stdout).toMatch(/API key per organization/);
+      expect(r.stdout).toMatch(/admin key/);
+      expect(r.stdout).toMatch(/well-known ids/);
+      expect(r.stdout).toContain("export BLOCKCHAIN_API_URL=");
+      for (const option of ["--json", "--version", "--help"]) expect(r.stdout).toContain(`  ${option}`);
+      expect(r.stderr).toBe("");
+    }
+  });
+
+  test("--version prints the package's version and exits 0, before any other check", async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+      version: string;
+    };
+    for (const args of [["--version"], ["--version", "--port", "0"]]) {
+      const r = await run(args);
+      expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    }
+    expect(parseCliArgs(["--help", "--version"])).toEqual({ action: "help" });
+    expect(parseCliArgs(["--version", "--json"])).toEqual({ action: "version" });
   });
 
   test.each([
@@ -167,7 +242,8 @@ describe("blockchain-nodes-emulator command", () => {
         "2",
       ]),
     ).toEqual({
-      help: false,
+      action: "serve",
+      output: "text",
       options: {
         quiet: true,
         port: 8080,
@@ -201,7 +277,8 @@ describe("blockchain-nodes-emulator command", () => {
         "4096",
       ]),
     ).toEqual({
-      help: false,
+      action: "serve",
+      output: "text",
       options: {
         quiet: true,
         faults: {
@@ -216,8 +293,10 @@ describe("blockchain-nodes-emulator command", () => {
         maxBodyBytes: 4096,
       },
     });
+    expect(parseCliArgs(["--json"])).toEqual({ action: "serve", output: "json", options: { quiet: true } });
     expect(parseCliArgs(["--latency-ms", "25", "--verbose"])).toEqual({
-      help: false,
+      action: "serve",
+      output: "text",
       options: { quiet: false, faults: { latencyMs: 25 } },
     });
   });
