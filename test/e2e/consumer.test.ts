@@ -1,0 +1,613 @@
+/**
+ * The package as a user gets it. It is packed with `npm pack` (built afresh in a staging copy, so
+ * no stale file of `dist/` travels), installed from the tarball into a fresh folder outside the
+ * repository, and used there the way the README's "Use it in your project" shows:
+ *
+ * - without the engine: the tarball's contents (every source map's sources are in it), every
+ *   entry (`.`, `./client`, `./emulator`, `./provider-runtime`) type-checked under
+ *   `moduleResolution` `node`, `node16`, `nodenext` and `bundler`, the client entry loading no
+ *   `@pulumi/*` module (its load time and memory printed beside the main entry's), and the
+ *   emulator command of the installed package;
+ * - under the real engine: the README's project files written as they are, compiled with `tsc`
+ *   under Pulumi's default tsconfig (`strict`), run by `pulumi up` against the emulator of the
+ *   installed package (`pulumi-blockchain-nodes/emulator`), a second project reading the outputs
+ *   through a `StackReference`, the README's client script run with `node` from the installed
+ *   package (`pulumi-blockchain-nodes/client`), `destroy`, and a secrets audit of the backend's
+ *   files, the stacks' config files and everything the engine printed.
+ *
+ * Only the package's own dependencies come from npm's local cache (`npm install --offline`);
+ * `@pulumi/pulumi`, `typescript` and `@types/node` are links to this repository's copies.
+ */
+import { execFile, spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { promisify } from "util";
+import { LocalWorkspace, type OutputMap, type Stack } from "@pulumi/pulumi/automation";
+import * as ts from "typescript";
+import { findSecrets } from "../helpers/audit";
+import { describeWithEngine, type EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const NAME = "pulumi-blockchain-nodes";
+const run = promisify(execFile);
+
+// ---------------------------------------------------------------------------------------------
+// The README's "Use it in your project" section: its files, taken as they are written.
+
+/** The README's text of the section that starts with `heading`, up to the next `## ` heading. */
+function readmeSection(heading: string): string {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no section ${heading}`);
+  const end = readme.indexOf("\n## ", start + heading.length + 2);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+/**
+ * The fenced block of the "Use it in your project" section introduced by a line naming `file`
+ * in backquotes and ending with a colon (`` `index.ts`: ``), or, with `marker`, the one ts block
+ * that contains `marker`.
+ */
+function projectFile(file: string, marker?: string): string {
+  const section = readmeSection("## Use it in your project");
+  if (marker) {
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const found = blocks.filter((b) => b.includes(marker));
+    if (found.length !== 1) throw new Error(`expected one ts block with ${marker}, found ${found.length}`);
+    return found[0];
+  }
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const match = new RegExp("^`" + escaped + "`[^\\n]*:\\n\\n```\\w+\\n([\\s\\S]*?)```", "m").exec(section);
+  if (!match) throw new Error(`README's "Use it in your project" has no block for ${file}`);
+  return match[1];
+}
+
+/** The one ts block of a README section that contains `marker`. */
+function readmeTsBlock(heading: string, marker: string): string {
+  const blocks = [...readmeSection(heading).matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const found = blocks.filter((b) => b.includes(marker));
+  if (found.length !== 1) throw new Error(`expected one ts block with ${marker} in ${heading}`);
+  return found[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packing and installing.
+
+/** Copies a folder (files and folders; links as links). */
+function copyTree(from: string, to: string): void {
+  fs.cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+}
+
+interface Packed {
+  tarball: string;
+  /** Bytes of the tarball, and of its files unpacked. */
+  size: number;
+  unpackedSize: number;
+  files: string[];
+  version: string;
+}
+
+/**
+ * Builds the package afresh in a staging copy (its `package.json`, tsconfigs, README, CHANGELOG
+ * and `src/`; `node_modules` linked) with the `build` script's compiler settings, and packs it
+ * there with `npm pack`: the tarball `npm pack` gives here (its `prepack` script cleans and
+ * builds), without touching this checkout's `dist/`, which other tests may be reading.
+ */
+async function pack(work: string): Promise<Packed> {
+  const staging = path.join(work, "staging");
+  fs.mkdirSync(staging);
+  for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "CHANGELOG.md"])
+    fs.copyFileSync(path.join(ROOT, file), path.join(staging, file));
+  copyTree(path.join(ROOT, "src"), path.join(staging, "src"));
+  fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(staging, "node_modules"), "dir");
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  expect(pkg.scripts.prepack).toBe("npm run clean && npm run build");
+  expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
+  await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+    cwd: staging,
+  });
+  const dest = path.join(work, "pack");
+  fs.mkdirSync(dest);
+  const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], {
+    cwd: staging,
+  });
+  const [info] = JSON.parse(stdout) as Array<{
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    version: string;
+    files: Array<{ path: string }>;
+  }>;
+  return {
+    tarball: path.join(dest, info.filename),
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    files: info.files.map((f) => f.path),
+    version: info.version,
+  };
+}
+
+/** The package's runtime dependencies and theirs, by name, from this repository's lockfile. */
+function dependencyClosure(): string[] {
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { dependencies?: Record<string, string> }>;
+  };
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    const entry = lock.packages[`node_modules/${name}`];
+    if (!entry) throw new Error(`${name} is not installed at the top of node_modules`);
+    seen.add(name);
+    for (const dep of Object.keys(entry.dependencies ?? {})) visit(dep);
+  };
+  for (const name of Object.keys(pkg.dependencies)) visit(name);
+  return [...seen];
+}
+
+/**
+ * Installs the tarball into `project` with npm, offline. npm takes the package's own
+ * dependencies from copies of this repository's (so that it needs neither the network nor a
+ * cache of their metadata) and leaves the peer `@pulumi/pulumi` alone; then `@pulumi/pulumi`,
+ * `typescript` and `@types/node` are linked to this repository's copies, as a user's project
+ * has its own.
+ */
+async function install(project: string, tarball: string): Promise<void> {
+  fs.mkdirSync(path.join(project, "node_modules"), { recursive: true });
+  fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+  for (const dep of dependencyClosure())
+    copyTree(path.join(ROOT, "node_modules", dep), path.join(project, "node_modules", dep));
+  await run(
+    "npm",
+    [
+      "install",
+      tarball,
+      "--offline",
+      "--legacy-peer-deps",
+      "--no-package-lock",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+    ],
+    { cwd: project },
+  );
+  for (const linked of ["@pulumi/pulumi", "typescript", "@types/node"]) {
+    const at = path.join(project, "node_modules", linked);
+    fs.mkdirSync(path.dirname(at), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules", linked), at, "dir");
+  }
+}
+
+/** Parsed files shared by the type-checks of this file: each file is parsed once per parse mode. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
+/**
+ * Type-checks `files` with `options` and returns the errors as text ("" when there are none).
+ * `libraries`: `"all"` checks every declaration file too (as a tsconfig without `skipLibCheck`
+ * does); `"package"` checks only this package's among them, and the rest only as far as the
+ * files use them.
+ */
+function typeCheck(files: string[], options: ts.CompilerOptions, libraries: "all" | "package"): string {
+  // The files' folder is the current directory, so that the automatic `@types` are the
+  // project's (only @types/node), not this repository's.
+  const host = ts.createCompilerHost(options);
+  host.getCurrentDirectory = () => path.dirname(files[0]);
+  const getSourceFile = host.getSourceFile;
+  host.getSourceFile = (fileName, mode, ...rest) => {
+    if (!fileName.includes(`${path.sep}node_modules${path.sep}`))
+      return getSourceFile(fileName, mode, ...rest);
+    const key = `${fileName}\0${JSON.stringify(mode)}`;
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(fileName, mode, ...rest));
+    return parsed.get(key);
+  };
+  const program = ts.createProgram(files, options, host);
+  const ours = (f: ts.SourceFile) =>
+    !f.fileName.includes("/node_modules/") || f.fileName.includes(`/node_modules/${NAME}/`);
+  const diagnostics =
+    libraries === "all"
+      ? ts.getPreEmitDiagnostics(program)
+      : [
+          ...program.getOptionsDiagnostics(),
+          ...program.getGlobalDiagnostics(),
+          ...program
+            .getSourceFiles()
+            .filter(ours)
+            .flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]),
+        ];
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => path.dirname(files[0]),
+    getNewLine: () => "\n",
+  });
+}
+
+/** Runs `tsc -p <dir>` with the project's own `tsconfig.json`; fails with the compiler's report. */
+async function tsc(dir: string): Promise<void> {
+  const compiler = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+  try {
+    await run(process.execPath, [compiler, "-p", dir, "--pretty", "false"], { cwd: dir });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`tsc -p ${dir} failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
+
+/** What one `require` of an entry costs in a fresh process, and which `@pulumi/*` files it loaded. */
+interface LoadCost {
+  ms: number;
+  rssMb: number;
+  pulumiModules: number;
+}
+
+async function loadCost(project: string, specifier: string): Promise<LoadCost> {
+  const script = `
+    const started = process.hrtime.bigint();
+    require(${JSON.stringify(specifier)});
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const pulumiModules = Object.keys(require.cache).filter((f) => /[\\\\/]node_modules[\\\\/]@pulumi[\\\\/]/.test(f)).length;
+    console.log(JSON.stringify({ ms, rssMb: process.memoryUsage().rss / 2 ** 20, pulumiModules }));
+  `;
+  const { stdout } = await run(process.execPath, ["-e", script], { cwd: project });
+  return JSON.parse(stdout) as LoadCost;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+// ---------------------------------------------------------------------------------------------
+
+let work: string;
+let project: string;
+let packed: Packed;
+
+beforeAll(async () => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-consumer-"));
+  project = path.join(work, "project");
+  packed = await pack(work);
+  await install(project, packed.tarball);
+}, 180_000);
+
+afterAll(() => {
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed package, installed from its tarball", () => {
+  test("holds dist/, the sources its maps point at, and no test or build file", () => {
+    console.log(
+      `npm pack: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed, ` +
+        `${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
+    );
+    const files = new Set(packed.files);
+    for (const file of [
+      "package.json",
+      "README.md",
+      "dist/index.js",
+      "dist/client.js",
+      "dist/emulator/cli.js",
+    ])
+      expect(files).toContain(file);
+    expect(packed.files.filter((f) => /^(test|scripts|examples|tools|build|node_modules)\//.test(f))).toEqual(
+      [],
+    );
+    // Every map (JavaScript and declaration) names sources that travel with it, so a stack trace
+    // or a "go to definition" lands in a file of the package.
+    const maps = packed.files.filter((f) => f.endsWith(".map"));
+    expect(maps.length).toBeGreaterThan(50);
+    expect(maps).toContain("dist/settings.js.map");
+    expect(maps).toContain("dist/index.d.ts.map");
+    const installed = path.join(project, "node_modules", NAME);
+    const missing: string[] = [];
+    for (const map of maps) {
+      const { sources } = JSON.parse(fs.readFileSync(path.join(installed, map), "utf8")) as {
+        sources: string[];
+      };
+      for (const source of sources) {
+        const file = path.posix.join(path.posix.dirname(map), source);
+        if (!files.has(file)) missing.push(`${map} -> ${file}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    // and only sources of files that are in the package
+    const stale = packed.files
+      .filter((f) => f.startsWith("dist/") && f.endsWith(".js"))
+      .filter((f) => !files.has(f.replace(/^dist\//, "src/").replace(/\.js$/, ".ts")));
+    expect(stale).toEqual([]);
+  });
+
+  test("every entry type-checks under moduleResolution node (Pulumi's default tsconfig, every declaration file checked), node16, nodenext and bundler; the issue's three snippets against getNodes do not", () => {
+    const dir = path.join(project, "resolution");
+    fs.mkdirSync(dir, { recursive: true });
+    const imports = `
+      import { getNodeConnectionsOutput, getNodesOutput, Network, NodeServiceClient as MainClient } from "${NAME}";
+      import { isApiError, NodeServiceClient, PROTOCOLS, UnauthorizedError, type Node, type NodeServiceClientOptions } from "${NAME}/client";
+      import { startEmulator, WELL_KNOWN_IDS, type RunningEmulator } from "${NAME}/emulator";
+      import { configure, network } from "${NAME}/provider-runtime";
+      export const used = [getNodeConnectionsOutput, getNodesOutput, Network, MainClient, isApiError, NodeServiceClient, PROTOCOLS, UnauthorizedError, startEmulator, WELL_KNOWN_IDS, configure, network];
+      export type Used = [Node, NodeServiceClientOptions, RunningEmulator];
+      // one copy of the client: the main entry's class is the client entry's
+      export const same: typeof MainClient = NodeServiceClient;
+    `;
+    const cts = path.join(dir, "consumer.ts");
+    const mts = path.join(dir, "consumer.mts");
+    fs.writeFileSync(cts, imports);
+    fs.writeFileSync(mts, imports);
+    // The first code a user writes for an app's configuration, against the metadata functions:
+    // it must not compile (the endpoints are only in getNodeConnectionsOutput, secret as a whole).
+    const snippets = path.join(dir, "snippets.ts");
+    fs.writeFileSync(
+      snippets,
+      `import { getNodes, getNodesOutput } from "${NAME}";
+       const nodes = getNodesOutput({ network: "NW-100-000-1" });
+       export const a = nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpoint }))));
+       export const b = nodes.apply((ns) => \`RPC_URL=\${ns[0].httpsEndpoint}\`);
+       export async function c() {
+         return \`RPC_URL=\${(await getNodes({ network: "NW-100-000-1" }))[0].httpsEndpoint}\`;
+       }
+      `,
+    );
+    // moduleResolution node: the README's tsconfig, which is Pulumi's default.
+    const readmeTsconfig = JSON.parse(projectFile("tsconfig.json")) as { compilerOptions: object };
+    const pulumiDefault = ts.convertCompilerOptionsFromJson(readmeTsconfig.compilerOptions, dir).options;
+    expect(pulumiDefault).toMatchObject({
+      strict: true,
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+    });
+    const common: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2020, types: ["node"] };
+    const modes: Array<[string, ts.CompilerOptions, string[]]> = [
+      ["node", pulumiDefault, [cts, snippets]],
+      [
+        "node16",
+        { ...common, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 },
+        [cts, mts],
+      ],
+      [
+        "nodenext",
+        { ...common, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+        [cts, mts],
+      ],
+      [
+        "bundler",
+        { ...common, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+        [cts],
+      ],
+    ];
+    const reports: Record<string, string[]> = {};
+    // Every declaration file is checked under Pulumi's default (it has no skipLibCheck); under the
+    // others, the package's own declaration files are, and the SDK's as far as they are used.
+    for (const [name, options, files] of modes)
+      reports[name] = typeCheck(files, { ...options, noEmit: true }, name === "node" ? "all" : "package")
+        .split("\n")
+        .filter((line) => / error TS\d+/.test(line));
+    // Under node, only the three snippets fail, each on the field that is not there.
+    expect(reports.node).toHaveLength(3);
+    for (const line of reports.node) {
+      expect(line).toContain("snippets.ts");
+      expect(line).toMatch(/error TS2339: Property 'httpsEndpoint' does not exist/);
+    }
+    expect({ ...reports, node: [] }).toEqual({ node: [], node16: [], nodenext: [], bundler: [] });
+    // the control: a path that is no entry is refused where exports apply
+    fs.writeFileSync(
+      cts,
+      `import { NodeServiceClient } from "${NAME}/dist/api/client";\nexport const c = NodeServiceClient;\n`,
+    );
+    expect(typeCheck([cts], { ...common, ...modes[1][1], noEmit: true }, "package")).toMatch(/TS2307/);
+  }, 120_000);
+
+  test("requiring the client entry loads no @pulumi module; the main entry loads the SDK (times printed, not judged)", async () => {
+    const costs: Record<string, LoadCost> = {};
+    for (const specifier of [`${NAME}/client`, NAME]) {
+      const runs: LoadCost[] = [];
+      for (let i = 0; i < 3; i++) runs.push(await loadCost(project, specifier));
+      costs[specifier] = {
+        ms: median(runs.map((r) => r.ms)),
+        rssMb: median(runs.map((r) => r.rssMb)),
+        pulumiModules: Math.max(...runs.map((r) => r.pulumiModules)),
+      };
+    }
+    console.log(
+      Object.entries(costs)
+        .map(
+          ([s, c]) =>
+            `require("${s}"): ${c.ms.toFixed(0)} ms, RSS ${c.rssMb.toFixed(0)} MB, ${c.pulumiModules} @pulumi files`,
+        )
+        .join("\n"),
+    );
+    expect(costs[`${NAME}/client`].pulumiModules).toBe(0);
+    expect(costs[NAME].pulumiModules).toBeGreaterThan(0); // the check can see them
+    // The client entry's names are the main entry's very classes.
+    const { stdout } = await run(
+      process.execPath,
+      [
+        "-e",
+        `const c = require("${NAME}/client"), m = require("${NAME}");
+         console.log(c.NodeServiceClient === m.NodeServiceClient && c.ApiError === m.ApiError && c.PROTOCOLS === m.PROTOCOLS);`,
+      ],
+      { cwd: project },
+    );
+    expect(stdout.trim()).toBe("true");
+  }, 120_000);
+
+  test("the installed emulator command prints its version, and with --json one object, then serves", async () => {
+    const bin = path.join(project, "node_modules", ".bin", "blockchain-nodes-emulator");
+    const { stdout } = await run(bin, ["--version"]);
+    expect(stdout).toBe(`${packed.version}\n`);
+    const child = spawn(bin, ["--json", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout!.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("\n")) resolve(out.trim());
+        });
+        child.on("exit", (code) => reject(new Error(`exited with ${code}`)));
+      });
+      const info = JSON.parse(line) as { url: string; apiKey: string; ids: Record<string, string> };
+      const res = await fetch(`${info.url}/v1/nodes/${info.ids.beaconNode}/`, {
+        headers: { Authorization: `Bearer ${info.apiKey}` },
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describeWithEngine()("the README's project, installed from the tarball, under the real engine", () => {
+  type PackedEmulator = typeof import("../../src/emulator");
+  type PackedClient = typeof import("../../src/client");
+  let sandbox: EngineSandbox;
+  let emulator: Awaited<ReturnType<PackedEmulator["startEmulator"]>>;
+  let infra: Stack | undefined;
+  let app: Stack | undefined;
+  const transcript: Record<string, string> = {};
+
+  function recorded(label: string) {
+    transcript[label] = "";
+    return {
+      onOutput: (out: string) => (transcript[label] += out),
+      onError: (err: string) => (transcript[label] += err),
+    };
+  }
+
+  /** Writes a Pulumi project of the README into `dir`: its Pulumi.yaml, package.json, tsconfig.json and index.ts. */
+  function writeProject(dir: string, name: string, program: string): void {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      projectFile("Pulumi.yaml").replace(/^name: nodes-infra$/m, `name: ${name}`),
+    );
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      projectFile("package.json").replace(/"name": "nodes-infra"/, `"name": "${name}"`),
+    );
+    fs.writeFileSync(path.join(dir, "tsconfig.json"), projectFile("tsconfig.json"));
+    fs.writeFileSync(path.join(dir, "index.ts"), program);
+  }
+
+  afterAll(async () => {
+    for (const stack of [app, infra]) {
+      if (!stack) continue;
+      await stack.destroy(recorded("cleanup")).catch(() => undefined);
+    }
+    await emulator?.close();
+    sandbox?.cleanup();
+  }, 240_000);
+
+  beforeAll(async () => {
+    sandbox = await engineSandbox();
+    // The emulator of the installed package, through its subpath, resolved from the project.
+    const { startEmulator } = require(
+      require.resolve(`${NAME}/emulator`, { paths: [project] }),
+    ) as PackedEmulator;
+    emulator = await startEmulator({ port: 0 });
+  });
+
+  test("compiles under Pulumi's default tsconfig; up gives the right values, secret; a StackReference keeps them secret; the client script runs; destroy; nothing leaks", async () => {
+    const infraDir = path.join(project, "nodes-infra");
+    const appDir = path.join(project, "nodes-app");
+    const scriptsDir = path.join(project, "scripts");
+    writeProject(infraDir, "nodes-infra", projectFile("index.ts"));
+    writeProject(appDir, "nodes-app", projectFile("app/index.ts", "new pulumi.StackReference("));
+    // The README's client script, with the same compiler settings.
+    fs.mkdirSync(scriptsDir);
+    fs.writeFileSync(
+      path.join(scriptsDir, "client.ts"),
+      readmeTsBlock("## The API client", "new NodeServiceClient"),
+    );
+    const tsconfig = JSON.parse(projectFile("tsconfig.json")) as { files: string[] };
+    tsconfig.files = ["client.ts"];
+    fs.writeFileSync(path.join(scriptsDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    expect(fs.readFileSync(path.join(scriptsDir, "client.ts"), "utf8")).toContain(`from "${NAME}/client"`);
+    await Promise.all([tsc(infraDir), tsc(appDir), tsc(scriptsDir)]);
+
+    // What the values must be: the running nodes of the network, by name, read with the client entry.
+    const { NodeServiceClient } = require(
+      require.resolve(`${NAME}/client`, { paths: [project] }),
+    ) as PackedClient;
+    const client = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
+    const network = emulator.fixtures.networkWithNodes;
+    const expected = await client.listAllNodes(
+      { network, status: "running", orderBy: "name" },
+      { limit: 100 },
+    );
+    expect(expected.length).toBeGreaterThan(1);
+    const rpc0 = expected[0].details.httpsEndpoint!;
+
+    const opts = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
+    infra = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: infraDir }, opts);
+    await infra.setAllConfig({
+      "blockchain:apiUrl": { value: emulator.url },
+      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+      "nodes-infra:networkId": { value: network },
+      "nodes-infra:networkName": { value: "consumer-mainnet" },
+    });
+    const up = await infra.up(recorded("infra up"));
+    expect(up.summary.result).toBe("succeeded");
+    const out: OutputMap = await infra.outputs();
+    const secret = (name: string) => {
+      expect({ name, secret: out[name].secret }).toEqual({ name, secret: true });
+      return out[name].value as unknown;
+    };
+    const readable = (name: string) => {
+      expect({ name, secret: out[name].secret }).toEqual({ name, secret: false });
+      return out[name].value as unknown;
+    };
+    expect(readable("networkName")).toBe("consumer-mainnet");
+    expect(readable("nodeNames")).toEqual(expected.map((n) => n.name));
+    expect(readable("rpcUrlForDisplay")).toMatch(/^https:\/\/.*\*\*\*/);
+    expect(JSON.parse(secret("appConfig") as string)).toEqual(
+      expected.map((n) =>
+        JSON.parse(JSON.stringify({ name: n.name, rpc: n.details.httpsEndpoint, ws: n.details.wssEndpoint })),
+      ),
+    );
+    expect(secret("rpcEnv")).toBe(`RPC_URL=${rpc0}`);
+    expect(secret("rpcUrl")).toBe(rpc0);
+    expect(secret("dotEnv")).toBe(`RPC_URL=${rpc0}\nNETWORK_NAME=consumer-mainnet\n`);
+    expect(JSON.stringify(out)).not.toMatch(/Calling \[toJSON\]|\[Output<T>\]/);
+
+    app = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: appDir }, opts);
+    await app.setConfig("nodes-app:infraStack", { value: "organization/nodes-infra/dev" });
+    const appUp = await app.up(recorded("app up"));
+    expect(appUp.summary.result).toBe("succeeded");
+    const appOut = await app.outputs();
+    expect(appOut.appEnvironment).toEqual({
+      secret: true,
+      value: { RPC_URL: rpc0, NODES_JSON: out.appConfig.value },
+    });
+    expect(appOut.nodeCount).toEqual({ secret: true, value: expected.length });
+    expect(appOut.networkName).toEqual({ secret: false, value: "consumer-mainnet" });
+
+    for (const [label, stack] of [
+      ["app destroy", app],
+      ["infra destroy", infra],
+    ] as const) {
+      const destroyed = await stack.destroy(recorded(label));
+      expect(destroyed.summary.result).toBe("succeeded");
+    }
+    // retainOnDelete: the network is still in the service
+    expect(emulator.admin.getNetwork(network)).toBeDefined();
+
+    // The README's client script, compiled above, as a plain Node.js script of the project.
+    const { stdout } = await run(process.execPath, [path.join(scriptsDir, "bin", "client.js")], {
+      cwd: scriptsDir,
+      env: { ...process.env, BLOCKCHAIN_API_URL: emulator.url, BLOCKCHAIN_API_KEY: emulator.apiKey },
+    });
+    const lines = stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^ND-[0-9-]+ [a-z]+$/);
+    expect(lines[lines.length - 1]).toMatch(/ deleted 500000000000000000 https:\/\//);
+
+    const files = [
+      ...filesUnder(sandbox.backendDir),
+      ...[infraDir, appDir].map((d) => path.join(d, "Pulumi.dev.yaml")).filter((f) => fs.existsSync(f)),
+    ];
+    expect(files.some((f) => f.endsWith("dev.json"))).toBe(true);
+    expect(findSecrets(emulator.secrets(), { files, texts: transcript })).toEqual([]);
+  }, 300_000);
+});
