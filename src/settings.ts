@@ -66,13 +66,19 @@ export function settingValue(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
+/** A setting's value and where it was found. */
+export interface FoundSetting {
+  value: string;
+  source: SettingSource;
+}
+
 function pick(
   explicit: unknown,
   config: ConfigReader | undefined,
   key: string,
   env: NodeJS.ProcessEnv,
   envName: string,
-): { value: string; source: SettingSource } | undefined {
+): FoundSetting | undefined {
   const fromArg = settingValue(explicit);
   if (fromArg) return { value: fromArg, source: "argument" };
   const fromConfig = settingValue(config?.(key));
@@ -81,6 +87,32 @@ function pick(
   if (fromEnv) return { value: fromEnv, source: "environment" };
   return undefined;
 }
+
+/**
+ * Finds the API URL and key (arguments > stack config > environment) without checking them:
+ * each is missing when no source has a non-blank string. Arguments that are not strings count as
+ * not given here; {@link resolveSettings} refuses them.
+ */
+export function findSettings(
+  explicit: ConnectionArgs = {},
+  config?: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+): { apiUrl?: FoundSetting; apiKey?: FoundSetting } {
+  return {
+    apiUrl: pick(explicit.apiUrl, config, CONFIG_API_URL, env, ENV_API_URL),
+    apiKey: pick(explicit.apiKey, config, CONFIG_API_KEY, env, ENV_API_KEY),
+  };
+}
+
+/** The message of a missing API URL: the exact ways to set it. */
+export const MISSING_API_URL =
+  `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`, ` +
+  `or export ${ENV_API_URL}=https://<api host>, or pass apiUrl.`;
+
+/** The message of a missing API key: the exact ways to set it. */
+export const MISSING_API_KEY =
+  `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`, ` +
+  `or export ${ENV_API_KEY}=<key>, or pass apiKey as a secret.`;
 
 /**
  * Resolves the API URL and key (arguments > stack config > environment).
@@ -103,20 +135,9 @@ export function resolveSettings(
     }
   }
   if (missing.length > 0) throw new SettingsError(missing.join("\n"));
-  const url = pick(explicit.apiUrl, config, CONFIG_API_URL, env, ENV_API_URL);
-  const key = pick(explicit.apiKey, config, CONFIG_API_KEY, env, ENV_API_KEY);
-  if (!url) {
-    missing.push(
-      `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`, ` +
-        `or export ${ENV_API_URL}=https://<api host>, or pass apiUrl.`,
-    );
-  }
-  if (!key) {
-    missing.push(
-      `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`, ` +
-        `or export ${ENV_API_KEY}=<key>, or pass apiKey as a secret.`,
-    );
-  }
+  const { apiUrl: url, apiKey: key } = findSettings(explicit, config, env);
+  if (!url) missing.push(MISSING_API_URL);
+  if (!key) missing.push(MISSING_API_KEY);
   if (!url || !key) throw new SettingsError(missing.join("\n"));
   return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
 }
@@ -129,6 +150,23 @@ const API_KEY_FIXES: Record<SettingSource, string> = {
     `it came from the environment variable ${ENV_API_KEY}: export the right one, ` +
     `or set it in the stack with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\` (stack config comes first)`,
 };
+
+/** Where each source of the API URL is, and how to replace the URL there. */
+const API_URL_FIXES: Record<SettingSource, string> = {
+  argument: "it came from the apiUrl argument: pass the right URL",
+  "stack config": `it came from stack config ${CONFIG_API_URL}: set the right one with \`pulumi config set ${CONFIG_API_URL} https://<api host>\``,
+  environment:
+    `it came from the environment variable ${ENV_API_URL}: export the right one, ` +
+    `or set it in the stack with \`pulumi config set ${CONFIG_API_URL} https://<api host>\` (stack config comes first)`,
+};
+
+/**
+ * Where a setting came from and the exact way to replace it there, e.g. "it came from stack
+ * config blockchain:apiUrl: set the right one with `pulumi config set blockchain:apiUrl …`".
+ */
+export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource): string {
+  return (setting === "apiUrl" ? API_URL_FIXES : API_KEY_FIXES)[source];
+}
 
 /** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
 export const BLANK_API_URL_REASON =

@@ -1,7 +1,19 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
 import { formatProblems, Problem } from "../model";
-import { BLANK_API_URL_REASON, settingValue, UNKNOWN } from "../settings";
+import {
+  BLANK_API_URL_REASON,
+  ConnectionArgs,
+  findSettings,
+  MISSING_API_KEY,
+  MISSING_API_URL,
+  settingFix,
+  SettingSource,
+  settingValue,
+  UNKNOWN,
+  withClient,
+} from "../settings";
+import { readProviderConfig } from "./provider-config";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
 type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -14,6 +26,16 @@ export type UncheckedInputs<T> = { [K in keyof T]?: unknown };
 
 /** What a provider's `check` answers: the SDK's `CheckResult`, always with both fields. */
 export type Checked<T> = Required<pulumi.dynamic.CheckResult<T>>;
+
+/**
+ * How one property changes, in a `diff`'s `detailedDiff`: the engine's `PropertyDiff` (its kinds
+ * as the Automation API's `DiffKind` spells them). `inputDiff: false`: the old value is the old
+ * output (what the service had at the last refresh), the new one the program's input.
+ */
+export interface PropertyDiff {
+  kind: "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
+  inputDiff: boolean;
+}
 
 /** Turns model problems into `check` failures naming the rule. */
 export function toFailures(problems: Problem[]): CheckFailure[] {
@@ -45,6 +67,116 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
     });
   }
   return failures;
+}
+
+/** How a source is named in a message. */
+const SOURCE_NAMES: Record<Exclude<SettingSource, "argument">, string> = {
+  "stack config": "stack config",
+  environment: "the environment",
+};
+
+/**
+ * Checks the connection settings that do not come from arguments, as `check` sees them at
+ * preview: the stack config handed to the provider (`configure`), then the environment. A
+ * missing URL or key fails with the exact command that sets it; a URL from the stack config or
+ * the environment gets the same check as an `apiUrl` argument (HTTPS rule, no credentials, …),
+ * and the reason says where it came from and how to change it there. Arguments are checked by
+ * {@link checkCredentialInputs}; unknown arguments (preview) are skipped. The failures name no
+ * property (the value is not an input of the resource).
+ */
+export function checkConnectionSettings(news: { apiUrl?: unknown; apiKey?: unknown }): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const found = findSettings({}, readProviderConfig);
+  const key = found.apiKey?.value;
+  if (news.apiUrl === undefined) {
+    const url = found.apiUrl;
+    if (!url) failures.push({ property: "", reason: MISSING_API_URL });
+    else {
+      const reason = checkApiUrl(url.value);
+      if (reason) {
+        const where = SOURCE_NAMES[url.source as Exclude<SettingSource, "argument">];
+        const secrets = typeof news.apiKey === "string" ? [news.apiKey] : key ? [key] : [];
+        failures.push({
+          property: "",
+          reason: redact(
+            `The API URL from ${where} is refused: ${reason}. ${capitalize(settingFix("apiUrl", url.source))}.`,
+            secrets,
+          ),
+        });
+      }
+    }
+  }
+  if (news.apiKey === undefined && !found.apiKey) failures.push({ property: "", reason: MISSING_API_KEY });
+  return failures;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Key probes of this process: one per API URL and key (see {@link checkApiKeyOnce}). */
+const probes = new Map<string, Promise<CheckFailure | undefined>>();
+
+/** How long the key probe may take at preview, ms; past it, preview goes on without it. */
+export const KEY_PROBE_DEADLINE_MS = 15_000;
+
+/**
+ * Checks at preview that the service accepts the API key, once per provider process for each API
+ * URL and key: one read-only request, the first page of `GET /v1/nodes/`. A refused key (401)
+ * is a `check` failure that says where the key came from and how to set the right one there; so
+ * is a setting the client refuses before sending anything (a key with a line break, …). Anything
+ * else (the service unreachable, a timeout, a 5xx) is left for `up` to report. Call it only when
+ * every other check passed and no connection input is unknown.
+ */
+export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailure[]> {
+  const found = findSettings(args, readProviderConfig);
+  if (!found.apiUrl || !found.apiKey) return [];
+  const cacheKey = `${found.apiUrl.value}\u0000${found.apiKey.value}`;
+  let probe = probes.get(cacheKey);
+  if (!probe) {
+    probe = withClient(args, readProviderConfig, async (client) => {
+      for await (const _node of client.listNodes(undefined, { deadlineMs: KEY_PROBE_DEADLINE_MS })) break;
+      return undefined;
+    }).catch((err: unknown): CheckFailure | undefined => {
+      if (!isApiError(err)) return undefined;
+      if (err.kind === "unauthorized") {
+        return {
+          property: found.apiKey?.source === "argument" ? "apiKey" : "",
+          reason: `The API key was refused when checked at preview (GET /v1/nodes/, one page): ${err.message}`,
+        };
+      }
+      if (err.kind === "invalid_input") {
+        const setting = err.fields?.apiKey ? "apiKey" : err.fields?.apiUrl ? "apiUrl" : undefined;
+        const source = setting && found[setting]?.source;
+        return {
+          property: source === "argument" ? (setting as string) : "",
+          reason: source ? `${err.message}\n${capitalize(settingFix(setting, source))}.` : err.message,
+        };
+      }
+      return undefined;
+    });
+    probes.set(cacheKey, probe);
+  }
+  const failure = await probe;
+  return failure ? [failure] : [];
+}
+
+/**
+ * Every check of the connection settings, for a provider's `check`: the arguments, then the
+ * settings from the stack config or the environment; when all is well so far (`otherFailures`
+ * empty) and nothing is unknown, the API key, once per process (see {@link checkApiKeyOnce}).
+ */
+export async function checkConnection(
+  news: { apiUrl?: unknown; apiKey?: unknown },
+  otherFailures: CheckFailure[],
+): Promise<CheckFailure[]> {
+  const failures = [...checkCredentialInputs(news), ...checkConnectionSettings(news)];
+  if (failures.length > 0 || otherFailures.length > 0) return failures;
+  if (news.apiUrl === UNKNOWN || news.apiKey === UNKNOWN) return [];
+  return checkApiKeyOnce({
+    apiUrl: news.apiUrl as string | undefined,
+    apiKey: news.apiKey as string | undefined,
+  });
 }
 
 /**

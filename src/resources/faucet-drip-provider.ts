@@ -2,7 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { compact, invalidInput, isApiError } from "../api";
 import { checkAddress } from "../model";
 import { UNKNOWN, withClient } from "../settings";
-import { Checked, checkCredentialInputs, describeError, toFailures, UncheckedInputs } from "./checks";
+import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
 import { readProviderConfig } from "./provider-config";
 
@@ -36,28 +36,46 @@ export interface FaucetDripOutputs {
 }
 
 /**
- * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55. The inputs are
- * handed back unchanged: with no failure, they are valid {@link FaucetDripInputs}.
+ * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55; the connection
+ * settings are checked wherever they come from, and, when all is valid, the API key once per
+ * process (see `checkConnection`). The inputs are handed back unchanged: with no failure, they
+ * are valid {@link FaucetDripInputs}.
  */
 export async function checkFaucetDrip(
   _olds: unknown,
   news: UncheckedInputs<FaucetDripInputs>,
 ): Promise<Checked<FaucetDripInputs>> {
   const problem = news.address === UNKNOWN ? undefined : checkAddress("address", news.address);
-  return {
-    inputs: news as FaucetDripInputs,
-    failures: [...toFailures(problem ? [problem] : []), ...checkCredentialInputs(news)],
-  };
+  const failures = toFailures(problem ? [problem] : []);
+  failures.push(...(await checkConnection(news, failures)));
+  return { inputs: news as FaucetDripInputs, failures };
 }
 
-/** `diff`: a new address replaces (a new request); credential changes need no action. */
+/**
+ * `diff`: a new address replaces (a new request), shown in `detailedDiff` as `update-replace`;
+ * credential changes need no action.
+ */
 export async function diffFaucetDrip(
   _id: string,
   olds: FaucetDripOutputs,
   news: FaucetDripInputs,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+): Promise<{
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  diffs: string[];
+  detailedDiff: Record<string, PropertyDiff>;
+}> {
   const replaces = news.address !== olds.address ? ["address"] : [];
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  const detailedDiff: Record<string, PropertyDiff> = {};
+  for (const k of replaces) detailedDiff[k] = { kind: "update-replace", inputDiff: false };
+  return {
+    changes: replaces.length > 0,
+    replaces,
+    deleteBeforeReplace: false,
+    diffs: replaces,
+    detailedDiff,
+  };
 }
 
 /** The note recorded with an unknown outcome: how to check, and how to send again on purpose. */

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { FaucetOutcome } from "./faucet-drip-provider";
+import { refuseImport } from "./import-option";
 import { providerFor } from "./provider-shell";
 
 /** Arguments of {@link FaucetDrip}. */
@@ -34,8 +35,21 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
   /** When the outcome is unknown: what happened and what to do; `""` otherwise. */
   declare readonly note: pulumi.Output<string>;
 
-  /** Requests test tokens for `args.address` when created. */
+  /**
+   * Requests test tokens for `args.address` when created.
+   * @throws pulumi.ResourceError when `opts.import` is set (a faucet request cannot be imported)
+   * or `args` is missing.
+   */
   constructor(name: string, args: FaucetDripArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport("FaucetDrip", name, opts);
+    if (args === undefined || args === null || typeof args !== "object") {
+      throw new pulumi.ResourceError(
+        `FaucetDrip ${JSON.stringify(name)}: the arguments are missing: pass the address to send test tokens to, ` +
+          `e.g. new FaucetDrip(${JSON.stringify(name)}, { address: "0x…" }).`,
+        undefined,
+        true,
+      );
+    }
     super(
       providerFor("faucetDrip"),
       name,

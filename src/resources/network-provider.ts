@@ -1,8 +1,8 @@
-import type { NetworkInfo, NetworkUpdate, Node } from "../api";
-import { compact, invalidInput, isApiError } from "../api";
+import type { NetworkInfo, NetworkUpdate, NodeConnection, NodeResult } from "../api";
+import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } from "../api";
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
-import { Checked, checkCredentialInputs, describeError, toFailures, UncheckedInputs } from "./checks";
+import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
 import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
@@ -14,8 +14,8 @@ export interface NetworkInputs {
   apiKey?: string;
 }
 
-/** A node as stored in the Network resource's `nodes` output (secret as a whole). */
-export type NetworkNodeState = Node;
+/** The optional inputs whose values the resource manages when the program sets them. */
+export type ManagedInput = "name" | "project";
 
 /** Outputs of the Network resource. */
 export interface NetworkOutputs {
@@ -28,7 +28,16 @@ export interface NetworkOutputs {
   details: Record<string, unknown>;
   createdAt: string;
   creator?: NetworkInfo["creator"];
-  nodes: NetworkNodeState[];
+  /** The network's nodes: readable metadata and masked endpoints, no secret (the functions' `NodeResult`). */
+  nodes: NodeResult[];
+  /** The network's nodes' endpoints and credentials; a secret output as a whole. */
+  connections: NodeConnection[];
+  /**
+   * Which of `name` and `project` the program sets (and the resource therefore manages). `read`
+   * uses it to hand the engine the current values of exactly those inputs, so that the diff after
+   * a refresh shows `old => new`. Missing in state written before it existed.
+   */
+  managedInputs?: ManagedInput[];
   apiUrl?: string;
   apiKey?: string;
 }
@@ -38,7 +47,16 @@ export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
 /** Properties updated in place. */
 export const NETWORK_UPDATE_PROPERTIES = ["name", "project", "apiUrl", "apiKey"] as const;
 
-function outputsOf(network: NetworkInfo, inputs: ConnectionArgs): NetworkOutputs {
+/** The optional inputs the program sets. */
+function managedInputsOf(inputs: Partial<NetworkInputs>): ManagedInput[] {
+  return (["name", "project"] as const).filter((k) => inputs[k] !== undefined);
+}
+
+function outputsOf(
+  network: NetworkInfo,
+  inputs: ConnectionArgs,
+  managedInputs: ManagedInput[] | undefined,
+): NetworkOutputs {
   return compact<NetworkOutputs>({
     networkId: network.id,
     name: network.name,
@@ -49,7 +67,9 @@ function outputsOf(network: NetworkInfo, inputs: ConnectionArgs): NetworkOutputs
     details: network.details,
     createdAt: network.createdAt,
     creator: network.creator,
-    nodes: network.nodes,
+    nodes: network.nodes.map(toNodeResult),
+    connections: network.nodes.map(toNodeConnection),
+    managedInputs,
     apiUrl: inputs.apiUrl,
     apiKey: inputs.apiKey,
   });
@@ -80,31 +100,64 @@ function requireValidInputs(inputs: NetworkInputs, operation: string): void {
 }
 
 /**
- * `check`: validates inputs with the model; unknown values (preview) are accepted as they are.
- * The inputs are handed back unchanged: with no failure, they are valid {@link NetworkInputs}.
+ * `check`: validates inputs with the model, and the connection settings wherever they come from
+ * (arguments, stack config, environment); when all is valid, checks once per process that the
+ * service accepts the API key (see `checkConnection`). Unknown values (preview) are accepted as
+ * they are. The inputs are handed back unchanged: with no failure, they are valid {@link NetworkInputs}.
  */
 export async function checkNetwork(
   _olds: unknown,
   news: UncheckedInputs<NetworkInputs>,
 ): Promise<Checked<NetworkInputs>> {
-  const failures = [...toFailures(inputProblems(news)), ...checkCredentialInputs(news)];
+  const failures = toFailures(inputProblems(news));
+  failures.push(...(await checkConnection(news, failures)));
   return { inputs: news as NetworkInputs, failures };
 }
 
-/** `diff`: always answers `changes` explicitly; `networkId` replaces, the rest updates in place. */
+/** What `diff` answers: the SDK's `DiffResult`, always explicit, with the changed keys and their kinds. */
+export interface NetworkDiff {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Every changed property. */
+  diffs: string[];
+  /** Each changed property and how: `update-replace` for `networkId`, `update`/`add`/`delete` for the rest. */
+  detailedDiff: Record<string, PropertyDiff>;
+}
+
+/** How a property changes: added, removed or changed, in place or by replacing the resource. */
+function kindOf(old: unknown, next: unknown, replaces: boolean): PropertyDiff["kind"] {
+  const kind = old === undefined ? "add" : next === undefined ? "delete" : "update";
+  return replaces ? `${kind}-replace` : kind;
+}
+
+/**
+ * `diff`: always answers `changes` explicitly; `networkId` replaces, the rest updates in place.
+ * `detailedDiff` names every changed property with its kind, against the old outputs (so drift
+ * found by a refresh counts), for hosts that pass it on to the engine.
+ */
 export async function diffNetwork(
   _id: string,
   olds: NetworkOutputs,
   news: NetworkInputs,
-): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean; diffs: string[] }> {
+): Promise<NetworkDiff> {
   const replaces = NETWORK_REPLACE_PROPERTIES.filter((k) => news[k] !== olds[k]);
-  const diffs = NETWORK_UPDATE_PROPERTIES.filter((k) => {
+  const updates = NETWORK_UPDATE_PROPERTIES.filter((k) => {
     if (k === "name" || k === "project") return news[k] !== undefined && news[k] !== olds[k];
     return (news[k] ?? undefined) !== (olds[k] ?? undefined);
   });
-  const changed = [...replaces, ...diffs];
+  const detailedDiff: Record<string, PropertyDiff> = {};
+  for (const k of replaces) detailedDiff[k] = { kind: kindOf(olds[k], news[k], true), inputDiff: false };
+  for (const k of updates) detailedDiff[k] = { kind: kindOf(olds[k], news[k], false), inputDiff: false };
+  const changed = [...replaces, ...updates];
   // Adopting another network never deletes the first before the second is adopted.
-  return { changes: changed.length > 0, replaces: [...replaces], deleteBeforeReplace: false, diffs: changed };
+  return {
+    changes: changed.length > 0,
+    replaces: [...replaces],
+    deleteBeforeReplace: false,
+    diffs: changed,
+    detailedDiff,
+  };
 }
 
 /** The `name`/`project` inputs that differ from the network's current values (what a PATCH must send). */
@@ -124,7 +177,7 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
       const update = pendingUpdate(inputs, current);
       return Object.keys(update).length > 0 ? client.updateNetwork(current.id, update) : current;
     });
-    return { id: network.id, outs: outputsOf(network, inputs) };
+    return { id: network.id, outs: outputsOf(network, inputs, managedInputsOf(inputs)) };
   } catch (err) {
     if (isApiError(err) && err.kind === "not_found") {
       throw new Error(
@@ -138,18 +191,34 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
 }
 
 /**
- * `read`: the current network. When it is gone, an empty id (so refresh drops it from state) and
- * no properties. `props` may be missing (a read without prior state): the settings then come from
- * the stack config or the environment.
+ * The inputs a refresh hands back to the engine: the program's inputs as recorded (`networkId`,
+ * `apiUrl`, `apiKey`) with the service's current values of the managed ones (`name`,
+ * `project`). The engine compares the program's next inputs with these, so that `pulumi preview
+ * --diff` after a refresh shows drift as `name: "console-name" => "declared-name"`. Undefined for
+ * state that does not say which inputs the program sets: the engine then keeps the old inputs.
+ */
+function refreshedInputs(outs: NetworkOutputs): NetworkInputs | undefined {
+  if (!Array.isArray(outs.managedInputs)) return undefined;
+  const inputs: NetworkInputs = { networkId: outs.networkId };
+  for (const k of outs.managedInputs) if (k === "name" || k === "project") inputs[k] = outs[k];
+  return compact<NetworkInputs>({ ...inputs, apiUrl: outs.apiUrl, apiKey: outs.apiKey });
+}
+
+/**
+ * `read`: the current network, and the inputs that match it (see {@link refreshedInputs}). When it
+ * is gone, an empty id (so refresh drops it from state) and no properties. `props` may be missing
+ * (a read without prior state): the settings then come from the stack config or the environment.
  */
 export async function readNetwork(
   id: string,
   props: NetworkOutputs | undefined,
-): Promise<{ id: string; props: NetworkOutputs }> {
+): Promise<{ id: string; props: NetworkOutputs; inputs?: NetworkInputs }> {
   const connection: ConnectionArgs = props ?? {};
   try {
     const network = await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
-    return { id: network.id, props: outputsOf(network, connection) };
+    const outs = outputsOf(network, connection, props?.managedInputs);
+    const inputs = refreshedInputs(outs);
+    return inputs ? { id: network.id, props: outs, inputs } : { id: network.id, props: outs };
   } catch (err) {
     // The engine reads an empty id as "gone"; the properties of a gone resource are not read.
     if (isApiError(err) && err.kind === "not_found") return { id: "", props: {} as NetworkOutputs };
@@ -169,11 +238,23 @@ export async function updateNetwork(
     const network = await withClient(news, readProviderConfig, (client) =>
       Object.keys(update).length > 0 ? client.updateNetwork(id, update) : client.readNetwork(id),
     );
-    return { outs: outputsOf(network, news) };
+    return { outs: outputsOf(network, news, managedInputsOf(news)) };
   } catch (err) {
     throw describeError(err, "updating network", id);
   }
 }
+
+/**
+ * What to do when the service refuses to delete a network that still has nodes. A destroy uses
+ * the resource options stored in state, not the program's: `retainOnDelete` added to the program
+ * counts once an `up` has stored it, or with `destroy --run-program`.
+ */
+export const DELETE_REFUSED_HINT =
+  "The service refuses to delete a network that still has nodes. Either delete its nodes in the service's console, then run the command again; " +
+  "or keep the network and stop managing it, in one of three ways: add `retainOnDelete: true` to the resource's options and run `pulumi up` " +
+  "(a destroy uses the options stored in state, so the edit counts only once `up` has stored it), then `pulumi destroy`; " +
+  "or, with that edit, run `pulumi destroy --run-program` (it takes the options from the program); " +
+  "or remove the network from the stack's state only, with `pulumi state delete '<urn>'` (`pulumi stack --show-urns` lists the URNs).";
 
 /** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
@@ -182,13 +263,7 @@ export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<
   } catch (err) {
     // The refusal's status is not documented: 409 or 400 are both plausible.
     if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {
-      throw describeError(
-        err,
-        "deleting network",
-        id,
-        "The service refuses to delete a network that still has nodes: delete its nodes in the service's console first, " +
-          "or keep the network and stop managing it (set `retainOnDelete: true` on the resource, or run `pulumi state delete <urn>`).",
-      );
+      throw describeError(err, "deleting network", id, DELETE_REFUSED_HINT);
     }
     throw describeError(err, "deleting network", id);
   }

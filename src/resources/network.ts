@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Creator, Node } from "../api";
+import type { Creator, NodeConnection, NodeResult } from "../api";
+import { refuseImport } from "./import-option";
 import { providerFor } from "./provider-shell";
 
 /** Arguments of {@link Network}. */
@@ -20,7 +21,7 @@ export interface NetworkArgs {
 }
 
 /** Outputs that carry credentials and are always secret. */
-export const NETWORK_SECRET_OUTPUTS = ["nodes", "apiKey"];
+export const NETWORK_SECRET_OUTPUTS = ["connections", "apiKey"];
 
 /**
  * A network of the blockchain node service, adopted by id.
@@ -31,7 +32,8 @@ export const NETWORK_SECRET_OUTPUTS = ["nodes", "apiKey"];
  * - update: PATCHes only what changed;
  * - delete: DELETE (a 404 counts as already gone); the service refuses while nodes remain.
  *
- * The engine's `import` option does not work for dynamic resources: adopting by `networkId` is the way.
+ * The engine's `import` option does not work for dynamic resources: adopting by `networkId` is the
+ * way, and the constructor refuses `import` saying so.
  */
 export class Network extends pulumi.dynamic.Resource {
   /** The network's id. */
@@ -52,11 +54,34 @@ export class Network extends pulumi.dynamic.Resource {
   declare readonly createdAt: pulumi.Output<string>;
   /** Who created the network. */
   declare readonly creator: pulumi.Output<Creator | undefined>;
-  /** The network's nodes with their endpoints and credentials: secret. */
-  declare readonly nodes: pulumi.Output<Node[]>;
+  /**
+   * The network's nodes, the same shape as the functions' results (`getNodes`): readable metadata
+   * (id, name, status, region, …) and masked endpoints for display. Not secret: it holds no
+   * endpoint URL and no credential; those are in {@link connections}.
+   */
+  declare readonly nodes: pulumi.Output<NodeResult[]>;
+  /**
+   * The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+   * as plain strings, in an Output that is secret as a whole: every value built from it in an
+   * `apply` or a `pulumi.interpolate` stays secret.
+   */
+  declare readonly connections: pulumi.Output<NodeConnection[]>;
 
-  /** Adopts the network `args.networkId` under the resource name `name`. */
+  /**
+   * Adopts the network `args.networkId` under the resource name `name`.
+   * @throws pulumi.ResourceError when `opts.import` is set (use `networkId` to adopt) or `args`
+   * is missing.
+   */
   constructor(name: string, args: NetworkArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport("Network", name, opts);
+    if (args === undefined || args === null || typeof args !== "object") {
+      throw new pulumi.ResourceError(
+        `Network ${JSON.stringify(name)}: the arguments are missing: pass at least the id of the network to adopt, ` +
+          `e.g. new Network(${JSON.stringify(name)}, { networkId: "NW-…" }).`,
+        undefined,
+        true,
+      );
+    }
     super(
       providerFor("network"),
       name,
@@ -73,6 +98,7 @@ export class Network extends pulumi.dynamic.Resource {
         createdAt: undefined,
         creator: undefined,
         nodes: undefined,
+        connections: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: NETWORK_SECRET_OUTPUTS }),
       "blockchain",

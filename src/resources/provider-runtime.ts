@@ -26,28 +26,35 @@ import {
   updateNetwork,
 } from "./network-provider";
 import { setProviderConfig } from "./provider-config";
+import { quietly } from "./quiet-errors";
 
 /** Keeps the stack config of this provider process (read at call time, never serialized). */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   setProviderConfig((key) => req.config.get(key));
 }
 
-/** The Network provider's methods. */
+/**
+ * The Network provider's methods; their errors are quiet (one message, no trace: see
+ * `./quiet-errors.ts`). `read` also returns the inputs that match the refreshed outputs; the SDK
+ * types `ReadResult.inputs` as outputs, and the host hands them to the engine as inputs.
+ */
 export const network = {
-  check: checkNetwork,
-  diff: diffNetwork,
-  create: createNetwork,
-  read: readNetwork,
-  update: updateNetwork,
-  delete: deleteNetwork,
+  check: quietly(checkNetwork),
+  diff: quietly(diffNetwork),
+  create: quietly(createNetwork),
+  read: quietly(
+    readNetwork as (id: string, props?: NetworkOutputs) => Promise<pulumi.dynamic.ReadResult<NetworkOutputs>>,
+  ),
+  update: quietly(updateNetwork),
+  delete: quietly(deleteNetwork),
 } satisfies pulumi.dynamic.ResourceProvider<NetworkInputs, NetworkOutputs>;
 
-/** The FaucetDrip provider's methods. */
+/** The FaucetDrip provider's methods; their errors are quiet (see `./quiet-errors.ts`). */
 export const faucetDrip = {
-  check: checkFaucetDrip,
-  diff: diffFaucetDrip,
-  create: createFaucetDrip,
-  read: readFaucetDrip,
-  update: updateFaucetDrip,
-  delete: deleteFaucetDrip,
+  check: quietly(checkFaucetDrip),
+  diff: quietly(diffFaucetDrip),
+  create: quietly(createFaucetDrip),
+  read: quietly(readFaucetDrip),
+  update: quietly(updateFaucetDrip),
+  delete: quietly(deleteFaucetDrip),
 } satisfies pulumi.dynamic.ResourceProvider<FaucetDripInputs, FaucetDripOutputs>;

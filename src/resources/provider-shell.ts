@@ -1,26 +1,7 @@
-import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The package specifier of the provider runtime, as the provider process requires it. */
 export const RUNTIME_SPECIFIER = "pulumi-blockchain-nodes/provider-runtime";
-
-/** The compiled runtime next to this file (from `src/`, its build in `dist/`). */
-function localRuntimePath(): string {
-  if (__filename.endsWith(".ts")) {
-    return path.resolve(__dirname, "..", "..", "dist", "resources", "provider-runtime.js");
-  }
-  return path.join(__dirname, "provider-runtime.js");
-}
-
-/**
- * Where the provider process finds the runtime: by package name first (resolved from the
- * provider's working directory: portable across machines), then by the absolute path of the
- * copy this program loaded (when the name does not resolve there, e.g. a program run from a
- * checkout of this package, or an inline program whose working directory has no node_modules).
- */
-export function runtimeLocations(): string[] {
-  return [RUNTIME_SPECIFIER, localRuntimePath()];
-}
 
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
@@ -36,27 +17,46 @@ export function providerFor(kind: "network" | "faucetDrip"): pulumi.dynamic.Reso
 
 /**
  * Builds the small provider object that Pulumi serializes into state. Its methods capture only
- * the kind and the runtime's locations; they load the runtime at call time, so no client, API
- * key or module is captured by value.
+ * the kind and the runtime's package specifier: no path of this machine, no client, API key or
+ * module. They load the runtime at call time, in the provider process:
+ * 1. by package specifier (`pulumi-blockchain-nodes/provider-runtime`), resolved from the
+ *    provider's working directory: the package installed in the project;
+ * 2. else from a checkout of the package itself (examples, tests, `pulumi up` in the repository):
+ *    the nearest folder, above the provider's working directory or above the Pulumi SDK that runs
+ *    the provider, whose `package.json` names the package; its runtime is
+ *    `dist/provider-runtime.js` there. Found anew on each machine: state stays portable.
  */
 export function makeProvider(
   kind: "network" | "faucetDrip",
-  locations: readonly string[] = runtimeLocations(),
+  specifier: string = RUNTIME_SPECIFIER,
 ): pulumi.dynamic.ResourceProvider {
   function load() {
-    let lastError: unknown;
-    for (const location of locations) {
+    try {
+      return require(specifier);
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      if (e.code !== "MODULE_NOT_FOUND" || !String(e.message).includes(specifier)) throw err;
+    }
+    const fs: typeof import("fs") = require("fs");
+    const path: typeof import("path") = require("path");
+    const name = specifier.slice(0, specifier.indexOf("/"));
+    const named = (dir: string) => {
       try {
-        return require(location);
-      } catch (err) {
-        const e = err as { code?: string; message?: string };
-        if (e.code !== "MODULE_NOT_FOUND" || !String(e.message).includes(location)) throw err;
-        lastError = err;
+        return JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).name === name;
+      } catch {
+        return false;
+      }
+    };
+    const starts = [process.cwd(), require.main?.filename ? path.dirname(require.main.filename) : ""];
+    for (const start of starts.filter(Boolean)) {
+      for (let dir = start, up = ""; dir !== up; up = dir, dir = path.dirname(dir)) {
+        const file = path.join(dir, "dist", "provider-runtime.js");
+        if (named(dir) && fs.existsSync(file)) return require(file);
       }
     }
     throw new Error(
-      `cannot load the provider runtime of pulumi-blockchain-nodes (tried ${locations.join(", ")}): ` +
-        `install the package in the project (npm install pulumi-blockchain-nodes). ${String(lastError)}`,
+      `cannot load ${specifier} (from ${process.cwd()}): install the package in the project (npm install ${name}); ` +
+        `in its own repository, build it first (npm run build)`,
     );
   }
   return {

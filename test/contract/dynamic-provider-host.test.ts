@@ -40,8 +40,18 @@ afterAll(async () => {
   await host?.stop();
 });
 
+/** Absolute paths of this machine that a serialized provider could capture. */
+const machinePaths = [
+  root,
+  os.homedir(),
+  os.tmpdir(),
+  process.cwd(),
+  __dirname,
+  path.dirname(require.resolve("@pulumi/pulumi/package.json")),
+].filter((p) => p.length > 1);
+
 describe("serialized providers", () => {
-  test("contain no API key, no emulator URL, and stay small", () => {
+  test("contain no API key, no emulator URL, no absolute path of this machine, and stay small", () => {
     for (const [name, text] of [
       ["Network", networkProvider],
       ["FaucetDrip", faucetProvider],
@@ -49,6 +59,9 @@ describe("serialized providers", () => {
       expect(text).not.toContain(emulator().apiKey);
       expect(text).not.toContain(emulator().url);
       expect(text).toContain("pulumi-blockchain-nodes/provider-runtime");
+      for (const machinePath of machinePaths) expect(text).not.toContain(machinePath);
+      // No quoted absolute path at all (POSIX or Windows): state moves between machines.
+      expect(text).not.toMatch(/["'`](?:\/|[A-Za-z]:\\)[^"'`\s]+["'`]/);
       // Printed so the figure shows in the test log; the bound guards against capturing modules by value.
       console.log(`serialized ${name} provider: ${Buffer.byteLength(text)} bytes`);
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4 * 1024);
@@ -89,23 +102,37 @@ describe("Network through the dynamic-provider host", () => {
     const created = await host.create(NETWORK_URN, inputs);
     expect(created.id).toBe(id);
     expect(created.properties).toMatchObject({ networkId: id, name: "contract-net", protocol: "ethereum" });
-    expect(Array.isArray(created.properties.nodes)).toBe(true);
-    expect((created.properties.nodes as unknown[]).length).toBeGreaterThan(0);
+    // nodes: the functions' NodeResult shape (metadata, masked endpoints); connections: the secrets.
+    const nodes = created.properties.nodes as Array<Record<string, unknown>>;
+    const connections = created.properties.connections as Array<Record<string, unknown>>;
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(nodes[0]).toMatchObject({
+      id: expect.stringMatching(/^ND-/),
+      network: id,
+      status: expect.any(String),
+    });
+    expect(nodes[0]).not.toHaveProperty("httpsEndpoint");
+    expect(nodes[0]).not.toHaveProperty("details");
+    for (const secret of emulator().secrets()) expect(JSON.stringify(nodes)).not.toContain(secret);
+    expect(connections.map((c) => c.id)).toEqual(nodes.map((n) => n.id));
+    expect(connections[0].httpsEndpoint).toMatch(/^https:\/\//);
+    expect(created.properties.managedInputs).toEqual(["name"]);
     expect(JSON.stringify(created.properties)).not.toContain(emulator().apiKey);
     expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");
 
     const olds = created.properties;
-    expect(await host.diff(id, NETWORK_URN, olds, inputs)).toEqual({ changes: "none", replaces: [] });
-    expect(await host.diff(id, NETWORK_URN, olds, { ...inputs, name: "renamed" })).toEqual({
-      changes: "some",
-      replaces: [],
+    expect(await host.diff(id, NETWORK_URN, olds, inputs)).toMatchObject({ changes: "none", replaces: [] });
+    // The provider answers a detailedDiff too. Pulumi's dynamic-provider host (3.270) forwards only
+    // changes, replaces and deleteBeforeReplace; a host that forwards it must forward these kinds.
+    const rename = await host.diff(id, NETWORK_URN, olds, { ...inputs, name: "renamed" });
+    expect(rename).toMatchObject({ changes: "some", replaces: [] });
+    expect(rename.detailedDiff ?? { name: "UPDATE" }).toEqual({ name: "UPDATE" });
+    const replace = await host.diff(id, NETWORK_URN, olds, {
+      ...inputs,
+      networkId: emulator().fixtures.emptyNetwork,
     });
-    expect(
-      await host.diff(id, NETWORK_URN, olds, { ...inputs, networkId: emulator().fixtures.emptyNetwork }),
-    ).toEqual({
-      changes: "some",
-      replaces: ["networkId"],
-    });
+    expect(replace).toMatchObject({ changes: "some", replaces: ["networkId"] });
+    expect(replace.detailedDiff ?? { networkId: "UPDATE_REPLACE" }).toEqual({ networkId: "UPDATE_REPLACE" });
 
     const updated = await host.update(id, NETWORK_URN, olds, { ...inputs, name: "renamed" });
     expect(updated.properties.name).toBe("renamed");
@@ -115,9 +142,32 @@ describe("Network through the dynamic-provider host", () => {
     const drifted = await host.read(id, NETWORK_URN, updated.properties);
     expect(drifted.id).toBe(id);
     expect(drifted.properties.name).toBe("changed-in-console");
+    // Read hands the engine the inputs that match the service (what the program sets, current
+    // values), so that preview --diff after a refresh shows name: "changed-in-console" => "renamed".
+    expect(drifted.inputs).toEqual({
+      networkId: id,
+      name: "changed-in-console",
+      __provider: networkProvider,
+    });
 
     await expect(host.delete(id, NETWORK_URN, drifted.properties)).rejects.toThrow(/delete its nodes|nodes/);
     expect(emulator().admin.getNetwork(id)).toBeDefined();
+  });
+
+  test("an expected failure is one message saying what works, with no trace, and the host prints nothing", async () => {
+    const id = emulator().fixtures.networkWithNodes;
+    const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
+    const before = host.stderr().length;
+    const err = (await host.delete(id, NETWORK_URN, created.properties).catch((e: Error) => e)) as Error;
+    expect(err.message).toMatch(/still has \d+ nodes/);
+    expect(err.message).toMatch(/`pulumi up`.*then `pulumi destroy`/);
+    expect(err.message).toMatch(/pulumi destroy --run-program/);
+    expect(err.message).toMatch(/pulumi state delete/);
+    expect(err.message).not.toMatch(/\n\s+at /);
+    // Pulumi's host prints `${error}: ${error.stack}` for a failed Check, Diff, Read or Delete: the
+    // engine would show the message a second time, with the trace. The runtime drops that copy.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(host.stderr().slice(before)).toBe("");
   });
 
   test("Read of a network deleted out of band returns an empty id; Delete of a gone network succeeds", async () => {
@@ -134,6 +184,110 @@ describe("Network through the dynamic-provider host", () => {
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
     await host.delete(id, NETWORK_URN, created.properties);
     expect(emulator().admin.getNetwork(id)).toBeUndefined();
+  });
+});
+
+describe("Check at preview: settings from the stack config or the environment, and the API key", () => {
+  const hosts: ProviderHost[] = [];
+  afterAll(async () => {
+    for (const h of hosts) await h.stop();
+  });
+  /** A host of its own (a provider process of its own), configured with `config` and `env`. */
+  async function hostWith(
+    config: Record<string, string>,
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<ProviderHost> {
+    const h = await ProviderHost.start({ cwd: root, env: { PATH: process.env.PATH, ...env } });
+    hosts.push(h);
+    await h.configure(config);
+    return h;
+  }
+  const network = (extra: Record<string, unknown> = {}) => ({
+    networkId: emulator().fixtures.networkWithNodes,
+    ...extra,
+    __provider: networkProvider,
+  });
+
+  test("a plain-http URL from the stack config fails Check as it does as an argument, naming its source", async () => {
+    const h = await hostWith({
+      "blockchain:apiUrl": "http://api.example.com",
+      "blockchain:apiKey": "some-key-123456",
+    });
+    const fromConfig = await h.check(NETWORK_URN, {}, network());
+    expect(fromConfig.failures).toHaveLength(1);
+    expect(fromConfig.failures[0].property).toBe("");
+    expect(fromConfig.failures[0].reason).toMatch(
+      /^The API URL from stack config is refused: .*plain http:\/\//,
+    );
+    expect(fromConfig.failures[0].reason).toMatch(/use https:\/\/api\.example\.com/);
+    expect(fromConfig.failures[0].reason).toContain(
+      "`pulumi config set blockchain:apiUrl https://<api host>`",
+    );
+    const asArgument = await h.check(NETWORK_URN, {}, network({ apiUrl: "http://api.example.com" }));
+    expect(asArgument.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    const drip = await h.check(
+      FAUCET_URN,
+      {},
+      { address: emulator().fixtures.faucetAddress, __provider: faucetProvider },
+    );
+    expect(drip.failures[0].reason).toMatch(/from stack config/);
+  });
+
+  test("from the environment, the reason says to export the right one; missing settings give the command", async () => {
+    const h = await hostWith(
+      {},
+      { BLOCKCHAIN_API_URL: "http://api.example.com", BLOCKCHAIN_API_KEY: "some-key-123456" },
+    );
+    const fromEnv = await h.check(NETWORK_URN, {}, network());
+    expect(fromEnv.failures[0].reason).toMatch(/^The API URL from the environment is refused: /);
+    expect(fromEnv.failures[0].reason).toMatch(
+      /environment variable BLOCKCHAIN_API_URL: export the right one/,
+    );
+    const none = await hostWith({});
+    const missing = await none.check(NETWORK_URN, {}, network());
+    expect(missing.failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^No API URL .*`pulumi config set blockchain:apiUrl https:\/\/<api host>`/),
+      expect.stringMatching(/^No API key .*`pulumi config set --secret blockchain:apiKey <key>`/),
+    ]);
+  });
+
+  test("a wrong key fails Check with the fix for its source, after one request per process, URL and key", async () => {
+    const wrongKey = "wrong-key-1234567890";
+    const h = await hostWith({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": wrongKey });
+    const listings = () =>
+      emulator()
+        .requests()
+        .filter((r) => r.route === "/v1/nodes/").length;
+    const before = listings();
+    const results = [
+      await h.check(NETWORK_URN, {}, network()),
+      await h.check(NETWORK_URN, {}, network({ name: "second" })),
+      await h.check(
+        FAUCET_URN,
+        {},
+        { address: emulator().fixtures.faucetAddress, __provider: faucetProvider },
+      ),
+    ];
+    for (const { failures } of results) {
+      expect(failures).toHaveLength(1);
+      expect(failures[0].property).toBe("");
+      expect(failures[0].reason).toMatch(/refused when checked at preview .*401/s);
+      expect(failures[0].reason).toContain(
+        "it came from stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`",
+      );
+      expect(failures[0].reason).not.toContain(wrongKey);
+    }
+    expect(listings() - before).toBe(1);
+    // The key as an argument: the failure names the property, and the fix is the argument.
+    const asArgument = await h.check(NETWORK_URN, {}, network({ apiKey: `${wrongKey}-2` }));
+    expect(asArgument.failures.map((f) => f.property)).toEqual(["apiKey"]);
+    expect(asArgument.failures[0].reason).toMatch(/the apiKey argument: pass the right key/);
+    // The right key passes, after one request of its own; unknown connection inputs are not probed.
+    expect((await host.check(NETWORK_URN, {}, network())).failures).toEqual([]);
+    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const beforeUnknown = listings();
+    expect((await h.check(NETWORK_URN, {}, network({ apiKey: unknown }))).failures).toEqual([]);
+    expect(listings()).toBe(beforeUnknown);
   });
 });
 
@@ -204,7 +358,7 @@ describe("provider runtime loading", () => {
     const project = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-project-"));
     fs.mkdirSync(path.join(project, "node_modules"));
     fs.symlinkSync(root, path.join(project, "node_modules", "pulumi-blockchain-nodes"), "dir");
-    const byName = await serializeProvider(makeProvider("network", [RUNTIME_SPECIFIER]));
+    const byName = await serializeProvider(makeProvider("network", RUNTIME_SPECIFIER));
     expect(byName).not.toContain(root);
     const other = await ProviderHost.start({ cwd: project, env: { PATH: process.env.PATH } });
     try {
@@ -220,9 +374,26 @@ describe("provider runtime loading", () => {
     }
   });
 
+  test("from a checkout of the package (a subfolder, no node_modules of its own), with no path in state", async () => {
+    const other = await ProviderHost.start({
+      cwd: path.join(root, "examples", "quickstart"),
+      env: { PATH: process.env.PATH },
+    });
+    try {
+      await other.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
+      const read = await other.read(emulator().fixtures.networkWithNodes, NETWORK_URN, {
+        networkId: emulator().fixtures.networkWithNodes,
+        __provider: networkProvider,
+      });
+      expect(read.id).toBe(emulator().fixtures.networkWithNodes);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test("a runtime that cannot be found fails with an install hint", async () => {
     const missing = await serializeProvider(
-      makeProvider("network", ["pulumi-blockchain-nodes-missing/provider-runtime"]),
+      makeProvider("network", "pulumi-blockchain-nodes-missing/provider-runtime"),
     );
     await expect(
       host.create(NETWORK_URN, { networkId: emulator().fixtures.networkWithNodes, __provider: missing }),

@@ -98,7 +98,7 @@ export class ProviderHost {
     urn: string,
     olds: Props,
     news: Props,
-  ): Promise<{ changes: string; replaces: string[] }> {
+  ): Promise<{ changes: string; replaces: string[]; detailedDiff?: Record<string, string> }> {
     const req = new provproto.DiffRequest();
     req.setId(id);
     req.setUrn(urn);
@@ -106,7 +106,15 @@ export class ProviderHost {
     req.setNews(Struct.fromJavaScript(news as never));
     const resp: any = await this.call("diff", req);
     const names: Record<number, string> = { 0: "unknown", 1: "none", 2: "some" };
-    return { changes: names[resp.getChanges()], replaces: resp.getReplacesList() };
+    const result = { changes: names[resp.getChanges()], replaces: resp.getReplacesList() };
+    if (!resp.getHasdetaileddiff()) return result;
+    // What the engine would get: each property's kind (the protocol's PropertyDiff.Kind, by name).
+    const kinds = Object.fromEntries(
+      Object.entries(provproto.PropertyDiff.Kind as Record<string, number>).map(([k, v]) => [v, k]),
+    );
+    const detailedDiff: Record<string, string> = {};
+    resp.getDetaileddiffMap().forEach((d: any, key: string) => (detailedDiff[key] = kinds[d.getKind()]));
+    return { ...result, detailedDiff };
   }
 
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
@@ -117,13 +125,23 @@ export class ProviderHost {
     return { id: resp.getId(), properties: resp.getProperties().toJavaScript() };
   }
 
-  async read(id: string, urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
+  /** Read (refresh): `inputs` are the inputs the provider returned for later diffs, when it did. */
+  async read(
+    id: string,
+    urn: string,
+    properties: Props,
+  ): Promise<{ id: string; properties: Props; inputs?: Props }> {
     const req = new provproto.ReadRequest();
     req.setId(id);
     req.setUrn(urn);
     req.setProperties(Struct.fromJavaScript(properties as never));
     const resp: any = await this.call("read", req);
-    return { id: resp.getId(), properties: resp.getProperties()?.toJavaScript() ?? {} };
+    const inputs = resp.getInputs()?.toJavaScript();
+    return {
+      id: resp.getId(),
+      properties: resp.getProperties()?.toJavaScript() ?? {},
+      ...(inputs ? { inputs } : {}),
+    };
   }
 
   async update(id: string, urn: string, olds: Props, news: Props): Promise<{ properties: Props }> {

@@ -36,7 +36,7 @@ const emulator = withEmulator({ pageSize: 4 });
 // The functions' results and errors: test/program/functions.test.ts.
 
 describe("Network", () => {
-  test("registers the dynamic type with nodes and apiKey as secret outputs, the key as a secret input", async () => {
+  test("registers the dynamic type with connections and apiKey as secret outputs (nodes readable), the key as a secret input", async () => {
     let seen: pulumi.ResourceTransformationArgs | undefined;
     const net = new sdk.Network(
       "main",
@@ -59,9 +59,9 @@ describe("Network", () => {
     expect(await pulumi.isSecret(net.networkId)).toBe(false);
     expect(await pulumi.isSecret(net.name)).toBe(false);
     // The engine marks these secret from additionalSecretOutputs (mocks do not apply it).
-    expect((seen!.opts as pulumi.CustomResourceOptions).additionalSecretOutputs).toEqual(
-      expect.arrayContaining(["nodes", "apiKey"]),
-    );
+    const secretOutputs = (seen!.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
+    expect(secretOutputs).toEqual(expect.arrayContaining(["connections", "apiKey"]));
+    expect(secretOutputs).not.toContain("nodes");
     expect(await pulumi.isSecret(seen!.props.apiKey as pulumi.Output<string>)).toBe(true);
     const reg = registered.find((r) => r.name === "main")!;
     expect(reg.type).toBe("pulumi-nodejs:dynamic/blockchain:Network");

@@ -1,0 +1,274 @@
+/**
+ * What the providers tell the engine at preview and after a refresh, called directly against the
+ * emulator: the Network's outputs (readable nodes, secret connections), diffs with their kinds,
+ * the inputs a refresh hands back, the checks of settings from the stack config or the
+ * environment, the API key checked once, quiet errors, and the constructors' refusal of `import`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { FaucetDrip } from "../../src/resources/faucet-drip";
+import * as faucet from "../../src/resources/faucet-drip-provider";
+import { Network, NETWORK_SECRET_OUTPUTS } from "../../src/resources/network";
+import * as net from "../../src/resources/network-provider";
+import { setProviderConfig } from "../../src/resources/provider-config";
+import { network as networkRuntime } from "../../src/resources/provider-runtime";
+import { UNKNOWN } from "../../src/settings";
+import { withEmulator } from "../helpers/emulator";
+
+const emulator = withEmulator();
+const savedEnv = { url: process.env.BLOCKCHAIN_API_URL, key: process.env.BLOCKCHAIN_API_KEY };
+
+/** The provider's stack config: the emulator's URL and key unless overridden. */
+function useConfig(values: { apiUrl?: string; apiKey?: string } = {}): void {
+  const config = { apiUrl: emulator().url, apiKey: emulator().apiKey, ...values };
+  setProviderConfig((key) =>
+    key === "blockchain:apiUrl" ? config.apiUrl : key === "blockchain:apiKey" ? config.apiKey : undefined,
+  );
+}
+
+beforeAll(() => {
+  delete process.env.BLOCKCHAIN_API_URL;
+  delete process.env.BLOCKCHAIN_API_KEY;
+});
+beforeEach(() => useConfig());
+afterAll(() => {
+  setProviderConfig(undefined);
+  if (savedEnv.url !== undefined) process.env.BLOCKCHAIN_API_URL = savedEnv.url;
+  if (savedEnv.key !== undefined) process.env.BLOCKCHAIN_API_KEY = savedEnv.key;
+});
+
+describe("Network outputs: nodes as the functions return them, connections apart", () => {
+  test("nodes hold metadata and masked endpoints only; connections hold the endpoints and credentials", async () => {
+    const id = emulator().fixtures.networkWithNodes;
+    const { outs } = await net.createNetwork({ networkId: id });
+    expect(outs.nodes.length).toBeGreaterThan(0);
+    const secrets = emulator().secrets();
+    for (const node of outs.nodes) {
+      expect(node).toMatchObject({ id: expect.stringMatching(/^ND-/), network: id });
+      for (const field of [
+        "httpsEndpoint",
+        "wssEndpoint",
+        "authKey",
+        "authPassword",
+        "authUsername",
+        "details",
+      ]) {
+        expect(node).not.toHaveProperty(field);
+      }
+      if (node.httpsEndpointMasked !== undefined) expect(node.httpsEndpointMasked).toContain("***");
+    }
+    for (const secret of secrets) expect(JSON.stringify(outs.nodes)).not.toContain(secret);
+    expect(outs.connections.map((c) => c.id)).toEqual(outs.nodes.map((n) => n.id));
+    const wire = emulator().admin.getNode(outs.nodes[0].id)!;
+    expect(outs.connections[0]).toMatchObject({
+      id: wire.id,
+      name: wire.name,
+      httpsEndpoint: wire.details.https_endpoint,
+    });
+    expect(JSON.stringify(outs)).not.toMatch(/undefined/);
+    // The engine keeps connections (and the key) secret; nodes stay readable.
+    expect(NETWORK_SECRET_OUTPUTS).toEqual(["connections", "apiKey"]);
+  });
+});
+
+describe("diff: every changed property with its kind", () => {
+  test("update, add, delete in place; networkId replaces", async () => {
+    const id = emulator().fixtures.consortiumNetwork;
+    const { outs } = await net.createNetwork({ networkId: id, name: "declared" });
+    expect(await net.diffNetwork(id, outs, { networkId: id, name: "declared" })).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+      diffs: [],
+      detailedDiff: {},
+    });
+    const changed = await net.diffNetwork(id, outs, {
+      networkId: id,
+      name: "other",
+      project: emulator().fixtures.otherProject,
+      apiUrl: emulator().url,
+    });
+    expect(changed.detailedDiff).toEqual({
+      name: { kind: "update", inputDiff: false },
+      project: { kind: "update", inputDiff: false },
+      apiUrl: { kind: "add", inputDiff: false },
+    });
+    const dropped = await net.diffNetwork(id, { ...outs, apiKey: "old-key" }, { networkId: id });
+    expect(dropped.detailedDiff).toEqual({ apiKey: { kind: "delete", inputDiff: false } });
+    const replaced = await net.diffNetwork(id, outs, { networkId: emulator().fixtures.emptyNetwork });
+    expect(replaced).toMatchObject({ changes: true, replaces: ["networkId"] });
+    expect(replaced.detailedDiff).toEqual({ networkId: { kind: "update-replace", inputDiff: false } });
+    // Drift: the old value is the refreshed output, so the change shows `old => new`.
+    emulator().admin.renameNetwork(id, "console-name");
+    const read = await net.readNetwork(id, outs);
+    const drift = await net.diffNetwork(id, read.props, { networkId: id, name: "declared" });
+    expect(drift.detailedDiff).toEqual({ name: { kind: "update", inputDiff: false } });
+  });
+
+  test("FaucetDrip: a new address is an update-replace", async () => {
+    const olds: faucet.FaucetDripOutputs = {
+      address: "0x" + "ab".repeat(20),
+      outcome: "sent",
+      amountSent: "1",
+      transaction: "https://explorer.example/tx/0xabc",
+      note: "",
+    };
+    expect(await faucet.diffFaucetDrip("d", olds, { address: "0x" + "cd".repeat(20) })).toEqual({
+      changes: true,
+      replaces: ["address"],
+      deleteBeforeReplace: false,
+      diffs: ["address"],
+      detailedDiff: { address: { kind: "update-replace", inputDiff: false } },
+    });
+    expect((await faucet.diffFaucetDrip("d", olds, { address: olds.address })).detailedDiff).toEqual({});
+  });
+});
+
+describe("read: the inputs that match the service, for the diff after a refresh", () => {
+  test("the managed inputs get their current values; the others are left out", async () => {
+    const id = emulator().fixtures.secondEmptyNetwork;
+    const named = await net.createNetwork({ networkId: id, name: "declared", apiUrl: emulator().url });
+    expect(named.outs.managedInputs).toEqual(["name"]);
+    emulator().admin.renameNetwork(id, "console-name");
+    const read = await net.readNetwork(id, named.outs);
+    expect(read.props.name).toBe("console-name");
+    expect(read.props.managedInputs).toEqual(["name"]);
+    expect(read.inputs).toEqual({ networkId: id, name: "console-name", apiUrl: emulator().url });
+
+    const unnamed = await net.updateNetwork(id, read.props, { networkId: id });
+    expect(unnamed.outs.managedInputs).toEqual([]);
+    expect((await net.readNetwork(id, unnamed.outs)).inputs).toEqual({ networkId: id });
+  });
+
+  test("state written before managedInputs existed, and a read without state: no inputs (the engine keeps its own)", async () => {
+    const id = emulator().fixtures.secondEmptyNetwork;
+    const { outs } = await net.createNetwork({ networkId: id });
+    const { managedInputs: _, ...legacy } = outs;
+    expect(await net.readNetwork(id, legacy as net.NetworkOutputs)).not.toHaveProperty("inputs");
+    expect(await net.readNetwork(id, undefined)).not.toHaveProperty("inputs");
+  });
+});
+
+describe("check: the connection settings wherever they come from, and the key once", () => {
+  const networkId = () => emulator().fixtures.networkWithNodes;
+
+  test("a stack-config URL gets the argument's checks; the reason names its source and fix", async () => {
+    useConfig({ apiUrl: "http://api.example.com" });
+    const { failures } = await net.checkNetwork({}, { networkId: networkId() });
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ property: "" });
+    expect(failures[0].reason).toMatch(
+      /^The API URL from stack config is refused: the API URL uses plain http:\/\//,
+    );
+    expect(failures[0].reason).toContain(
+      "set the right one with `pulumi config set blockchain:apiUrl https://<api host>`",
+    );
+    // An argument wins over the config: then the config is not checked.
+    expect((await net.checkNetwork({}, { networkId: networkId(), apiUrl: emulator().url })).failures).toEqual(
+      [],
+    );
+  });
+
+  test("a URL from the environment, a key pasted into the URL: the reason never shows the key", async () => {
+    useConfig({ apiUrl: "", apiKey: "" });
+    process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
+    process.env.BLOCKCHAIN_API_URL = `http://api.example.com/${emulator().apiKey}`;
+    try {
+      const { failures } = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
+      expect(failures).toHaveLength(1);
+      expect(failures[0].reason).toMatch(/^The API URL from the environment is refused: /);
+      expect(failures[0].reason).toMatch(/environment variable BLOCKCHAIN_API_URL: export the right one/);
+      expect(failures[0].reason).not.toContain(emulator().apiKey);
+    } finally {
+      delete process.env.BLOCKCHAIN_API_URL;
+      delete process.env.BLOCKCHAIN_API_KEY;
+    }
+  });
+
+  test("missing settings fail with the command that sets them; unknown inputs are not reported", async () => {
+    useConfig({ apiUrl: "", apiKey: "" });
+    const { failures } = await net.checkNetwork({}, { networkId: networkId() });
+    expect(failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(
+        /^No API URL for the blockchain node service\. Set it with `pulumi config set blockchain:apiUrl/,
+      ),
+      expect.stringMatching(
+        /^No API key for the blockchain node service\. Set it with `pulumi config set --secret/,
+      ),
+    ]);
+    expect(
+      (await net.checkNetwork({}, { networkId: networkId(), apiUrl: UNKNOWN, apiKey: UNKNOWN })).failures,
+    ).toEqual([]);
+  });
+
+  test("a wrong key: one request per URL and key in this process, none when other inputs are invalid", async () => {
+    const wrongKey = `wrong-key-${Date.now()}-abcdef`;
+    useConfig({ apiKey: wrongKey });
+    const listings = () =>
+      emulator()
+        .requests()
+        .filter((r) => r.route === "/v1/nodes/").length;
+    const before = listings();
+    expect((await net.checkNetwork({}, { networkId: "NW-bad" })).failures.map((f) => f.property)).toEqual([
+      "networkId",
+    ]);
+    expect(listings()).toBe(before);
+    for (let i = 0; i < 3; i++) {
+      const { failures } = await net.checkNetwork({}, { networkId: networkId() });
+      expect(failures).toHaveLength(1);
+      expect(failures[0].reason).toMatch(
+        /^The API key was refused when checked at preview \(GET \/v1\/nodes\/, one page\)/,
+      );
+      expect(failures[0].reason).toMatch(/401/);
+      expect(failures[0].reason).toContain("it came from stack config blockchain:apiKey");
+      expect(failures[0].reason).not.toContain(wrongKey);
+    }
+    expect(listings()).toBe(before + 1);
+  });
+
+  test("a key that cannot be sent in a header, from the stack config: refused with the fix, nothing sent", async () => {
+    useConfig({ apiKey: "bad\u0001key-1234567890" });
+    const before = emulator().requestStats().total;
+    const { failures } = await net.checkNetwork({}, { networkId: networkId() });
+    expect(failures).toHaveLength(1);
+    expect(failures[0].reason).toMatch(/control character/);
+    expect(failures[0].reason).toMatch(/it came from stack config blockchain:apiKey: set the right one/i);
+    expect(emulator().requestStats().total).toBe(before);
+  });
+});
+
+describe("errors of the provider runtime: one message, no trace", () => {
+  test("the refused delete says what works, and its stack is its first line", async () => {
+    const id = emulator().fixtures.networkWithNodes;
+    const { outs } = await networkRuntime.create({ networkId: id });
+    const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
+    expect(err.message).toMatch(/still has \d+ nodes/);
+    expect(err.message).toContain("add `retainOnDelete: true` to the resource's options and run `pulumi up`");
+    expect(err.message).toContain("then `pulumi destroy`");
+    expect(err.message).toContain("`pulumi destroy --run-program`");
+    expect(err.message).toContain("`pulumi state delete '<urn>'`");
+    expect(err.stack).toBe(`${err.name}: ${err.message}`);
+  });
+});
+
+describe("constructors refuse the import option, saying that networkId adopts", () => {
+  test("Network and FaucetDrip throw a ResourceError without a stack, before registering anything", () => {
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e as pulumi.ResourceError;
+      }
+      throw new Error("nothing thrown");
+    };
+    const err = thrown(() => new Network("main", { networkId: "NW-100-000-1" }, { import: "NW-100-000-1" }));
+    expect(pulumi.ResourceError.isInstance(err)).toBe(true);
+    expect(err.hideStack).toBe(true);
+    expect(err.message).toContain('new Network("main", { networkId: "NW-100-000-1" })');
+    expect(err.message).toMatch(/does not work for dynamic resources/);
+    const drip = thrown(() => new FaucetDrip("tokens", { address: "0x" + "ab".repeat(20) }, { import: "x" }));
+    expect(pulumi.ResourceError.isInstance(drip)).toBe(true);
+    expect(drip.message).toMatch(/cannot be imported/);
+    const noArgs = thrown(() => new Network("main", undefined as never));
+    expect(noArgs.message).toMatch(/networkId: "NW-…"/);
+  });
+});
