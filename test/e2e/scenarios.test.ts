@@ -129,7 +129,11 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       expect(err).toBeDefined();
       expect(String(err)).toMatch(/still has \d+ nodes/);
       expect(String(err)).toContain(id);
-      expect(String(err)).toMatch(/retainOnDelete/);
+      // What works, since a destroy uses the options stored in state: up then destroy, or --run-program.
+      expect(String(err)).toMatch(/`retainOnDelete: true`.*`pulumi up`.*then `pulumi destroy`/);
+      expect(String(err)).toContain("`pulumi destroy --run-program`");
+      expect(String(err)).toContain("`pulumi state delete '<urn>'`");
+      expect(String(err)).not.toMatch(/^\s+at /m);
       expect(await networkUrns()).toHaveLength(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
 
@@ -167,6 +171,18 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       audit();
       const preview = await stack.preview(recorded());
       expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
+      // A refresh hands the engine the inputs that match the service: the key among them, still
+      // stored only encrypted, and still no change to preview.
+      await stack.refresh(recorded());
+      audit();
+      const afterRefresh = await stack.preview(recorded());
+      expect(Object.keys(afterRefresh.changeSummary).filter((k) => k !== "same")).toEqual([]);
+      const explicit = (await stack.exportStack()).deployment.resources.find((r: { urn: string }) =>
+        r.urn.endsWith("::explicit"),
+      );
+      expect(explicit.inputs.apiKey).toMatchObject({
+        "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      });
 
       emulator().admin.removeNodes(id);
       desired = {};
