@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { toNodeResult, type Node, type NodeResult } from "../api";
-import { ConnectionArgs, withClient } from "../settings";
+import type { ConnectionArgs } from "../settings";
+import { withFunctionClient } from "./connect";
 import { Inputs } from "./filters";
 import { failingQuietly } from "./run-error";
-import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
 /** Arguments of {@link getNode}. */
@@ -23,7 +23,7 @@ export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
 /** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
 export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
   const { id, waitFor, apiUrl, apiKey } = args;
-  return withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
+  return withFunctionClient({ apiUrl, apiKey }, (client) => {
     const read = () => client.getNode(id);
     return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
   });

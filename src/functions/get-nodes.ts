@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { toNodeResult, type Node, type NodeResult } from "../api";
-import { ConnectionArgs, withClient } from "../settings";
+import type { ConnectionArgs } from "../settings";
+import { withFunctionClient } from "./connect";
 import { unsecretArgs } from "./get-node";
 import { Inputs, NodeFilterArgs } from "./filters";
 import { failingQuietly } from "./run-error";
-import { readStackConfig } from "./stack-config";
 import { waitUntil, WaitFor } from "./wait";
 
 /** Default bound of {@link getNodes}: more matching nodes than this is an error, never a silent cut. */
@@ -30,7 +30,7 @@ export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
 /** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
 export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  return withClient({ apiUrl, apiKey }, readStackConfig, (client) => {
+  return withFunctionClient({ apiUrl, apiKey }, (client) => {
     const list = () => client.listAllNodes(filters, { limit });
     return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
   });

@@ -290,6 +290,29 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     expect(e.message).not.toMatch(/pulumi config set|export/);
   });
 
+  test("a plain-http API URL says where it came from and how to replace it there", async () => {
+    const url = "http://api.example.com";
+    const key = { apiKey: "a-well-formed-key-1234567890" };
+    pulumi.runtime.setConfig("blockchain:apiUrl", url);
+    try {
+      const fromConfig = await rejection(sdk.getNodes(key));
+      expectRunError(fromConfig, "InvalidInputError");
+      expect(fromConfig.message).toMatch(/plain http:\/\/ on a non-loopback host/);
+      expect(fromConfig.message).toMatch(
+        /It came from stack config blockchain:apiUrl: set the right one with `pulumi config set blockchain:apiUrl https:\/\/<api host>`\.$/,
+      );
+    } finally {
+      pulumi.runtime.setConfig("blockchain:apiUrl", "");
+    }
+    process.env.BLOCKCHAIN_API_URL = url;
+    const fromEnv = await rejection(sdk.getNodes(key));
+    expect(fromEnv.message).toMatch(
+      /It came from the environment variable BLOCKCHAIN_API_URL: export the right one/,
+    );
+    const fromArg = await rejection(sdk.getNode({ ...key, id: "ND-1-2-3", apiUrl: url }));
+    expect(fromArg.message).toMatch(/It came from the apiUrl argument: pass the right URL\.$/);
+  });
+
   test("an invalid filter, an unknown node, a waitFor timeout", async () => {
     const conn = { apiUrl: emulator().url, apiKey: emulator().apiKey };
     const filter = await rejection(sdk.getNodes({ ...conn, region: "mars-1" as never }));

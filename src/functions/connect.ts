@@ -1,0 +1,35 @@
+import { isApiError, type NodeServiceClient } from "../api";
+import { ConnectionArgs, findSettings, settingFix, withClient } from "../settings";
+import { readStackConfig } from "./stack-config";
+
+/** Which setting a refusal of the client's own checks is about, by the error's code. */
+const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
+  invalid_api_url: "apiUrl",
+  invalid_api_key: "apiKey",
+};
+
+/**
+ * `withClient` for the functions: the program's stack config as the config reader, and a URL or
+ * key refused by the client's checks (plain `http://` to a remote host, a key no header can
+ * carry) says where it came from and how to replace it there, as a refused key (401) already does:
+ * "It came from stack config blockchain:apiUrl: set the right one with `pulumi config set …`".
+ */
+export async function withFunctionClient<T>(
+  args: ConnectionArgs,
+  use: (client: NodeServiceClient) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withClient(args, readStackConfig, use);
+  } catch (error) {
+    const setting = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
+    const found = setting && findSettings(args, readStackConfig)[setting];
+    if (!setting || !found) throw error;
+    const fix = settingFix(setting, found.source);
+    const before = (error as Error).message;
+    const after = `${before}\n${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`;
+    (error as Error).message = after;
+    const stack = (error as Error).stack;
+    if (typeof stack === "string") (error as Error).stack = stack.replace(before, () => after);
+    throw error;
+  }
+}
