@@ -3,6 +3,7 @@
  * command itself is `cli.ts`).
  */
 import { parseArgs } from "util";
+import { MAX_BULK } from "./data/bulk";
 import { MAX_ROUTE_DELAY_MS } from "./http/delays";
 import type { RouteDelays } from "./http/delays";
 import type { FaultMatch, FaultOptions } from "./http/fault-options";
@@ -26,6 +27,8 @@ Options:
   --host HOST              interface to listen on (default 127.0.0.1)
   --seed N                 seed of the generated data and faults (default 1)
   --page-size N            nodes per page of GET /v1/nodes/ (default 10)
+  --nodes N                add N generated nodes to the primary organization (default 0)
+  --networks N             add N generated networks to the primary organization (default 0)
   --latency-ms N|MIN-MAX   delay every request by N ms, or a random delay in [MIN, MAX]
   --rate-429 P             probability (0..1) of answering 429 without processing
   --rate-5xx P             probability (0..1) of answering 503/502/504 without processing
@@ -104,6 +107,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         host: { type: "string" },
         seed: { type: "string" },
         "page-size": { type: "string" },
+        nodes: { type: "string" },
+        networks: { type: "string" },
         "latency-ms": { type: "string" },
         "rate-429": { type: "string" },
         "rate-5xx": { type: "string" },
@@ -142,6 +147,8 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (values["page-size"] !== undefined)
     options.pageSize = integer("page-size", values["page-size"], 1, 1000);
+  if (values.nodes !== undefined) options.nodes = integer("nodes", values.nodes, 0, MAX_BULK);
+  if (values.networks !== undefined) options.networks = integer("networks", values.networks, 0, MAX_BULK);
   const latency = values["latency-ms"];
   if (latency !== undefined) {
     const range = /^([0-9]+)\s*[-,]\s*([0-9]+)$/.exec(latency);

@@ -1,5 +1,7 @@
 import { SECRET_DETAIL_FIELDS } from "../../model";
 import { DatasetBuilder } from "./builder";
+import { fillBulk } from "./bulk";
+import type { BulkSize } from "./bulk";
 import { fillOtherOrganizations, fillPrimaryOrganization } from "./filler";
 import type { EmulatorFixtures } from "./fixtures";
 import { NETWORK_WITH_NODES_NODE_IDS, WELL_KNOWN_IDS, seedFixtures } from "./fixtures";
@@ -19,13 +21,17 @@ export interface Dataset {
 
 /**
  * Generates the dataset of a seed: the well-known fixtures, then the generated filler around
- * them. Checks every node against the model (throws if one breaks it). Same seed, same data.
+ * them, then the bulk networks and nodes if asked. Checks every node against the model (throws
+ * if one breaks it). Same seed and bulk size, same data; no bulk, the seed's usual data.
  */
-export function buildDataset(seed: number): Dataset {
+export function buildDataset(seed: number, bulk: BulkSize = { networks: 0, nodes: 0 }): Dataset {
   const b = new DatasetBuilder(seed, [...Object.values(WELL_KNOWN_IDS), ...NETWORK_WITH_NODES_NODE_IDS]);
   const f = seedFixtures(b);
+  const before = b.networks.length;
   fillPrimaryOrganization(b, f);
+  const generated = b.networks.slice(before);
   const foreignNetwork = fillOtherOrganizations(b, f);
+  fillBulk(b, f, generated, bulk);
   const nodes = b.createNodes();
   const fixtures: EmulatorFixtures = {
     organization: f.primary.id,

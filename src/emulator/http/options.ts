@@ -1,5 +1,6 @@
 import { validateRouteDelays } from "./delays";
 import type { RouteDelays } from "./delays";
+import { MAX_BULK } from "../data/bulk";
 import type { FaultOptions } from "./fault-options";
 
 /** Options of {@link startEmulator}; every field is optional. */
@@ -12,6 +13,13 @@ export interface EmulatorOptions {
   seed?: number;
   /** Nodes per page of `GET /v1/nodes/`; default `10`. The service has no page-size parameter. */
   pageSize?: number;
+  /**
+   * Extra generated nodes of the primary organization, spread over its generated networks (and
+   * the `networks` below), for load and benchmark runs; default `0`. Deterministic per seed.
+   */
+  nodes?: number;
+  /** Extra generated networks of the primary organization (status `ok`); default `0`. */
+  networks?: number;
   /** Random faults to inject from the start; default none. */
   faults?: FaultOptions;
   /** Faucet sends allowed per address per UTC day; default `1`. */
@@ -73,6 +81,8 @@ export interface ResolvedOptions {
   host: string;
   seed: number;
   pageSize: number;
+  nodes: number;
+  networks: number;
   faucetDailyLimit: number;
   now: () => Date;
   quiet: boolean;
@@ -117,6 +127,8 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       Number.MAX_SAFE_INTEGER,
     ),
     pageSize: integer("pageSize", options.pageSize, EMULATOR_DEFAULTS.pageSize, 1, 1000),
+    nodes: integer("nodes", options.nodes, 0, 0, MAX_BULK),
+    networks: integer("networks", options.networks, 0, 0, MAX_BULK),
     faucetDailyLimit: integer(
       "faucetDailyLimit",
       options.faucetDailyLimit,

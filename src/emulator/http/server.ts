@@ -41,7 +41,7 @@ const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings = resolveOptions(options);
-  const dataset = buildDataset(settings.seed);
+  const dataset = buildDataset(settings.seed, { networks: settings.networks, nodes: settings.nodes });
   const store = new Store(dataset);
   const faults = new FaultInjector(settings.seed, options.faults ?? {});
   let delays: RouteDelays = settings.routeDelays;
