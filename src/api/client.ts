@@ -1,4 +1,5 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
+import { ConcurrencyLimiter } from "./concurrency";
 import * as faucet from "./faucet";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
@@ -30,7 +31,8 @@ export class NodeServiceClient {
    * `InvalidInputError` naming the wrong option, without the API key, when one is wrong.
    */
   constructor(options: NodeServiceClientOptions) {
-    const { maxRequestsPerSecond, limiterSleep, ...settings } = resolveClientOptions(options);
+    const { maxRequestsPerSecond, limiterSleep, maxConcurrentRequests, ...settings } =
+      resolveClientOptions(options);
     this.apiUrl = settings.base.href;
     const learned = new LearnedSecrets();
     this.transport = {
@@ -39,6 +41,8 @@ export class NodeServiceClient {
       redact: (text: string) => settings.redact(learned.redact(text)),
       learned,
       limiter: new RateLimiter({ maxRequestsPerSecond, now: settings.now, sleep: limiterSleep }),
+      concurrency: new ConcurrencyLimiter(maxConcurrentRequests),
+      maxConcurrentRequests,
     };
     // Keep the transport (and the key in its closures) out of enumeration, inspection and JSON.
     Object.defineProperty(this, "transport", { enumerable: false });

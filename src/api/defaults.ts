@@ -54,6 +54,9 @@ export const LIST_SLACK_PAGES = 5;
 /** Client-side rate limit: at most 10 requests (attempts, retries included) per second. */
 export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
 
+/** Default `maxConcurrentRequests`: request attempts in flight at once across one client. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
+
 /** HTTP statuses retried for idempotent methods (GET, PATCH, DELETE): 429, 502, 503, 504. */
 export const RETRYABLE_STATUSES: readonly number[] = [429, 502, 503, 504];
 

@@ -110,6 +110,7 @@ export async function listAllNodes(
       firstUrl: apiUrl(t.base, PATHS.nodes, query),
       map: (item, path) => learned(t, toNode(item, path)),
       deadlineMs,
+      stopAfterItems: limit,
     },
     stats,
   )) {

@@ -178,6 +178,20 @@ export function rateOption(problems: OptionProblems, rate: unknown, fallback: nu
   return rate;
 }
 
+/** `maxConcurrentRequests`: a positive integer. */
+export function concurrencyOption(problems: OptionProblems, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    problems.got(
+      "maxConcurrentRequests",
+      value,
+      "expected a positive integer number of requests in flight at once",
+    );
+    return fallback;
+  }
+  return value;
+}
+
 /** `maxResponseBytes`: a positive integer. */
 export function bytesOption(problems: OptionProblems, bytes: unknown, fallback: number): number {
   if (bytes === undefined) return fallback;

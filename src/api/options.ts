@@ -5,6 +5,7 @@
 import nodeFetch from "node-fetch";
 import {
   DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_MAX_REQUESTS_PER_SECOND,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
@@ -15,6 +16,7 @@ import { checkUrlAndKey, constructionRedactor, fail, keyForms } from "./credenti
 import {
   OptionProblems,
   bytesOption,
+  concurrencyOption,
   duration,
   func,
   own,
@@ -87,6 +89,13 @@ export interface NodeServiceClientOptions {
    */
   maxRequestsPerSecond?: number;
   /**
+   * Most request attempts in flight at once across every call of this client: a positive integer.
+   * A listing fetches up to this many pages ahead when the first page makes them known (within
+   * the rate limit). Default {@link DEFAULT_MAX_CONCURRENT_REQUESTS} (8); `1` walks pages one by
+   * one.
+   */
+  maxConcurrentRequests?: number;
+  /**
    * The largest response body read, in bytes after decompression: a positive integer. A larger
    * body (or a `Content-Length` above it) makes the call fail with an `invalid_response` error of
    * code `response_too_large`, without reading the rest. Default `DEFAULT_MAX_RESPONSE_BYTES`
@@ -107,9 +116,11 @@ export interface NodeServiceClientOptions {
  * The settings a client runs with: every option checked, defaults filled in. The transport the
  * client builds from them adds the rate limiter and the learned credentials (see `Transport`).
  */
-export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "learned"> {
+export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "learned" | "concurrency"> {
   /** Request attempts per second; `0` or `Infinity` for no limit. */
   maxRequestsPerSecond: number;
+  /** Request attempts in flight at once across the client. */
+  maxConcurrentRequests: number;
   /** The `sleep` option as given: the rate limiter uses its own timer when it is undefined. */
   limiterSleep?: (ms: number) => Promise<void>;
 }
@@ -122,6 +133,7 @@ export const CLIENT_OPTION_NAMES = [
   "deadlineMs",
   "retry",
   "maxRequestsPerSecond",
+  "maxConcurrentRequests",
   "maxResponseBytes",
   "fetch",
   "sleep",
@@ -176,6 +188,11 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
   const deadlineMs = duration(problems, "deadlineMs", own(options, "deadlineMs"), DEFAULT_DEADLINE_MS, false);
   const rate = own(options, "maxRequestsPerSecond");
   const maxRequestsPerSecond = rateOption(problems, rate, DEFAULT_MAX_REQUESTS_PER_SECOND);
+  const maxConcurrentRequests = concurrencyOption(
+    problems,
+    own(options, "maxConcurrentRequests"),
+    DEFAULT_MAX_CONCURRENT_REQUESTS,
+  );
   const maxResponseBytes = bytesOption(
     problems,
     own(options, "maxResponseBytes"),
@@ -203,6 +220,7 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     maxAttempts,
     retryPolicy,
     maxRequestsPerSecond,
+    maxConcurrentRequests,
     sleep: sleep ?? defaultSleep,
     limiterSleep: sleep,
     now: now ?? Date.now,

@@ -6,6 +6,7 @@ import { DEFAULT_LIST_DEADLINE_MS, LIST_SLACK_PAGES, MAX_LIST_PAGES } from "./de
 import { ApiError, createApiError } from "./errors";
 import { invalidResponse, mapResponse } from "./map-response";
 import { request } from "./request";
+import { PageFetch, PageWindow, pageTemplate } from "./page-window";
 import type { ApiResponse, Transport } from "./transport";
 import { resolveLink } from "./url";
 
@@ -19,6 +20,16 @@ export interface PageSource<T> {
   map: (item: unknown, path: string) => T;
   /** Overall deadline of the whole listing, ms. Default `DEFAULT_LIST_DEADLINE_MS`. */
   deadlineMs?: number;
+  /**
+   * The listing's consumer stops after this many items (a `limit`): pages that start past it are
+   * not fetched ahead.
+   */
+  stopAfterItems?: number;
+  /**
+   * Called with the pages fetched ahead and not yet taken, each time the window changes (tests
+   * use it to check the memory bound).
+   */
+  onWindow?: (buffered: number) => void;
 }
 
 /** What a listing has done so far: pages fetched and HTTP attempts made (retries included). */
@@ -78,90 +89,142 @@ export async function* paginate<T>(
   let items = 0;
   const fail = (response: Pick<ApiResponse, "status">, detail: string, code: string): ApiError =>
     invalidResponse(t, spec, { status: response.status, attempts: stats.attempts }, detail, code);
-  while (url !== undefined) {
-    seen.add(url);
-    const pageNumber = stats.pages + 1;
-    const remaining = listDeadlineMs - (t.now() - start);
-    if (remaining <= 0) throw listingDeadline(t, source.operation, listDeadlineMs, stats);
-    let response: ApiResponse;
-    try {
-      response = await request(
-        { ...t, deadlineMs: Math.min(t.deadlineMs, remaining) },
-        { ...spec, method: "GET", url },
-      );
-    } catch (error) {
-      if (error instanceof ApiError) stats.attempts += error.attempts;
-      if (error instanceof ApiError && error.code === "deadline_exceeded" && remaining < t.deadlineMs) {
-        throw listingDeadline(t, source.operation, listDeadlineMs, stats);
+  let window: PageWindow | undefined;
+  let firstCount: unknown;
+  const startFetch = (next: string, remaining: number): PageFetch => ({
+    url: next,
+    remaining,
+    response: request(
+      { ...t, deadlineMs: Math.min(t.deadlineMs, remaining) },
+      { ...spec, method: "GET", url: next },
+    ),
+  });
+  try {
+    while (url !== undefined) {
+      seen.add(url);
+      const pageNumber = stats.pages + 1;
+      const remaining = listDeadlineMs - (t.now() - start);
+      if (remaining <= 0) throw listingDeadline(t, source.operation, listDeadlineMs, stats);
+      let fetch = window?.take(url);
+      if (fetch === undefined) {
+        window?.close();
+        window = undefined;
+        fetch = startFetch(url, remaining);
       }
-      throw error;
-    }
-    stats.pages++;
-    stats.attempts += response.attempts;
-    const body = response.body;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw fail(
-        response,
-        `page ${pageNumber}: expected a JSON object with a results array, got ${body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body}`,
-        "unexpected_shape",
-      );
-    }
-    const page = body as { results?: unknown; next?: unknown; count?: unknown };
-    if (!Array.isArray(page.results)) {
-      throw fail(
-        response,
-        `page ${pageNumber}: "results" is not an array (got ${page.results === null ? "null" : typeof page.results})`,
-        "unexpected_shape",
-      );
-    }
-    if (bound === undefined) {
-      bound = boundFrom(page.count, page.results.length);
-      if (typeof page.count === "number" && page.count > 0 && page.results.length === 0) {
-        throw fail(
-          response,
-          `page 1 is empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
-          "pagination_stalled",
-        );
-      }
-    }
-    let next: string | undefined;
-    if (typeof page.next === "string" && page.next !== "") {
+      source.onWindow?.(window?.buffered ?? 0);
+      let response: ApiResponse;
       try {
-        next = resolveLink(t.base, url, page.next);
-      } catch {
-        throw fail(response, `page ${pageNumber}: "next" is not a URL reference`, "unexpected_shape");
+        response = await fetch.response;
+      } catch (error) {
+        if (error instanceof ApiError) stats.attempts += error.attempts;
+        if (
+          error instanceof ApiError &&
+          error.code === "deadline_exceeded" &&
+          fetch.remaining < t.deadlineMs
+        ) {
+          throw listingDeadline(t, source.operation, listDeadlineMs, stats);
+        }
+        throw error;
       }
-      if (seen.has(next)) {
+      stats.pages++;
+      stats.attempts += response.attempts;
+      const body = response.body;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
         throw fail(
           response,
-          `page ${pageNumber}: "next" points back to a page already fetched (${new URL(next).pathname}${new URL(next).search}); the listing would never end`,
-          "pagination_loop",
+          `page ${pageNumber}: expected a JSON object with a results array, got ${body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body}`,
+          "unexpected_shape",
         );
       }
-      if (page.results.length === 0) {
+      const page = body as { results?: unknown; next?: unknown; count?: unknown };
+      if (!Array.isArray(page.results)) {
         throw fail(
           response,
-          `page ${pageNumber} is empty but links to another page; the listing would never end`,
-          "pagination_stalled",
+          `page ${pageNumber}: "results" is not an array (got ${page.results === null ? "null" : typeof page.results})`,
+          "unexpected_shape",
         );
       }
-    } else if (page.next !== null && page.next !== undefined && page.next !== "") {
-      throw fail(response, `page ${pageNumber}: "next" is neither a string nor null`, "unexpected_shape");
-    }
-    items += page.results.length;
-    if (items > bound.maxItems || (next !== undefined && stats.pages >= bound.maxPages)) {
-      throw fail(
-        response,
-        `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`,
-        "pagination_overrun",
+      if (bound === undefined) {
+        bound = boundFrom(page.count, page.results.length);
+        if (typeof page.count === "number" && page.count > 0 && page.results.length === 0) {
+          throw fail(
+            response,
+            `page 1 is empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
+            "pagination_stalled",
+          );
+        }
+      }
+      let next: string | undefined;
+      if (typeof page.next === "string" && page.next !== "") {
+        try {
+          next = resolveLink(t.base, url, page.next);
+        } catch {
+          throw fail(response, `page ${pageNumber}: "next" is not a URL reference`, "unexpected_shape");
+        }
+        if (seen.has(next)) {
+          throw fail(
+            response,
+            `page ${pageNumber}: "next" points back to a page already fetched (${new URL(next).pathname}${new URL(next).search}); the listing would never end`,
+            "pagination_loop",
+          );
+        }
+        if (page.results.length === 0) {
+          throw fail(
+            response,
+            `page ${pageNumber} is empty but links to another page; the listing would never end`,
+            "pagination_stalled",
+          );
+        }
+      } else if (page.next !== null && page.next !== undefined && page.next !== "") {
+        throw fail(response, `page ${pageNumber}: "next" is neither a string nor null`, "unexpected_shape");
+      }
+      items += page.results.length;
+      if (items > bound.maxItems || (next !== undefined && stats.pages >= bound.maxPages)) {
+        throw fail(
+          response,
+          `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`,
+          "pagination_overrun",
+        );
+      }
+      if (pageNumber === 1) {
+        firstCount = page.count;
+        window = openWindow(t, source, page.count, page.results.length, next, (link) =>
+          startFetch(link, listDeadlineMs - (t.now() - start)),
+        );
+      } else if (window !== undefined && page.count !== firstCount) {
+        // The pages shifted under the listing: walk `next` from here.
+        window.close();
+        window = undefined;
+      }
+      window?.fill();
+      source.onWindow?.(window?.buffered ?? 0);
+      const results = page.results;
+      yield* mapResponse(t, spec, { ...response, attempts: stats.attempts }, () =>
+        results.map((item, i) => source.map(item, `page ${pageNumber} results[${i}]`)),
       );
+      url = next;
     }
-    const results = page.results;
-    yield* mapResponse(t, spec, { ...response, attempts: stats.attempts }, () =>
-      results.map((item, i) => source.map(item, `page ${pageNumber} results[${i}]`)),
-    );
-    url = next;
+  } finally {
+    // A consumer that stops early (or an error) drops the pages fetched ahead.
+    window?.close();
   }
+}
+
+/** The window of pages fetched ahead after page 1, when `count` and `next` make them known. */
+function openWindow<T>(
+  t: Transport,
+  source: PageSource<T>,
+  count: unknown,
+  pageSize: number,
+  next: string | undefined,
+  start: (url: string) => PageFetch,
+): PageWindow | undefined {
+  const size = t.maxConcurrentRequests ?? 1;
+  if (size < 2 || next === undefined || pageSize === 0) return undefined;
+  if (typeof count !== "number" || !Number.isSafeInteger(count) || count <= pageSize) return undefined;
+  const template = pageTemplate(next);
+  if (template === undefined || template.at(template.number) !== next) return undefined;
+  return new PageWindow({ start, size, count, pageSize, stopAfterItems: source.stopAfterItems }, template);
 }
 
 function listingDeadline(t: Transport, operation: string, deadlineMs: number, stats: ListingStats): ApiError {

@@ -73,24 +73,9 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
   let attempts = 0;
   let sentBefore = false;
   for (;;) {
-    const remainingBeforeSlot = t.deadlineMs - (t.now() - start);
-    if (remainingBeforeSlot <= 0 || !(await t.limiter.acquire(remainingBeforeSlot))) {
-      throw deadlineError(
-        t,
-        spec,
-        attempts,
-        `would pass while waiting for a rate-limiter slot for attempt ${attempts + 1} (maxRequestsPerSecond)`,
-      );
-    }
-    const remaining = t.deadlineMs - (t.now() - start);
-    if (remaining <= 0) {
-      throw deadlineError(t, spec, attempts, `passed before attempt ${attempts + 1} could start`);
-    }
-    const attemptTimeout = Math.min(t.timeoutMs, remaining);
+    const result = await limited(t, () => oneAttempt(t, spec, start, attempts));
     attempts++;
-    const result = await attempt(t, spec, attemptTimeout, attemptTimeout < t.timeoutMs);
     if ("response" in result) return { ...result.response, attempts };
-
     const { ctx: partial, init, final, notProcessed } = result.failed;
     if (!notProcessed) sentBefore = true;
     const ctx: RetryContext = {
@@ -131,6 +116,35 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
       },
     );
   }
+}
+
+/** Runs `task` holding a place of the client-wide concurrency bound, when there is one. */
+function limited<T>(t: Transport, task: () => Promise<T>): Promise<T> {
+  return t.concurrency ? t.concurrency.run(task) : task();
+}
+
+/** Waits for a rate-limiter slot within the deadline, then makes attempt `attempts + 1`. */
+async function oneAttempt(
+  t: Transport,
+  spec: RequestSpec,
+  start: number,
+  attempts: number,
+): ReturnType<typeof attempt> {
+  const remainingBeforeSlot = t.deadlineMs - (t.now() - start);
+  if (remainingBeforeSlot <= 0 || !(await t.limiter.acquire(remainingBeforeSlot))) {
+    throw deadlineError(
+      t,
+      spec,
+      attempts,
+      `would pass while waiting for a rate-limiter slot for attempt ${attempts + 1} (maxRequestsPerSecond)`,
+    );
+  }
+  const remaining = t.deadlineMs - (t.now() - start);
+  if (remaining <= 0) {
+    throw deadlineError(t, spec, attempts, `passed before attempt ${attempts + 1} could start`);
+  }
+  const attemptTimeout = Math.min(t.timeoutMs, remaining);
+  return attempt(t, spec, attemptTimeout, attemptTimeout < t.timeoutMs);
 }
 
 function toError(

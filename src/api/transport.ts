@@ -3,6 +3,7 @@
  * (origin, key, redactor, limits, retry policy, limiter, clock), one call's description and a
  * successful answer.
  */
+import type { ConcurrencyLimiter } from "./concurrency";
 import type { LearnedSecrets } from "./learned-secrets";
 import type { RateLimiter } from "./rate-limiter";
 import type { Redactor } from "./redact";
@@ -64,6 +65,13 @@ export interface Transport {
   retryPolicy: RetryPolicy;
   /** The client-side rate limiter, applied to every attempt. */
   limiter: RateLimiter;
+  /**
+   * The client-wide bound on attempts in flight (`maxConcurrentRequests`), taken around each
+   * attempt; none when absent.
+   */
+  concurrency?: ConcurrencyLimiter;
+  /** How many pages a listing fetches at once; 1 (or absent) walks `next` one page at a time. */
+  maxConcurrentRequests?: number;
   /** Waits between attempts. */
   sleep: (ms: number) => Promise<void>;
   /** The clock, ms. */
