@@ -1,0 +1,243 @@
+/**
+ * Listings that fetch pages ahead: the same items in the same order as a plain `next` walk (also
+ * under random faults), never more attempts in flight than `maxConcurrentRequests`, a window of
+ * pages fetched ahead bounded by it, an early stop on `limit` and on the consumer's `return()`,
+ * and the fallback to walking `next` when the pages are not predictable.
+ */
+import fc from "fast-check";
+import { InvalidInputError, NodeServiceClient, isApiError } from "../../src/api";
+import type { FetchLike, FetchResponseLike } from "../../src/api/transport";
+import { rejection, wireNode } from "../helpers/client";
+
+const BASE = "https://api.example.com";
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function nodeId(i: number): string {
+  return `ND-${100 + Math.floor(i / 1000)}-456-${String(i % 1000).padStart(3, "0")}`;
+}
+
+interface Server {
+  fetch: FetchLike;
+  urls: string[];
+  /** Most fetches in flight at once. */
+  peak: () => number;
+  /** Pages answered so far. */
+  answered: () => number;
+}
+
+interface ServerOptions {
+  total: number;
+  pageSize: number;
+  /** The link of page n (n >= 2). */
+  link?: (n: number) => string;
+  /** Latency of a call, ms. */
+  latency?: (url: string, index: number) => number;
+  /** A failing status for this call, if any (retried by the client). */
+  fault?: (url: string, index: number) => number | undefined;
+  /** The count reported on page n. */
+  count?: (n: number) => number;
+}
+
+function ok(status: number, body: unknown): FetchResponseLike {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: { get: (h) => (h.toLowerCase() === "content-type" ? "application/json" : null) },
+    text: async () => text,
+  };
+}
+
+/** A paginated server over a fake fetch (`?protocol=ethereum&page=n&x=1` links by default). */
+function server(o: ServerOptions): Server {
+  const link = o.link ?? ((n: number) => `${BASE}/v1/nodes/?protocol=ethereum&page=${n}&x=1`);
+  const urls: string[] = [];
+  let inFlight = 0;
+  let peak = 0;
+  let answered = 0;
+  const fetch: FetchLike = async (url) => {
+    const index = urls.push(url) - 1;
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    try {
+      await sleep(o.latency?.(url, index) ?? 1);
+      const status = o.fault?.(url, index);
+      if (status !== undefined) return ok(status, { error: { code: "internal", message: "boom" } });
+      let n = 1;
+      for (let k = 2; k <= Math.max(2, Math.ceil(o.total / o.pageSize)); k++) if (link(k) === url) n = k;
+      const results = [];
+      for (let i = (n - 1) * o.pageSize; i < Math.min(o.total, n * o.pageSize); i++) {
+        results.push(wireNode({ id: nodeId(i), name: `node ${i}` }));
+      }
+      const last = n * o.pageSize >= o.total;
+      answered++;
+      return ok(200, {
+        count: o.count?.(n) ?? o.total,
+        next: last ? null : link(n + 1),
+        previous: null,
+        results,
+      });
+    } finally {
+      inFlight--;
+    }
+  };
+  return { fetch, urls, peak: () => peak, answered: () => answered };
+}
+
+function client(fetch: FetchLike, maxConcurrentRequests = 8, extra: object = {}): NodeServiceClient {
+  return new NodeServiceClient({
+    apiUrl: BASE,
+    apiKey: "unit-test-key-0123456789abcdef",
+    fetch,
+    maxRequestsPerSecond: 0,
+    maxConcurrentRequests,
+    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetries: 10 },
+    ...extra,
+  });
+}
+
+const ids = (total: number) => Array.from({ length: total }, (_, i) => nodeId(i));
+const filters = { protocol: "ethereum" } as const;
+
+describe("pages fetched ahead", () => {
+  it("returns the items of a sequential walk, in order, with at most maxConcurrentRequests in flight", async () => {
+    const s = server({ total: 205, pageSize: 10, latency: (_u, i) => 1 + ((i * 7) % 5) });
+    const nodes = await client(s.fetch, 4).listAllNodes(filters, { limit: 1000 });
+    expect(nodes.map((n) => n.id)).toEqual(ids(205));
+    expect(s.urls).toHaveLength(21);
+    expect(new Set(s.urls).size).toBe(21);
+    expect(s.peak()).toBe(4);
+  });
+
+  it("walks one page at a time with maxConcurrentRequests 1", async () => {
+    const s = server({ total: 50, pageSize: 10 });
+    const nodes = await client(s.fetch, 1).listAllNodes(filters, { limit: 1000 });
+    expect(nodes.map((n) => n.id)).toEqual(ids(50));
+    expect(s.peak()).toBe(1);
+  });
+
+  it("the bound holds across every call of one client", async () => {
+    const s = server({ total: 60, pageSize: 5, latency: () => 3 });
+    const c = client(s.fetch, 3);
+    const all = await Promise.all([1, 2, 3].map(() => c.listAllNodes(filters, { limit: 100 })));
+    for (const nodes of all) expect(nodes.map((n) => n.id)).toEqual(ids(60));
+    expect(s.peak()).toBe(3);
+  });
+
+  it("same order as the sequential walk under random faults and latencies", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+        fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 200, maxLength: 200 }),
+        async (total, pageSize, concurrency, faults, delays) => {
+          const base = { total, pageSize, latency: (_u: string, i: number) => delays[i % 200] };
+          const sequential = server(base);
+          const expected = await client(sequential.fetch, 1).listAllNodes(filters, { limit: 1000 });
+          const s = server({ ...base, fault: (_u, i) => (faults[i % 200] && i % 3 !== 2 ? 503 : undefined) });
+          const got = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
+          expect(got.map((n) => n.id)).toEqual(expected.map((n) => n.id));
+          expect(got.map((n) => n.id)).toEqual(ids(total));
+          expect(s.peak()).toBeLessThanOrEqual(concurrency);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 60_000);
+
+  it("stops fetching ahead past the limit", async () => {
+    const s = server({ total: 1000, pageSize: 10 });
+    const error = await rejection(client(s.fetch, 8).listAllNodes(filters, { limit: 25 }));
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect(isApiError(error) && error.code).toBe("limit_exceeded");
+    // Pages 1..3 hold items 0..29: the 26th item is on page 3; nothing past it is requested.
+    expect(s.urls).toHaveLength(3);
+  });
+
+  it("keeps yielding in order with a window of at most maxConcurrentRequests pages", async () => {
+    const s = server({ total: 300, pageSize: 10 });
+    const c = client(s.fetch, 4);
+    const got: string[] = [];
+    let yielded = 0;
+    let worst = 0;
+    for await (const node of c.listNodes(filters)) {
+      got.push(node.id);
+      yielded++;
+      if (yielded % 10 === 1) {
+        await sleep(5); // a slow consumer: pages ahead arrive and wait
+        const pagesConsumed = Math.ceil(yielded / 10);
+        worst = Math.max(worst, s.urls.length - pagesConsumed);
+      }
+    }
+    expect(got).toEqual(ids(300));
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThanOrEqual(4);
+  });
+
+  it("stops when the consumer stops", async () => {
+    const s = server({ total: 1000, pageSize: 10 });
+    const c = client(s.fetch, 4);
+    let n = 0;
+    for await (const node of c.listNodes(filters)) {
+      expect(node.id).toBe(nodeId(n));
+      if (++n === 15) break;
+    }
+    await sleep(30);
+    expect(s.urls.length).toBeLessThanOrEqual(1 + 4 + 1);
+  });
+});
+
+describe("falling back to walking next", () => {
+  it("a link without a page number", async () => {
+    const s = server({
+      total: 100,
+      pageSize: 10,
+      link: (n) => `${BASE}/v1/nodes/?cursor=c${n * 13}`,
+      latency: () => 2,
+    });
+    const nodes = await client(s.fetch, 8).listAllNodes(filters, { limit: 1000 });
+    expect(nodes.map((n) => n.id)).toEqual(ids(100));
+    expect(s.peak()).toBe(1);
+  });
+
+  it("count changes between pages", async () => {
+    const shifting = server({
+      total: 100,
+      pageSize: 10,
+      count: (n) => (n === 2 ? 101 : 100),
+      latency: () => 2,
+    });
+    const nodes = await client(shifting.fetch, 8).listAllNodes(filters, { limit: 1000 });
+    expect(nodes.map((n) => n.id)).toEqual(ids(100));
+    // Pages 2..9 were fetched ahead; once page 2 reported another count the rest were dropped and
+    // the walk fetched pages 3.. again, one at a time.
+    expect(shifting.urls.length).toBeGreaterThan(10);
+    const after = shifting.urls.slice(9);
+    expect(after).toEqual(
+      Array.from({ length: after.length }, (_, i) => `${BASE}/v1/nodes/?protocol=ethereum&page=${i + 3}&x=1`),
+    );
+  });
+
+  it("a next link that is not the predicted one", async () => {
+    // Page 4 links to page 6 (an odd server): the walk follows it, not the prediction.
+    const link = (n: number) => `${BASE}/v1/nodes/?protocol=ethereum&page=${n}&x=1`;
+    const base = server({ total: 100, pageSize: 10, link });
+    const odd: FetchLike = async (url, init) => {
+      const response = await base.fetch(url, init);
+      if (url !== link(4)) return response;
+      const body = JSON.parse(await response.text()) as { next: string };
+      return ok(200, { ...body, next: link(6) });
+    };
+    const nodes = await client(odd, 3).listAllNodes(filters, { limit: 1000 });
+    expect(nodes.map((n) => n.id)).toEqual([...ids(40), ...ids(100).slice(50)]);
+  });
+});
+
+describe("maxConcurrentRequests option", () => {
+  it.each([0, -1, 1.5, "8", NaN, Infinity])("refuses %p", (value) => {
+    expect(() => client(server({ total: 1, pageSize: 1 }).fetch, value as number)).toThrow(
+      /maxConcurrentRequests/,
+    );
+  });
+});
