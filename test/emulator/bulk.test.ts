@@ -47,6 +47,22 @@ describe("bulk data (nodes / networks)", () => {
     }
   });
 
+  test("repeated list queries see every change made between them", async () => {
+    const emulator = await startEmulator({ seed: 4, nodes: 300, pageSize: 50 });
+    try {
+      const running = await listAll(emulator, "status=running");
+      await listAll(emulator, "status=running");
+      expect(emulator.admin.setNodeStatus(running[0].id, "stopped")).toBe(true);
+      const after = await listAll(emulator, "status=running");
+      expect(after.map((n) => n.id)).toEqual(running.slice(1).map((n) => n.id));
+      const network = running[1].network;
+      expect(emulator.admin.removeNodes(network)).toBeGreaterThan(0);
+      expect((await listAll(emulator)).some((n) => n.network === network)).toBe(false);
+    } finally {
+      await emulator.close();
+    }
+  });
+
   test("options are checked; the command's flags map to them", async () => {
     await expect(startEmulator({ nodes: -1 })).rejects.toThrow(RangeError);
     await expect(startEmulator({ networks: 1.5 })).rejects.toThrow(/networks/);

@@ -47,6 +47,7 @@ export function createAdmin(store: Store): EmulatorAdmin {
       const node = store.node(nodeId);
       if (!node) return false;
       node.status = status;
+      store.version++;
       return true;
     },
     removeNodes: (networkId: string) => store.removeNodes(networkId),

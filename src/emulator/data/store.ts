@@ -38,6 +38,12 @@ export class Store {
     for (const n of copy.nodes) this.nodes.set(n.id, n);
   }
 
+  /**
+   * Grows on every change of a network or node (removed, renamed, moved, a new status): what a
+   * node list derives from the store (which nodes match, their order) is valid while it stays.
+   */
+  version = 0;
+
   /** The organization of an API key, or undefined. */
   organizationOfKey(key: string): string | undefined {
     return this.organizationByKey.get(key);
@@ -105,11 +111,13 @@ export class Store {
   /** Renames a network. */
   rename(network: NetworkRecord, name: string): void {
     network.name = name;
+    this.version++;
   }
 
   /** Deletes a network and its nodes. */
   deleteNetwork(id: string): boolean {
     if (!this.networks.delete(id)) return false;
+    this.version++;
     this.removeNodes(id);
     return true;
   }
@@ -120,6 +128,7 @@ export class Store {
     for (const node of [...this.nodes.values()]) {
       if (node.network === networkId && this.nodes.delete(node.id)) removed++;
     }
+    if (removed > 0) this.version++;
     return removed;
   }
 

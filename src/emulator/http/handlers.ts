@@ -1,9 +1,11 @@
 import { PAGE_QUERY, checkAddress, checkId, isId, show, validateNetworkUpdate } from "../../model";
 import type { Problem } from "../../model";
 import { nextUtcMidnight } from "../data/faucet-ledger";
+import type { NodeView, Store } from "../data/store";
 import type { ApiContext, ApiRequest } from "./context";
 import { parseJsonObject } from "./json-body";
 import { matchesFilters, parseNodeListQuery, sortNodes } from "./node-query";
+import type { NodeListQuery } from "./node-query";
 import { pageLinks, slicePage } from "./pagination";
 import type { Reply } from "./reply";
 import { JSON_TYPE, errorReply, json, noContent, notFound, validationError } from "./reply";
@@ -12,6 +14,34 @@ import { JSON_TYPE, errorReply, json, noContent, notFound, validationError } fro
  * The handlers of the service's routes (see `ROUTES` in routes.ts): each gets the request, the shared
  * context, the caller's organization (already authenticated) and the path id, and answers.
  */
+
+/** The filtered, ordered nodes of the last few list queries, per store, while the store is unchanged. */
+const listCache = new WeakMap<Store, { version: number; lists: Map<string, NodeView[]> }>();
+const LIST_CACHE_ENTRIES = 32;
+
+/**
+ * The nodes `organization` sees that match `query`, in its order. Computed once per store
+ * version and query (a walk of every page then sorts once, not once per page); node records
+ * are shared, so a rename shows at once.
+ */
+function filteredNodes(ctx: ApiContext, organization: string, query: NodeListQuery): NodeView[] {
+  let cache = listCache.get(ctx.store);
+  if (!cache || cache.version !== ctx.store.version) {
+    cache = { version: ctx.store.version, lists: new Map() };
+    listCache.set(ctx.store, cache);
+  }
+  const key = JSON.stringify([organization, query.orderBy, Object.entries(query.filters).sort()]);
+  let views = cache.lists.get(key);
+  if (!views) {
+    views = sortNodes(
+      ctx.store.visibleNodes(organization).filter((v) => matchesFilters(v, query.filters)),
+      query.orderBy,
+    );
+    if (cache.lists.size >= LIST_CACHE_ENTRIES) cache.lists.clear();
+    cache.lists.set(key, views);
+  }
+  return views;
+}
 
 /**
  * `GET /v1/nodes/`: the nodes of the networks the caller's organization is part of, filtered,
@@ -22,8 +52,8 @@ export function listNodes(req: ApiRequest, ctx: ApiContext, organization: string
   const params = new URLSearchParams(req.rawQuery);
   const { query, problems } = parseNodeListQuery(params);
   if (problems.length > 0) return validationError(problems);
-  const views = ctx.store.visibleNodes(organization).filter((v) => matchesFilters(v, query.filters));
-  const slice = slicePage(sortNodes(views, query.orderBy), params.getAll(PAGE_QUERY).pop(), ctx.pageSize);
+  const views = filteredNodes(ctx, organization, query);
+  const slice = slicePage(views, params.getAll(PAGE_QUERY).pop(), ctx.pageSize);
   if (!slice) return errorReply(404, "not_found", "Invalid page.");
   const { next, previous } = pageLinks(req.origin, req.path, req.rawQuery, slice);
   return json(200, {
@@ -66,7 +96,10 @@ export function updateNetwork(req: ApiRequest, ctx: ApiContext, organization: st
   }
   if (problems.length > 0) return validationError(problems);
   if (typeof update.name === "string") network.name = update.name;
-  if (typeof update.project === "string") network.project = update.project;
+  if (typeof update.project === "string") {
+    network.project = update.project;
+    ctx.store.version++;
+  }
   return json(200, ctx.store.networkWire(network, organization));
 }
 
