@@ -3,6 +3,7 @@ import { toNodeResult, type Node, type NodeResult } from "../api";
 import type { ConnectionArgs } from "../settings";
 import { withFunctionClient } from "./connect";
 import { Inputs } from "./filters";
+import { oncePerFlight } from "./dedup";
 import { failingQuietly } from "./run-error";
 import { waitUntil, WaitFor } from "./wait";
 
@@ -23,10 +24,13 @@ export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
 /** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
 export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
   const { id, waitFor, apiUrl, apiKey } = args;
-  return withFunctionClient({ apiUrl, apiKey }, (client) => {
-    const read = () => client.getNode(id);
-    return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
-  });
+  const reading = () =>
+    withFunctionClient({ apiUrl, apiKey }, (client) => {
+      const read = () => client.getNode(id);
+      return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
+    });
+  // Concurrent reads of one node share one request; a call that waits polls on its own.
+  return waitFor ? reading() : oncePerFlight("getNode", { id, apiUrl, apiKey }, reading);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ConnectionArgs } from "../settings";
 import { withFunctionClient } from "./connect";
 import { unsecretArgs } from "./get-node";
 import { Inputs, NodeFilterArgs } from "./filters";
+import { oncePerRun } from "./dedup";
 import { failingQuietly } from "./run-error";
 import { waitUntil, WaitFor } from "./wait";
 
@@ -30,10 +31,13 @@ export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
 /** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
 export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  return withFunctionClient({ apiUrl, apiKey }, (client) => {
-    const list = () => client.listAllNodes(filters, { limit });
-    return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
-  });
+  const listing = () =>
+    withFunctionClient({ apiUrl, apiKey }, (client) => {
+      const list = () => client.listAllNodes(filters, { limit });
+      return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
+    });
+  // The same listing in one program run is made once; a call that waits polls on its own.
+  return waitFor ? listing() : oncePerRun("listNodes", { apiUrl, apiKey, limit, filters }, listing);
 }
 
 /**
