@@ -1,0 +1,128 @@
+/** Shared pieces of `npm run bench`: the emulator process, requests counted, RSS, the table. */
+import { spawn } from "child_process";
+import type { ChildProcess } from "child_process";
+import * as http from "http";
+import * as path from "path";
+import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
+
+/** The repository's root (the script runs from build/bench/scripts/bench/). */
+export const ROOT = path.resolve(__dirname, "..", "..", "..", "..");
+
+/** One row of the printed table. */
+export interface Row {
+  section: string;
+  figure: string;
+  value: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  /** `undefined`: no target. */
+  met?: boolean;
+}
+
+/** An emulator running in a child process. */
+export interface EmulatorProcess {
+  url: string;
+  apiKey: string;
+  adminKey: string;
+  fixtures: EmulatorFixtures;
+  bulkNetworks: string[];
+  /** Requests the emulator has answered so far. */
+  requests(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Starts `emulator-child.js` with `options`; resolves once it prints its JSON line. */
+export async function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(__dirname, "emulator-child.js"), JSON.stringify(options)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const info = await new Promise<Omit<EmulatorProcess, "requests" | "close">>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
+  });
+  return {
+    ...info,
+    requests: async () => {
+      const stats = JSON.parse(
+        await get(`${info.url}/_emulator/requests`, { Authorization: `Bearer ${info.adminKey}` }),
+      ) as { total: number };
+      return stats.total;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** A plain GET over node's http; resolves with the body. */
+export function get(url: string, headers: Record<string, string>, agent?: http.Agent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(body) : reject(new Error(`GET ${url}: ${res.statusCode}`)),
+      );
+    });
+    req.on("error", reject);
+  });
+}
+
+/** Samples RSS every `everyMs` ms while `run` runs; returns its result and the peak growth. */
+export async function withRss<T>(
+  run: () => Promise<T>,
+  everyMs = 5,
+): Promise<{ result: T; peakGrowth: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const base = process.memoryUsage.rss();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), everyMs);
+  try {
+    const result = await run();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, peakGrowth: peak - base };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Milliseconds `run` takes, and its result. */
+export async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const t = performance.now();
+  const result = await run();
+  return { result, ms: performance.now() - t };
+}
+
+export const ms = (v: number): string => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
+export const mb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+export const x = (v: number): string => `${v.toFixed(2)}x`;
+export const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The rows as a Markdown table (pasteable into the README). */
+export function table(rows: Row[]): string {
+  const head = ["section", "figure", "value", "baseline", "ratio", "target", "met"];
+  const cells = rows.map((r) => [
+    r.section,
+    r.figure,
+    r.value,
+    r.baseline,
+    r.ratio,
+    r.target,
+    r.met === undefined ? "" : r.met ? "yes" : "**no**",
+  ]);
+  const line = (c: string[]) => `| ${c.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...cells.map(line)].join("\n");
+}

@@ -1,0 +1,104 @@
+/**
+ * The serialized `__provider` of Network and FaucetDrip (as `pulumi.dynamic.Resource` stores it),
+ * and the provider host's cold start: from starting `@pulumi/pulumi`'s real dynamic-provider host
+ * to its first completed `read` of a Network, against a bare Node.js process that makes the same
+ * HTTP call (`PATCH /v1/networks/{id}/` with `{}`).
+ */
+import { spawn } from "child_process";
+import { providerFor } from "../../src/resources/provider-shell";
+import { ProviderHost, serializeProvider } from "../../test/helpers/provider-host";
+import { ROOT, median, ms, startEmulatorProcess, timed, x } from "./common";
+import type { Row } from "./common";
+
+const RUNS = 3;
+const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/blockchain:Network::main";
+
+/** The bare process: Node.js, its `http` module, one PATCH; exits when the answer is read. */
+const BARE = `
+const http = require("http");
+const [url, key] = process.argv.slice(1);
+const req = http.request(url, { method: "PATCH", headers: { Authorization: "Bearer " + key, "Content-Type": "application/json" } }, (res) => {
+  let body = ""; res.on("data", (c) => (body += c)); res.on("end", () => process.exit(res.statusCode === 200 && JSON.parse(body).id ? 0 : 1));
+});
+req.end("{}");`;
+
+function bare(url: string, key: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["-e", BARE, url, key], { stdio: "ignore" });
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`bare process exited with ${code}`)),
+    );
+  });
+}
+
+export async function runProvider(log: (line: string) => void): Promise<Row[]> {
+  const network = await serializeProvider(providerFor("network"));
+  const faucet = await serializeProvider(providerFor("faucetDrip"));
+  const rows: Row[] = [];
+  for (const [name, text] of [
+    ["Network", network],
+    ["FaucetDrip", faucet],
+  ] as const) {
+    const size = Buffer.byteLength(text);
+    rows.push({
+      section: "serialized provider",
+      figure: `${name} \`__provider\` size`,
+      value: `${size.toLocaleString("en-US")} bytes`,
+      baseline: "4,096 bytes (target)",
+      ratio: x(size / 4096),
+      target: "<= 4 KB",
+      met: size <= 4096,
+    });
+  }
+
+  const emulator = await startEmulatorProcess({ seed: 1 });
+  try {
+    const id = emulator.fixtures.networkWithNodes;
+    const env = { ...process.env };
+    delete env.BLOCKCHAIN_API_KEY;
+    delete env.BLOCKCHAIN_API_URL;
+    const hostRuns: number[] = [];
+    const listening: number[] = [];
+    const bareRuns: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const host = await timed(async () => {
+        const t = performance.now();
+        const h = await ProviderHost.start({ cwd: ROOT, env, project: "bench" });
+        listening.push(performance.now() - t);
+        await h.configure({ "blockchain:apiUrl": emulator.url, "blockchain:apiKey": emulator.apiKey });
+        const read = await h.read(id, URN, { networkId: id, __provider: network });
+        if (read.id !== id) throw new Error(`read returned id ${read.id}`);
+        return h;
+      });
+      hostRuns.push(host.ms);
+      await host.result.stop();
+      bareRuns.push((await timed(() => bare(`${emulator.url}/v1/networks/${id}/`, emulator.apiKey))).ms);
+    }
+    const h = median(hostRuns);
+    const b = median(bareRuns);
+    log(`cold start: host ${hostRuns.map(ms).join(", ")}; bare ${bareRuns.map(ms).join(", ")}`);
+    rows.push({
+      section: "provider host cold start",
+      figure: `start of the dynamic-provider host to the first completed Network read (median of ${RUNS})`,
+      value: ms(h),
+      baseline: `bare Node.js process, same PATCH: ${ms(b)}`,
+      ratio: x(h / b),
+      target: "<= 2x",
+      met: h / b <= 2,
+    });
+    if (h / b > 2) {
+      const l = median(listening);
+      rows.push({
+        section: "provider host cold start",
+        figure: "where the time goes: the host process up and listening (loading @pulumi/pulumi and gRPC)",
+        value: ms(l),
+        baseline: `then configure + read: ${ms(h - l)}`,
+        ratio: `${x(l / h)} of the cold start`,
+        target: "",
+      });
+    }
+    return rows;
+  } finally {
+    await emulator.close();
+  }
+}

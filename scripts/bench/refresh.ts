@@ -1,0 +1,132 @@
+/**
+ * `pulumi refresh` of 100 adopted networks under the real engine (file backend, sandboxed),
+ * against 100 x L / the engine's default parallelism; and a refresh of an empty stack, which is
+ * the engine's own fixed cost.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { createEngineSandbox } from "../engine-sandbox";
+import { ROOT, ms, startEmulatorProcess, timed, x } from "./common";
+import type { Row } from "./common";
+
+const NETWORKS = 100;
+const LATENCY_MS = 50;
+
+/** The engine's folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` prints. */
+function engineDir(): string {
+  if (process.env.PULUMI_ENGINE_DIR) return process.env.PULUMI_ENGINE_DIR;
+  return execFileSync("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .toString()
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
+/** The engine's default `--parallel`, read from its own help text. */
+function defaultParallel(dir: string): number {
+  const help = execFileSync(path.join(dir, "pulumi"), ["refresh", "--help"], {
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  }).toString();
+  const m = /--parallel[^\n]*\(default (\d+)\)/.exec(help);
+  if (!m) throw new Error("the engine's help names no default --parallel");
+  return Number(m[1]);
+}
+
+/** A project under build/bench (so the language host finds @pulumi/pulumi) adopting `ids`. */
+function project(name: string, ids: string[]): string {
+  const dir = path.join(ROOT, "build", "bench", "projects", name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, main: "index.js" }));
+  fs.writeFileSync(
+    path.join(dir, "index.js"),
+    `const { Network } = require(${JSON.stringify(path.join(ROOT, "dist"))});\n` +
+      `for (const [i, id] of ${JSON.stringify(ids)}.entries()) new Network("n" + i, { networkId: id }, { retainOnDelete: true });\n`,
+  );
+  return dir;
+}
+
+export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
+  const dir = engineDir();
+  const parallel = defaultParallel(dir);
+  const sandbox = await createEngineSandbox({
+    engineDir: dir,
+    name: "bench",
+    extraEnv: { PULUMI_SKIP_CONFIRMATIONS: "true", BLOCKCHAIN_API_KEY: "", BLOCKCHAIN_API_URL: "" },
+  });
+  const emulator = await startEmulatorProcess({
+    seed: 1,
+    networks: NETWORKS,
+    faults: { latencyMs: LATENCY_MS },
+  });
+  try {
+    const stack = async (name: string, ids: string[]): Promise<Stack> => {
+      const s = await LocalWorkspace.createOrSelectStack(
+        { stackName: "bench", workDir: project(name, ids) },
+        { pulumiCommand: sandbox.command, envVars: sandbox.envVars },
+      );
+      await s.setAllConfig({
+        "blockchain:apiUrl": { value: emulator.url },
+        "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+      });
+      const up = await s.up();
+      if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
+      return s;
+    };
+    const full = await stack("bench-refresh", emulator.bulkNetworks);
+    const empty = await stack("bench-refresh-empty", []);
+    const before = await emulator.requests();
+    const refresh = await timed(() => full.refresh());
+    const requests = (await emulator.requests()) - before;
+    const idle = await timed(() => empty.refresh());
+    for (const r of [refresh.result, idle.result])
+      if (r.summary.result !== "succeeded") throw new Error(`refresh ${r.summary.result}`);
+    const floor = (NETWORKS * LATENCY_MS) / parallel;
+    const ratio = refresh.ms / floor;
+    const perNetwork = requests / NETWORKS;
+    // The provider's client allows 10 requests/s (its default limiter) across all its operations.
+    const limiterMs = (requests / 10) * 1000;
+    log(`refresh: ${ms(refresh.ms)}, ${requests} requests; empty stack ${ms(idle.ms)}`);
+    const section = `refresh of ${NETWORKS} adopted networks (L ${LATENCY_MS} ms, real engine)`;
+    const rows: Row[] = [
+      {
+        section,
+        figure: `\`pulumi refresh\` wall time (requests)`,
+        value: `${ms(refresh.ms)} (${requests})`,
+        baseline: `${NETWORKS} x L / ${parallel} (default --parallel of this engine) = ${ms(floor)}`,
+        ratio: x(ratio),
+        target: "<= 1.5x, else where the time goes",
+        met: ratio <= 1.5,
+      },
+    ];
+    if (ratio > 1.5) {
+      rows.push(
+        {
+          section,
+          figure: "where the time goes: engine fixed cost (refresh of an empty stack)",
+          value: ms(idle.ms),
+          baseline: `${x(idle.ms / refresh.ms)} of the refresh`,
+          ratio: "",
+          target: "",
+        },
+        {
+          section,
+          figure: `where the time goes: requests (${perNetwork.toFixed(1)} per network) at the provider's default 10 req/s`,
+          value: ms(limiterMs),
+          baseline: `${x(limiterMs / refresh.ms)} of the refresh`,
+          ratio: "",
+          target: "",
+        },
+      );
+    }
+    return rows;
+  } finally {
+    await emulator.close();
+    sandbox.cleanup();
+  }
+}
