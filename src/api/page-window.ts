@@ -63,11 +63,6 @@ export class PageWindow {
     this.lastPage = template.number + Math.ceil(left / source.pageSize) - 1;
   }
 
-  /** Pages in flight or fetched and not yet taken. */
-  get buffered(): number {
-    return this.queue.length;
-  }
-
   /** The fetched-ahead page of `url` when it is the next one predicted; otherwise undefined. */
   take(url: string): PageFetch | undefined {
     if (this.closed || this.queue[0]?.url !== url) return undefined;

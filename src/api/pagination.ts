@@ -25,11 +25,6 @@ export interface PageSource<T> {
    * not fetched ahead.
    */
   stopAfterItems?: number;
-  /**
-   * Called with the pages fetched ahead and not yet taken, each time the window changes (tests
-   * use it to check the memory bound).
-   */
-  onWindow?: (buffered: number) => void;
 }
 
 /** What a listing has done so far: pages fetched and HTTP attempts made (retries included). */
@@ -64,7 +59,10 @@ function boundFrom(count: unknown, pageSize: number): Bound {
 
 /**
  * Yields every item of a paginated list (`{count, next, previous, results}`), fetching pages
- * lazily as the caller iterates and following `next` until it is `null`. A `next` link (absolute
+ * lazily as the caller iterates and following `next` until it is `null`. When the first page's
+ * `count` and the page number of its `next` (`?page=N`) make the remaining pages known, up to
+ * `maxConcurrentRequests` of them are fetched ahead (see `page-window.ts`); the items and their
+ * order stay those of the plain walk, and any surprise falls back to it. A `next` link (absolute
  * or relative) is resolved against the page that carried it, and only its path and query are
  * used, on the configured origin: the API key never goes to another host or scheme.
  *
@@ -111,7 +109,6 @@ export async function* paginate<T>(
         window = undefined;
         fetch = startFetch(url, remaining);
       }
-      source.onWindow?.(window?.buffered ?? 0);
       let response: ApiResponse;
       try {
         response = await fetch.response;
@@ -197,7 +194,6 @@ export async function* paginate<T>(
         window = undefined;
       }
       window?.fill();
-      source.onWindow?.(window?.buffered ?? 0);
       const results = page.results;
       yield* mapResponse(t, spec, { ...response, attempts: stats.attempts }, () =>
         results.map((item, i) => source.map(item, `page ${pageNumber} results[${i}]`)),
