@@ -45,9 +45,10 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       maxRequestsPerSecond: RATE,
       ...(available ? { maxConcurrentRequests: 1 } : {}),
     })!;
-    // Load and warm every path once (the package already loaded, as in a program).
-    for (const c of [parallelClient, sequentialClient])
-      await c.listAllNodes({ status: "pending" }, { limit: NODES * 2 });
+    // Load and warm every path once (the package already loaded, as in a program): a complete
+    // listing of a few pages, so that nothing is still in flight when the measures start.
+    const warm = (c: NodeServiceClient) => c.listAllNodes({ status: "pending" }, { limit: NODES * 2 });
+    for (const c of [parallelClient, sequentialClient]) await warm(c);
     const measure = async (c: NodeServiceClient) => {
       const before = await emulator.requests();
       const { result, peakGrowth } = await withRss(() =>
@@ -71,7 +72,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       ...(available ? { maxConcurrentRequests: CONCURRENCY } : {}),
     })!;
     const defaultSequential = client({ ...base, ...(available ? { maxConcurrentRequests: 1 } : {}) })!;
-    await defaultParallel.listNodes({ status: "pending" })[Symbol.asyncIterator]().next();
+    for (const c of [defaultParallel, defaultSequential]) await warm(c);
     const dSeq = await measure(defaultSequential);
     const dPar = await measure(defaultParallel);
     const dFloor = Math.max((pages / DEFAULT_RATE) * 1000, Math.ceil(pages / CONCURRENCY) * LATENCY_MS);
