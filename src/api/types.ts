@@ -75,22 +75,67 @@ export interface NetworkInfo {
   createdAt: string;
 }
 
-/** Filters of the node list, camelCase; each maps to a query parameter of `GET /v1/nodes/`. */
+/**
+ * Filters of the node list, camelCase; each maps to a query parameter of `GET /v1/nodes/`. All
+ * are optional and combine with AND; every given value is checked before any request (an unknown
+ * value fails naming what is allowed), and so are combinations that can never match (a region of
+ * another provider, a public network of another protocol).
+ */
 export interface NodeFilters {
+  /** Only nodes of this project: a project id, `PR-` and digit groups, e.g. `PR-123-456`. */
   project?: string;
+  /** Only nodes of this organization: an organization id, e.g. `RG-123-456`. */
   organization?: string;
+  /** Only nodes of this network: a network id, e.g. `NW-123-456-7`. */
   network?: string;
+  /**
+   * Only nodes in this region: `asia-southeast1` (gcloud), `ap-southeast-1`, `us-west-2`,
+   * `us-east-1` (aws), `uksouth` (azure) or `eu3` (vzo).
+   */
   region?: Region;
+  /** Only nodes hosted by this cloud provider: `aws`, `azure`, `gcloud` or `vzo`. */
   provider?: CloudProvider;
+  /**
+   * Only nodes of this protocol: `ethereum`, `polygon-pos`, `bsc`, `avalanche`, `arbitrum`,
+   * `near`, `aurora`, `gnosis`, `cronos`, `fantom`, `starknet`, `harmony`, `tezos`, `fuse` or
+   * `bitcoin`.
+   */
   protocol?: Protocol;
+  /** Only nodes of this role: `peer` (the only role). */
   role?: NodeRole;
+  /**
+   * Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
+   * asking for it with another protocol is refused).
+   */
   type?: NodeType;
+  /**
+   * Only archive nodes (`true`) or only non-archive nodes (`false`). Applies to the protocols with
+   * an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
+   * other protocols carry no flag and match neither value.
+   */
   archive?: boolean;
+  /**
+   * Only nodes of this public network, e.g. `ethereum-mainnet`, `polygon-pos-testnet`,
+   * `bsc-mainnet` (every value is in `PUBLIC_NETWORK_NAMES`).
+   */
   publicNetwork?: PublicNetwork;
+  /**
+   * Only nodes with exactly this name: the whole name, case-sensitive, not a substring
+   * (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
+   * the service's reference does not say more, so do not rely on partial matches.
+   */
   name?: string;
+  /** Only nodes of projects of this type: `public` (the only type). */
   projectType?: ProjectType;
+  /**
+   * Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
+   * `stopping`, `stopped` or `starting`.
+   */
   status?: NodeStatus;
-  /** Ordering: `name`, `created_at`, or descending with a `-` prefix. */
+  /**
+   * Order of the result: `name` or `created_at`, ascending, or `-name` / `-created_at`,
+   * descending. Default: the service's order.
+   */
   orderBy?: OrderBy;
 }
 
