@@ -6,6 +6,8 @@
  *   src/index.ts, src/client.ts, src/provider-runtime.ts
  *                                               entry points (any file directly in src/ but settings.ts);
  *                                               src/client.ts uses only src/api/ and src/model/
+ *   src/plugin/                                 the provider plugin (pulumi-resource-blockchain): serves
+ *                                               resources and functions over Pulumi's provider protocol
  *   src/resources/   src/functions/             Pulumi (neither imports the other)
  *   src/settings.ts                             where the API URL and key come from
  *   src/api/                                    HTTP client: no Pulumi
@@ -23,6 +25,7 @@ const SETTINGS = "^src/settings(?:[.]ts$|/)";
 const RESOURCES = "^src/resources/";
 const FUNCTIONS = "^src/functions/";
 const EMULATOR = "^src/emulator/";
+const PLUGIN = "^src/plugin/";
 /** The entry points: every file directly in src/ except settings.ts (index.ts, provider-runtime.ts, …). */
 const ENTRY = "^src/(?!settings[.]ts$)[^/]+[.]ts$";
 
@@ -76,6 +79,20 @@ module.exports = {
       [FUNCTIONS, SETTINGS, API, MODEL],
     ),
     layer(
+      "layer-plugin",
+      "src/plugin/ imports resources, functions, settings, api and model; never the emulator or an entry point.",
+      PLUGIN,
+      [PLUGIN, RESOURCES, FUNCTIONS, SETTINGS, API, MODEL],
+    ),
+    {
+      name: "plugin-stands-alone",
+      comment:
+        "The provider plugin is its own program (bin/pulumi-resource-blockchain runs dist/plugin/main.js): nothing else in src/ imports it.",
+      severity: "error",
+      from: { path: "^src/", pathNot: PLUGIN },
+      to: { path: PLUGIN },
+    },
+    layer(
       "layer-emulator",
       "src/emulator/ uses src/model/ only (never api, settings, resources, functions or an entry point).",
       EMULATOR,
@@ -102,7 +119,7 @@ module.exports = {
       comment:
         "Every file in src/ belongs to a layer of this config: a new folder in src/ gets its place here first, so no import escapes the rules.",
       severity: "error",
-      from: { path: "^src/", pathNot: [MODEL, API, SETTINGS, RESOURCES, FUNCTIONS, EMULATOR, ENTRY] },
+      from: { path: "^src/", pathNot: [MODEL, API, SETTINGS, RESOURCES, FUNCTIONS, PLUGIN, EMULATOR, ENTRY] },
       to: {},
     },
     {

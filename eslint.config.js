@@ -3,7 +3,17 @@ const eslint = require("@eslint/js");
 const tseslint = require("typescript-eslint");
 
 module.exports = tseslint.config(
-  { ignores: ["dist/", "build/", "node_modules/", "coverage/", "examples/*/node_modules/", "**/*.d.ts"] },
+  {
+    ignores: [
+      "dist/",
+      "build/",
+      "node_modules/",
+      "coverage/",
+      "examples/*/node_modules/",
+      "**/*.d.ts",
+      "sdk/",
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { invalidInput, toNodeConnection, type NodeConnection } from "../api";
-import { show } from "../model";
+import type { NodeConnection } from "../api";
+import { nodeConnections } from "./fetch";
 import { fetchNode, unsecretArgs } from "./get-node";
 import { fetchNodes, GetNodesArgs } from "./get-nodes";
 import { Inputs } from "./filters";
@@ -24,34 +24,6 @@ export interface GetNodeConnectionsArgs extends GetNodesArgs {
  */
 export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
 
-/** The arguments given that select nodes by list and so cannot come with an `id`. */
-const listOnly = (args: GetNodeConnectionsArgs) =>
-  Object.keys(args).filter(
-    (k) =>
-      !["id", "waitFor", "apiUrl", "apiKey"].includes(k) &&
-      (args as Record<string, unknown>)[k] !== undefined,
-  );
-
-async function connections(args: GetNodeConnectionsArgs): Promise<NodeConnection[]> {
-  const operation = "getNodeConnectionsOutput";
-  const { id, ...rest } = args;
-  if (id === undefined) return (await fetchNodes(operation, rest)).map(toNodeConnection);
-  const extra = listOnly(args);
-  if (extra.length > 0) {
-    throw invalidInput(
-      operation,
-      extra.map((field) => ({
-        field,
-        value: show((args as Record<string, unknown>)[field]),
-        allowed: "not with id: pass either id (one node) or filters (a list)",
-      })),
-      { resourceId: id },
-    );
-  }
-  const { waitFor, apiUrl, apiKey } = rest;
-  return [toNodeConnection(await fetchNode(operation, { id, waitFor, apiUrl, apiKey }))];
-}
-
 /**
  * The endpoints and credentials of nodes, as one Output **secret as a whole**, holding plain
  * strings: `[{ id, name, httpsEndpoint?, wssEndpoint?, graphqlEndpoint?, beaconEndpoint?,
@@ -74,7 +46,14 @@ export function getNodeConnectionsOutput(
   args: GetNodeConnectionsOutputArgs = {},
 ): pulumi.Output<NodeConnection[]> {
   // Secret from the arguments on, so that the one Output returned is secret even while unknown.
-  return pulumi
-    .secret(unsecretArgs(args))
-    .apply((a) => failingQuietly(() => connections(a as GetNodeConnectionsArgs)));
+  return pulumi.secret(unsecretArgs(args)).apply((a) =>
+    failingQuietly(() =>
+      nodeConnections(
+        "getNodeConnectionsOutput",
+        a as GetNodeConnectionsArgs,
+        (args) => fetchNodes("getNodeConnectionsOutput", args),
+        (args) => fetchNode("getNodeConnectionsOutput", args),
+      ),
+    ),
+  );
 }

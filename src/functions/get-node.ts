@@ -5,7 +5,8 @@ import { withFunctionClient } from "./connect";
 import { Inputs } from "./filters";
 import { oncePerFlight } from "./dedup";
 import { failingQuietly } from "./run-error";
-import { waitUntil, WaitFor } from "./wait";
+import { readNode } from "./fetch";
+import type { WaitFor } from "./wait";
 
 /** Arguments of {@link getNode}. */
 export interface GetNodeArgs extends ConnectionArgs {
@@ -21,14 +22,10 @@ export interface GetNodeArgs extends ConnectionArgs {
 /** Arguments of {@link getNodeOutput}: those of {@link getNode}, each an Input (`apiKey` may be a secret Output). */
 export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
 
-/** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
+/** Reads one node (and waits for its status when asked), with the program's stack config. */
 export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
   const { id, waitFor, apiUrl, apiKey } = args;
-  const reading = () =>
-    withFunctionClient({ apiUrl, apiKey }, (client) => {
-      const read = () => client.getNode(id);
-      return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
-    });
+  const reading = () => readNode(operation, args, withFunctionClient);
   // Concurrent reads of one node share one request; a call that waits polls on its own.
   return waitFor ? reading() : oncePerFlight("getNode", { id, apiUrl, apiKey }, reading);
 }

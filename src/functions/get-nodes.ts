@@ -6,10 +6,8 @@ import { unsecretArgs } from "./get-node";
 import { Inputs, NodeFilterArgs } from "./filters";
 import { oncePerRun } from "./dedup";
 import { failingQuietly } from "./run-error";
-import { waitUntil, WaitFor } from "./wait";
-
-/** Default bound of {@link getNodes}: more matching nodes than this is an error, never a silent cut. */
-export const DEFAULT_GET_NODES_LIMIT = 1000;
+import { DEFAULT_GET_NODES_LIMIT, listNodes } from "./fetch";
+import type { WaitFor } from "./wait";
 
 /** Arguments of {@link getNodes}: every filter of the node list, ordering, a bound and connection settings. */
 export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
@@ -28,14 +26,10 @@ export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
 /** Arguments of {@link getNodesOutput}: those of {@link getNodes}, each an Input (`apiKey` may be a secret Output). */
 export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
 
-/** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
+/** Lists the matching nodes (and waits for their status when asked), with the program's stack config. */
 export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  const listing = () =>
-    withFunctionClient({ apiUrl, apiKey }, (client) => {
-      const list = () => client.listAllNodes(filters, { limit });
-      return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
-    });
+  const listing = () => listNodes(operation, args, withFunctionClient);
   // The same listing in one program run is made once; a call that waits polls on its own.
   return waitFor ? listing() : oncePerRun("listNodes", { apiUrl, apiKey, limit, filters }, listing);
 }

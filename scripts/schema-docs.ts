@@ -1,0 +1,51 @@
+/**
+ * Reads the doc comments of the TypeScript surface (interfaces, classes and their members under
+ * src/) with the TypeScript compiler, for the plugin's schema: the docs are written once, on the
+ * TypeScript types, and every other language gets the same text.
+ */
+import * as path from "path";
+import * as ts from "typescript";
+import type { DocLookup } from "../src/plugin/schema";
+
+/** `{@link X}` and `{@link X | text}` become `` `X` `` / `text`: plain Markdown for every language. */
+function plainLinks(text: string): string {
+  return text.replace(/\{@link\s+([^}|\s]+)\s*(?:\|\s*([^}]*))?\}/g, (_m, name: string, label?: string) =>
+    label ? label.trim() : `\`${name}\``,
+  );
+}
+
+/** A doc lookup over every interface and class declared in `srcDir` (recursively, via its entry). */
+export function surfaceDocs(srcDir: string): DocLookup {
+  const entry = path.join(srcDir, "index.ts");
+  const program = ts.createProgram([entry, path.join(srcDir, "functions", "index.ts")], {
+    target: ts.ScriptTarget.ES2020,
+    module: ts.ModuleKind.CommonJS,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  const decls = new Map<string, ts.InterfaceDeclaration | ts.ClassDeclaration>();
+  const root = path.resolve(srcDir);
+  for (const file of program.getSourceFiles()) {
+    if (!path.resolve(file.fileName).startsWith(root + path.sep)) continue;
+    ts.forEachChild(file, (node) => {
+      if ((ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) && node.name) {
+        decls.set(node.name.text, node);
+      }
+    });
+  }
+  const text = (symbol: ts.Symbol | undefined) => {
+    if (!symbol) return undefined;
+    const doc = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+    return doc ? plainLinks(doc) : undefined;
+  };
+  return (owner, member) => {
+    const decl = decls.get(owner);
+    if (!decl?.name) return undefined;
+    const symbol = checker.getSymbolAtLocation(decl.name);
+    if (member === undefined) return text(symbol);
+    const type = checker.getDeclaredTypeOfSymbol(symbol as ts.Symbol);
+    return text(checker.getPropertyOfType(type, member));
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * What the `blockchain` plugin does for each call of the provider protocol, in plain values
+ * (property maps as {@link PropertyMap}, secrets wrapped as the protocol wraps them). The
+ * resources run the very check, diff, create, read, update and delete of the dynamic providers;
+ * the functions run the TypeScript functions' fetches. Only the protocol's own concerns live
+ * here: provider config, secrets per field, import. `./server.ts` maps gRPC onto it.
+ */
+import { checkApiUrl, toNodeResult } from "../api";
+import type { GetNodeConnectionsArgs, GetNodeArgs, GetNodesArgs } from "../functions";
+import { Connect, listNodes, nodeConnections, readNode } from "../functions/fetch";
+import {
+  checkFaucetDrip,
+  createFaucetDrip,
+  deleteFaucetDrip,
+  diffFaucetDrip,
+  readFaucetDrip,
+  updateFaucetDrip,
+} from "../resources/faucet-drip-provider";
+import {
+  checkNetwork,
+  createNetwork,
+  deleteNetwork,
+  diffNetwork,
+  readNetwork,
+  updateNetwork,
+} from "../resources/network-provider";
+import { readProviderConfig, setProviderConfig } from "../resources/provider-config";
+import { CONFIG_API_KEY, CONFIG_API_URL, settingValue, withClient } from "../settings";
+import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
+import { TOKENS } from "./schema";
+
+/** A `check` failure: the property (may be `""`) and why. */
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/** How a property changes in a diff (the engine's kinds). */
+export type DiffKind = "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
+
+/** What `diff` answers. */
+export interface Diff {
+  changes: boolean | undefined;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  diffs: string[];
+  detailedDiff: Record<string, { kind: DiffKind; inputDiff: boolean }>;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the providers' own types are checked where they are defined */
+interface Kind {
+  check(olds: any, news: any): Promise<{ inputs: any; failures: Failure[] }>;
+  diff(id: string, olds: any, news: any): Promise<Partial<Diff>>;
+  create(inputs: any): Promise<{ id: string; outs: any }>;
+  read(id: string, props: any): Promise<{ id?: string; props?: any; inputs?: any }>;
+  update(id: string, olds: any, news: any): Promise<{ outs?: any }>;
+  delete(id: string, props: any): Promise<void>;
+  /** Outputs that are always secret. */
+  secretOutputs: readonly string[];
+  /** Answers a `read` with no prior state: what `pulumi import` sends. */
+  importRead(id: string): Promise<{ id: string; props: PropertyMap; inputs: PropertyMap }>;
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const KINDS: Record<string, Kind> = {
+  [TOKENS.network]: {
+    check: checkNetwork,
+    diff: diffNetwork,
+    create: createNetwork,
+    read: readNetwork,
+    update: updateNetwork,
+    delete: deleteNetwork,
+    secretOutputs: ["connections", "apiKey"],
+    // Adopted with no managed input: the imported program sets `networkId` only, so its preview
+    // shows no change; `name` or `project` added later are managed from then on.
+    async importRead(id) {
+      const read = await readNetwork(id, { managedInputs: [] } as never);
+      return { id: read.id, props: read.props as never, inputs: read.id ? { networkId: read.id } : {} };
+    },
+  },
+  [TOKENS.faucetDrip]: {
+    check: checkFaucetDrip,
+    diff: diffFaucetDrip,
+    create: createFaucetDrip,
+    read: readFaucetDrip,
+    update: updateFaucetDrip,
+    delete: deleteFaucetDrip,
+    secretOutputs: ["apiKey"],
+    async importRead(id) {
+      throw new Error(
+        `FaucetDrip ${id}: a faucet request cannot be imported: the service has no call that reads one. ` +
+          `Declare a FaucetDrip instead; it records the request it makes when it is created.`,
+      );
+    },
+  },
+};
+
+/** The kind of a resource token; an unknown token is an error naming the ones served. */
+function kindOf(type: string): Kind {
+  const kind = Object.hasOwn(KINDS, type) ? KINDS[type] : undefined;
+  if (!kind)
+    throw new Error(`unknown resource type ${type}: this plugin serves ${Object.keys(KINDS).join(", ")}`);
+  return kind;
+}
+
+/** The type token in a resource URN (`urn:pulumi:stack::project::type::name`). */
+export function typeOfUrn(urn: string): string {
+  const parts = urn.split("::");
+  const qualified = parts.length >= 4 ? parts[2] : "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+/** Whether the provider's config holds a value not known yet (preview). */
+let configUnknown = false;
+
+/** Checks the provider's config (`apiUrl`, `apiKey`); the inputs go back as they came (secrets kept). */
+export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
+  const { props } = revealProps(news);
+  const failures: Failure[] = [];
+  const { apiUrl, apiKey } = props;
+  if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
+    const reason = typeof apiUrl !== "string" ? "apiUrl must be a string" : checkApiUrl(apiUrl);
+    if (reason) failures.push({ property: "apiUrl", reason: `apiUrl: ${reason}` });
+  }
+  if (apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined) {
+    failures.push({ property: "apiKey", reason: "apiKey: expected a non-empty string (set it as a secret)" });
+  }
+  return { inputs: news, failures };
+}
+
+/** Compares two configs: a new URL or key updates the provider in place, never replaces a resource. */
+export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
+  const o = revealProps(olds).props;
+  const n = revealProps(news).props;
+  const diffs = ["apiUrl", "apiKey"].filter((k) => (o[k] ?? undefined) !== (n[k] ?? undefined));
+  const detailedDiff: Diff["detailedDiff"] = {};
+  for (const k of diffs) {
+    detailedDiff[k] = {
+      kind: o[k] === undefined ? "add" : n[k] === undefined ? "delete" : "update",
+      inputDiff: true,
+    };
+  }
+  return { changes: diffs.length > 0, replaces: [], deleteBeforeReplace: false, diffs, detailedDiff };
+}
+
+/**
+ * Takes the provider's config (stack config `blockchain:*` for the default provider, the inputs of
+ * an explicit provider): arguments `args`, else the legacy `variables` (`blockchain:config:apiKey`).
+ */
+export function configure(args: PropertyMap, variables: Record<string, string> = {}): void {
+  const { props } = revealProps(args);
+  const value = (key: string) => {
+    const v = props[key] ?? variables[`blockchain:config:${key}`];
+    return typeof v === "string" ? v : undefined;
+  };
+  const values: Record<string, string | undefined> = {
+    [CONFIG_API_URL]: value("apiUrl"),
+    [CONFIG_API_KEY]: value("apiKey"),
+  };
+  configUnknown = Object.values(values).includes(UNKNOWN);
+  setProviderConfig((fullKey) => (values[fullKey] === UNKNOWN ? undefined : values[fullKey]));
+}
+
+/** `check` of a resource: the shared check; the inputs go back with the secrets they came with. */
+export async function check(urn: string, olds: PropertyMap, news: PropertyMap) {
+  const kind = kindOf(typeOfUrn(urn));
+  const input = revealProps(news);
+  // A provider config not known yet (preview): its settings count as unknown, as unknown arguments do.
+  const probe = configUnknown ? { ...input.props, apiUrl: UNKNOWN, apiKey: UNKNOWN } : input.props;
+  const result = await kind.check(revealProps(olds).props, probe);
+  const inputs = { ...(result.inputs as PropertyMap) };
+  if (configUnknown) for (const k of ["apiUrl", "apiKey"]) inputs[k] = input.props[k];
+  return { inputs: sealProps(inputs, [...input.secretKeys, "apiKey"]), failures: result.failures };
+}
+
+/** `diff` of a resource: the shared diff, always explicit. */
+export async function diff(urn: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
+  const d = await kindOf(typeOfUrn(urn)).diff(id, revealProps(olds).props, revealProps(news).props);
+  return {
+    changes: d.changes,
+    replaces: d.replaces ?? [],
+    deleteBeforeReplace: d.deleteBeforeReplace ?? false,
+    diffs: d.diffs ?? Object.keys(d.detailedDiff ?? {}),
+    detailedDiff: d.detailedDiff ?? {},
+  };
+}
+
+/** Outputs to send: the kind's secret outputs and every output whose input was secret, wrapped. */
+function sealOutputs(kind: Kind, outs: PropertyMap, secretInputs: Set<string>): PropertyMap {
+  return sealProps(outs, [...kind.secretOutputs, ...secretInputs]);
+}
+
+/** `create` of a resource. */
+export async function create(urn: string, news: PropertyMap) {
+  const kind = kindOf(typeOfUrn(urn));
+  const input = revealProps(news);
+  const { id, outs } = await kind.create(input.props);
+  return { id, props: sealOutputs(kind, outs, input.secretKeys) };
+}
+
+/**
+ * `read` of a resource (refresh, `get`, import). With no prior state (`pulumi import`), the
+ * kind's import read: the current resource and the inputs that reproduce it.
+ */
+export async function read(urn: string, id: string, props: PropertyMap, inputs: PropertyMap) {
+  const kind = kindOf(typeOfUrn(urn));
+  const state = revealProps(props);
+  const old = revealProps(inputs);
+  const result =
+    Object.keys(state.props).length === 0 && Object.keys(old.props).length === 0
+      ? await kind.importRead(id)
+      : await kind.read(id, Object.keys(state.props).length > 0 ? state.props : old.props);
+  const secrets = new Set([...state.secretKeys, ...old.secretKeys]);
+  return {
+    id: result.id ?? "",
+    props: result.id ? sealOutputs(kind, result.props ?? {}, secrets) : {},
+    inputs: result.id && result.inputs ? sealProps(result.inputs, [...old.secretKeys, "apiKey"]) : undefined,
+  };
+}
+
+/** `update` of a resource. */
+export async function update(urn: string, id: string, olds: PropertyMap, news: PropertyMap) {
+  const kind = kindOf(typeOfUrn(urn));
+  const input = revealProps(news);
+  const { outs } = await kind.update(id, revealProps(olds).props, input.props);
+  return { props: sealOutputs(kind, outs ?? {}, input.secretKeys) };
+}
+
+/** `delete` of a resource. */
+export async function remove(urn: string, id: string, props: PropertyMap): Promise<void> {
+  await kindOf(typeOfUrn(urn)).delete(id, revealProps(props).props);
+}
+
+/** The functions' path to a client: the provider's config, then the environment. */
+const connect: Connect = (args, use) => withClient(args, readProviderConfig, use);
+
+/**
+ * `invoke` of a function: node metadata readable (`getNode`, `getNodes`), node connections
+ * secret (`getNodeConnections`: the `connections` list is wrapped as a secret).
+ */
+export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMap> {
+  const plain = revealProps(args).props;
+  switch (tok) {
+    case TOKENS.getNode:
+      return sealProps(
+        { ...toNodeResult(await readNode("getNode", plain as unknown as GetNodeArgs, connect)) },
+        [],
+      );
+    case TOKENS.getNodes:
+      return sealProps(
+        { nodes: (await listNodes("getNodes", plain as GetNodesArgs, connect)).map(toNodeResult) },
+        [],
+      );
+    case TOKENS.getNodeConnections: {
+      const connections = await nodeConnections(
+        "getNodeConnections",
+        plain as GetNodeConnectionsArgs,
+        (a) => listNodes("getNodeConnections", a, connect),
+        (a) => readNode("getNodeConnections", a, connect),
+      );
+      return { connections: secret(sealProps({ c: connections }, []).c) };
+    }
+    default:
+      throw new Error(
+        `unknown function ${tok}: this plugin serves ${[TOKENS.getNode, TOKENS.getNodes, TOKENS.getNodeConnections].join(", ")}`,
+      );
+  }
+}

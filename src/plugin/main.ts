@@ -1,0 +1,23 @@
+/**
+ * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
+ * line of standard output, which is how the engine finds it. The engine's arguments (its address,
+ * logging flags) are not needed: the plugin never calls back. It stops when the engine closes
+ * its standard input or sends SIGTERM/SIGINT.
+ */
+import { serve } from "./server";
+
+/** Starts the plugin; exits with status 1 and one line on standard error when it cannot serve. */
+export async function main(): Promise<void> {
+  try {
+    const { port, server } = await serve();
+    process.stdout.write(`${port}\n`);
+    const stop = () => server.tryShutdown(() => process.exit(0));
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  } catch (err) {
+    process.stderr.write(
+      `pulumi-resource-blockchain: cannot serve: ${err instanceof Error ? err.message : err}\n`,
+    );
+    process.exit(1);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Pulumi's property values as the provider protocol carries them in a `google.protobuf.Struct`
+ * (already turned into JavaScript by `Struct.toJavaScript`): plain JSON, with two special forms
+ * this plugin meets.
+ * - A secret: `{ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value }`.
+ * - A value not known yet (preview): the string {@link UNKNOWN}.
+ * The plugin answers `Configure` without accepting resource references or output values, so no
+ * other form arrives. Pulumi-free and pure.
+ */
+import { UNKNOWN } from "../settings";
+
+export { UNKNOWN };
+
+/** The key that marks a special value, and its value for a secret. */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+/** The signature of a secret. */
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** A property map (the JavaScript form of a Struct). */
+export type PropertyMap = Record<string, unknown>;
+
+/** Whether `value` is a secret wrapper. */
+export function isSecret(value: unknown): value is { value: unknown } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG
+  );
+}
+
+/** `value` wrapped as a secret (a value already secret is kept as it is). */
+export function secret(value: unknown): unknown {
+  return isSecret(value) ? value : { [SIG_KEY]: SECRET_SIG, value };
+}
+
+/** `value` with every secret wrapper removed, at any depth; `found` says whether there was one. */
+export function reveal(value: unknown): { value: unknown; found: boolean } {
+  if (isSecret(value)) return { value: reveal(value.value).value, found: true };
+  if (Array.isArray(value)) {
+    let found = false;
+    const items = value.map((v) => {
+      const r = reveal(v);
+      found ||= r.found;
+      return r.value;
+    });
+    return { value: items, found };
+  }
+  if (typeof value === "object" && value !== null) {
+    let found = false;
+    const out: PropertyMap = {};
+    for (const [k, v] of Object.entries(value)) {
+      const r = reveal(v);
+      found ||= r.found;
+      out[k] = r.value;
+    }
+    return { value: out, found };
+  }
+  return { value, found: false };
+}
+
+/** A property map with its secrets revealed, and the names of its top-level properties that held one. */
+export interface Revealed {
+  props: PropertyMap;
+  secretKeys: Set<string>;
+}
+
+/** Reveals every secret of a property map, remembering which top-level properties were secret. */
+export function revealProps(props: PropertyMap | undefined | null): Revealed {
+  const out: PropertyMap = {};
+  const secretKeys = new Set<string>();
+  for (const [k, v] of Object.entries(props ?? {})) {
+    const r = reveal(v);
+    out[k] = r.value;
+    if (r.found) secretKeys.add(k);
+  }
+  return { props: out, secretKeys };
+}
+
+/**
+ * The property map to send: `undefined` values dropped (a Struct has no undefined), and each
+ * property named in `secretKeys` (when present) wrapped as a secret.
+ */
+export function sealProps(props: PropertyMap, secretKeys: Iterable<string>): PropertyMap {
+  const keys = new Set(secretKeys);
+  const out: PropertyMap = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined) continue;
+    out[k] = keys.has(k) ? secret(dropUndefined(v)) : dropUndefined(v);
+  }
+  return out;
+}
+
+/** A JSON value without `undefined` members (which `Struct.fromJavaScript` refuses). */
+function dropUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropUndefined);
+  if (typeof value === "object" && value !== null) {
+    const out: PropertyMap = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
+    return out;
+  }
+  return value;
+}

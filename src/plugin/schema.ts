@@ -1,0 +1,347 @@
+/**
+ * The Pulumi package schema of the `blockchain` provider plugin, built from the model: the
+ * names, types and allowed values of every property come from the model's tables, the secret
+ * fields from the node views, the property docs from the TypeScript surface's own doc comments
+ * (handed in as a {@link DocLookup} by `scripts/gen-schema.ts`, which writes `schema.json`).
+ * One source of truth: a filter, a status or a secret field added to the model shows up here.
+ */
+import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS } from "../api";
+import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../model";
+
+/** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
+export const PACKAGE = "blockchain";
+/** The token of a resource or function of the package. */
+export const token = (name: string) => `${PACKAGE}:index:${name}`;
+
+/** The tokens the plugin serves. */
+export const TOKENS = {
+  network: token("Network"),
+  faucetDrip: token("FaucetDrip"),
+  getNode: token("getNode"),
+  getNodes: token("getNodes"),
+  getNodeConnections: token("getNodeConnections"),
+} as const;
+
+/** A property of the schema (the subset of the spec used here). */
+export interface SchemaProperty {
+  type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  $ref?: string;
+  items?: SchemaProperty;
+  additionalProperties?: SchemaProperty;
+  description?: string;
+  secret?: boolean;
+  willReplaceOnChanges?: boolean;
+}
+
+/** An object type: its properties and which are required. */
+export interface ObjectSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, SchemaProperty>;
+  required?: string[];
+}
+
+/**
+ * Finds the doc comment of a member of a TypeScript interface or class of the surface (`owner`,
+ * `member`), or of the declaration itself when `member` is omitted; undefined when it has none.
+ */
+export type DocLookup = (owner: string, member?: string) => string | undefined;
+
+const str = (description?: string, extra: Partial<SchemaProperty> = {}): SchemaProperty => ({
+  type: "string",
+  ...(description ? { description } : {}),
+  ...extra,
+});
+const ref = (type: string, description?: string): SchemaProperty => ({
+  $ref: `#/types/${token(type)}`,
+  ...(description ? { description } : {}),
+});
+const arrayOf = (items: SchemaProperty, description?: string, extra: Partial<SchemaProperty> = {}) => ({
+  type: "array" as const,
+  items,
+  ...(description ? { description } : {}),
+  ...extra,
+});
+const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
+
+/** Makes a `DocLookup` that fails on a member without a doc: every property of the schema is documented. */
+function required(docs: DocLookup): (owner: string, member?: string) => string {
+  return (owner, member) => {
+    const doc = docs(owner, member);
+    if (!doc) throw new Error(`schema: no doc comment on ${owner}${member ? `.${member}` : ""}`);
+    return doc;
+  };
+}
+
+/** The schema type of one node-list filter, from its rule in the model. */
+function filterProperty(name: NodeFilterName, doc: string): SchemaProperty {
+  const rule = NODE_FILTERS[name].rule;
+  return rule.kind === "boolean" ? { type: "boolean", description: doc } : str(doc);
+}
+
+/** Every filter of `GET /v1/nodes/`, documented as the client's `NodeFilters`. */
+function filterProperties(doc: (owner: string, member?: string) => string): Record<string, SchemaProperty> {
+  return Object.fromEntries(NODE_FILTER_NAMES.map((n) => [n, filterProperty(n, doc("NodeFilters", n))]));
+}
+
+const NODE_RESULT_REQUIRED = [
+  "id",
+  "name",
+  "network",
+  "organization",
+  "type",
+  "role",
+  "provider",
+  "region",
+  "status",
+  "configuration",
+  "createdAt",
+];
+
+function nodeResultProperties(
+  doc: (owner: string, member?: string) => string,
+): Record<string, SchemaProperty> {
+  const plain = [
+    "id",
+    "name",
+    "network",
+    "organization",
+    "type",
+    "role",
+    "provider",
+    "region",
+    "status",
+    "createdAt",
+    "mode",
+    "version",
+  ];
+  const props: Record<string, SchemaProperty> = {};
+  for (const k of plain) props[k] = str(doc("NodeResult", k));
+  props.configuration = { ...ANY, description: doc("NodeResult", "configuration") };
+  props.creator = ref("Creator", doc("NodeResult", "creator"));
+  props.apiNamespaces = arrayOf({ type: "string" }, doc("NodeResult", "apiNamespaces"));
+  for (const k of NODE_ENDPOINT_FIELDS) props[`${k}Masked`] = str(doc("NodeResult", `${k}Masked`));
+  return props;
+}
+
+/** The `types` section: the node views, the creator and `waitFor`. */
+function types(doc: (owner: string, member?: string) => string): Record<string, ObjectSpec> {
+  const connection: Record<string, SchemaProperty> = {
+    id: str(doc("NodeConnection", "id")),
+    name: str(doc("NodeConnection", "name")),
+  };
+  for (const k of [...NODE_ENDPOINT_FIELDS, ...NODE_CREDENTIAL_FIELDS]) {
+    connection[k] = str(doc("NodeConnection", k), { secret: true });
+  }
+  return {
+    [token("NodeResult")]: {
+      type: "object",
+      description: doc("NodeResult"),
+      properties: nodeResultProperties(doc),
+      required: NODE_RESULT_REQUIRED,
+    },
+    [token("NodeConnection")]: {
+      type: "object",
+      description: doc("NodeConnection"),
+      properties: connection,
+      required: ["id", "name"],
+    },
+    [token("Creator")]: {
+      type: "object",
+      description: "Who created a network or a node.",
+      properties: {
+        id: str("The creator's user id."),
+        email: str("The creator's email address."),
+        firstName: str("The creator's first name."),
+        lastName: str("The creator's last name."),
+        organization: ref("CreatorOrganization", "The creator's organization."),
+      },
+      required: ["id", "email", "firstName", "lastName", "organization"],
+    },
+    [token("CreatorOrganization")]: {
+      type: "object",
+      description: "An organization: its id (`RG-…`) and name.",
+      properties: {
+        id: str("The organization's id, e.g. `RG-123-456`."),
+        name: str("The organization's name."),
+      },
+      required: ["id", "name"],
+    },
+    [token("WaitFor")]: {
+      type: "object",
+      description: doc("WaitFor"),
+      properties: {
+        status: str(doc("WaitFor", "status")),
+        timeoutSeconds: { type: "number", description: doc("WaitFor", "timeoutSeconds") },
+        intervalSeconds: { type: "number", description: doc("WaitFor", "intervalSeconds") },
+      },
+      required: ["status"],
+    },
+  };
+}
+
+const CONNECTIONS_NOTE =
+  "Secret as a whole in every language: only the Output form exists (`getNodeConnectionsOutput`, " +
+  "`get_node_connections_output`); metadata comes readable from `getNodes`.";
+
+/** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
+function functions(doc: (owner: string, member?: string) => string) {
+  const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
+  const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
+  const listInputs = { ...filterProperties(doc), limit, waitFor };
+  return {
+    [TOKENS.getNode]: {
+      description:
+        "Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. " +
+        "Its endpoints and credentials come from `getNodeConnections` with the same `id`.",
+      inputs: {
+        type: "object",
+        properties: {
+          id: str(doc("GetNodeArgs", "id")),
+          waitFor: ref("WaitFor", doc("GetNodeArgs", "waitFor")),
+        },
+        required: ["id"],
+      },
+      outputs: {
+        type: "object",
+        properties: nodeResultProperties(doc),
+        required: NODE_RESULT_REQUIRED,
+      },
+    },
+    [TOKENS.getNodes]: {
+      description:
+        "Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered and " +
+        "ordered: their metadata and masked endpoints, never secret. More matching nodes than `limit` is an " +
+        "error asking to narrow the filters, never a silent cut.",
+      inputs: { type: "object", properties: listInputs },
+      outputs: {
+        type: "object",
+        properties: { nodes: arrayOf(ref("NodeResult"), "The matching nodes, in the order asked for.") },
+        required: ["nodes"],
+      },
+    },
+    [TOKENS.getNodeConnections]: {
+      description:
+        "The endpoints and credentials of nodes: those of the list that `getNodes` returns for the same " +
+        `filters, or of the one node \`id\`. ${CONNECTIONS_NOTE}`,
+      inputs: {
+        type: "object",
+        properties: { id: str(doc("GetNodeConnectionsArgs", "id")), ...listInputs },
+      },
+      outputs: {
+        type: "object",
+        properties: {
+          connections: arrayOf(ref("NodeConnection"), doc("NodeConnection"), { secret: true }),
+        },
+        required: ["connections"],
+      },
+    },
+  };
+}
+
+/** The `resources` section: Network and FaucetDrip. */
+function resources(doc: (owner: string, member?: string) => string) {
+  const networkOutputs: Record<string, SchemaProperty> = {
+    networkId: str(doc("Network", "networkId")),
+    name: str(doc("Network", "name")),
+    project: str(doc("Network", "project")),
+    protocol: str(doc("Network", "protocol")),
+    publicNetwork: str(doc("Network", "publicNetwork")),
+    status: str(`${doc("Network", "status")}`),
+    details: { ...ANY, description: doc("Network", "details") },
+    createdAt: str(doc("Network", "createdAt")),
+    creator: ref("Creator", doc("Network", "creator")),
+    nodes: arrayOf(ref("NodeResult"), doc("Network", "nodes")),
+    connections: arrayOf(ref("NodeConnection"), doc("Network", "connections"), { secret: true }),
+  };
+  const faucetOutputs: Record<string, SchemaProperty> = {
+    address: str(doc("FaucetDrip", "address")),
+    outcome: str(doc("FaucetDrip", "outcome")),
+    amountSent: str(doc("FaucetDrip", "amountSent")),
+    transaction: str(doc("FaucetDrip", "transaction")),
+    note: str(doc("FaucetDrip", "note")),
+  };
+  return {
+    [TOKENS.network]: {
+      description:
+        "A network of the blockchain node service, adopted by id (networks cannot be created through the " +
+        "service's API). Create reads the network and applies `name`/`project` when given; refresh shows " +
+        "drift; update changes only what changed; delete deletes the network (the service refuses while " +
+        "nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.",
+      properties: networkOutputs,
+      required: [
+        "networkId",
+        "name",
+        "project",
+        "protocol",
+        "status",
+        "details",
+        "createdAt",
+        "nodes",
+        "connections",
+      ],
+      inputProperties: {
+        networkId: str(doc("NetworkArgs", "networkId"), { willReplaceOnChanges: true }),
+        name: str(doc("NetworkArgs", "name")),
+        project: str(doc("NetworkArgs", "project")),
+      },
+      requiredInputs: ["networkId"],
+    },
+    [TOKENS.faucetDrip]: {
+      description:
+        "One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the " +
+        "resource is created. A new address replaces the resource (a new request). Deleting it does nothing: " +
+        "tokens that were sent cannot be returned. It cannot be imported.",
+      properties: faucetOutputs,
+      required: ["address", "outcome", "amountSent", "transaction", "note"],
+      inputProperties: { address: str(doc("FaucetDripArgs", "address"), { willReplaceOnChanges: true }) },
+      requiredInputs: ["address"],
+    },
+  };
+}
+
+const API_URL_DOC =
+  "The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). " +
+  "Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.";
+const API_KEY_DOC =
+  "The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with " +
+  "`pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.";
+
+/**
+ * The package schema of the plugin, version `version`, its property docs found by `docs`.
+ * @throws Error naming the member when a documented property has no doc comment.
+ */
+export function buildSchema(version: string, docs: DocLookup): Record<string, unknown> {
+  const doc = required(docs);
+  return {
+    name: PACKAGE,
+    displayName: "Blockchain nodes",
+    version,
+    description:
+      "Manage the networks of a hosted blockchain node service and look up its nodes, with every endpoint " +
+      "and credential kept secret.",
+    keywords: ["pulumi", "blockchain", "nodes", "category/infrastructure", "kind/native"],
+    license: "Apache-2.0",
+    meta: { moduleFormat: "(.*)" },
+    config: {
+      variables: { apiUrl: str(API_URL_DOC), apiKey: str(API_KEY_DOC, { secret: true }) },
+    },
+    provider: {
+      description:
+        "The blockchain provider: where the service is and which organization's API key to use. An explicit " +
+        "provider with another key reads and manages that organization's networks and nodes.",
+      inputProperties: { apiUrl: str(API_URL_DOC), apiKey: str(API_KEY_DOC, { secret: true }) },
+    },
+    types: types(doc),
+    resources: resources(doc),
+    functions: functions(doc),
+    language: {
+      nodejs: {
+        packageName: "pulumi-blockchain",
+        packageDescription: "Pulumi SDK of the blockchain provider plugin (pulumi-resource-blockchain).",
+        respectSchemaVersion: true,
+      },
+      python: { packageName: "pulumi_blockchain", respectSchemaVersion: true },
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * The gRPC side of the `blockchain` plugin: Pulumi's provider service (`pulumirpc.ResourceProvider`)
+ * on the SDK's generated stubs, each method a thin mapping onto `./handlers.ts`. The stubs, the
+ * protobuf runtime and gRPC are loaded from the installed `@pulumi/pulumi`, so the messages are
+ * built by the very classes the stubs serialize. Methods not implemented here (Handshake,
+ * Construct, Call, Parameterize, ...) answer UNIMPLEMENTED, which the engine handles.
+ */
+import * as fs from "fs";
+import { createRequire } from "module";
+import * as path from "path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as emptyTypes from "google-protobuf/google/protobuf/empty_pb";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import type * as pluginTypes from "@pulumi/pulumi/proto/plugin_pb";
+import type * as rpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as protoTypes from "@pulumi/pulumi/proto/provider_pb";
+import * as handlers from "./handlers";
+import type { PropertyMap } from "./properties";
+
+const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+const grpc = sdkRequire("@grpc/grpc-js") as typeof grpcTypes;
+const proto = sdkRequire("./proto/provider_pb") as typeof protoTypes;
+const rpc = sdkRequire("./proto/provider_grpc_pb") as typeof rpcTypes;
+const pluginProto = sdkRequire("./proto/plugin_pb") as typeof pluginTypes;
+const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as typeof structTypes;
+const { Empty } = sdkRequire("google-protobuf/google/protobuf/empty_pb") as typeof emptyTypes;
+
+/** The package root: `schema.json` and `package.json` are there (this file is `dist/plugin/server.js`). */
+const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
+
+/** The plugin's version: the package's. */
+export function pluginVersion(): string {
+  return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")).version as string;
+}
+
+const toJs = (s: structTypes.Struct | undefined): PropertyMap => (s ? (s.toJavaScript() as PropertyMap) : {});
+const toStruct = (m: PropertyMap) => Struct.fromJavaScript(m as Record<string, structTypes.JavaScriptValue>);
+
+type Callback<T> = (err: grpcTypes.ServiceError | null, value?: T) => void;
+
+/** The message of an error for the engine: its text only, no stack trace. */
+function grpcError(err: unknown): Partial<grpcTypes.ServiceError> {
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: grpc.status.UNKNOWN, details: message, message };
+}
+
+/** Runs `body` and answers the call with its value, or with its error's message. */
+function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
+  return (call: { request: Req }, callback: Callback<Res>) => {
+    Promise.resolve()
+      .then(() => body(call.request))
+      .then(
+        (value) => callback(null, value),
+        (err: unknown) => callback(grpcError(err) as grpcTypes.ServiceError),
+      );
+  };
+}
+
+const KIND_CODES: Record<handlers.DiffKind, number> = {
+  add: proto.PropertyDiff.Kind.ADD,
+  "add-replace": proto.PropertyDiff.Kind.ADD_REPLACE,
+  delete: proto.PropertyDiff.Kind.DELETE,
+  "delete-replace": proto.PropertyDiff.Kind.DELETE_REPLACE,
+  update: proto.PropertyDiff.Kind.UPDATE,
+  "update-replace": proto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+function diffResponse(d: handlers.Diff): protoTypes.DiffResponse {
+  const res = new proto.DiffResponse();
+  const C = proto.DiffResponse.DiffChanges;
+  res.setChanges(d.changes === true ? C.DIFF_SOME : d.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);
+  res.setReplacesList(d.replaces);
+  res.setDeletebeforereplace(d.deleteBeforeReplace);
+  res.setDiffsList(d.diffs);
+  res.setHasdetaileddiff(true);
+  const detailed = res.getDetaileddiffMap();
+  for (const [key, value] of Object.entries(d.detailedDiff)) {
+    const pd = new proto.PropertyDiff();
+    pd.setKind(KIND_CODES[value.kind] as protoTypes.PropertyDiff.Kind);
+    pd.setInputdiff(value.inputDiff);
+    detailed.set(key, pd);
+  }
+  return res;
+}
+
+function checkResponse(r: { inputs: PropertyMap; failures: handlers.Failure[] }): protoTypes.CheckResponse {
+  const res = new proto.CheckResponse();
+  res.setInputs(toStruct(r.inputs));
+  res.setFailuresList(
+    r.failures.map((f) => {
+      const failure = new proto.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }),
+  );
+  return res;
+}
+
+/** The implementation of `pulumirpc.ResourceProvider` served by the plugin. */
+export const providerService = {
+  getPluginInfo: answer(() => {
+    const info = new pluginProto.PluginInfo();
+    info.setVersion(pluginVersion());
+    return info;
+  }),
+  getSchema: answer((req: protoTypes.GetSchemaRequest) => {
+    if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+    const res = new proto.GetSchemaResponse();
+    res.setSchema(fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"));
+    return res;
+  }),
+  checkConfig: answer((req: protoTypes.CheckRequest) =>
+    checkResponse(handlers.checkConfig(toJs(req.getNews()))),
+  ),
+  diffConfig: answer((req: protoTypes.DiffRequest) =>
+    diffResponse(handlers.diffConfig(toJs(req.getOlds()), toJs(req.getNews()))),
+  ),
+  configure: answer((req: protoTypes.ConfigureRequest) => {
+    const variables: Record<string, string> = {};
+    req.getVariablesMap().forEach((value, key) => (variables[key] = value));
+    handlers.configure(toJs(req.getArgs()), variables);
+    const res = new proto.ConfigureResponse();
+    res.setAcceptsecrets(true);
+    res.setSupportspreview(false);
+    res.setAcceptresources(false);
+    res.setAcceptoutputs(false);
+    return res;
+  }),
+  invoke: answer(async (req: protoTypes.InvokeRequest) => {
+    const res = new proto.InvokeResponse();
+    res.setReturn(toStruct(await handlers.invoke(req.getTok(), toJs(req.getArgs()))));
+    return res;
+  }),
+  check: answer(async (req: protoTypes.CheckRequest) =>
+    checkResponse(await handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews()))),
+  ),
+  diff: answer(async (req: protoTypes.DiffRequest) =>
+    diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
+  ),
+  create: answer(async (req: protoTypes.CreateRequest) => {
+    const { id, props } = await handlers.create(req.getUrn(), toJs(req.getProperties()));
+    const res = new proto.CreateResponse();
+    res.setId(id);
+    res.setProperties(toStruct(props));
+    return res;
+  }),
+  read: answer(async (req: protoTypes.ReadRequest) => {
+    const r = await handlers.read(
+      req.getUrn(),
+      req.getId(),
+      toJs(req.getProperties()),
+      toJs(req.getInputs()),
+    );
+    const res = new proto.ReadResponse();
+    res.setId(r.id);
+    res.setProperties(toStruct(r.props));
+    if (r.inputs) res.setInputs(toStruct(r.inputs));
+    return res;
+  }),
+  update: answer(async (req: protoTypes.UpdateRequest) => {
+    const { props } = await handlers.update(
+      req.getUrn(),
+      req.getId(),
+      toJs(req.getOlds()),
+      toJs(req.getNews()),
+    );
+    const res = new proto.UpdateResponse();
+    res.setProperties(toStruct(props));
+    return res;
+  }),
+  delete: answer(async (req: protoTypes.DeleteRequest) => {
+    await handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties()));
+    return new Empty();
+  }),
+  cancel: answer(() => new Empty()),
+  attach: answer(() => new Empty()),
+};
+
+/**
+ * Serves the plugin on 127.0.0.1 (a free port) and resolves with the port, which the engine
+ * reads as the first line of the plugin's standard output.
+ */
+export function serve(): Promise<{ port: number; server: grpcTypes.Server }> {
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 1024 * 1024 * 400,
+    "grpc.max_send_message_length": 1024 * 1024 * 400,
+  });
+  server.addService(
+    rpc.ResourceProviderService,
+    providerService as unknown as grpcTypes.UntypedServiceImplementation,
+  );
+  return new Promise((resolve, reject) => {
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve({ port, server }),
+    );
+  });
+}
