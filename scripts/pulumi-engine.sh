@@ -1,27 +1,60 @@
 #!/usr/bin/env bash
-# Provision a Pulumi engine (CLI + Node.js language host) that works offline.
+# Provision a Pulumi engine (CLI + Node.js, YAML and Python language hosts)
+# that works offline.
 #
 # stdout: ONLY the absolute path of a directory containing the executables
-#         `pulumi` and `pulumi-language-nodejs` (and, except when taken as-is
-#         from PATH, `pulumi-resource-pulumi-nodejs`). Everything else: stderr.
+#           pulumi                          the CLI (v3.259.0 when built here)
+#           pulumi-language-nodejs          Node.js language host
+#           pulumi-language-yaml            YAML language host (pulumi-yaml v1.11.0 when built here)
+#           pulumi-language-python          Python language host (sdk v3.65.0 when built here)
+#           pulumi-language-python-exec     its program runner, next to the real host binary
+#           pulumi-python                   the Python of a virtualenv holding the `pulumi`
+#                                           Python SDK 3.259.0 (shell wrapper, see below)
+#         and, except when taken as-is from PATH, `pulumi-resource-pulumi-nodejs`.
+#         Everything else (logs, with the time each piece took): stderr.
+#
+# Python programs: the Python host built here (sdk v3.65.0) ignores
+# `runtime.options.virtualenv` as the engine passes it and runs `python3` from
+# PATH unless PULUMI_PYTHON_CMD is set. Callers running Python programs set
+#     PULUMI_PYTHON_CMD=<dir>/pulumi-python
+# which runs  <cache>/engine/python-3.259.0/venv/bin/python  (a virtualenv made
+# with `python3` >= 3.10, or $PULUMI_ENGINE_PYTHON, and `pip install
+# pulumi==3.259.0` from PyPI). Programs needing more packages install them into
+# that virtualenv or use their own interpreter in PULUMI_PYTHON_CMD.
+# YAML programs (`runtime: yaml`) need nothing besides the directory on PATH.
 #
 # Resolution order:
 #   (a) `pulumi` on PATH (skipped when PULUMI_ENGINE_IGNORE_PATH=1):
-#       - if `pulumi-language-nodejs` sits in the same directory (as in every
-#         official Pulumi install), that directory is printed;
-#       - otherwise a shim directory  <cache>/engine/path-shim/bin  is printed,
-#         holding a hard link (else a symlink) to the PATH `pulumi`, a symlink
-#         to a language host (the one on PATH, else the cached one, else one
-#         built from Go modules into <cache>/engine/langhost-v3.65.0) and the
+#       - if all the executables above sit in the same directory (e.g. PATH
+#         already holds a directory printed by this script), it is printed;
+#       - otherwise (e.g. an official Pulumi install, which has no
+#         `pulumi-python`) a shim directory  <cache>/engine/path-shim/bin  is
+#         printed, holding a hard link (else a symlink) to the PATH `pulumi`,
+#         symlinks to language hosts (the one next to the PATH `pulumi`, else
+#         the one on PATH, else the cached engine's, else one built from Go
+#         modules into <cache>/engine/langhost-v3.65.0/bin (nodejs, python) or
+#         <cache>/engine/yaml-v1.11.0/bin), `pulumi-python` and the
 #         dynamic-provider wrapper.
 #   (b) a cached build in <cache>/engine/v3.259.0/bin whose `pulumi version`
-#       prints v3.259.0 is reused.
-#   (c) with `go` available, both binaries are built from Go modules into a
+#       prints v3.259.0 and that holds all the executables above (and the
+#       virtualenv) is reused. When only the CLI and the Node.js host are there
+#       (a cache made before the YAML/Python pieces existed), only the missing
+#       pieces are built and added.
+#   (c) with `go` available, the binaries are built from Go modules into a
 #       temporary directory next to the cache and renamed into place, so an
-#       interrupted build never leaves a partial cache.
+#       interrupted build never leaves a partial cache (pieces added to an
+#       existing directory are renamed in one file at a time; the virtualenv
+#       is built in a temporary directory and renamed too).
 #   (d) otherwise: exit 1 with installation instructions.
 #
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
+#
+# First build on 2 cores, with empty Go and pip caches: CLI + Node.js host
+# about 5-7 minutes, plus about 3 minutes for the other pieces (measured when
+# adding them to an existing cache): YAML host ~10-40 s of module download +
+# ~2 min compile; Python host ~5 s download + ~30 s compile (same modules as
+# the Node.js host: less when built with it); virtualenv ~5 s + ~10 s of pip.
+# Later runs: under a second.
 #
 # Dynamic resources need `pulumi-resource-pulumi-nodejs`. Official Pulumi installs
 # ship it next to `pulumi`; for the cached engine this script writes the same
@@ -33,14 +66,21 @@
 # the Node process's cwd) or from NODE_PATH.
 #
 # Options:
-#   --build   ignore PATH and a valid cache; rebuild the cached engine.
+#   --build   ignore PATH and a valid cache; rebuild the cached engine and
+#             the virtualenv.
 #   --help    show this header.
 set -euo pipefail
 
 readonly ENGINE_VERSION=v3.259.0
-# The stand-alone language host module is not served by the Go proxy; sdk/v3 at
-# this version still contains nodejs/cmd/pulumi-language-nodejs.
+# The stand-alone language host modules are not served by the Go proxy; sdk/v3
+# at this version still contains nodejs/cmd/pulumi-language-nodejs and
+# python/cmd/pulumi-language-python.
 readonly LANGHOST_SDK_VERSION=v3.65.0
+# The newest github.com/pulumi/pulumi-yaml the Go proxy serves.
+readonly YAML_VERSION=v1.11.0
+# The `pulumi` Python SDK installed from PyPI into the virtualenv.
+readonly PYTHON_SDK_VERSION=${ENGINE_VERSION#v}
+readonly PYTHON_MIN=3.10
 # Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
 readonly GO_MIN=1.25.11
 
@@ -60,10 +100,16 @@ elapsed() { echo "$((SECONDS - start_s))"; }
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 tools_dir=$(cd "$script_dir/../tools/pulumi-engine" && pwd -P)
 cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
+[[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
 engine_root=$cache_root/engine
 engine_dir=$engine_root/$ENGINE_VERSION
 langhost_dir=$engine_root/langhost-$LANGHOST_SDK_VERSION
+yaml_dir=$engine_root/yaml-$YAML_VERSION
+python_dir=$engine_root/python-$PYTHON_SDK_VERSION
+venv_dir=$python_dir/venv
 shim_dir=$engine_root/path-shim
+
+readonly HOSTS=(pulumi-language-nodejs pulumi-language-yaml pulumi-language-python)
 
 # `pulumi version` without update checks or a login.
 pulumi_version() {
@@ -74,6 +120,7 @@ finish() {
   local dir=$1 ver=${2:-}
   [[ -n $ver ]] || ver=$(pulumi_version "$dir/pulumi" || true)
   log "engine: $dir (pulumi $ver); provisioning took $(elapsed)s"
+  log "Python programs: PULUMI_PYTHON_CMD=$dir/pulumi-python"
   [[ -x $dir/pulumi-resource-pulumi-nodejs ]] ||
     log "hint: dynamic resources also need <project>/node_modules/@pulumi/pulumi on PATH (pulumi-resource-pulumi-nodejs)"
   printf '%s\n' "$dir"
@@ -96,9 +143,50 @@ WRAPPER
   mv -f "$tmp_file" "$1/pulumi-resource-pulumi-nodejs"
 }
 
-cache_valid() {
+# ---- Python: virtualenv and the `pulumi-python` wrapper ----------------------
+
+# The wrapper's last line. A script rather than a symlink: Python finds its
+# virtualenv from the path it is started as.
+python_wrapper_exec_line() {
+  printf "exec '%s' \"\$@\"" "${venv_dir//\'/\'\\\'\'}/bin/python"
+}
+
+venv_valid() { [[ -x $venv_dir/bin/python && -f $venv_dir/.pulumi-sdk-$PYTHON_SDK_VERSION ]]; }
+
+python_wrapper_valid() { # DIR
+  [[ -x $1/pulumi-python ]] && grep -qxF "$(python_wrapper_exec_line)" "$1/pulumi-python"
+}
+
+write_python_wrapper() { # DIR (written atomically)
+  local tmp_file
+  tmp_file=$(mktemp "$1/.pulumi-python.XXXXXX")
+  {
+    printf '%s\n' '#!/bin/sh' \
+      "# Python with the pulumi SDK $PYTHON_SDK_VERSION (a virtualenv made by scripts/pulumi-engine.sh)." \
+      '# Python programs: PULUMI_PYTHON_CMD=<this file>.'
+    python_wrapper_exec_line
+    printf '\n'
+  } >"$tmp_file"
+  chmod 755 "$tmp_file"
+  mv -f "$tmp_file" "$1/pulumi-python"
+}
+
+# ---- Go-built language hosts ---------------------------------------------------
+
+have_host() { # DIR NAME: NAME (and, for the Python host, its -exec script) in DIR
+  [[ -x $1/$2 ]] || return 1
+  [[ $2 != pulumi-language-python || -x $1/pulumi-language-python-exec ]]
+}
+
+engine_core_valid() {
   [[ -x $engine_dir/bin/pulumi && -x $engine_dir/bin/pulumi-language-nodejs ]] || return 1
   [[ $(pulumi_version "$engine_dir/bin/pulumi") == "$ENGINE_VERSION" ]]
+}
+
+cache_valid() {
+  local h
+  for h in "${HOSTS[@]}"; do have_host "$engine_dir/bin" "$h" || return 1; done
+  venv_valid && python_wrapper_valid "$engine_dir/bin" && engine_core_valid
 }
 
 use_cache() {
@@ -106,9 +194,10 @@ use_cache() {
   finish "$engine_dir/bin" "$ENGINE_VERSION"
 }
 
-# ---- Go build helpers -------------------------------------------------------
+# ---- build helpers ----------------------------------------------------------
 
 tmp_dirs=()
+# shellcheck disable=SC2329 # called by the EXIT trap
 cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -118,7 +207,10 @@ version_ge() { # version_ge A B: A >= B (dotted numbers)
   [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
 }
 
+go_env_ready=0
 setup_go_env() {
+  [[ $go_env_ready == 0 ]] || return 0
+  go_env_ready=1
   local gov
   gov=$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null) || gov=
   gov=${gov#go}
@@ -145,11 +237,11 @@ use_gotmpdir() { # BUILD_DIR
   export GOTMPDIR=$1/gotmp
 }
 
-# go_build MODULE_DIR PACKAGE OUTPUT VERSION
+# go_build MODULE_DIR PACKAGE OUTPUT VERSION_VAR=VALUE
 go_build() {
-  local mod_dir=$1 pkg=$2 out=$3 ver=$4 t
+  local mod_dir=$1 pkg=$2 out=$3 xdef=$4 t
   t=$SECONDS
-  log "downloading Go modules for $(basename "$mod_dir") ..."
+  log "downloading Go modules for $(basename "$out") ($(basename "$mod_dir")) ..."
   # Load the package graph instead of `go mod download`: the latter also asks
   # the proxy for .info files, which it refuses for some pseudo-versions
   # (e.g. gocloud.dev), while .mod/.zip (all a build needs) are served.
@@ -157,26 +249,43 @@ go_build() {
   log "  download took $((SECONDS - t))s"
   t=$SECONDS
   log "compiling $pkg ..."
-  (cd "$mod_dir" && go build -trimpath \
-      -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$ver" \
-      -o "$out" "$pkg") >&2
+  (cd "$mod_dir" && go build -trimpath -ldflags "-s -w -X $xdef" -o "$out" "$pkg") >&2
   log "  compile took $((SECONDS - t))s ($(du -h "$out" | cut -f1))"
 }
 
-build_langhost_into() { # DIR
-  go_build "$tools_dir/langhost" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
-    "$1/pulumi-language-nodejs" "$LANGHOST_SDK_VERSION"
+readonly SDK_VERSION_VAR=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
+
+build_host_into() { # DIR NAME
+  local dir=$1 name=$2 t=$SECONDS pkg src
+  case $name in
+    pulumi-language-nodejs)
+      go_build "$tools_dir/langhost" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+        "$dir/$name" "$SDK_VERSION_VAR=$LANGHOST_SDK_VERSION" ;;
+    pulumi-language-yaml)
+      go_build "$tools_dir/yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml \
+        "$dir/$name" "github.com/pulumi/pulumi-yaml/pkg/version.Version=$YAML_VERSION" ;;
+    pulumi-language-python)
+      pkg=github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+      go_build "$tools_dir/langhost" "$pkg" "$dir/$name" "$SDK_VERSION_VAR=$LANGHOST_SDK_VERSION"
+      # The host runs the program through this script, looked up next to its
+      # own (symlink-resolved) executable.
+      src=$(cd "$tools_dir/langhost" && go list -f '{{.Dir}}' "$pkg")/../pulumi-language-python-exec
+      cp "$src" "$dir/pulumi-language-python-exec"
+      chmod 755 "$dir/pulumi-language-python-exec" ;;
+    *) log "internal error: unknown host $name"; exit 1 ;;
+  esac
+  log "$name: built in $((SECONDS - t))s"
 }
 
-need_go() {
+need_go() { # WHAT
   command -v go >/dev/null 2>&1 && return 0
   cat >&2 <<EOF
 pulumi-engine: cannot provision the Pulumi engine $ENGINE_VERSION:
-  no \`pulumi\` (with \`pulumi-language-nodejs\`) on PATH, no cached build in
-  $engine_dir/bin, and no \`go\` to build one.
+  $1 is missing (no usable \`pulumi\` with its language hosts on PATH, no
+  complete cached build in $engine_dir/bin), and there is no \`go\` to build it.
 Either
   - install the Pulumi CLI: https://www.pulumi.com/docs/install/
-    (then make sure \`pulumi\` and \`pulumi-language-nodejs\` are on PATH), or
+    (then make sure \`pulumi\` and its \`pulumi-language-*\` hosts are on PATH), or
   - install Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may
     download a newer toolchain) and rerun this script.
 EOF
@@ -184,7 +293,10 @@ EOF
 }
 
 # Serialize concurrent callers (e.g. parallel test workers) on a lock file.
+have_lock=0
 take_lock() {
+  [[ $have_lock == 0 ]] || return 0
+  have_lock=1
   mkdir -p "$engine_root"
   if command -v flock >/dev/null 2>&1; then
     exec 9>"$engine_root/.lock"
@@ -197,7 +309,97 @@ take_lock() {
   fi
 }
 
+# install_hosts DIR NAME...: build the hosts missing from DIR in a temporary
+# directory and rename them into DIR one file at a time (the Python host after
+# its -exec script, so a present host means a complete pair).
+install_hosts() {
+  local dir=$1 name tmp missing=()
+  shift
+  for name in "$@"; do have_host "$dir" "$name" || missing+=("$name"); done
+  ((${#missing[@]})) || return 0
+  need_go "${missing[*]}"
+  take_lock
+  local todo=()
+  for name in "${missing[@]}"; do have_host "$dir" "$name" || todo+=("$name"); done # built meanwhile?
+  ((${#todo[@]})) || return 0
+  log "building ${todo[*]} into $dir ..."
+  setup_go_env
+  tmp=$(mktemp -d "$engine_root/.build-hosts.XXXXXX"); tmp_dirs+=("$tmp")
+  use_gotmpdir "$tmp"
+  for name in "${todo[@]}"; do build_host_into "$tmp/bin" "$name"; done
+  mkdir -p "$dir"
+  for name in "${todo[@]}"; do
+    [[ $name != pulumi-language-python ]] || mv -f "$tmp/bin/pulumi-language-python-exec" "$dir/"
+    mv -f "$tmp/bin/$name" "$dir/"
+  done
+  rm -rf "$tmp"
+}
+
+python_ok() { # PYTHON: is it >= PYTHON_MIN?
+  local v
+  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || return 1
+  version_ge "$v" "$PYTHON_MIN"
+}
+
+# The virtualenv: made in a temporary directory, renamed to $python_dir.
+ensure_venv() {
+  [[ $force_build == 0 ]] && venv_valid && return 0
+  take_lock
+  [[ $force_build == 0 ]] && venv_valid && return 0 # made meanwhile
+  local py=${PULUMI_ENGINE_PYTHON:-python3} tmp t
+  if ! command -v "$py" >/dev/null 2>&1 || ! python_ok "$py"; then
+    cat >&2 <<EOF
+pulumi-engine: cannot make the Python virtualenv for the pulumi SDK $PYTHON_SDK_VERSION:
+  \`$py\` is missing or older than Python $PYTHON_MIN. Install Python $PYTHON_MIN+
+  (with the venv module), or point PULUMI_ENGINE_PYTHON at one, and rerun.
+EOF
+    exit 1
+  fi
+  log "making the Python virtualenv $venv_dir (pulumi==$PYTHON_SDK_VERSION, $("$py" --version 2>&1)) ..."
+  tmp=$(mktemp -d "$engine_root/.build-python.XXXXXX"); tmp_dirs+=("$tmp")
+  t=$SECONDS
+  "$py" -m venv "$tmp/venv" >&2
+  log "  venv took $((SECONDS - t))s"
+  t=$SECONDS
+  "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
+    "pulumi==$PYTHON_SDK_VERSION" >&2
+  log "  pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
+  "$tmp/venv/bin/python" -c 'import pulumi, pulumi.runtime' >&2
+  # Scripts in bin/ (pip, activate) name the temporary path: point them at the final one.
+  "$tmp/venv/bin/python" - "$tmp/venv" "$venv_dir" <<'PY'
+import os, sys
+old, new = sys.argv[1].encode(), sys.argv[2].encode()
+bindir = os.path.join(sys.argv[1], "bin")
+for name in os.listdir(bindir):
+    p = os.path.join(bindir, name)
+    if os.path.islink(p) or not os.path.isfile(p):
+        continue
+    with open(p, "rb") as f:
+        data = f.read()
+    if old in data and b"\0" not in data:
+        with open(p, "wb") as f:
+            f.write(data.replace(old, new))
+PY
+  : >"$tmp/venv/.pulumi-sdk-$PYTHON_SDK_VERSION"
+  chmod 755 "$tmp"
+  rm -rf "$python_dir"
+  mv -T "$tmp" "$python_dir"
+}
+
 # ---- (a) PATH ---------------------------------------------------------------
+
+# A usable language host for the shim: next to the PATH pulumi, else on PATH,
+# else in the cached engine; prints its resolved path.
+find_host() { # NAME
+  local c d
+  for c in "$path_dir/$1" "$(command -v "$1" 2>/dev/null || true)" "$engine_dir/bin/$1"; do
+    [[ -n $c && -x $c ]] || continue
+    c=$(readlink -f "$c")
+    d=$(dirname "$c")
+    have_host "$d" "$1" && { printf '%s\n' "$c"; return 0; }
+  done
+  return 1
+}
 
 if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulumi=$(command -v pulumi 2>/dev/null); then
   path_pulumi=$(readlink -f "$path_pulumi")
@@ -207,36 +409,31 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulum
   else
     [[ $path_ver == "$ENGINE_VERSION" ]] || log "note: using pulumi $path_ver from PATH (pinned engine is $ENGINE_VERSION)"
     path_dir=$(dirname "$path_pulumi")
-    if [[ -x $path_dir/pulumi-language-nodejs ]]; then
+    complete=1
+    for h in "${HOSTS[@]}"; do have_host "$path_dir" "$h" || complete=0; done
+    if [[ $complete == 1 ]] && venv_valid && python_wrapper_valid "$path_dir"; then
       finish "$path_dir" "$path_ver"
     fi
-    # Language host missing next to pulumi: build a shim directory.
-    if lh=$(command -v pulumi-language-nodejs 2>/dev/null); then
-      lh=$(readlink -f "$lh")
-    elif cache_valid; then
-      lh=$engine_dir/bin/pulumi-language-nodejs
-    else
-      take_lock
-      if [[ ! -x $langhost_dir/bin/pulumi-language-nodejs ]]; then
-        need_go
-        log "pulumi on PATH has no pulumi-language-nodejs next to it; building the language host ($LANGHOST_SDK_VERSION) ..."
-        setup_go_env
-        tmp=$(mktemp -d "$engine_root/.build-langhost.XXXXXX"); tmp_dirs+=("$tmp")
-        use_gotmpdir "$tmp"
-        build_langhost_into "$tmp/bin"
-        rm -rf "$tmp/gotmp"
-        chmod 755 "$tmp"
-        rm -rf "$langhost_dir"
-        mv -T "$tmp" "$langhost_dir"
-      fi
-      lh=$langhost_dir/bin/pulumi-language-nodejs
-    fi
+    # Something missing next to pulumi: build a shim directory.
     mkdir -p "$shim_dir/bin"
+    for h in "${HOSTS[@]}"; do
+      if ! target=$(find_host "$h"); then
+        case $h in
+          pulumi-language-yaml) d=$yaml_dir/bin ;;
+          *) d=$langhost_dir/bin ;;
+        esac
+        log "no $h next to the PATH pulumi; using $d"
+        install_hosts "$d" "$h"
+        target=$d/$h
+      fi
+      ln -sfn "$target" "$shim_dir/bin/$h"
+    done
+    ensure_venv
+    python_wrapper_valid "$shim_dir/bin" || write_python_wrapper "$shim_dir/bin"
     # A hard link (when on the same file system) makes pulumi see the shim
     # directory as its own, so it loads the plugins there as bundled ones
     # instead of warning "using ... from $PATH".
     ln -f "$path_pulumi" "$shim_dir/bin/pulumi" 2>/dev/null || ln -sfn "$path_pulumi" "$shim_dir/bin/pulumi"
-    ln -sfn "$lh" "$shim_dir/bin/pulumi-language-nodejs"
     if [[ -x $path_dir/pulumi-resource-pulumi-nodejs ]]; then
       ln -sfn "$path_dir/pulumi-resource-pulumi-nodejs" "$shim_dir/bin/pulumi-resource-pulumi-nodejs"
     else
@@ -252,20 +449,29 @@ if [[ $force_build == 0 ]] && cache_valid; then
   use_cache
 fi
 
-# ---- (c) build from Go modules ----------------------------------------------
+# ---- (c) build --------------------------------------------------------------
 
-need_go
+# CLI and Node.js host cached, other pieces missing: add just those.
+if [[ $force_build == 0 ]] && engine_core_valid; then
+  ensure_venv
+  install_hosts "$engine_dir/bin" "${HOSTS[@]}"
+  python_wrapper_valid "$engine_dir/bin" || write_python_wrapper "$engine_dir/bin"
+  use_cache
+fi
+
+need_go "the Pulumi CLI"
 take_lock
 if [[ $force_build == 0 ]] && cache_valid; then # built by a concurrent run
   use_cache
 fi
 
-log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about 5-7 minutes on 2 cores)..."
+log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about 8-10 minutes on 2 cores)..."
+ensure_venv
 setup_go_env
 tmp=$(mktemp -d "$engine_root/.build-$ENGINE_VERSION.XXXXXX"); tmp_dirs+=("$tmp")
 use_gotmpdir "$tmp"
-build_langhost_into "$tmp/bin"
-go_build "$tools_dir/cli" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$tmp/bin/pulumi" "$ENGINE_VERSION"
+for h in "${HOSTS[@]}"; do build_host_into "$tmp/bin" "$h"; done
+go_build "$tools_dir/cli" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$tmp/bin/pulumi" "$SDK_VERSION_VAR=$ENGINE_VERSION"
 
 got=$(pulumi_version "$tmp/bin/pulumi" || true)
 if [[ $got != "$ENGINE_VERSION" ]]; then
@@ -274,6 +480,7 @@ if [[ $got != "$ENGINE_VERSION" ]]; then
 fi
 log "pulumi version: $got"
 write_dynamic_provider_wrapper "$tmp/bin"
+write_python_wrapper "$tmp/bin"
 rm -rf "$tmp/gotmp"
 chmod 755 "$tmp"
 
