@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Generate the Python, Node.js (and Go) SDKs of the `blockchain` Pulumi package
+# from schema.json (npm run sdk:gen), or check that the committed ones are up
+# to date (npm run sdk:check).
+#
+#   scripts/gen-sdk.sh            regenerate sdk/python, sdk/nodejs and, when the
+#                                 schema has a language.go section, sdk/go
+#   scripts/gen-sdk.sh --check    exit 1, listing the files that differ, when
+#                                 sdk/ is not what schema.json generates
+#
+# Steps:
+#   1. tools/sdk-gen (Go, the code generators of github.com/pulumi/pulumi/pkg/v3
+#      v3.259.0) is built once into <cache>/sdk-gen/<hash>/bin, <hash> being a
+#      hash of the files in tools/sdk-gen, so a change there rebuilds it. The
+#      build goes to a temporary directory that is renamed into place.
+#   2. sdk-gen validates and binds the schema (printing the binder's diagnostics
+#      and failing when it is invalid) and writes <tmp>/<language>.
+#   3. scripts/sdk-postprocess.js removes the plain (non-Output) forms of
+#      getNodeConnections, and fails when the generated code does not have the
+#      expected shape.
+#   4. Default mode: each sdk/<language> is replaced by the result as a whole
+#      (the generator owns these directories; stale files disappear).
+#      --check: sdk/<language> is compared with the result (diff -r).
+#
+#   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
+#
+# Options:
+#   --check          compare instead of writing
+#   --diff           with --check: also print the differences
+#   --schema FILE    schema to generate from (default: schema.json at the repository root)
+#   --sdk-dir DIR    SDK directory (default: sdk at the repository root)
+#   --rebuild        rebuild sdk-gen even when a cached build exists
+#   --help           show this header
+set -euo pipefail
+
+# Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
+readonly GO_MIN=1.25.11
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+repo=$(cd "$script_dir/.." && pwd -P)
+tool_src=$repo/tools/sdk-gen
+
+check=0 show_diff=0 rebuild=0
+schema=$repo/schema.json
+sdk_dir=$repo/sdk
+while (($#)); do
+  case "$1" in
+    --check) check=1 ;;
+    --diff) show_diff=1 ;;
+    --rebuild) rebuild=1 ;;
+    --schema) schema=${2:?--schema needs a file}; shift ;;
+    --sdk-dir) sdk_dir=${2:?--sdk-dir needs a directory}; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
+    *) echo "gen-sdk: unknown argument: $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+log() { printf 'gen-sdk: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+[[ -f $schema ]] || die "no schema at $schema"
+command -v node >/dev/null 2>&1 || die "node is needed (scripts/sdk-postprocess.js)"
+
+tmp_dirs=()
+cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---- 1. the generator ---------------------------------------------------------
+
+cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
+tool_root=$cache_root/sdk-gen
+# Hash of the names and contents of the files in tools/sdk-gen.
+tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+tool_dir=$tool_root/$tool_hash
+sdk_gen=$tool_dir/bin/sdk-gen
+
+version_ge() { # version_ge A B: A >= B (dotted numbers)
+  [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
+}
+
+setup_go_env() { # same discipline as scripts/pulumi-engine.sh
+  local gov
+  gov=$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null) || gov=
+  gov=${gov#go}
+  # Module-only build: no VCS stamping, go.sum is authoritative, no go.work
+  # from a parent directory, no cgo/C compiler.
+  export GOFLAGS="-mod=readonly -buildvcs=false${GOFLAGS:+ $GOFLAGS}"
+  export GOWORK=off
+  export CGO_ENABLED=0
+  if [[ -z ${GOTOOLCHAIN:-} ]]; then
+    if [[ -n $gov ]] && version_ge "$gov" "$GO_MIN"; then
+      export GOTOOLCHAIN=local
+    else
+      log "go ${gov:-?} is older than $GO_MIN; letting go fetch a newer toolchain (GOTOOLCHAIN=auto)"
+      export GOTOOLCHAIN=auto
+    fi
+  fi
+  log "using $(go version) (GOMODCACHE=$(go env GOMODCACHE), GOTOOLCHAIN=$GOTOOLCHAIN)"
+}
+
+build_tool() {
+  command -v go >/dev/null 2>&1 ||
+    die "building tools/sdk-gen needs Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may download a newer toolchain)"
+  mkdir -p "$tool_root"
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>"$tool_root/.lock"
+    if ! flock -n 9; then
+      log "waiting for another build of sdk-gen (lock $tool_root/.lock) ..."
+      flock 9
+    fi
+    # Holding the lock, any leftover build directory is from a killed run.
+    rm -rf "$tool_root"/.build-*
+    if [[ $rebuild == 0 && -x $sdk_gen ]]; then # built by a concurrent run
+      exec 9>&-
+      return 0
+    fi
+  fi
+  local t=$SECONDS tmp
+  log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
+  setup_go_env
+  tmp=$(mktemp -d "$tool_root/.build-$tool_hash.XXXXXX"); tmp_dirs+=("$tmp")
+  mkdir -p "$tmp/bin" "$tmp/gotmp"
+  # go's scratch files go inside the build directory, removed with it even when
+  # the build is killed.
+  export GOTMPDIR=$tmp/gotmp
+  # Load the package graph instead of `go mod download` (which also asks the
+  # proxy for .info files it refuses for some pseudo-versions).
+  (cd "$tool_src" && go list -deps . >/dev/null) >&2
+  log "  modules ready after $((SECONDS - t))s"
+  (cd "$tool_src" && go build -trimpath -ldflags "-s -w" -o "$tmp/bin/sdk-gen" .) >&2
+  rm -rf "$tmp/gotmp"
+  chmod 755 "$tmp"
+  rm -rf "$tool_dir"
+  mv -T "$tmp" "$tool_dir"
+  log "  built in $((SECONDS - t))s ($(du -h "$sdk_gen" | cut -f1))"
+}
+
+if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then
+  build_tool
+fi
+
+# ---- 2./3. generate and post-process ------------------------------------------
+
+if [[ $check == 1 ]]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")
+else
+  mkdir -p "$sdk_dir"
+  # Next to the destination, so the final renames stay on one file system.
+  work=$(mktemp -d "$sdk_dir/.gen-sdk.XXXXXX")
+fi
+tmp_dirs+=("$work")
+
+# Go only when the schema says where its import path is (language.go); without
+# it the Go generator makes one up (example.com/...).
+LANGUAGES=(python nodejs)
+has_go=$(node -e '
+  try {
+    const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    process.stdout.write(s && s.language && s.language.go ? "1" : "");
+  } catch { /* sdk-gen reports an unreadable schema */ }' "$schema")
+[[ -n $has_go ]] && LANGUAGES+=(go)
+
+langs_csv=$(IFS=,; echo "${LANGUAGES[*]}")
+"$sdk_gen" --schema "$schema" --out "$work" --languages "$langs_csv" ||
+  die "sdk-gen failed on $schema (see above); sdk/ left unchanged"
+node "$script_dir/sdk-postprocess.js" "$work" "${LANGUAGES[@]}" ||
+  die "post-processing failed (see above); sdk/ left unchanged"
+
+rel() { local p=$1; [[ $p == "$repo/"* ]] && p=${p#"$repo/"}; printf '%s' "$p"; }
+
+# ---- 4a. --check --------------------------------------------------------------
+
+if [[ $check == 1 ]]; then
+  differing=()
+  if [[ -z $has_go && -e $sdk_dir/go ]]; then
+    differing+=("$(rel "$sdk_dir/go")/ (not generated any more: the schema has no language.go)")
+  fi
+  for lang in "${LANGUAGES[@]}"; do
+    committed=$sdk_dir/$lang
+    if [[ ! -d $committed ]]; then
+      differing+=("$(rel "$committed")/ (missing)")
+      continue
+    fi
+    # What the SDK's own .gitignore (generated) leaves out of git is not
+    # compared: __pycache__ of an import, node_modules/ and bin/ of a build.
+    excludes=()
+    if [[ -f $work/$lang/.gitignore ]]; then
+      while IFS= read -r pat; do
+        pat=${pat%/}; pat=${pat#/}
+        [[ -z $pat || $pat == '#'* || $pat == *'!'* || $pat == */* ]] && continue
+        excludes+=(-x "$pat")
+      done <"$work/$lang/.gitignore"
+    fi
+    while IFS= read -r line; do
+      case "$line" in
+        "Files "*" differ")
+          f=${line#"Files $committed/"}; f=${f%% and *}
+          differing+=("$(rel "$committed")/$f (differs)") ;;
+        "Only in $committed"*)
+          d=${line#"Only in "}; f=${d#*: }; d=${d%%: *}
+          differing+=("$(rel "$d")/$f (not generated any more)") ;;
+        "Only in $work/$lang"*)
+          d=${line#"Only in "}; f=${d#*: }; d=${d%%: *}; d=${d#"$work/$lang"}
+          differing+=("$(rel "$committed")$d/$f (new, not committed)") ;;
+        *) differing+=("$line") ;;
+      esac
+    done < <(diff -rq "${excludes[@]+"${excludes[@]}"}" "$committed" "$work/$lang" || true)
+  done
+  if ((${#differing[@]})); then
+    {
+      echo "sdk/ is stale: run npm run sdk:gen and commit"
+      printf '  %s\n' "${differing[@]}"
+    } >&2
+    if [[ $show_diff == 1 ]]; then
+      for lang in "${LANGUAGES[@]}"; do
+        [[ -d $sdk_dir/$lang ]] && { diff -ru -x __pycache__ -x '*.pyc' -x '*.egg-info' -x node_modules -x bin \
+          "$sdk_dir/$lang" "$work/$lang" >&2 || true; }
+      done
+    else
+      echo "(scripts/gen-sdk.sh --check --diff shows the differences)" >&2
+    fi
+    exit 1
+  fi
+  log "sdk/ is up to date with $(rel "$schema") (${LANGUAGES[*]})"
+  exit 0
+fi
+
+# ---- 4b. write sdk/<language> -------------------------------------------------
+
+for lang in "${LANGUAGES[@]}"; do
+  dest=$sdk_dir/$lang
+  if [[ -e $dest ]]; then
+    mv -T "$dest" "$work/.old-$lang"
+  fi
+  mv -T "$work/$lang" "$dest"
+  rm -rf "$work/.old-$lang"
+done
+if [[ -z $has_go && -e $sdk_dir/go ]]; then
+  log "removing $(rel "$sdk_dir/go"): the schema has no language.go section"
+  rm -rf "$sdk_dir/go"
+fi
+log "wrote $(for l in "${LANGUAGES[@]}"; do printf '%s ' "$(rel "$sdk_dir/$l")"; done)from $(rel "$schema")"
