@@ -1,0 +1,345 @@
+/**
+ * Contract tier: the `blockchain` provider plugin (`bin/pulumi-resource-blockchain`, served from
+ * `dist/`) driven over gRPC the way the engine drives it, against the emulator: plugin info and
+ * schema, provider config, Network check/diff/create/read (import and refresh), invokes, explicit
+ * providers, and what errors and outputs carry (secrets wrapped, no API key, no stack trace).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { withEmulator } from "../helpers/emulator";
+import { PluginClient, Props } from "../helpers/plugin-client";
+
+const root = path.resolve(__dirname, "..", "..");
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
+const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
+const SECRET_FIELD =
+  /^(httpsEndpoint|wssEndpoint|graphqlEndpoint|beaconEndpoint|authUsername|authPassword|authKey)$/;
+/** The tokens the plugin serves. */
+const RESOURCES = ["blockchain:index:Network", "blockchain:index:FaucetDrip"];
+const FUNCTIONS = [
+  "blockchain:index:getNode",
+  "blockchain:index:getNodes",
+  "blockchain:index:getNodeConnections",
+];
+
+const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && (value as Props)[SIG_KEY] === SECRET_SIG;
+
+/**
+ * Walks a property value: every string outside a secret wrapper, and every field named like an
+ * endpoint or a credential (with its path) that is not inside one.
+ */
+function audit(value: unknown): { plainStrings: string[]; exposed: string[] } {
+  const plainStrings: string[] = [];
+  const exposed: string[] = [];
+  const walk = (v: unknown, at: string, inSecret: boolean) => {
+    if (isSecret(v)) return walk(v.value, `${at}<secret>`, true);
+    if (typeof v === "string" && !inSecret) plainStrings.push(v);
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${at}[${i}]`, inSecret));
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        if (SECRET_FIELD.test(k) && !inSecret) exposed.push(`${at}.${k}`);
+        walk(item, `${at}.${k}`, inSecret);
+      }
+    }
+  };
+  walk(value, "", false);
+  return { plainStrings, exposed };
+}
+
+/** The gRPC error of a call that must fail. */
+async function failure(promise: Promise<unknown>): Promise<Error & { details: string; code: number }> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof Error)) throw new Error("expected the call to fail, it succeeded");
+  return err as Error & { details: string; code: number };
+}
+
+const emulator = withEmulator({ pageSize: 5 });
+/** Every plugin started here, stopped after the tests; each is also audited for the API keys. */
+const plugins: PluginClient[] = [];
+let plugin: PluginClient;
+
+async function startPlugin(config?: Props): Promise<PluginClient> {
+  const p = await PluginClient.start({ HOME: process.env.HOME });
+  plugins.push(p);
+  if (config) await p.configure(config);
+  return p;
+}
+
+beforeAll(async () => {
+  plugin = await startPlugin({ apiUrl: emulator().url, apiKey: secret(emulator().apiKey) });
+});
+
+afterAll(async () => {
+  await Promise.all(plugins.map((p) => p.stop()));
+});
+
+describe("plugin info and schema", () => {
+  test("GetPluginInfo answers the package's version", async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+    expect(await plugin.getPluginInfo()).toEqual({ version: pkg.version });
+  });
+
+  test("GetSchema answers exactly the committed schema.json", async () => {
+    const schema = await plugin.getSchema();
+    expect(schema).toBe(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+    expect(JSON.parse(schema).name).toBe("blockchain");
+  });
+});
+
+describe("provider config", () => {
+  test("CheckConfig refuses a non-HTTPS remote apiUrl, naming apiUrl; accepts the emulator's local URL", async () => {
+    const bad = await plugin.checkConfig({ apiUrl: "http://example.com", apiKey: secret("some-key-123456") });
+    expect(bad.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    expect(bad.failures[0].reason).toMatch(/https/i);
+    // (Not the real key: CheckConfig hands the config back, and the audit below looks for real keys.)
+    const good = await plugin.checkConfig({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
+    expect(good.failures).toEqual([]);
+    // The inputs go back as they came, the key still a secret.
+    expect(good.inputs).toEqual({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
+  });
+
+  test("DiffConfig reports a new key as a change that replaces nothing; the same config as no change", async () => {
+    const olds = { apiUrl: emulator().url, apiKey: secret("first-key-123456") };
+    const changed = await plugin.diffConfig(olds, { ...olds, apiKey: secret("second-key-123456") });
+    expect(changed).toMatchObject({ changes: "DIFF_SOME", replaces: [], diffs: ["apiKey"] });
+    expect(changed.detailedDiff).toEqual({ apiKey: { kind: "UPDATE", inputDiff: true } });
+    expect(await plugin.diffConfig(olds, { ...olds })).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
+  });
+
+  test("a plugin configured with nothing, and no BLOCKCHAIN_API_* in its environment, fails Check telling how to set blockchain:apiKey", async () => {
+    const bare = await startPlugin({});
+    const { failures } = await bare.check(
+      NETWORK_URN,
+      {},
+      { networkId: emulator().fixtures.networkWithNodes },
+    );
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.map((f) => f.reason).join("\n")).toContain(
+      "`pulumi config set --secret blockchain:apiKey <key>`",
+    );
+  });
+});
+
+describe("Network", () => {
+  const id = () => emulator().fixtures.networkWithNodes;
+  let inputs: Props;
+  let created: { id: string; properties: Props };
+  /** The state after the refresh: what the engine hands Update as olds. */
+  let refreshedState: Props;
+
+  test("Check and Create adopt the network under a new name: connections secret, nodes readable and masked", async () => {
+    const checked = await plugin.check(NETWORK_URN, {}, { networkId: id(), name: "plugin-net" });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toEqual({ networkId: id(), name: "plugin-net" });
+    inputs = checked.inputs;
+
+    created = await plugin.create(NETWORK_URN, inputs);
+    expect(created.id).toBe(id());
+    expect(created.properties).toMatchObject({ networkId: id(), name: "plugin-net", protocol: "ethereum" });
+    expect(emulator().admin.getNetwork(id())!.name).toBe("plugin-net");
+
+    const connections = created.properties.connections;
+    expect(isSecret(connections)).toBe(true);
+    const list = (connections as { value: Array<Props> }).value;
+    expect(list.length).toBeGreaterThan(0);
+    expect(list[0].httpsEndpoint).toMatch(/^https:\/\//);
+
+    const nodes = created.properties.nodes as Array<Props>;
+    expect(isSecret(nodes)).toBe(false);
+    expect(nodes.map((n) => n.id)).toEqual(list.map((c) => c.id));
+    expect(nodes[0]).toMatchObject({
+      network: id(),
+      httpsEndpointMasked: expect.stringMatching(/^https:\/\//),
+    });
+
+    const { plainStrings, exposed } = audit(created.properties);
+    expect(exposed).toEqual([]);
+    // The audit itself: the same list unwrapped is caught.
+    expect(audit({ connections: list }).exposed).toContain(".connections[0].httpsEndpoint");
+    for (const s of emulator().secrets()) expect(plainStrings.filter((p) => p.includes(s))).toEqual([]);
+  });
+
+  test("Diff: the same inputs change nothing; networkId replaces; name updates in place", async () => {
+    const olds = created.properties;
+    const same = await plugin.diff(NETWORK_URN, id(), olds, inputs);
+    expect(same).toMatchObject({ changes: "DIFF_NONE", replaces: [], diffs: [] });
+
+    const other = await plugin.diff(NETWORK_URN, id(), olds, {
+      ...inputs,
+      networkId: emulator().fixtures.emptyNetwork,
+    });
+    expect(other).toMatchObject({ changes: "DIFF_SOME", replaces: ["networkId"] });
+    expect(other.detailedDiff.networkId.kind).toBe("UPDATE_REPLACE");
+
+    const renamed = await plugin.diff(NETWORK_URN, id(), olds, { ...inputs, name: "renamed" });
+    expect(renamed).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: [],
+      diffs: ["name"],
+      hasDetailedDiff: true,
+    });
+    expect(renamed.detailedDiff).toEqual({ name: { kind: "UPDATE", inputDiff: false } });
+  });
+
+  test("Read with no state (pulumi import) answers the network and inputs { networkId }; Check + Diff of those is DIFF_NONE", async () => {
+    const imported = await plugin.read(NETWORK_URN, id(), {}, {});
+    expect(imported.id).toBe(id());
+    expect(imported.properties).toMatchObject({ networkId: id(), name: "plugin-net" });
+    expect(isSecret(imported.properties.connections)).toBe(true);
+    expect(audit(imported.properties).exposed).toEqual([]);
+    expect(imported.inputs).toEqual({ networkId: id() });
+
+    const checked = await plugin.check(NETWORK_URN, imported.properties, imported.inputs!);
+    expect(checked.failures).toEqual([]);
+    const diff = await plugin.diff(NETWORK_URN, id(), imported.properties, checked.inputs);
+    expect(diff).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
+  });
+
+  test("Create of an invalid or unknown network fails with one message naming it, no trace", async () => {
+    const invalid = await failure(plugin.create(NETWORK_URN, { networkId: "NW-1/../x" }));
+    expect(invalid.details).toMatch(/networkId/);
+    const unknown = await failure(plugin.create(NETWORK_URN, { networkId: "NW-999-999-9" }));
+    expect(unknown.details).toMatch(/NW-999-999-9.*404/s);
+    for (const err of [invalid, unknown]) expect(err.details).not.toMatch(/\n\s+at /);
+  });
+
+  test("Read with no state of a FaucetDrip fails: it cannot be imported", async () => {
+    const err = await failure(plugin.read(FAUCET_URN, "drip-1", {}, {}));
+    expect(err.details).toMatch(/cannot be imported/);
+  });
+
+  test("Refresh sees a rename made out of band: inputs carry the current name, and Diff against the program is DIFF_SOME on name", async () => {
+    expect(emulator().admin.renameNetwork(id(), "console-name")).toBe(true);
+    const refreshed = await plugin.read(NETWORK_URN, id(), created.properties, inputs);
+    expect(refreshed.id).toBe(id());
+    expect(refreshed.properties.name).toBe("console-name");
+    expect(refreshed.inputs).toEqual({ networkId: id(), name: "console-name" });
+    expect(audit(refreshed.properties).exposed).toEqual([]);
+    refreshedState = refreshed.properties;
+
+    const diff = await plugin.diff(NETWORK_URN, id(), refreshed.properties, inputs);
+    expect(diff).toMatchObject({ changes: "DIFF_SOME", replaces: [], diffs: ["name"] });
+    expect(diff.detailedDiff.name.kind).toBe("UPDATE");
+  });
+
+  test("Update (from the refreshed state) renames back; Delete is refused while the network has nodes", async () => {
+    const updated = await plugin.update(NETWORK_URN, id(), refreshedState, inputs);
+    expect(updated.properties.name).toBe("plugin-net");
+    expect(emulator().admin.getNetwork(id())!.name).toBe("plugin-net");
+    expect(isSecret(updated.properties.connections)).toBe(true);
+    const err = await failure(plugin.delete(NETWORK_URN, id(), updated.properties));
+    expect(err.details).toMatch(/nodes/);
+    expect(emulator().admin.getNetwork(id())).toBeDefined();
+  });
+});
+
+describe("functions", () => {
+  test("getNodes: nodes readable, masked endpoints only", async () => {
+    const { return: ret } = await plugin.invoke("blockchain:index:getNodes", {
+      network: emulator().fixtures.networkWithNodes,
+    });
+    const nodes = ret.nodes as Array<Props>;
+    expect(isSecret(ret.nodes)).toBe(false);
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const n of nodes) expect(n.network).toBe(emulator().fixtures.networkWithNodes);
+    expect(nodes.some((n) => typeof n.httpsEndpointMasked === "string")).toBe(true);
+    const { plainStrings, exposed } = audit(ret);
+    expect(exposed).toEqual([]);
+    for (const s of emulator().secrets()) expect(plainStrings.filter((p) => p.includes(s))).toEqual([]);
+  });
+
+  test("getNodeConnections: the list wrapped as a secret, real endpoints inside", async () => {
+    const { return: ret } = await plugin.invoke("blockchain:index:getNodeConnections", {
+      network: emulator().fixtures.networkWithNodes,
+    });
+    expect(Object.keys(ret)).toEqual(["connections"]);
+    expect(isSecret(ret.connections)).toBe(true);
+    const list = (ret.connections as { value: Array<Props> }).value;
+    expect(list.map((c) => c.id)).toContain(emulator().fixtures.beaconNode);
+    const beacon = list.find((c) => c.id === emulator().fixtures.beaconNode)!;
+    expect(emulator().secrets()).toContain(beacon.httpsEndpoint);
+    expect(emulator().secrets()).toContain(beacon.beaconEndpoint);
+    expect(audit(ret).exposed).toEqual([]);
+  });
+
+  test("getNode: one node's metadata, masked", async () => {
+    const { return: node } = await plugin.invoke("blockchain:index:getNode", {
+      id: emulator().fixtures.beaconNode,
+    });
+    expect(node).toMatchObject({
+      id: emulator().fixtures.beaconNode,
+      network: emulator().fixtures.networkWithNodes,
+      organization: emulator().fixtures.organization,
+      beaconEndpointMasked: expect.any(String),
+    });
+    expect(audit(node).exposed).toEqual([]);
+    for (const s of emulator().secrets()) expect(JSON.stringify(node)).not.toContain(s);
+  });
+
+  test("an invalid filter is an error naming the field", async () => {
+    const err = await failure(plugin.invoke("blockchain:index:getNodes", { region: "mars" }));
+    expect(err.details).toMatch(/region/);
+    expect(err.details).toMatch(/mars/);
+  });
+
+  test("getNodeConnections with both id and a filter fails naming the filter", async () => {
+    const err = await failure(
+      plugin.invoke("blockchain:index:getNodeConnections", {
+        id: emulator().fixtures.beaconNode,
+        region: "us-east-1",
+      }),
+    );
+    expect(err.details).toMatch(/region/);
+    expect(err.details).toMatch(/not with id/);
+  });
+});
+
+describe("explicit providers and unknown tokens", () => {
+  test("a second plugin configured with the other organization's key lists only that organization's nodes", async () => {
+    const org = emulator().fixtures.otherOrganization;
+    const other = await startPlugin({ apiUrl: emulator().url, apiKey: secret(emulator().keys[org]) });
+    const mine = await plugin.invoke("blockchain:index:getNodes", {});
+    const theirs = await other.invoke("blockchain:index:getNodes", {});
+    const myIds = (mine.return.nodes as Array<Props>).map((n) => n.id);
+    const theirNodes = theirs.return.nodes as Array<Props>;
+    expect(theirNodes.length).toBeGreaterThan(0);
+    for (const n of theirNodes) expect(n.organization).toBe(org);
+    expect(theirNodes.filter((n) => myIds.includes(n.id))).toEqual([]);
+    expect(myIds).toContain(emulator().fixtures.beaconNode);
+  });
+
+  test("an unknown token is an error naming the served tokens, for invoke and for check", async () => {
+    const invoke = await failure(plugin.invoke("blockchain:index:getNetworks", {}));
+    expect(invoke.details).toContain("blockchain:index:getNetworks");
+    expect(invoke.details).toMatch(/unknown function/);
+    for (const tok of FUNCTIONS) expect(invoke.details).toContain(tok);
+    const check = await failure(
+      plugin.check("urn:pulumi:dev::contract::blockchain:index:Node::n", {}, { id: "ND-1" }),
+    );
+    expect(check.details).toMatch(/unknown resource type blockchain:index:Node\b/);
+    for (const tok of RESOURCES) expect(check.details).toContain(tok);
+  });
+});
+
+describe("audit of every answer", () => {
+  test("no answer of any plugin carried an API key; no error carried a stack trace", () => {
+    const keys = Object.values(emulator().keys);
+    expect(keys).toContain(emulator().apiKey);
+    const transcript = plugins.flatMap((p) => p.transcript);
+    expect(transcript.length).toBeGreaterThan(20);
+    for (const text of [...transcript, ...plugins.map((p) => p.stderr())]) {
+      for (const key of keys) expect(text.includes(key) ? text : "").toBe("");
+      expect(text).not.toMatch(/\n\s+at /);
+      expect(text).not.toContain("    at ");
+    }
+    // Some of the transcript are errors, and they were audited above.
+    expect(transcript.some((t) => /cannot be imported/.test(t))).toBe(true);
+  });
+});

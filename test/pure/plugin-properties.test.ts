@@ -1,0 +1,186 @@
+/**
+ * The plugin's secret codec (`src/plugin/properties.ts`): the protocol's secret wrapper, its
+ * removal at any depth, and the property maps the plugin receives and sends.
+ */
+import fc from "fast-check";
+import {
+  isSecret,
+  PropertyMap,
+  reveal,
+  revealProps,
+  sealProps,
+  SECRET_SIG,
+  SIG_KEY,
+  secret,
+} from "../../src/plugin/properties";
+
+/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
+const RUNS = { seed: Number(process.env.FC_SEED ?? 20250301), numRuns: 300 };
+
+/** Plain JSON values: what a Struct carries, with no secret wrapper in them. */
+const json = fc.jsonValue({ maxDepth: 4 });
+
+/** Property names (never the wrapper's own key). */
+const propName = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== SIG_KEY);
+
+/** Property maps of plain JSON values. */
+const propertyMap = fc.dictionary(propName, json, { maxKeys: 6 });
+
+/**
+ * A JSON value with secret wrappers anywhere (`wrapped`), and the same value without them
+ * (`plain`), and whether it holds any wrapper.
+ */
+type Pair = { wrapped: unknown; plain: unknown; secrets: boolean };
+const { pair } = fc.letrec<{ pair: Pair; leaf: Pair; array: Pair; object: Pair; secret: Pair }>((tie) => ({
+  pair: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    tie("leaf"),
+    tie("array"),
+    tie("object"),
+    tie("secret"),
+  ),
+  leaf: fc
+    .oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null))
+    .map((v) => ({ wrapped: v, plain: v, secrets: false })),
+  array: fc.array(tie("pair"), { maxLength: 4 }).map((items) => ({
+    wrapped: items.map((i) => i.wrapped),
+    plain: items.map((i) => i.plain),
+    secrets: items.some((i) => i.secrets),
+  })),
+  object: fc.dictionary(propName, tie("pair"), { maxKeys: 4 }).map((members) => ({
+    wrapped: Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.wrapped])),
+    plain: Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.plain])),
+    secrets: Object.values(members).some((v) => v.secrets),
+  })),
+  // A wrapper built by hand (as the wire carries it), so nested ones are kept as they are.
+  secret: tie("pair").map((inner) => ({
+    wrapped: { [SIG_KEY]: SECRET_SIG, value: inner.wrapped },
+    plain: inner.plain,
+    secrets: true,
+  })),
+}));
+
+/** Whether a wrapper key is left anywhere in `value`. */
+function hasWrapper(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasWrapper);
+  if (typeof value === "object" && value !== null) {
+    return Object.hasOwn(value, SIG_KEY) || Object.values(value).some(hasWrapper);
+  }
+  return false;
+}
+
+/** Whether `undefined` is left anywhere in `value`. */
+function hasUndefined(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) return value.some(hasUndefined);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(hasUndefined);
+  return false;
+}
+
+describe("secret and reveal", () => {
+  test("secret wraps as the protocol does, and wrapping twice keeps one wrapper", () => {
+    expect(secret("k")).toEqual({
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      value: "k",
+    });
+    fc.assert(
+      fc.property(json, (x) => {
+        expect(isSecret(secret(x))).toBe(true);
+        expect(secret(secret(x))).toEqual(secret(x));
+      }),
+      RUNS,
+    );
+  });
+
+  test("reveal(secret(x)) gives x back and says it found a secret; a plain value is found to hold none", () => {
+    fc.assert(
+      fc.property(json, (x) => {
+        expect(reveal(secret(x))).toEqual({ value: x, found: true });
+        expect(reveal(x)).toEqual({ value: x, found: false });
+      }),
+      RUNS,
+    );
+  });
+
+  test("reveal removes nested wrappers at any depth", () => {
+    fc.assert(
+      fc.property(pair, ({ wrapped, plain, secrets }) => {
+        const revealed = reveal(wrapped);
+        expect(revealed.value).toEqual(plain);
+        expect(revealed.found).toBe(secrets);
+        expect(hasWrapper(revealed.value)).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+
+  test("an object that only looks like a wrapper (another signature) is kept", () => {
+    const lookalike = { [SIG_KEY]: "cfe97e6a3e7b4a5c8a1b2a1f3a3a9b5e", value: "x" };
+    expect(isSecret(lookalike)).toBe(false);
+    expect(reveal(lookalike)).toEqual({ value: lookalike, found: false });
+  });
+});
+
+describe("sealProps and revealProps", () => {
+  test("sealProps then revealProps restores the props and the secret keys present", () => {
+    fc.assert(
+      fc.property(propertyMap, fc.array(propName, { maxLength: 6 }), (props, keys) => {
+        const sealed = sealProps(props, keys);
+        const present = Object.keys(props).filter((k) => keys.includes(k));
+        for (const k of Object.keys(props)) expect(isSecret(sealed[k])).toBe(keys.includes(k));
+        const { props: revealed, secretKeys } = revealProps(sealed);
+        expect(revealed).toEqual(props);
+        expect([...secretKeys].sort()).toEqual([...new Set(present)].sort());
+      }),
+      RUNS,
+    );
+  });
+
+  test("revealProps names the top-level properties holding a secret at any depth", () => {
+    fc.assert(
+      fc.property(fc.dictionary(propName, pair, { maxKeys: 5 }), (members) => {
+        const wire: PropertyMap = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.wrapped]));
+        const { props, secretKeys } = revealProps(wire);
+        expect(props).toEqual(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.plain])));
+        const expected = Object.keys(members).filter((k) => members[k].secrets);
+        expect([...secretKeys].sort()).toEqual(expected.sort());
+      }),
+      RUNS,
+    );
+  });
+
+  test("revealProps of nothing is empty", () => {
+    for (const nothing of [undefined, null, {}]) {
+      const { props, secretKeys } = revealProps(nothing);
+      expect(props).toEqual({});
+      expect(secretKeys.size).toBe(0);
+    }
+  });
+
+  test("sealProps drops undefined members at any depth, secret or not", () => {
+    // JSON-like values whose object members may be undefined.
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(propName, fc.option(tie("value"), { nil: undefined }), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(
+        fc.dictionary(propName, fc.option(value, { nil: undefined }), { maxKeys: 5 }),
+        fc.array(propName, { maxLength: 5 }),
+        (props, keys) => {
+          const sealed = sealProps(props, keys);
+          expect(hasUndefined(sealed)).toBe(false);
+          // What is left is what JSON would keep (undefined members gone, nothing else).
+          const kept = JSON.parse(JSON.stringify(props));
+          expect(revealProps(sealed).props).toEqual(kept);
+          expect(Object.keys(sealed).sort()).toEqual(Object.keys(kept).sort());
+        },
+      ),
+      RUNS,
+    );
+  });
+});
