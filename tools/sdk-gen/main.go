@@ -280,11 +280,14 @@ func generate(lang string, pkg *schema.Package) (map[string][]byte, error) {
 }
 
 // addPythonRootReadme gives the Python SDK the README.md that its generated
-// pyproject.toml names (`readme = "README.md"`, resolved next to it; setuptools
-// refuses to build without it). The generator only writes one inside the
-// package directory; the root copy has the same text.
+// packaging reads next to itself: pyproject.toml names it (`readme =
+// "README.md"`; setuptools refuses to build without it) and setup.py reads it
+// for the long description (else a placeholder). The generator only writes one
+// inside the package directory; the root copy has the same text.
 func addPythonRootReadme(files map[string][]byte) {
-	if _, ok := files["pyproject.toml"]; !ok {
+	_, pyproject := files["pyproject.toml"]
+	_, setup := files["setup.py"]
+	if !pyproject && !setup {
 		return
 	}
 	if _, ok := files["README.md"]; ok {
