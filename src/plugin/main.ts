@@ -1,8 +1,9 @@
 /**
  * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
  * line of standard output, which is how the engine finds it. The engine's arguments (its address,
- * logging flags) are not needed: the plugin never calls back. It stops when the engine closes
- * its standard input or sends SIGTERM/SIGINT.
+ * logging flags) are not needed: the plugin never calls back. It stops when the engine kills it,
+ * or on SIGTERM/SIGINT (after answering the calls in flight). Standard input is not watched: the
+ * engine gives plugins none.
  */
 import { serve } from "./server";
 

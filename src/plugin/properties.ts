@@ -19,6 +19,11 @@ export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 /** A property map (the JavaScript form of a Struct). */
 export type PropertyMap = Record<string, unknown>;
 
+/** Sets an own property, also one named `__proto__` (a plain assignment would set the prototype). */
+function setOwn(target: PropertyMap, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Whether `value` is a secret wrapper. */
 export function isSecret(value: unknown): value is { value: unknown } {
   return (
@@ -52,7 +57,7 @@ export function reveal(value: unknown): { value: unknown; found: boolean } {
     for (const [k, v] of Object.entries(value)) {
       const r = reveal(v);
       found ||= r.found;
-      out[k] = r.value;
+      setOwn(out, k, r.value);
     }
     return { value: out, found };
   }
@@ -71,7 +76,7 @@ export function revealProps(props: PropertyMap | undefined | null): Revealed {
   const secretKeys = new Set<string>();
   for (const [k, v] of Object.entries(props ?? {})) {
     const r = reveal(v);
-    out[k] = r.value;
+    setOwn(out, k, r.value);
     if (r.found) secretKeys.add(k);
   }
   return { props: out, secretKeys };
@@ -86,17 +91,20 @@ export function sealProps(props: PropertyMap, secretKeys: Iterable<string>): Pro
   const out: PropertyMap = {};
   for (const [k, v] of Object.entries(props)) {
     if (v === undefined) continue;
-    out[k] = keys.has(k) ? secret(dropUndefined(v)) : dropUndefined(v);
+    setOwn(out, k, keys.has(k) ? secret(dropUndefined(v)) : dropUndefined(v));
   }
   return out;
 }
 
-/** A JSON value without `undefined` members (which `Struct.fromJavaScript` refuses). */
+/**
+ * A JSON value without `undefined` (which `Struct.fromJavaScript` refuses): members dropped,
+ * array items turned into `null`, as `JSON.stringify` does.
+ */
 function dropUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropUndefined);
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : dropUndefined(v)));
   if (typeof value === "object" && value !== null) {
     const out: PropertyMap = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) setOwn(out, k, dropUndefined(v));
     return out;
   }
   return value;

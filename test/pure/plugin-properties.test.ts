@@ -183,4 +183,19 @@ describe("sealProps and revealProps", () => {
       RUNS,
     );
   });
+
+  test("a member named __proto__ stays a member, through reveal and seal", () => {
+    const props = JSON.parse('{"configuration":{"__proto__":{"archive":true},"mode":"full"}}');
+    const revealed = revealProps(props).props as { configuration: Record<string, unknown> };
+    expect(Object.keys(revealed.configuration)).toEqual(["__proto__", "mode"]);
+    expect(Object.getPrototypeOf(revealed.configuration)).toBe(Object.prototype);
+    const sealed = sealProps(revealed, ["configuration"]);
+    expect(JSON.stringify(sealed)).toContain('"__proto__":{"archive":true}');
+  });
+
+  test("sealProps turns undefined array items into null, as JSON does", () => {
+    expect(sealProps({ list: [1, undefined, { a: undefined, b: 2 }] }, [])).toEqual({
+      list: [1, null, { b: 2 }],
+    });
+  });
 });
