@@ -81,6 +81,11 @@ readonly YAML_VERSION=v1.11.0
 # The `pulumi` Python SDK installed from PyPI into the virtualenv.
 readonly PYTHON_SDK_VERSION=${ENGINE_VERSION#v}
 readonly PYTHON_MIN=3.10
+# What the virtualenv holds: the pulumi SDK, and what the generated SDK in sdk/python needs
+# (its pyproject.toml: parver, semver), pinned.
+readonly PYTHON_PACKAGES="pulumi==$PYTHON_SDK_VERSION parver==0.5 semver==3.0.4"
+python_stamp=".packages-$(printf '%s' "$PYTHON_PACKAGES" | cksum | cut -d' ' -f1)"
+readonly python_stamp
 # Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
 readonly GO_MIN=1.25.11
 
@@ -151,7 +156,7 @@ python_wrapper_exec_line() {
   printf "exec '%s' \"\$@\"" "${venv_dir//\'/\'\\\'\'}/bin/python"
 }
 
-venv_valid() { [[ -x $venv_dir/bin/python && -f $venv_dir/.pulumi-sdk-$PYTHON_SDK_VERSION ]]; }
+venv_valid() { [[ -x $venv_dir/bin/python && -f $venv_dir/$python_stamp ]]; }
 
 python_wrapper_valid() { # DIR
   [[ -x $1/pulumi-python ]] && grep -qxF "$(python_wrapper_exec_line)" "$1/pulumi-python"
@@ -355,14 +360,15 @@ pulumi-engine: cannot make the Python virtualenv for the pulumi SDK $PYTHON_SDK_
 EOF
     exit 1
   fi
-  log "making the Python virtualenv $venv_dir (pulumi==$PYTHON_SDK_VERSION, $("$py" --version 2>&1)) ..."
+  log "making the Python virtualenv $venv_dir ($PYTHON_PACKAGES, $("$py" --version 2>&1)) ..."
   tmp=$(mktemp -d "$engine_root/.build-python.XXXXXX"); tmp_dirs+=("$tmp")
   t=$SECONDS
   "$py" -m venv "$tmp/venv" >&2
   log "  venv took $((SECONDS - t))s"
   t=$SECONDS
+  # shellcheck disable=SC2086 # a list of requirements
   "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
-    "pulumi==$PYTHON_SDK_VERSION" >&2
+    $PYTHON_PACKAGES >&2
   log "  pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
   "$tmp/venv/bin/python" -c 'import pulumi, pulumi.runtime' >&2
   # Scripts in bin/ (pip, activate) name the temporary path: point them at the final one.
@@ -380,7 +386,7 @@ for name in os.listdir(bindir):
         with open(p, "wb") as f:
             f.write(data.replace(old, new))
 PY
-  : >"$tmp/venv/.pulumi-sdk-$PYTHON_SDK_VERSION"
+  : >"$tmp/venv/$python_stamp"
   chmod 755 "$tmp"
   rm -rf "$python_dir"
   mv -T "$tmp" "$python_dir"

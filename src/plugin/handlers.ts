@@ -75,7 +75,13 @@ const KINDS: Record<string, Kind> = {
     // shows no change; `name` or `project` added later are managed from then on.
     async importRead(id) {
       const read = await readNetwork(id, { managedInputs: [] } as never);
-      return { id: read.id, props: read.props as never, inputs: read.id ? { networkId: read.id } : {} };
+      if (!read.id) {
+        throw new Error(
+          `Network ${id}: cannot import it: the service answered 404 (it does not exist, or this API key's ` +
+            `organization cannot see it). Check the id, and the provider's apiKey.`,
+        );
+      }
+      return { id: read.id, props: read.props as never, inputs: { networkId: read.id } };
     },
   },
   [TOKENS.faucetDrip]: {

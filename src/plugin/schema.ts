@@ -322,7 +322,7 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
       "and credential kept secret.",
     keywords: ["pulumi", "blockchain", "nodes", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
-    meta: { moduleFormat: "(.*)" },
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: {
       variables: { apiUrl: str(API_URL_DOC), apiKey: str(API_KEY_DOC, { secret: true }) },
     },
@@ -341,7 +341,12 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
         packageDescription: "Pulumi SDK of the blockchain provider plugin (pulumi-resource-blockchain).",
         respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_blockchain", respectSchemaVersion: true },
+      python: { packageName: "pulumi_blockchain", respectSchemaVersion: true, pyproject: { enabled: true } },
+      go: {
+        importBasePath: "github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes/sdk/go/blockchain",
+        respectSchemaVersion: true,
+        generateResourceContainerTypes: true,
+      },
     },
   };
 }

@@ -210,6 +210,12 @@ describe("Network", () => {
     for (const err of [invalid, unknown]) expect(err.details).not.toMatch(/\n\s+at /);
   });
 
+  test("Read with no state (pulumi import) of a network that does not exist fails saying so, not as an empty answer", async () => {
+    const err = await failure(plugin.read(NETWORK_URN, "NW-999-999-9", {}, {}));
+    expect(err.details).toMatch(/NW-999-999-9: cannot import it: the service answered 404/);
+    expect(err.details).not.toMatch(/\n\s+at /);
+  });
+
   test("Read with no state of a FaucetDrip fails: it cannot be imported", async () => {
     const err = await failure(plugin.read(FAUCET_URN, "drip-1", {}, {}));
     expect(err.details).toMatch(/cannot be imported/);
