@@ -49,15 +49,24 @@ export function findEngine(): { dir: string } | { reason: string } {
 
 /**
  * Returns `describe` or, when no engine is available, a `describe.skip` that prints why.
- * Under CI=true a missing engine is an error: the tier is required there.
+ * Under CI=true a missing engine is an error: the tier is required there. `needs` names more
+ * executables the tests need next to `pulumi` (e.g. `pulumi-language-yaml`, `pulumi-python`): one
+ * missing counts as no engine.
  */
-export function describeWithEngine(): jest.Describe {
+export function describeWithEngine(needs: readonly string[] = []): jest.Describe {
   const found = findEngine();
-  if ("dir" in found) return describe;
+  const missing = "dir" in found ? needs.filter((exe) => !fs.existsSync(path.join(found.dir, exe))) : [];
+  const reason =
+    "reason" in found
+      ? found.reason
+      : missing.length > 0
+        ? `the engine in ${found.dir} has no ${missing.join(", ")} (bash scripts/pulumi-engine.sh provisions them)`
+        : undefined;
+  if (reason === undefined) return describe;
   if (process.env.CI === "true" || process.env.CI === "1") {
-    throw new Error(`the end-to-end tier is required in CI: ${found.reason}`);
+    throw new Error(`the end-to-end tier is required in CI: ${reason}`);
   }
-  console.warn(`skipping the end-to-end tier: ${found.reason}`);
+  console.warn(`skipping the end-to-end tier: ${reason}`);
   return describe.skip;
 }
 
