@@ -77,29 +77,9 @@ tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs 
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
 
-version_ge() { # version_ge A B: A >= B (dotted numbers)
-  [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
-}
-
-setup_go_env() { # same discipline as scripts/pulumi-engine.sh
-  local gov
-  gov=$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null) || gov=
-  gov=${gov#go}
-  # Module-only build: no VCS stamping, go.sum is authoritative, no go.work
-  # from a parent directory, no cgo/C compiler.
-  export GOFLAGS="-mod=readonly -buildvcs=false${GOFLAGS:+ $GOFLAGS}"
-  export GOWORK=off
-  export CGO_ENABLED=0
-  if [[ -z ${GOTOOLCHAIN:-} ]]; then
-    if [[ -n $gov ]] && version_ge "$gov" "$GO_MIN"; then
-      export GOTOOLCHAIN=local
-    else
-      log "go ${gov:-?} is older than $GO_MIN; letting go fetch a newer toolchain (GOTOOLCHAIN=auto)"
-      export GOTOOLCHAIN=auto
-    fi
-  fi
-  log "using $(go version) (GOMODCACHE=$(go env GOMODCACHE), GOTOOLCHAIN=$GOTOOLCHAIN)"
-}
+# version_ge, setup_go_env
+# shellcheck source=scripts/go-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/go-env.sh"
 
 build_tool() {
   command -v go >/dev/null 2>&1 ||

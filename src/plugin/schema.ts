@@ -101,20 +101,8 @@ const NODE_RESULT_REQUIRED = [
 function nodeResultProperties(
   doc: (owner: string, member?: string) => string,
 ): Record<string, SchemaProperty> {
-  const plain = [
-    "id",
-    "name",
-    "network",
-    "organization",
-    "type",
-    "role",
-    "provider",
-    "region",
-    "status",
-    "createdAt",
-    "mode",
-    "version",
-  ];
+  // Every required field but `configuration` (an object), and the optional strings.
+  const plain = [...NODE_RESULT_REQUIRED.filter((k) => k !== "configuration"), "mode", "version"];
   const props: Record<string, SchemaProperty> = {};
   for (const k of plain) props[k] = str(doc("NodeResult", k));
   props.configuration = { ...ANY, description: doc("NodeResult", "configuration") };
