@@ -14,8 +14,9 @@
  * A secrets audit of the backend's files, the stack's config file and everything the engine
  * printed follows each step.
  */
-import { spawn } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
@@ -169,6 +170,40 @@ function pluginEntry(pluginDir: string): string {
   return `plugins:\n  providers:\n    - name: blockchain\n      path: ${pluginDir}\n`;
 }
 
+/**
+ * Installs the generated Python SDK as a user would (`pip install ./sdk/python`), into a folder
+ * of its own, and returns that folder for PYTHONPATH. Importing it needs its installed metadata
+ * (its version comes from there), so sdk/python itself on PYTHONPATH would not do. pip builds
+ * from a copy, so that no build/ or egg-info is left in sdk/python.
+ */
+const pythonSdkDirs: string[] = [];
+afterAll(() => pythonSdkDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function installPythonSdk(engineDir: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-py-"));
+  pythonSdkDirs.push(dir);
+  const source = path.join(dir, "source");
+  fs.cpSync(path.join(ROOT, "sdk", "python"), source, { recursive: true });
+  const target = path.join(dir, "site");
+  execFileSync(
+    path.join(engineDir, "pulumi-python"),
+    [
+      "-m",
+      "pip",
+      "install",
+      "--disable-pip-version-check",
+      "--no-input",
+      "-q",
+      "--no-deps",
+      "--target",
+      target,
+      source,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  return target;
+}
+
 interface Quickstart {
   name: string;
   needs: string[];
@@ -184,8 +219,8 @@ const QUICKSTARTS: Quickstart[] = [
     needs: PYTHON_HOST,
     env: (engineDir) => ({
       PULUMI_PYTHON_CMD: path.join(engineDir, "pulumi-python"),
-      PYTHONPATH: path.join(ROOT, "sdk", "python"),
-      // No __pycache__ left in sdk/python or in the example.
+      PYTHONPATH: installPythonSdk(engineDir),
+      // No __pycache__ left in the example.
       PYTHONDONTWRITEBYTECODE: "1",
     }),
     more: (outputs, emulator) => {
