@@ -125,6 +125,18 @@ describe("provider config", () => {
       "`pulumi config set --secret blockchain:apiKey <key>`",
     );
   });
+
+  test("a provider whose key is not known yet (preview of an explicit provider fed by another resource) passes Check, which hands back no setting", async () => {
+    const pending = await startPlugin({});
+    await pending.configure({ apiUrl: emulator().url, apiKey: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" });
+    const { inputs, failures } = await pending.check(
+      NETWORK_URN,
+      {},
+      { networkId: emulator().fixtures.networkWithNodes },
+    );
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({ networkId: emulator().fixtures.networkWithNodes });
+  });
 });
 
 describe("Network", () => {
