@@ -13,9 +13,7 @@ import {
 } from "../api";
 import { show } from "../model";
 import type { ConnectionArgs } from "../settings";
-import type { GetNodeConnectionsArgs } from "./get-node-connections";
-import type { GetNodeArgs } from "./get-node";
-import type { GetNodesArgs } from "./get-nodes";
+import type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs } from "./args";
 import { waitUntil } from "./wait";
 
 /** Default bound of a node listing: more matching nodes than this is an error, never a silent cut. */

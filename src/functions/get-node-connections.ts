@@ -2,21 +2,12 @@ import * as pulumi from "@pulumi/pulumi";
 import type { NodeConnection } from "../api";
 import { nodeConnections } from "./fetch";
 import { fetchNode, unsecretArgs } from "./get-node";
-import { fetchNodes, GetNodesArgs } from "./get-nodes";
+import { fetchNodes } from "./get-nodes";
+import type { GetNodeConnectionsArgs } from "./args";
 import { Inputs } from "./filters";
 import { failingQuietly } from "./run-error";
 
-/**
- * Arguments of {@link getNodeConnectionsOutput}, as plain values: the filters, `limit`, `waitFor`
- * and connection settings of `getNodes`, or the `id` of one node.
- */
-export interface GetNodeConnectionsArgs extends GetNodesArgs {
-  /**
-   * One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
-   * an unknown id fails. Not together with filters, `orderBy` or `limit`.
-   */
-  id?: string;
-}
+export type { GetNodeConnectionsArgs };
 
 /**
  * Arguments of {@link getNodeConnectionsOutput}: those of `getNodesOutput`, or an `id`, each an

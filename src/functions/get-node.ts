@@ -1,23 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { toNodeResult, type Node, type NodeResult } from "../api";
-import type { ConnectionArgs } from "../settings";
 import { withFunctionClient } from "./connect";
 import { Inputs } from "./filters";
 import { oncePerFlight } from "./dedup";
 import { failingQuietly } from "./run-error";
 import { readNode } from "./fetch";
-import type { WaitFor } from "./wait";
+import type { GetNodeArgs } from "./args";
 
-/** Arguments of {@link getNode}. */
-export interface GetNodeArgs extends ConnectionArgs {
-  /** The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`. */
-  id: string;
-  /**
-   * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
-   * fail with a clear timeout error.
-   */
-  waitFor?: WaitFor;
-}
+export type { GetNodeArgs };
 
 /** Arguments of {@link getNodeOutput}: those of {@link getNode}, each an Input (`apiKey` may be a secret Output). */
 export type GetNodeOutputArgs = Inputs<GetNodeArgs>;

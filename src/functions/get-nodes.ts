@@ -1,27 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { toNodeResult, type Node, type NodeResult } from "../api";
-import type { ConnectionArgs } from "../settings";
 import { withFunctionClient } from "./connect";
 import { unsecretArgs } from "./get-node";
-import { Inputs, NodeFilterArgs } from "./filters";
+import { Inputs } from "./filters";
 import { oncePerRun } from "./dedup";
 import { failingQuietly } from "./run-error";
 import { DEFAULT_GET_NODES_LIMIT, listNodes } from "./fetch";
-import type { WaitFor } from "./wait";
+import type { GetNodesArgs } from "./args";
 
-/** Arguments of {@link getNodes}: every filter of the node list, ordering, a bound and connection settings. */
-export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
-  /**
-   * Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
-   * filters, never a silent cut.
-   */
-  limit?: number;
-  /**
-   * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
-   * clear timeout error naming the nodes still elsewhere.
-   */
-  waitFor?: WaitFor;
-}
+export type { GetNodesArgs };
 
 /** Arguments of {@link getNodesOutput}: those of {@link getNodes}, each an Input (`apiKey` may be a secret Output). */
 export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
