@@ -11,7 +11,14 @@ import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
 
-const root = path.resolve(__dirname, "..", "..");
+/** The package root: the nearest folder above this file with a `bin/` holding the plugin (also when compiled to build/). */
+function packageRoot(dir: string): string {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "bin", "pulumi-resource-blockchain"))) return d;
+  }
+  return path.resolve(__dirname, "..", "..");
+}
+const root = packageRoot(__dirname);
 const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 const grpc: typeof import("@grpc/grpc-js") = sdkRequire("@grpc/grpc-js");
 const rpc: any = sdkRequire("./proto/provider_grpc_pb");
