@@ -5,6 +5,7 @@
  * providers, and what errors and outputs carry (secrets wrapped, no API key, no stack trace).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { withEmulator } from "../helpers/emulator";
 import { PluginClient, Props } from "../helpers/plugin-client";
@@ -343,6 +344,43 @@ describe("explicit providers and unknown tokens", () => {
     );
     expect(check.details).toMatch(/unknown resource type blockchain:index:Node\b/);
     for (const tok of RESOURCES) expect(check.details).toContain(tok);
+  });
+});
+
+describe("FaucetDrip", () => {
+  let journal: string;
+  let drip: PluginClient;
+
+  beforeAll(async () => {
+    journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-faucet-journal-"));
+    drip = await PluginClient.start({ HOME: process.env.HOME, BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal });
+    plugins.push(drip);
+    await drip.configure({ apiUrl: emulator().url, apiKey: secret(emulator().apiKey) });
+  });
+
+  afterAll(() => fs.rmSync(journal, { recursive: true, force: true }));
+
+  test("Check, Create, Diff and Delete of a FaucetDrip: one send, recorded; a new address replaces it", async () => {
+    const address = emulator().fixtures.faucetAddress;
+    const checked = await drip.check(FAUCET_URN, {}, { address });
+    expect(checked.failures).toEqual([]);
+    const before = emulator().faucetSendCount(address);
+    const created = await drip.create(FAUCET_URN, checked.inputs);
+    expect(created.properties).toMatchObject({ address, outcome: "sent", note: "" });
+    expect(created.properties.amountSent).toMatch(/^[1-9][0-9]*$/);
+    expect(String(created.properties.transaction)).not.toBe("");
+    expect(emulator().faucetSendCount(address)).toBe(before + 1);
+
+    const same = await drip.diff(FAUCET_URN, created.id, created.properties, checked.inputs);
+    expect(same).toMatchObject({ changes: "DIFF_NONE" });
+    const other = "0x" + "ab".repeat(20);
+    const moved = await drip.diff(FAUCET_URN, created.id, created.properties, { address: other });
+    expect(moved).toMatchObject({ changes: "DIFF_SOME", replaces: ["address"] });
+
+    const bad = await drip.check(FAUCET_URN, {}, { address: "0x123" });
+    expect(bad.failures.map((f) => f.property)).toContain("address");
+
+    await drip.delete(FAUCET_URN, created.id, created.properties);
   });
 });
 
