@@ -25,6 +25,7 @@ import * as path from "path";
 import { promisify } from "util";
 import { LocalWorkspace, type OutputMap, type Stack } from "@pulumi/pulumi/automation";
 import * as ts from "typescript";
+import { PluginClient } from "../helpers/plugin-client";
 import { findSecrets } from "../helpers/audit";
 import { describeWithEngine, type EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
 
@@ -89,17 +90,24 @@ interface Packed {
 }
 
 /**
- * Builds the package afresh in a staging copy (its `package.json`, tsconfigs, README, CHANGELOG
- * and `src/`; `node_modules` linked) with the `build` script's compiler settings, and packs it
+ * Builds the package afresh in a staging copy (its `package.json`, tsconfigs and every entry of
+ * its `files` but `dist/`: `src/`, `bin/`, `schema.json`, README, CHANGELOG; `node_modules` linked) with the `build` script's compiler settings, and packs it
  * there with `npm pack`: the tarball `npm pack` gives here (its `prepack` script cleans and
  * builds), without touching this checkout's `dist/`, which other tests may be reading.
  */
 async function pack(work: string): Promise<Packed> {
   const staging = path.join(work, "staging");
   fs.mkdirSync(staging);
-  for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json", "README.md", "CHANGELOG.md"])
+  for (const file of ["package.json", "tsconfig.json", "tsconfig.build.json"])
     fs.copyFileSync(path.join(ROOT, file), path.join(staging, file));
-  copyTree(path.join(ROOT, "src"), path.join(staging, "src"));
+  // Every entry of package.json's "files" but dist/ (built below): src/, bin/, schema.json, docs.
+  const files = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { files: string[] })
+    .files;
+  for (const entry of files.filter((f) => f !== "dist")) {
+    const from = path.join(ROOT, entry);
+    if (fs.statSync(from).isDirectory()) copyTree(from, path.join(staging, entry));
+    else fs.copyFileSync(from, path.join(staging, entry));
+  }
   fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(staging, "node_modules"), "dir");
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
@@ -288,6 +296,9 @@ describe("the packed package, installed from its tarball", () => {
       "dist/index.js",
       "dist/client.js",
       "dist/emulator/cli.js",
+      "dist/plugin/main.js",
+      "bin/pulumi-resource-blockchain",
+      "schema.json",
     ])
       expect(files).toContain(file);
     expect(packed.files.filter((f) => /^(test|scripts|examples|tools|build|node_modules)\//.test(f))).toEqual(
@@ -431,6 +442,19 @@ describe("the packed package, installed from its tarball", () => {
     );
     expect(stdout.trim()).toBe("true");
   }, 120_000);
+
+  test("the installed provider plugin (bin/pulumi-resource-blockchain, the Pulumi.yaml path entry of other languages) serves its version and schema", async () => {
+    const installed = path.join(project, "node_modules", "pulumi-blockchain-nodes");
+    const plugin = await PluginClient.start({}, path.join(installed, "bin", "pulumi-resource-blockchain"));
+    try {
+      expect(await plugin.getPluginInfo()).toEqual({ version: packed.version });
+      const schema = await plugin.getSchema();
+      expect(schema).toBe(fs.readFileSync(path.join(installed, "schema.json"), "utf8"));
+      expect(JSON.parse(schema)).toMatchObject({ name: "blockchain", version: packed.version });
+    } finally {
+      await plugin.stop();
+    }
+  });
 
   test("the installed emulator command prints its version, and with --json one object, then serves", async () => {
     const bin = path.join(project, "node_modules", ".bin", "blockchain-nodes-emulator");

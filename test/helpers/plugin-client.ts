@@ -69,14 +69,15 @@ export class PluginClient {
 
   /**
    * Starts the plugin with exactly `env` (plus PATH): no `BLOCKCHAIN_API_*` variable of this
-   * process leaks into it unless given.
+   * process leaks into it unless given. `bin`: this checkout's plugin by default, or another copy
+   * (an installed package's `bin/pulumi-resource-blockchain`), run from its own folder.
    */
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {
-    if (!fs.existsSync(PLUGIN_MAIN)) {
+  static async start(env: NodeJS.ProcessEnv = {}, bin: string = PLUGIN_BIN): Promise<PluginClient> {
+    if (bin === PLUGIN_BIN && !fs.existsSync(PLUGIN_MAIN)) {
       throw new Error(`${path.relative(root, PLUGIN_MAIN)} is missing: run npm run build first`);
     }
-    const child = spawn(process.execPath, [PLUGIN_BIN], {
-      cwd: root,
+    const child = spawn(process.execPath, [bin], {
+      cwd: bin === PLUGIN_BIN ? root : path.dirname(bin),
       env: { PATH: process.env.PATH, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -92,6 +93,7 @@ export class PluginClient {
         else reject(new Error(`plugin printed ${JSON.stringify(line[1])} instead of a port`));
       });
       child.on("exit", (code) => reject(new Error(`plugin exited with ${code}: ${err}`)));
+      child.on("error", reject);
     });
     const client = new rpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     return new PluginClient(child, client, () => err);
