@@ -5,7 +5,7 @@
  * the functions run the TypeScript functions' fetches. Only the protocol's own concerns live
  * here: provider config, secrets per field, import. `./server.ts` maps gRPC onto it.
  */
-import { checkApiUrl, toNodeResult } from "../api";
+import { checkApiUrl, redact, toNodeResult } from "../api";
 import type { GetNodeConnectionsArgs, GetNodeArgs, GetNodesArgs } from "../functions";
 import { Connect, listNodes, nodeConnections, readNode } from "../functions/fetch";
 import {
@@ -126,12 +126,16 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
   const { apiUrl, apiKey } = props;
   if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
     const reason = typeof apiUrl !== "string" ? "apiUrl must be a string" : checkApiUrl(apiUrl);
-    if (reason) failures.push({ property: "apiUrl", reason: `apiUrl: ${reason}` });
+    // A key pasted into the URL (or the two swapped) is never echoed back.
+    const key = typeof apiKey === "string" && apiKey !== UNKNOWN ? [apiKey, apiKey.trim()] : [];
+    if (reason) failures.push({ property: "apiUrl", reason: redact(`apiUrl: ${reason}`, key) });
   }
   if (apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined) {
     failures.push({ property: "apiKey", reason: "apiKey: expected a non-empty string (set it as a secret)" });
   }
-  return { inputs: news, failures };
+  // The key is stored as a secret even when the program passed it in plain text.
+  const inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
+  return { inputs, failures };
 }
 
 /** Compares two configs: a new URL or key updates the provider in place, never replaces a resource. */

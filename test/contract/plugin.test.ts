@@ -104,6 +104,16 @@ describe("provider config", () => {
     expect(good.failures).toEqual([]);
     // The inputs go back as they came, the key still a secret.
     expect(good.inputs).toEqual({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
+    // A key passed in plain text (a YAML literal, say) comes back a secret, so state stores it encrypted.
+    const plain = await plugin.checkConfig({ apiUrl: emulator().url, apiKey: "plain-key-123456" });
+    expect(plain.inputs).toEqual({ apiUrl: emulator().url, apiKey: secret("plain-key-123456") });
+    // A key pasted into the URL is not echoed in the failure.
+    const pasted = await plugin.checkConfig({
+      apiUrl: "http://example.com/plain-key-123456",
+      apiKey: "plain-key-123456",
+    });
+    expect(pasted.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    expect(pasted.failures[0].reason).not.toContain("plain-key-123456");
   });
 
   test("DiffConfig reports a new key as a change that replaces nothing; the same config as no change", async () => {
