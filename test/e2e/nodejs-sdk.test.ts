@@ -15,20 +15,14 @@
  * `preview --expect-no-changes`, destroy; a secrets audit of the backend's files, the stack's
  * config file and everything the engine printed follows each step.
  */
-import { execFile, spawn } from "child_process";
+import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { promisify } from "util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { findSecrets } from "../helpers/audit";
 import { listAll, withEmulator } from "../helpers/emulator";
-import {
-  describeWithEngine,
-  type EngineSandbox,
-  engineSandbox,
-  filesUnder,
-  findEngine,
-} from "../helpers/engine";
+import { describeWithEngine } from "../helpers/engine";
+import { EngineRun, resource } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PLUGIN_DIR = path.join(ROOT, "bin");
@@ -182,77 +176,29 @@ async function sdkSurface(program: string): Promise<Record<string, string>> {
 
 describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-blockchain)", () => {
   const stackName = `e2e${process.pid}`;
-  const transcript: Record<string, string> = {};
-  let step = 0;
-  let engineDir: string;
-  let sandbox: EngineSandbox;
+  let run: EngineRun;
   let program: string;
   let stack: Stack | undefined;
 
-  /** Automation API options that record what the command prints. */
-  const recorded = (label: string) => {
-    const key = `${++step}-${label}`;
-    transcript[key] = "";
-    return {
-      color: "never" as const,
-      onOutput: (out: string) => (transcript[key] += out),
-      onError: (err: string) => (transcript[key] += err),
-    };
-  };
-
-  /** Runs the engine's `pulumi` in the program's folder, recorded; fails unless it succeeds. */
-  const cli = (args: string[]): Promise<string> => {
-    const key = `${++step}-${args.slice(0, 2).join(" ")}`;
-    transcript[key] = "";
-    return new Promise((resolve, reject) => {
-      const child = spawn(path.join(engineDir, "pulumi"), [...args, "--color=never"], {
-        cwd: program,
-        env: { ...process.env, ...sandbox.envVars },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      child.stdout.on("data", (c: Buffer) => ((stdout += c.toString()), (transcript[key] += c.toString())));
-      child.stderr.on("data", (c: Buffer) => (transcript[key] += c.toString()));
-      child.on("error", reject);
-      child.on("close", (code) =>
-        code === 0
-          ? resolve(stdout)
-          : reject(new Error(`pulumi ${args.join(" ")}: ${code}\n${transcript[key]}`)),
-      );
-    });
-  };
-
   /** No secret in the backend's files, the stack's config file, or anything the engine printed. */
-  const audit = () => {
-    const files = [...filesUnder(sandbox.backendDir), path.join(program, `Pulumi.${stackName}.yaml`)];
-    // The audit reads real state (a stack checkpoint) and real engine output.
-    expect(files.some((f) => f.includes(`${path.sep}stacks${path.sep}`) && f.endsWith(".json"))).toBe(true);
-    expect(Object.values(transcript).join("").length).toBeGreaterThan(0);
-    expect(findSecrets(emulator().secrets(), { files, texts: transcript })).toEqual([]);
-  };
+  const audit = () => run.audit(emulator().secrets(), [path.join(program, `Pulumi.${stackName}.yaml`)]);
 
   const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
   const otherKey = () => emulator().keys[emulator().fixtures.otherOrganization];
 
   // Registered before withEmulator(): the stack is destroyed while the emulator still answers.
   afterAll(async () => {
-    if (stack) await stack.destroy(recorded("cleanup")).catch(() => undefined);
-    sandbox?.cleanup();
+    if (stack) await stack.destroy(run.recorded("cleanup")).catch(() => undefined);
+    run?.sandbox.cleanup();
   }, STEP_TIMEOUT);
 
   const emulator = withEmulator();
 
   beforeAll(async () => {
-    const found = findEngine();
-    if (!("dir" in found)) throw new Error(found.reason);
-    engineDir = found.dir;
     expect(fs.existsSync(path.join(PLUGIN_DIR, "pulumi-resource-blockchain"))).toBe(true);
-    sandbox = await engineSandbox();
-    program = writeProgram(sandbox.dir, await buildSdk(sandbox.dir));
-    stack = await LocalWorkspace.createStack(
-      { stackName, workDir: program },
-      { pulumiCommand: sandbox.command, envVars: sandbox.envVars },
-    );
+    run = await EngineRun.start();
+    program = writeProgram(run.sandbox.dir, await buildSdk(run.sandbox.dir));
+    stack = await LocalWorkspace.createStack({ stackName, workDir: program }, run.workspaceOptions);
     await stack.setAllConfig({
       "blockchain:apiUrl": { value: emulator().url },
       "blockchain:apiKey": { value: emulator().apiKey, secret: true },
@@ -265,7 +211,7 @@ describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-
 
   test("the built SDK resolves from the program and has getNodeConnectionsOutput but no plain getNodeConnections", async () => {
     const surface = await sdkSurface(program);
-    expect(surface.resolved).toBe(path.join(fs.realpathSync(sandbox.dir), "sdk", "bin", "index.js"));
+    expect(surface.resolved).toBe(path.join(fs.realpathSync(run.sandbox.dir), "sdk", "bin", "index.js"));
     expect(surface).toMatchObject({
       getNodeConnections: "undefined",
       getNodeConnectionsOutput: "function",
@@ -287,7 +233,7 @@ describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-
       expect(otherKey()).toMatch(/^[0-9a-f]{20,}$/);
       expect(otherKey()).not.toBe(emulator().apiKey);
 
-      const up = await stack!.up(recorded("up"));
+      const up = await stack!.up(run.recorded("up"));
       expect(up.summary.result).toBe("succeeded");
       // The stack, the network and the explicit provider (the default provider is not counted).
       expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
@@ -326,19 +272,17 @@ describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-
       expect(nodes.filter((n) => mine.has(n.id))).toEqual([]);
 
       // What the CLI shows without --show-secrets: the endpoint masked.
-      const shown = JSON.parse(await cli(["stack", "output", "--json"])) as Record<string, unknown>;
+      const shown = JSON.parse(await run.ok(program, ["stack", "output", "--json"])) as Record<
+        string,
+        unknown
+      >;
       expect(shown.firstHttpsEndpoint).toBe("[secret]");
       expect(shown.nodeIds).toEqual(byName.map((n) => n.id));
 
       // The explicit provider's key is stored encrypted (`stack export` without --show-secrets).
-      const exported = JSON.parse(await cli(["stack", "export"])) as {
-        deployment: { resources: { type: string; urn: string; inputs?: Record<string, unknown> }[] };
-      };
-      const provider = exported.deployment.resources.find(
-        (r) => r.type === "pulumi:providers:blockchain" && r.urn.endsWith("::other"),
-      );
-      expect(provider?.inputs?.apiUrl).toBe(emulator().url);
-      expect(provider?.inputs?.apiKey).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
+      const provider = resource(await run.state(program), "pulumi:providers:blockchain", "other");
+      expect(provider.inputs?.apiUrl).toBe(emulator().url);
+      expect(provider.inputs?.apiKey).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
       audit();
     },
     STEP_TIMEOUT,
@@ -347,7 +291,7 @@ describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-
   test(
     "preview --expect-no-changes right after up",
     async () => {
-      const preview = await stack!.preview({ expectNoChanges: true, diff: true, ...recorded("preview") });
+      const preview = await stack!.preview({ expectNoChanges: true, diff: true, ...run.recorded("preview") });
       const changed = Object.entries(preview.changeSummary).filter(([k, n]) => k !== "same" && (n ?? 0) > 0);
       expect(changed).toEqual([]);
       // The stack, the network and the explicit provider.
@@ -360,7 +304,7 @@ describeWithEngine()("a TypeScript program on the generated Node.js SDK (pulumi-
   test(
     "destroy empties the stack and leaves the retained network in place",
     async () => {
-      const destroyed = await stack!.destroy(recorded("destroy"));
+      const destroyed = await stack!.destroy(run.recorded("destroy"));
       expect(destroyed.summary.result).toBe("succeeded");
       expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 3 });
       expect((await stack!.exportStack()).deployment.resources ?? []).toEqual([]);
