@@ -5,7 +5,7 @@
  * the functions run the TypeScript functions' fetches. Only the protocol's own concerns live
  * here: provider config, secrets per field, import. `./server.ts` maps gRPC onto it.
  */
-import { checkApiUrl, redact, toNodeResult } from "../api";
+import { toNodeResult } from "../api";
 import type { GetNodeConnectionsArgs, GetNodeArgs, GetNodesArgs } from "../functions";
 import { Connect, listNodes, nodeConnections, readNode } from "../functions/fetch";
 import {
@@ -24,8 +24,9 @@ import {
   readNetwork,
   updateNetwork,
 } from "../resources/network-provider";
+import { checkCredentialInputs, kindOf, type PropertyDiff } from "../resources/checks";
 import { readProviderConfig, setProviderConfig } from "../resources/provider-config";
-import { CONFIG_API_KEY, CONFIG_API_URL, settingValue, withClient } from "../settings";
+import { CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 import { TOKENS } from "./schema";
 
@@ -36,7 +37,7 @@ export interface Failure {
 }
 
 /** How a property changes in a diff (the engine's kinds). */
-export type DiffKind = "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
+export type DiffKind = PropertyDiff["kind"];
 
 /** What `diff` answers. */
 export interface Diff {
@@ -44,7 +45,7 @@ export interface Diff {
   replaces: string[];
   deleteBeforeReplace: boolean;
   diffs: string[];
-  detailedDiff: Record<string, { kind: DiffKind; inputDiff: boolean }>;
+  detailedDiff: Record<string, PropertyDiff>;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the providers' own types are checked where they are defined */
@@ -102,7 +103,7 @@ const KINDS: Record<string, Kind> = {
 };
 
 /** The kind of a resource token; an unknown token is an error naming the ones served. */
-function kindOf(type: string): Kind {
+function resourceKind(type: string): Kind {
   const kind = Object.hasOwn(KINDS, type) ? KINDS[type] : undefined;
   if (!kind)
     throw new Error(`unknown resource type ${type}: this plugin serves ${Object.keys(KINDS).join(", ")}`);
@@ -119,23 +120,16 @@ export function typeOfUrn(urn: string): string {
 /** Whether the provider's config holds a value not known yet (preview). */
 let configUnknown = false;
 
-/** Checks the provider's config (`apiUrl`, `apiKey`); the inputs go back as they came (secrets kept). */
+/**
+ * Checks the provider's config (`apiUrl`, `apiKey`) with the resources' own checks of those
+ * arguments; the inputs go back as they came, but the key always a secret, so that state stores
+ * it encrypted even when the program passed it in plain text.
+ */
 export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
   const { props } = revealProps(news);
-  const failures: Failure[] = [];
-  const { apiUrl, apiKey } = props;
-  if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
-    const reason = typeof apiUrl !== "string" ? "apiUrl must be a string" : checkApiUrl(apiUrl);
-    // A key pasted into the URL (or the two swapped) is never echoed back.
-    const key = typeof apiKey === "string" && apiKey !== UNKNOWN ? [apiKey, apiKey.trim()] : [];
-    if (reason) failures.push({ property: "apiUrl", reason: redact(`apiUrl: ${reason}`, key) });
-  }
-  if (apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined) {
-    failures.push({ property: "apiKey", reason: "apiKey: expected a non-empty string (set it as a secret)" });
-  }
-  // The key is stored as a secret even when the program passed it in plain text.
+  const { apiKey } = props;
   const inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
-  return { inputs, failures };
+  return { inputs, failures: checkCredentialInputs(props) };
 }
 
 /** Compares two configs: a new URL or key updates the provider in place, never replaces a resource. */
@@ -146,7 +140,7 @@ export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
   const detailedDiff: Diff["detailedDiff"] = {};
   for (const k of diffs) {
     detailedDiff[k] = {
-      kind: o[k] === undefined ? "add" : n[k] === undefined ? "delete" : "update",
+      kind: kindOf(o[k], n[k], false),
       inputDiff: true,
     };
   }
@@ -173,7 +167,7 @@ export function configure(args: PropertyMap, variables: Record<string, string> =
 
 /** `check` of a resource: the shared check; the inputs go back with the secrets they came with. */
 export async function check(urn: string, olds: PropertyMap, news: PropertyMap) {
-  const kind = kindOf(typeOfUrn(urn));
+  const kind = resourceKind(typeOfUrn(urn));
   const input = revealProps(news);
   // A provider config not known yet (preview): its settings count as unknown, as unknown arguments do.
   const probe = configUnknown ? { ...input.props, apiUrl: UNKNOWN, apiKey: UNKNOWN } : input.props;
@@ -185,7 +179,7 @@ export async function check(urn: string, olds: PropertyMap, news: PropertyMap) {
 
 /** `diff` of a resource: the shared diff, always explicit. */
 export async function diff(urn: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<Diff> {
-  const d = await kindOf(typeOfUrn(urn)).diff(id, revealProps(olds).props, revealProps(news).props);
+  const d = await resourceKind(typeOfUrn(urn)).diff(id, revealProps(olds).props, revealProps(news).props);
   return {
     changes: d.changes,
     replaces: d.replaces ?? [],
@@ -202,7 +196,7 @@ function sealOutputs(kind: Kind, outs: PropertyMap, secretInputs: Set<string>): 
 
 /** `create` of a resource. */
 export async function create(urn: string, news: PropertyMap) {
-  const kind = kindOf(typeOfUrn(urn));
+  const kind = resourceKind(typeOfUrn(urn));
   const input = revealProps(news);
   const { id, outs } = await kind.create(input.props);
   return { id, props: sealOutputs(kind, outs, input.secretKeys) };
@@ -213,13 +207,14 @@ export async function create(urn: string, news: PropertyMap) {
  * kind's import read: the current resource and the inputs that reproduce it.
  */
 export async function read(urn: string, id: string, props: PropertyMap, inputs: PropertyMap) {
-  const kind = kindOf(typeOfUrn(urn));
+  const kind = resourceKind(typeOfUrn(urn));
   const state = revealProps(props);
   const old = revealProps(inputs);
+  const hasState = Object.keys(state.props).length > 0;
   const result =
-    Object.keys(state.props).length === 0 && Object.keys(old.props).length === 0
+    !hasState && Object.keys(old.props).length === 0
       ? await kind.importRead(id)
-      : await kind.read(id, Object.keys(state.props).length > 0 ? state.props : old.props);
+      : await kind.read(id, hasState ? state.props : old.props);
   const secrets = new Set([...state.secretKeys, ...old.secretKeys]);
   return {
     id: result.id ?? "",
@@ -230,7 +225,7 @@ export async function read(urn: string, id: string, props: PropertyMap, inputs: 
 
 /** `update` of a resource. */
 export async function update(urn: string, id: string, olds: PropertyMap, news: PropertyMap) {
-  const kind = kindOf(typeOfUrn(urn));
+  const kind = resourceKind(typeOfUrn(urn));
   const input = revealProps(news);
   const { outs } = await kind.update(id, revealProps(olds).props, input.props);
   return { props: sealOutputs(kind, outs ?? {}, input.secretKeys) };
@@ -238,7 +233,7 @@ export async function update(urn: string, id: string, olds: PropertyMap, news: P
 
 /** `delete` of a resource. */
 export async function remove(urn: string, id: string, props: PropertyMap): Promise<void> {
-  await kindOf(typeOfUrn(urn)).delete(id, revealProps(props).props);
+  await resourceKind(typeOfUrn(urn)).delete(id, revealProps(props).props);
 }
 
 /** The functions' path to a client: the provider's config, then the environment. */
@@ -268,7 +263,7 @@ export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMa
         (a) => listNodes("getNodeConnections", a, connect),
         (a) => readNode("getNodeConnections", a, connect),
       );
-      return { connections: secret(sealProps({ c: connections }, []).c) };
+      return sealProps({ connections }, ["connections"]);
     }
     default:
       throw new Error(

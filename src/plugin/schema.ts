@@ -235,7 +235,7 @@ function resources(doc: (owner: string, member?: string) => string) {
     project: str(doc("Network", "project")),
     protocol: str(doc("Network", "protocol")),
     publicNetwork: str(doc("Network", "publicNetwork")),
-    status: str(`${doc("Network", "status")}`),
+    status: str(doc("Network", "status")),
     details: { ...ANY, description: doc("Network", "details") },
     createdAt: str(doc("Network", "createdAt")),
     creator: ref("Creator", doc("Network", "creator")),

@@ -37,6 +37,12 @@ export interface PropertyDiff {
   inputDiff: boolean;
 }
 
+/** How a property changes: added, removed or changed, in place or by replacing the resource. */
+export function kindOf(old: unknown, next: unknown, replaces: boolean): PropertyDiff["kind"] {
+  const kind = old === undefined ? "add" : next === undefined ? "delete" : "update";
+  return replaces ? `${kind}-replace` : kind;
+}
+
 /** Turns model problems into `check` failures naming the rule. */
 export function toFailures(problems: Problem[]): CheckFailure[] {
   return problems.map((p) => ({

@@ -2,7 +2,15 @@ import type { NetworkInfo, NetworkUpdate, NodeConnection, NodeResult } from "../
 import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } from "../api";
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
-import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
+import {
+  Checked,
+  checkConnection,
+  describeError,
+  kindOf,
+  PropertyDiff,
+  toFailures,
+  UncheckedInputs,
+} from "./checks";
 import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
@@ -123,12 +131,6 @@ export interface NetworkDiff {
   diffs: string[];
   /** Each changed property and how: `update-replace` for `networkId`, `update`/`add`/`delete` for the rest. */
   detailedDiff: Record<string, PropertyDiff>;
-}
-
-/** How a property changes: added, removed or changed, in place or by replacing the resource. */
-function kindOf(old: unknown, next: unknown, replaces: boolean): PropertyDiff["kind"] {
-  const kind = old === undefined ? "add" : next === undefined ? "delete" : "update";
-  return replaces ? `${kind}-replace` : kind;
 }
 
 /**
