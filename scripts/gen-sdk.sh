@@ -77,40 +77,24 @@ tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs 
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
 
-# version_ge, setup_go_env
+# version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
 # shellcheck source=scripts/go-env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/go-env.sh"
 
 build_tool() {
   command -v go >/dev/null 2>&1 ||
     die "building tools/sdk-gen needs Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may download a newer toolchain)"
-  mkdir -p "$tool_root"
-  if command -v flock >/dev/null 2>&1; then
-    exec 9>"$tool_root/.lock"
-    if ! flock -n 9; then
-      log "waiting for another build of sdk-gen (lock $tool_root/.lock) ..."
-      flock 9
-    fi
-    # Holding the lock, any leftover build directory is from a killed run.
-    rm -rf "$tool_root"/.build-*
-    if [[ $rebuild == 0 && -x $sdk_gen ]]; then # built by a concurrent run
-      exec 9>&-
-      return 0
-    fi
+  lock_build_root "$tool_root" "build of sdk-gen"
+  if [[ $rebuild == 0 && -x $sdk_gen ]]; then # built by a concurrent run
+    exec 9>&-
+    return 0
   fi
   local t=$SECONDS tmp
   log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
   setup_go_env
   tmp=$(mktemp -d "$tool_root/.build-$tool_hash.XXXXXX"); tmp_dirs+=("$tmp")
-  mkdir -p "$tmp/bin" "$tmp/gotmp"
-  # go's scratch files go inside the build directory, removed with it even when
-  # the build is killed.
-  export GOTMPDIR=$tmp/gotmp
-  # Load the package graph instead of `go mod download` (which also asks the
-  # proxy for .info files it refuses for some pseudo-versions).
-  (cd "$tool_src" && go list -deps . >/dev/null) >&2
-  log "  modules ready after $((SECONDS - t))s"
-  (cd "$tool_src" && go build -trimpath -ldflags "-s -w" -o "$tmp/bin/sdk-gen" .) >&2
+  use_gotmpdir "$tmp"
+  go_build "$tool_src" . "$tmp/bin/sdk-gen"
   rm -rf "$tmp/gotmp"
   chmod 755 "$tmp"
   rm -rf "$tool_dir"

@@ -208,32 +208,9 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# version_ge, setup_go_env
+# version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
 # shellcheck source=scripts/go-env.sh
 source "$(dirname "${BASH_SOURCE[0]}")/go-env.sh"
-
-# Keep go's scratch files inside the build directory, so that they are removed
-# with it even when a build is killed.
-use_gotmpdir() { # BUILD_DIR
-  mkdir -p "$1/bin" "$1/gotmp"
-  export GOTMPDIR=$1/gotmp
-}
-
-# go_build MODULE_DIR PACKAGE OUTPUT VERSION_VAR=VALUE
-go_build() {
-  local mod_dir=$1 pkg=$2 out=$3 xdef=$4 t
-  t=$SECONDS
-  log "downloading Go modules for $(basename "$out") ($(basename "$mod_dir")) ..."
-  # Load the package graph instead of `go mod download`: the latter also asks
-  # the proxy for .info files, which it refuses for some pseudo-versions
-  # (e.g. gocloud.dev), while .mod/.zip (all a build needs) are served.
-  (cd "$mod_dir" && go list -deps "$pkg" >/dev/null) >&2
-  log "  download took $((SECONDS - t))s"
-  t=$SECONDS
-  log "compiling $pkg ..."
-  (cd "$mod_dir" && go build -trimpath -ldflags "-s -w -X $xdef" -o "$out" "$pkg") >&2
-  log "  compile took $((SECONDS - t))s ($(du -h "$out" | cut -f1))"
-}
 
 readonly SDK_VERSION_VAR=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
 
@@ -279,16 +256,7 @@ have_lock=0
 take_lock() {
   [[ $have_lock == 0 ]] || return 0
   have_lock=1
-  mkdir -p "$engine_root"
-  if command -v flock >/dev/null 2>&1; then
-    exec 9>"$engine_root/.lock"
-    if ! flock -n 9; then
-      log "waiting for another provisioning run (lock $engine_root/.lock) ..."
-      flock 9
-    fi
-    # Holding the lock, any leftover build directory is from a killed run.
-    rm -rf "$engine_root"/.build-*
-  fi
+  lock_build_root "$engine_root" "provisioning run"
 }
 
 # install_hosts DIR NAME...: build the hosts missing from DIR in a temporary
