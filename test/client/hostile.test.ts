@@ -46,6 +46,9 @@ afterAll(async () => {
 beforeEach(() => {
   server.fallback = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
 });
+// Listings fetch pages ahead: a test's failed listing may leave requests in flight, which would
+// otherwise take the scripts of the next test.
+afterEach(() => server.settled(150));
 
 function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClient {
   return testClient(server.url, API_KEY, options);

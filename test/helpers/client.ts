@@ -135,6 +135,12 @@ export interface ScriptedServer {
   /** Replaces the queue of scripts; when it runs out, `fallback` answers. */
   script(...scripts: Script[]): void;
   fallback: Script;
+  /**
+   * Resolves once no request has arrived for `quietMs`: the requests a test's client left in
+   * flight (pages fetched ahead by a listing that failed or ran out of time) have landed, so none
+   * of them takes a script of the next test.
+   */
+  settled(quietMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -142,6 +148,7 @@ export interface ScriptedServer {
 export async function startScriptedServer(): Promise<ScriptedServer> {
   let queue: Script[] = [];
   const hits: Hit[] = [];
+  let lastArrival = 0;
   const state: ScriptedServer = {
     url: "",
     hits,
@@ -150,6 +157,11 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       queue = [...scripts];
       hits.length = 0;
     },
+    async settled(quietMs) {
+      for (let quiet = Date.now() - lastArrival; quiet < quietMs; quiet = Date.now() - lastArrival) {
+        await new Promise((resolve) => setTimeout(resolve, quietMs - quiet));
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -157,6 +169,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       }),
   };
   const server = http.createServer((req, res) => {
+    lastArrival = Date.now();
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (body += chunk));
