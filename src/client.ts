@@ -21,6 +21,7 @@ export type {
   ListOptions,
   NodeServiceClientOptions,
   RetryOptions,
+  RetryWait,
 } from "./api";
 
 // Its errors.

@@ -25,6 +25,7 @@ export type {
   NodeConnection,
   NodeFilterArgs,
   NodeResult,
+  NodeWithConnection,
   WaitFor,
 } from "./functions";
 export { SettingsError } from "./settings";
@@ -57,6 +58,7 @@ export type {
   NodeFilters,
   NodeServiceClientOptions,
   RetryOptions,
+  RetryWait,
 } from "./api";
 // Each allowed-value list beside the type of its values.
 export {

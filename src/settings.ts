@@ -1,4 +1,4 @@
-import { isApiError, NodeServiceClient } from "./api";
+import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "./api";
 
 /**
  * Where the service's API URL and key come from, in order:
@@ -37,13 +37,90 @@ export type ConfigReader = (fullKey: string) => string | undefined;
 /** Where a setting was found. */
 export type SettingSource = "argument" | "stack config" | "environment";
 
+/** The limits of one call to the service that a user can set (see {@link CALL_SETTINGS}). */
+export interface CallSettingArgs {
+  /**
+   * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+   * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+   * `BLOCKCHAIN_TIMEOUT_MS`.
+   */
+  timeoutMs?: number;
+  /**
+   * Overall deadline of one call across its attempts and the waits between them, ms. Default
+   * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+   * `BLOCKCHAIN_DEADLINE_MS`.
+   */
+  deadlineMs?: number;
+  /**
+   * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+   * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+   * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+   */
+  maxRetries?: number;
+}
+
 /** Connection arguments every resource and function accepts. */
-export interface ConnectionArgs {
+export interface ConnectionArgs extends CallSettingArgs {
   /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
   apiUrl?: string;
   /** API key; defaults to stack config `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
   apiKey?: string;
 }
+
+/** Largest timer delay Node.js honours (2^31 - 1 ms); the bound of the millisecond settings. */
+const MAX_MS = 2_147_483_647;
+
+/** How one call setting is set, and the values it accepts. */
+export interface CallSetting {
+  /** Full stack configuration key, e.g. `blockchain:deadlineMs`. */
+  config: string;
+  /** Environment variable, e.g. `BLOCKCHAIN_DEADLINE_MS`. */
+  env: string;
+  /** Smallest value accepted. */
+  min: number;
+  /** Largest value accepted. */
+  max: number;
+  /** Whether only integers are accepted. */
+  integer: boolean;
+  /** The default, for messages and docs. */
+  defaultValue: number;
+  /** What is expected, for messages. */
+  expected: string;
+}
+
+/** Every call setting: argument name, stack config key, environment variable and bounds. */
+export const CALL_SETTINGS: Record<keyof CallSettingArgs, CallSetting> = {
+  timeoutMs: {
+    config: `${CONFIG_NAMESPACE}:timeoutMs`,
+    env: "BLOCKCHAIN_TIMEOUT_MS",
+    min: 1,
+    max: MAX_MS,
+    integer: false,
+    defaultValue: 20_000,
+    expected: `a number of milliseconds from 1 to ${MAX_MS}`,
+  },
+  deadlineMs: {
+    config: `${CONFIG_NAMESPACE}:deadlineMs`,
+    env: "BLOCKCHAIN_DEADLINE_MS",
+    min: 1,
+    max: MAX_MS,
+    integer: false,
+    defaultValue: 60_000,
+    expected: `a number of milliseconds from 1 to ${MAX_MS}`,
+  },
+  maxRetries: {
+    config: `${CONFIG_NAMESPACE}:maxRetries`,
+    env: "BLOCKCHAIN_MAX_RETRIES",
+    min: 0,
+    max: 100,
+    integer: true,
+    defaultValue: 4,
+    expected: "an integer from 0 to 100",
+  },
+};
+
+/** The names of the call settings, in the order of the docs. */
+export const CALL_SETTING_NAMES = Object.keys(CALL_SETTINGS) as (keyof CallSettingArgs)[];
 
 /** The resolved connection settings. */
 export interface Settings {
@@ -142,6 +219,100 @@ export function resolveSettings(
   return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
 }
 
+/** A call setting's value: a finite number (a string of one, from config or env) in its bounds. */
+function callSettingValue(setting: CallSetting, raw: unknown): number | undefined {
+  const value =
+    typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(value) || value < setting.min || value > setting.max) return undefined;
+  if (setting.integer && !Number.isInteger(value)) return undefined;
+  return value;
+}
+
+/** How to set a call setting, for messages. */
+function callSettingFix(name: keyof CallSettingArgs, source: SettingSource): string {
+  const s = CALL_SETTINGS[name];
+  const example = s.defaultValue * 2;
+  return source === "argument"
+    ? `pass ${name} as ${s.expected}`
+    : source === "stack config"
+      ? `set it with \`pulumi config set ${s.config} ${example}\``
+      : `export ${s.env}=${example}`;
+}
+
+/**
+ * Finds and checks the call settings (arguments > stack config > environment): each is missing
+ * when no source sets it (the client's default applies). `undefined` arguments and {@link UNKNOWN}
+ * count as not given.
+ * @throws SettingsError naming each value that is not accepted, where it came from and how to fix it there.
+ */
+export function resolveCallSettings(
+  explicit: CallSettingArgs = {},
+  config?: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+): CallSettingArgs {
+  const problems = callSettingProblems(explicit, config, env);
+  if (problems.length > 0) throw new SettingsError(problems.join("\n"));
+  const out: CallSettingArgs = {};
+  for (const name of CALL_SETTING_NAMES) {
+    const found = findCallSetting(name, explicit, config, env);
+    if (found) out[name] = callSettingValue(CALL_SETTINGS[name], found.raw);
+  }
+  return out;
+}
+
+function findCallSetting(
+  name: keyof CallSettingArgs,
+  explicit: CallSettingArgs,
+  config: ConfigReader | undefined,
+  env: NodeJS.ProcessEnv,
+): { raw: unknown; source: SettingSource } | undefined {
+  const s = CALL_SETTINGS[name];
+  const arg = (explicit as Record<string, unknown>)[name];
+  if (arg !== undefined && arg !== null && arg !== UNKNOWN) return { raw: arg, source: "argument" };
+  const fromConfig = settingValue(config?.(s.config));
+  if (fromConfig !== undefined) return { raw: fromConfig, source: "stack config" };
+  const fromEnv = settingValue(env[s.env]);
+  if (fromEnv !== undefined) return { raw: fromEnv, source: "environment" };
+  return undefined;
+}
+
+/**
+ * The problems with the call settings, one line each: the setting, where it came from, the value
+ * refused, what is accepted and how to set it there. Empty when all are fine or not set.
+ */
+export function callSettingProblems(
+  explicit: CallSettingArgs = {},
+  config?: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  const problems: string[] = [];
+  for (const name of CALL_SETTING_NAMES) {
+    const found = findCallSetting(name, explicit, config, env);
+    if (!found || callSettingValue(CALL_SETTINGS[name], found.raw) !== undefined) continue;
+    const s = CALL_SETTINGS[name];
+    const where =
+      found.source === "argument"
+        ? `the ${name} argument`
+        : found.source === "stack config"
+          ? `stack config ${s.config}`
+          : `the environment variable ${s.env}`;
+    const shown = typeof found.raw === "string" ? JSON.stringify(found.raw.slice(0, 40)) : String(found.raw);
+    problems.push(
+      `${name}: ${where} is ${shown}; expected ${s.expected}: ${callSettingFix(name, found.source)}.`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * Where the limits named by the client's hints ("Raise deadlineMs", "Raise timeoutMs") are set
+ * by a Pulumi user.
+ */
+export const CALL_SETTINGS_HINT =
+  "timeoutMs, deadlineMs and maxRetries are arguments of every resource and function, and settings of the stack or provider: " +
+  `\`pulumi config set ${CALL_SETTINGS.deadlineMs.config} 120000\` (or export ${CALL_SETTINGS.deadlineMs.env}=120000); ` +
+  `likewise ${CALL_SETTINGS.timeoutMs.config} / ${CALL_SETTINGS.timeoutMs.env} and ${CALL_SETTINGS.maxRetries.config} / ${CALL_SETTINGS.maxRetries.env}.`;
+
 /** Where each source of the API key is, and how to replace the key there. */
 const API_KEY_FIXES: Record<SettingSource, string> = {
   argument: "it came from the apiKey argument: pass the right key (as a secret)",
@@ -195,8 +366,28 @@ export function withSettingHints(error: unknown, sources: Settings["sources"]): 
   if (isApiError(error) && error.kind === "unauthorized") {
     return appendHint(error, `The API key was refused; ${API_KEY_FIXES[sources.apiKey]}.`);
   }
+  if (
+    isApiError(error) &&
+    /\bRaise (timeoutMs|deadlineMs)\b|\bGave up after \d+ attempts\b/.test(error.message)
+  ) {
+    return appendHint(error, CALL_SETTINGS_HINT);
+  }
   return error;
 }
+
+/** Where the waits of this process are reported (a host sets it: the program's log, the engine's). */
+let waitReporter: ((event: RetryWait) => void) | undefined;
+
+/**
+ * Sets where every client made by {@link withClient} reports a wait between two attempts (see the
+ * client's `onWait`): the functions log it with `pulumi.log`, the providers through the engine.
+ */
+export function setWaitReporter(reporter: ((event: RetryWait) => void) | undefined): void {
+  waitReporter = reporter;
+}
+
+/** The client options every client of {@link withClient} shares besides its settings. */
+const reportWait: NodeServiceClientOptions["onWait"] = (event) => waitReporter?.(event);
 
 const clients = new Map<string, NodeServiceClient>();
 
@@ -215,10 +406,24 @@ export async function withClient<T>(
 ): Promise<T> {
   const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
   const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
-  const cacheKey = `${settings.apiUrl}\u0000${settings.apiKey}`;
+  const limits = resolveCallSettings(args, config);
+  const cacheKey = [
+    settings.apiUrl,
+    settings.apiKey,
+    limits.timeoutMs,
+    limits.deadlineMs,
+    limits.maxRetries,
+  ].join("\u0000");
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new NodeServiceClient({ apiUrl: settings.apiUrl, apiKey: settings.apiKey });
+    client = new NodeServiceClient({
+      apiUrl: settings.apiUrl,
+      apiKey: settings.apiKey,
+      ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
+      ...(limits.deadlineMs !== undefined ? { deadlineMs: limits.deadlineMs } : {}),
+      ...(limits.maxRetries !== undefined ? { retry: { maxRetries: limits.maxRetries } } : {}),
+      onWait: reportWait,
+    });
     clients.set(cacheKey, client);
   }
   try {

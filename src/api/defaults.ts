@@ -3,11 +3,14 @@
  * {@link NodeServiceClientOptions}; nothing else in `src/api/` hard-codes a timing or a limit.
  */
 
-/** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 30 s. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 20 s. */
+export const DEFAULT_TIMEOUT_MS = 20_000;
 
-/** Overall deadline of one call across all its attempts and the waits between them: 120 s. */
-export const DEFAULT_DEADLINE_MS = 120_000;
+/**
+ * Overall deadline of one call across all its attempts and the waits between them: 60 s, so that
+ * a call that meets a hung or trickling service ends within a minute by default.
+ */
+export const DEFAULT_DEADLINE_MS = 60_000;
 
 /** Retries after the first attempt (so at most 5 attempts per call). */
 export const DEFAULT_MAX_RETRIES = 4;

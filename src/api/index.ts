@@ -6,7 +6,7 @@
 export { NodeServiceClient } from "./client";
 export type { NodeServiceClientOptions, RetryOptions } from "./options";
 export type { ListAllOptions, ListOptions } from "./nodes";
-export type { FetchInitLike, FetchLike, FetchResponseLike } from "./transport";
+export type { FetchInitLike, FetchLike, FetchResponseLike, RetryWait } from "./transport";
 export { DEFAULT_LIST_DEADLINE_MS, defaultSleep } from "./defaults";
 
 // Its errors.
@@ -54,6 +54,8 @@ export {
   NODE_SECRET_FIELDS,
   toNodeConnection,
   toNodeResult,
+  toNodeWithConnection,
   type NodeConnection,
   type NodeResult,
+  type NodeWithConnection,
 } from "./node-view";

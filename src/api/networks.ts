@@ -1,6 +1,7 @@
 /** Network endpoints: read and update (both `PATCH`), delete (spec 4.3, 4.4). */
 import { PATHS, show, validateNetworkUpdate } from "../model";
-import { ApiError, NotFoundError, createApiError } from "./errors";
+import { confirmNotFound } from "./confirm-not-found";
+import { NotFoundError } from "./errors";
 import { toNetwork } from "./mapping";
 import { mapResponse } from "./map-response";
 import { request } from "./request";
@@ -11,58 +12,14 @@ import { requireId, requireNoProblems } from "./validation";
 
 const UPDATE_FIELDS = ["name", "project"] as const;
 
-/**
- * Confirms that a "does not exist" answer about `id` came from the service itself, by asking the
- * same API base for the first page of nodes: when that answers the paginated list the spec gives,
- * the base URL is right and the network is gone; the original `NotFoundError` is returned.
- * Otherwise (another 404, an HTML page, a wrong shape) the API URL is wrong: throws an
- * `invalid_response` error (`unconfirmed_not_found`) that names both paths, and nothing may be
- * taken as gone.
- */
-async function confirmGone(t: Transport, notFound: ApiError, startedAt: number): Promise<ApiError> {
-  const probeUrl = apiUrl(t.base, PATHS.nodes);
-  let problem: string | undefined;
-  // The probe is part of the call: it gets what is left of the call's deadline, not a new one.
-  const left = t.deadlineMs - (t.now() - startedAt);
-  try {
-    if (left <= 0)
-      throw createApiError({
-        kind: "timeout",
-        code: "deadline_exceeded",
-        operation: notFound.operation,
-        detail: "no time left",
-        attempts: 0,
-      });
-    const probe = await request(
-      { ...t, deadlineMs: left },
-      {
-        operation: notFound.operation,
-        resourceId: notFound.resourceId,
-        method: "GET",
-        url: probeUrl,
-      },
-    );
-    const body = probe.body as { results?: unknown } | undefined;
-    if (typeof body !== "object" || body === null || !Array.isArray(body.results)) {
-      problem = `GET ${t.base.href}${PATHS.nodes} answered ${probe.status} without a list of nodes`;
-    }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    problem = `GET ${t.base.href}${PATHS.nodes} failed too (${error.status ?? error.kind} ${error.code})`;
-  }
-  if (problem === undefined) return notFound;
-  throw createApiError(
-    {
-      kind: "invalid_response",
-      code: "unconfirmed_not_found",
-      status: notFound.status,
-      operation: notFound.operation,
-      resourceId: notFound.resourceId,
-      detail: `the service answered 404 for ${t.base.href}${PATHS.network(notFound.resourceId ?? "")}, and ${problem}; the network is not taken as gone`,
-      hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
-      attempts: notFound.attempts,
-    },
-    t.redact,
+/** {@link confirmNotFound} for a network: a 404 not confirmed is not taken as gone. */
+function confirmGone(t: Transport, notFound: NotFoundError, startedAt: number) {
+  return confirmNotFound(
+    t,
+    notFound,
+    startedAt,
+    PATHS.network(notFound.resourceId ?? ""),
+    "the network is not taken as gone",
   );
 }
 

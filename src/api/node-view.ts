@@ -178,3 +178,39 @@ export function toNodeConnection(node: Node): NodeConnection {
   }
   return connection;
 }
+
+/**
+ * A node as the Output forms `getNodeOutput` and `getNodesOutput` give it: its metadata and masked
+ * twins ({@link NodeResult}) **and** its endpoints and credentials, always inside an Output that
+ * is secret as a whole (Pulumi's rule for function results that hold secrets), so
+ * `getNodeOutput({ id }).httpsEndpoint` is a secret `Output<string>` holding the endpoint.
+ *
+ * As in the results of Pulumi's bridged providers, every endpoint and credential is a string:
+ * an empty string when the service did not send it (it sends them only to the node's owner, and
+ * some protocols have no `wssEndpoint`, `graphqlEndpoint` or `beaconEndpoint`).
+ */
+export interface NodeWithConnection extends NodeResult {
+  /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. `""` when not sent. */
+  httpsEndpoint: string;
+  /** The WebSocket endpoint URL; it may embed the auth key in its path. `""` when not sent. */
+  wssEndpoint: string;
+  /** The GraphQL endpoint URL, on protocols that have one; `""` when not sent. */
+  graphqlEndpoint: string;
+  /** The beacon-chain endpoint URL (Ethereum); `""` when not sent. */
+  beaconEndpoint: string;
+  /** User name for the endpoints' basic authentication; `""` when not sent. */
+  authUsername: string;
+  /** Password for the endpoints' basic authentication; `""` when not sent. */
+  authPassword: string;
+  /** The node's auth key (often also part of the endpoint paths); `""` when not sent. */
+  authKey: string;
+}
+
+/**
+ * The whole view of a node: {@link toNodeResult} and every endpoint and credential, `""` where the
+ * service sent none. The caller must keep the result secret as a whole.
+ */
+export function toNodeWithConnection(node: Node): NodeWithConnection {
+  const secrets = Object.fromEntries(NODE_SECRET_FIELDS.map((field) => [field, node.details[field] ?? ""]));
+  return { ...toNodeResult(node), ...secrets } as NodeWithConnection;
+}

@@ -6,6 +6,8 @@ import { mapResponse } from "./map-response";
 import { request } from "./request";
 import { Transport, learnNodeSecrets } from "./transport";
 import type { Node, NodeFilters } from "./types";
+import { confirmNotFound, wrongApiUrlHint } from "./confirm-not-found";
+import { NotFoundError, createApiError } from "./errors";
 import { apiUrl } from "./url";
 import { Redacting, invalidInput, requireId, requireNoProblems } from "./validation";
 
@@ -70,12 +72,19 @@ export function listNodes(
   const operation = "listNodes";
   requireNoProblems(t, operation, deadlineProblems((options as ListOptions | undefined)?.deadlineMs));
   const query = nodeQuery(t, operation, filters);
-  return paginate(t, {
+  const pages = paginate(t, {
     operation,
     firstUrl: apiUrl(t.base, PATHS.nodes, query),
     map: (item, path) => learned(t, toNode(item, path)),
     deadlineMs: options?.deadlineMs,
   });
+  return (async function* () {
+    try {
+      yield* pages;
+    } catch (error) {
+      throw listNotFound(t, error);
+    }
+  })();
 }
 
 /**
@@ -103,37 +112,78 @@ export async function listAllNodes(
   const nodes: Node[] = [];
   const query = nodeQuery(t, operation, filters);
   const stats: ListingStats = { pages: 0, attempts: 0 };
-  for await (const node of paginate(
-    t,
-    {
-      operation,
-      firstUrl: apiUrl(t.base, PATHS.nodes, query),
-      map: (item, path) => learned(t, toNode(item, path)),
-      deadlineMs,
-      stopAfterItems: limit,
-    },
-    stats,
-  )) {
-    if (nodes.length === limit) {
-      throw invalidInput(operation, [], {
-        code: "limit_exceeded",
-        summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
-        attempts: stats.attempts,
-        redactor: t.redact,
-      });
-    }
-    nodes.push(node);
+  try {
+    await collect();
+  } catch (error) {
+    throw listNotFound(t, error);
   }
   return nodes;
+
+  async function collect(): Promise<void> {
+    for await (const node of paginate(
+      t,
+      {
+        operation,
+        firstUrl: apiUrl(t.base, PATHS.nodes, query),
+        map: (item, path) => learned(t, toNode(item, path)),
+        deadlineMs,
+        stopAfterItems: limit,
+      },
+      stats,
+    )) {
+      if (nodes.length === limit) {
+        throw invalidInput(operation, [], {
+          code: "limit_exceeded",
+          summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
+          attempts: stats.attempts,
+          redactor: t.redact,
+        });
+      }
+      nodes.push(node);
+    }
+  }
 }
 
-/** Retrieves one node by id (`ND-…`); the id is checked before any request. */
+/**
+ * Retrieves one node by id (`ND-…`); the id is checked before any request. A `NotFoundError` is
+ * thrown only for the service's own "does not exist" answer, confirmed against the same API base;
+ * a 404 from a wrong API URL is an `invalid_response` error that says the API URL looks wrong.
+ */
 export async function getNode(t: Transport, id: string): Promise<Node> {
   const operation = "getNode";
   requireId(t, operation, "node", id);
   const spec = { operation, resourceId: id };
-  const response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
+  const startedAt = t.now();
+  let response;
+  try {
+    response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw await confirmNotFound(t, error, startedAt, PATHS.node(id), "the node is not taken as missing");
+    }
+    throw error;
+  }
   return mapResponse(t, spec, response, (body) => learned(t, toNode(body)));
+}
+
+/**
+ * A 404 of the node list itself (`GET /v1/nodes/` always exists) means the API URL is wrong,
+ * whatever the body says: an `invalid_response` error that says so. Other errors pass.
+ */
+export function listNotFound(t: Transport, error: unknown): unknown {
+  if (!(error instanceof NotFoundError)) return error;
+  return createApiError(
+    {
+      kind: "invalid_response",
+      code: "unexpected_not_found",
+      status: error.status,
+      operation: error.operation,
+      detail: `GET ${t.base.href}${PATHS.nodes} answered 404 (${error.code}): the node list always exists at that path`,
+      hint: wrongApiUrlHint(t),
+      attempts: error.attempts,
+    },
+    t.redact,
+  );
 }
 
 function learned(t: Transport, node: Node): Node {

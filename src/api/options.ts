@@ -27,7 +27,7 @@ import {
 } from "./option-checks";
 import { createRedactor } from "./redact";
 import { DEFAULT_RETRY_POLICY } from "./retry";
-import type { FetchLike, Transport } from "./transport";
+import type { FetchLike, RetryWait, Transport } from "./transport";
 
 export { MAX_RETRIES_LIMIT, MIN_REQUESTS_PER_SECOND } from "./defaults";
 
@@ -72,12 +72,12 @@ export interface NodeServiceClientOptions {
   apiKey: string;
   /**
    * Per-attempt timeout, ms: a number above 0 and at most `MAX_TIMER_MS` (2^31 - 1, about 24.8
-   * days, the longest timer Node.js honours). Default 30000.
+   * days, the longest timer Node.js honours). Default 20000.
    */
   timeoutMs?: number;
   /**
    * Overall deadline of one call across its attempts and waits, ms: a number above 0 and at most
-   * `MAX_TIMER_MS`. Default 120000.
+   * `MAX_TIMER_MS`. Default 60000.
    */
   deadlineMs?: number;
   /** Retry settings, or `false` for a single attempt. */
@@ -110,6 +110,13 @@ export interface NodeServiceClientOptions {
   now?: () => number;
   /** Random numbers in [0, 1) for jitter (injectable for tests). Default `Math.random`. */
   random?: () => number;
+  /**
+   * Called once before each wait between two attempts of a call (a 429 with `Retry-After`, a 5xx
+   * backoff, a timed-out or dropped attempt), with what happened and how long the wait is, e.g.
+   * "getNode ND-1-2-3: the service answered 429; waiting 20 s before attempt 2 of 5". The event
+   * holds no credential. Default: nothing is reported.
+   */
+  onWait?: (event: RetryWait) => void;
 }
 
 /**
@@ -139,6 +146,7 @@ export const CLIENT_OPTION_NAMES = [
   "sleep",
   "now",
   "random",
+  "onWait",
 ] as const satisfies readonly (keyof NodeServiceClientOptions)[];
 
 /** Every option name of {@link RetryOptions}. */
@@ -206,6 +214,7 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
   const sleep = func<(ms: number) => Promise<void>>(problems, "sleep", own(options, "sleep"));
   const now = func<() => number>(problems, "now", own(options, "now"));
   const random = func<() => number>(problems, "random", own(options, "random"));
+  const onWait = func<(event: RetryWait) => void>(problems, "onWait", own(options, "onWait"));
 
   if (!problems.empty) fail(redactor, "invalid_option", "invalid client options", problems.record());
 
@@ -225,5 +234,6 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     limiterSleep: sleep,
     now: now ?? Date.now,
     random: random ?? Math.random,
+    onWait,
   };
 }

@@ -92,6 +92,7 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
       ? "not_retryable"
       : retryStop({ ...ctx, nextDelayMs: delayMs }, t.retryPolicy);
     if (stop === undefined) {
+      reportWait(t, spec, init, ctx, delayMs, attempts + 1);
       await t.sleep(delayMs);
       continue;
     }
@@ -115,6 +116,45 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
         mayHaveBeenProcessed,
       },
     );
+  }
+}
+
+/** Why an attempt failed, in a few words for a log line. */
+function failureReason(t: Transport, init: AttemptFailure["init"], ctx: RetryContext): string {
+  if (ctx.status !== undefined) return `the service answered ${ctx.status}`;
+  if (ctx.failure === "timeout") return `no answer within ${formatDuration(t.timeoutMs)}`;
+  if (ctx.failure === "refused") return "the connection was refused";
+  return `the connection failed (${init.code})`;
+}
+
+/** Tells the transport's `onWait` of a wait before attempt `nextAttempt`; a failing listener is ignored. */
+function reportWait(
+  t: Transport,
+  spec: RequestSpec,
+  init: AttemptFailure["init"],
+  ctx: RetryContext,
+  delayMs: number,
+  nextAttempt: number,
+): void {
+  if (!t.onWait) return;
+  const reason = failureReason(t, init, ctx);
+  const subject = spec.resourceId ? `${spec.operation} ${spec.resourceId}` : spec.operation;
+  const message = t.redact(
+    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${t.maxAttempts}`,
+  );
+  try {
+    t.onWait({
+      operation: spec.operation,
+      resourceId: spec.resourceId,
+      reason,
+      status: ctx.status,
+      delayMs,
+      nextAttempt,
+      maxAttempts: t.maxAttempts,
+      message,
+    });
+  } catch {
+    // A log that fails must not fail the call.
   }
 }
 

@@ -78,6 +78,28 @@ export interface Transport {
   now: () => number;
   /** Random numbers in [0, 1) for jitter. */
   random: () => number;
+  /** Told of each wait between two attempts of a call, before it starts; see {@link RetryWait}. */
+  onWait?: (event: RetryWait) => void;
+}
+
+/** A wait between two attempts of one call, as the `onWait` option reports it. No credential in it. */
+export interface RetryWait {
+  /** The client operation, e.g. `getNode`. */
+  operation: string;
+  /** The id the call is about, when there is one. */
+  resourceId?: string;
+  /** What ended the last attempt, e.g. `the service answered 429`, `no answer within 20 s`. */
+  reason: string;
+  /** The HTTP status of the last attempt, when the service answered. */
+  status?: number;
+  /** How long the wait is, ms. */
+  delayMs: number;
+  /** The attempt that follows the wait (2 for the first retry). */
+  nextAttempt: number;
+  /** The most attempts the call makes. */
+  maxAttempts: number;
+  /** One line for a log: "<operation> <id>: <reason>; waiting <duration> before attempt <n> of <max>". */
+  message: string;
 }
 
 /** One logical call. */

@@ -1,6 +1,15 @@
-import { isApiError, type NodeServiceClient } from "../api";
-import { ConnectionArgs, findSettings, settingFix, withClient } from "../settings";
+import * as pulumi from "@pulumi/pulumi";
+import { isApiError, type NodeServiceClient, type RetryWait } from "../api";
+import { ConnectionArgs, findSettings, setWaitReporter, settingFix, withClient } from "../settings";
 import { readStackConfig } from "./stack-config";
+
+/**
+ * A wait between two attempts, in the program's log as it happens (the engine shows it in the
+ * CI log at once): "getNodes: the service answered 429; waiting 20 s before attempt 2 of 5".
+ */
+function logWait(event: RetryWait): void {
+  pulumi.log.info(event.message).catch(() => undefined);
+}
 
 /** Which setting a refusal of the client's own checks is about, by the error's code. */
 const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
@@ -18,6 +27,7 @@ export async function withFunctionClient<T>(
   args: ConnectionArgs,
   use: (client: NodeServiceClient) => Promise<T>,
 ): Promise<T> {
+  setWaitReporter(logWait);
   try {
     return await withClient(args, readStackConfig, use);
   } catch (error) {

@@ -1,5 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { toNodeResult, type Node, type NodeResult } from "../api";
+import {
+  toNodeResult,
+  toNodeWithConnection,
+  type Node,
+  type NodeResult,
+  type NodeWithConnection,
+} from "../api";
 import { withFunctionClient } from "./connect";
 import { Inputs } from "./filters";
 import { oncePerFlight } from "./dedup";
@@ -21,19 +27,21 @@ export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
 }
 
 /**
- * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret.
- * For its endpoints and credentials, use `getNodeConnectionsOutput({ id })`.
+ * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints (`NodeResult`),
+ * readable. A Promise cannot carry secretness, so this form has **no endpoint and no
+ * credential**: for them, use the Output form, `getNodeOutput({ id }).httpsEndpoint` (secret).
  *
  * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
- * timeout) throw a `pulumi.RunError`: the program ends with that one message, no stack trace.
+ * timeout, an unreachable or failing service) throw a `pulumi.RunError`: the program ends with
+ * that one message, no stack trace.
  */
 export function getNode(args: GetNodeArgs): Promise<NodeResult> {
   return failingQuietly(async () => toNodeResult(await fetchNode("getNode", args)));
 }
 
 /**
- * Splits connection Inputs from the rest so that a secret `apiKey` does not make the whole
- * result secret: the key is used, never returned.
+ * Splits connection Inputs from the rest so that a secret `apiKey` is used unwrapped: the key is
+ * used, never returned.
  */
 export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
   args: T,
@@ -48,9 +56,25 @@ export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
 }
 
 /**
- * {@link getNode} taking Inputs and returning an Output: readable metadata and masked endpoints,
- * not secret (a secret `apiKey` does not make it secret).
+ * The brief's data source: one node (`GET /v1/nodes/{id}/`) with its metadata, masked twins
+ * **and** every endpoint and credential, as one Output **secret as a whole**:
+ *
+ * ```ts
+ * const rpcUrl = getNodeOutput({ id: "ND-123-456-789" }).httpsEndpoint; // secret Output<string>
+ * export const appEnv = pulumi.interpolate`RPC_URL=${rpcUrl}`;           // secret
+ * ```
+ *
+ * Everything computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) stays secret. For a
+ * readable value (a name, a status), `pulumi.unsecret(getNodeOutput({ id }).status)`, or the
+ * Promise form {@link getNode}.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNode`.
  */
-export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeResult> {
-  return unsecretArgs(args).apply((a) => getNode(a as GetNodeArgs));
+export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeWithConnection> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi
+    .secret(unsecretArgs(args))
+    .apply((a) =>
+      failingQuietly(async () => toNodeWithConnection(await fetchNode("getNodeOutput", a as GetNodeArgs))),
+    );
 }

@@ -1,5 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { toNodeResult, type Node, type NodeResult } from "../api";
+import {
+  toNodeResult,
+  toNodeWithConnection,
+  type Node,
+  type NodeResult,
+  type NodeWithConnection,
+} from "../api";
 import { withFunctionClient } from "./connect";
 import { unsecretArgs } from "./get-node";
 import { Inputs } from "./filters";
@@ -23,20 +29,42 @@ export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[
 
 /**
  * Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered
- * and ordered: their metadata and masked endpoints, never secret. For their endpoints and
- * credentials, use `getNodeConnectionsOutput` with the same filters.
+ * and ordered: their metadata and masked endpoints (`NodeResult`), readable. A Promise cannot
+ * carry secretness, so this form has **no endpoint and no credential**: for them, use the Output
+ * form, `getNodesOutput(filters)` (secret as a whole).
  *
- * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout) throw a
- * `pulumi.RunError`: the program ends with that one message, no stack trace.
+ * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout, an
+ * unreachable or failing service) throw a `pulumi.RunError`: the program ends with that one
+ * message, no stack trace.
  */
 export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
   return failingQuietly(async () => (await fetchNodes("getNodes", args)).map(toNodeResult));
 }
 
 /**
- * {@link getNodes} taking Inputs and returning an Output: readable metadata and masked endpoints,
- * not secret (a secret `apiKey` does not make it secret).
+ * The brief's data source: the matching nodes (`GET /v1/nodes/`, every page), each with its
+ * metadata, masked twins **and** every endpoint and credential, as one Output **secret as a
+ * whole**:
+ *
+ * ```ts
+ * const nodes = getNodesOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
+ * export const rpcUrl = nodes.apply((ns) => ns[0].httpsEndpoint); // secret
+ * export const appEnv = nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`); // secret
+ * ```
+ *
+ * Everything computed from it stays secret. For a readable list (names, statuses), unwrap what
+ * you keep: `pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)))`, or use the Promise
+ * form {@link getNodes}.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
  */
-export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<NodeResult[]> {
-  return unsecretArgs(args).apply((a) => getNodes(a as GetNodesArgs));
+export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<NodeWithConnection[]> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi
+    .secret(unsecretArgs(args))
+    .apply((a) =>
+      failingQuietly(async () =>
+        (await fetchNodes("getNodesOutput", a as GetNodesArgs)).map(toNodeWithConnection),
+      ),
+    );
 }

@@ -9,5 +9,5 @@ export type { GetNodesArgs, GetNodesOutputArgs } from "./get-nodes";
 export { getNodeConnectionsOutput } from "./get-node-connections";
 export type { GetNodeConnectionsArgs, GetNodeConnectionsOutputArgs } from "./get-node-connections";
 export type { NodeFilterArgs } from "./filters";
-export type { NodeConnection, NodeResult } from "../api";
+export type { NodeConnection, NodeResult, NodeWithConnection } from "../api";
 export type { WaitFor } from "./wait";

@@ -26,7 +26,7 @@ import {
 } from "../resources/network-provider";
 import { checkCredentialInputs, kindOf, type PropertyDiff } from "../resources/checks";
 import { readProviderConfig, setProviderConfig } from "../resources/provider-config";
-import { CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
+import { CALL_SETTINGS, CALL_SETTING_NAMES, CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 import { TOKENS } from "./schema";
 
@@ -161,6 +161,12 @@ export function configure(args: PropertyMap, variables: Record<string, string> =
     [CONFIG_API_URL]: value("apiUrl"),
     [CONFIG_API_KEY]: value("apiKey"),
   };
+  // The call limits (`timeoutMs`, `deadlineMs`, `maxRetries`): numbers in YAML, strings in config.
+  for (const name of CALL_SETTING_NAMES) {
+    const v = props[name] ?? variables[`blockchain:config:${name}`];
+    values[CALL_SETTINGS[name].config] =
+      typeof v === "number" ? String(v) : typeof v === "string" ? v : undefined;
+  }
   configUnknown = Object.values(values).includes(UNKNOWN);
   setProviderConfig((fullKey) => (values[fullKey] === UNKNOWN ? undefined : values[fullKey]));
 }

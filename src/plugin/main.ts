@@ -1,14 +1,18 @@
 /**
  * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
- * line of standard output, which is how the engine finds it. The engine's arguments (its address,
- * logging flags) are not needed: the plugin never calls back. It stops when the engine kills it,
+ * line of standard output, which is how the engine finds it. The engine's address (its last
+ * argument) is used only to log lines through the engine (`../resources/engine-log.ts`). It stops when the engine kills it,
  * or on SIGTERM/SIGINT (after answering the calls in flight). Standard input is not watched: the
  * engine gives plugins none.
  */
+import { engineLog } from "../resources/engine-log";
+import { setWaitReporter } from "../settings";
 import { serve } from "./server";
 
 /** Starts the plugin; exits with status 1 and one line on standard error when it cannot serve. */
 export async function main(): Promise<void> {
+  // A wait between two attempts shows in the engine's log as it happens, on the resource.
+  setWaitReporter((event) => engineLog("info", event.message));
   try {
     const { port, server } = await serve();
     process.stdout.write(`${port}\n`);

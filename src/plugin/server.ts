@@ -14,6 +14,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as pluginTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as rpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as protoTypes from "@pulumi/pulumi/proto/provider_pb";
+import { withResource } from "../resources/engine-log";
 import * as handlers from "./handlers";
 import type { PropertyMap } from "./properties";
 
@@ -133,24 +134,27 @@ export const providerService = {
     return res;
   }),
   check: answer(async (req: protoTypes.CheckRequest) =>
-    checkResponse(await handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews()))),
+    checkResponse(
+      await withResource(req.getUrn(), () =>
+        handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())),
+      ),
+    ),
   ),
   diff: answer(async (req: protoTypes.DiffRequest) =>
     diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
   ),
   create: answer(async (req: protoTypes.CreateRequest) => {
-    const { id, props } = await handlers.create(req.getUrn(), toJs(req.getProperties()));
+    const { id, props } = await withResource(req.getUrn(), () =>
+      handlers.create(req.getUrn(), toJs(req.getProperties())),
+    );
     const res = new proto.CreateResponse();
     res.setId(id);
     res.setProperties(toStruct(props));
     return res;
   }),
   read: answer(async (req: protoTypes.ReadRequest) => {
-    const r = await handlers.read(
-      req.getUrn(),
-      req.getId(),
-      toJs(req.getProperties()),
-      toJs(req.getInputs()),
+    const r = await withResource(req.getUrn(), () =>
+      handlers.read(req.getUrn(), req.getId(), toJs(req.getProperties()), toJs(req.getInputs())),
     );
     const res = new proto.ReadResponse();
     res.setId(r.id);
@@ -159,18 +163,17 @@ export const providerService = {
     return res;
   }),
   update: answer(async (req: protoTypes.UpdateRequest) => {
-    const { props } = await handlers.update(
-      req.getUrn(),
-      req.getId(),
-      toJs(req.getOlds()),
-      toJs(req.getNews()),
+    const { props } = await withResource(req.getUrn(), () =>
+      handlers.update(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews())),
     );
     const res = new proto.UpdateResponse();
     res.setProperties(toStruct(props));
     return res;
   }),
   delete: answer(async (req: protoTypes.DeleteRequest) => {
-    await handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties()));
+    await withResource(req.getUrn(), () =>
+      handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties())),
+    );
     return new Empty();
   }),
   cancel: answer(() => new Empty()),

@@ -16,7 +16,7 @@ import {
 import { readProviderConfig } from "./provider-config";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
-type CheckFailure = pulumi.dynamic.CheckFailure;
+export type CheckFailure = pulumi.dynamic.CheckFailure;
 
 /**
  * Inputs as `check` receives them: any of the resource's fields, of any type, or not known yet

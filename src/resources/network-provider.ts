@@ -3,6 +3,7 @@ import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } fro
 import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
 import {
+  CheckFailure,
   Checked,
   checkConnection,
   describeError,
@@ -11,6 +12,7 @@ import {
   toFailures,
   UncheckedInputs,
 } from "./checks";
+import { engineLog } from "./engine-log";
 import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
@@ -108,17 +110,51 @@ function requireValidInputs(inputs: NetworkInputs, operation: string): void {
 }
 
 /**
+ * Whether the network `news.networkId` can be adopted, read once when the id is new to the stack
+ * or changed (never on each preview of an adopted network). The service has no read-only call for
+ * a network: this is the same no-op read that refresh uses (`PATCH` with an empty body, which
+ * changes nothing). Only the service's own "does not exist" (404, confirmed against the same API
+ * base) fails the check; anything else (unreachable, 5xx, a timeout) is left for `up` to report.
+ */
+async function checkAdoption(olds: unknown, news: UncheckedInputs<NetworkInputs>): Promise<CheckFailure[]> {
+  const id = news.networkId as string;
+  const previous =
+    typeof olds === "object" && olds !== null ? (olds as { networkId?: unknown }).networkId : undefined;
+  if (previous === id) return [];
+  const connection = { ...(news as ConnectionArgs) };
+  try {
+    await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
+    return [];
+  } catch (err) {
+    if (!isApiError(err) || err.kind !== "not_found") return [];
+    return [
+      {
+        property: "networkId",
+        reason:
+          `${id} does not exist in the service, or is not visible to this API key's organization (the service answered 404 ` +
+          `to a read of it). Networks cannot be created through the API: create it in the service's console, or set ` +
+          `networkId to the id of an existing network (the console shows it, NW-...).`,
+      },
+    ];
+  }
+}
+
+/**
  * `check`: validates inputs with the model, and the connection settings wherever they come from
  * (arguments, stack config, environment); when all is valid, checks once per process that the
- * service accepts the API key (see `checkConnection`). Unknown values (preview) are accepted as
- * they are. The inputs are handed back unchanged: with no failure, they are valid {@link NetworkInputs}.
+ * service accepts the API key (see `checkConnection`), and, when `networkId` is new to the stack
+ * or changed, that the network exists ({@link checkAdoption}). Unknown values (preview) are
+ * accepted as they are. The inputs are handed back unchanged: with no failure, they are valid
+ * {@link NetworkInputs}.
  */
 export async function checkNetwork(
-  _olds: unknown,
+  olds: unknown,
   news: UncheckedInputs<NetworkInputs>,
 ): Promise<Checked<NetworkInputs>> {
   const failures = toFailures(inputProblems(news));
   failures.push(...(await checkConnection(news, failures)));
+  const known = Object.values(news).every((v) => v !== UNKNOWN);
+  if (failures.length === 0 && known) failures.push(...(await checkAdoption(olds, news)));
   return { inputs: news as NetworkInputs, failures };
 }
 
@@ -223,7 +259,11 @@ export async function readNetwork(
     return inputs ? { id: network.id, props: outs, inputs } : { id: network.id, props: outs };
   } catch (err) {
     // The engine reads an empty id as "gone"; the properties of a gone resource are not read.
-    if (isApiError(err) && err.kind === "not_found") return { id: "", props: {} as NetworkOutputs };
+    if (isApiError(err) && err.kind === "not_found") {
+      if (props !== undefined)
+        engineLog("warning", `${id} no longer exists in the service; removed from the stack`);
+      return { id: "", props: {} as NetworkOutputs };
+    }
     throw describeError(err, "reading network", id);
   }
 }

@@ -25,8 +25,13 @@ import {
   readNetwork,
   updateNetwork,
 } from "./network-provider";
+import { setWaitReporter } from "../settings";
+import { engineLog } from "./engine-log";
 import { setProviderConfig } from "./provider-config";
 import { quietly } from "./quiet-errors";
+
+// A wait between two attempts shows in the engine's log as it happens (a 429, a 5xx, a timeout).
+setWaitReporter((event) => engineLog("info", event.message));
 
 /** Keeps the stack config of this provider process (read at call time, never serialized). */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {

@@ -64,13 +64,21 @@ export class EngineRun {
     };
   }
 
-  /** Runs the engine's `pulumi` in `cwd`; never rejects: the exit code is in the result. */
-  cli(cwd: string, args: string[], label = args.slice(0, 2).join(" ")): Promise<CliResult> {
+  /**
+   * Runs the engine's `pulumi` in `cwd`, with `env` on top of the sandbox's variables; never
+   * rejects: the exit code is in the result.
+   */
+  cli(
+    cwd: string,
+    args: string[],
+    label = args.slice(0, 2).join(" "),
+    env: Record<string, string> = {},
+  ): Promise<CliResult> {
     const key = this.label(label);
     return new Promise((resolve, reject) => {
       const child = spawn(path.join(this.engineDir, "pulumi"), [...args, "--color=never"], {
         cwd,
-        env: { ...process.env, ...this.sandbox.envVars },
+        env: { ...process.env, ...this.sandbox.envVars, ...env },
         stdio: ["ignore", "pipe", "pipe"],
       });
       const collect = (chunk: Buffer) => (this.transcript[key] += chunk.toString());

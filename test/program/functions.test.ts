@@ -98,27 +98,63 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     }
   });
 
-  test("getNodeOutput / getNodesOutput with a secret key: not secret, every field readable", async () => {
+  test("getNodeOutput / getNodesOutput: metadata, masked twins and every endpoint and credential, secret as a whole", async () => {
     const nodes = sdk.getNodesOutput({
       apiUrl: emulator().url,
-      apiKey: pulumi.secret(emulator().apiKey),
+      apiKey: emulator().apiKey,
       protocol: "ethereum",
     });
-    expect(await pulumi.isSecret(nodes)).toBe(false);
-    const first = sdk.getNodeOutput({
-      id: nodes.apply((ns) => ns[0].id),
+    expect(await pulumi.isSecret(nodes)).toBe(true);
+    const id = emulator().fixtures.beaconNode;
+    const wire = emulator().admin.getNode(id)!;
+    const node = sdk.getNodeOutput({ id, apiUrl: emulator().url, apiKey: emulator().apiKey });
+    // The brief's one-liner: the endpoint, as a secret Output<string>.
+    const rpc: pulumi.Output<string> = node.httpsEndpoint;
+    expect(await pulumi.isSecret(rpc)).toBe(true);
+    expect(await valueOf(rpc)).toBe(wire.details.https_endpoint);
+    expect(await valueOf(node.authPassword)).toBe(wire.details.auth_password);
+    expect(await valueOf(node.name)).toBe(wire.name);
+    expect(await valueOf(node.httpsEndpointMasked)).toContain("***");
+    // Inside apply, in a template literal and with interpolate: the right string, still secret.
+    const first = nodes.apply((ns) => ns[0].httpsEndpoint);
+    const env = nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`);
+    const interpolated = pulumi.interpolate`RPC_URL=${node.httpsEndpoint}`;
+    const listed = await valueOf(nodes);
+    for (const [out, value] of [
+      [first, listed[0].httpsEndpoint],
+      [env, `RPC_URL=${listed[0].httpsEndpoint}`],
+      [interpolated, `RPC_URL=${wire.details.https_endpoint}`],
+    ] as const) {
+      expect(await pulumi.isSecret(out)).toBe(true);
+      expect(await valueOf(out)).toBe(value);
+      expect(value).toMatch(/^(RPC_URL=)?https:\/\//);
+    }
+    // A readable list, from the Output form, in one line.
+    const names = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)));
+    expect(await pulumi.isSecret(names)).toBe(false);
+    expect(await valueOf(names)).toEqual(listed.map((n) => n.name));
+    // Every field of NodeConnection is there; "" where the service sent none.
+    for (const n of listed) {
+      for (const field of [
+        "httpsEndpoint",
+        "wssEndpoint",
+        "graphqlEndpoint",
+        "beaconEndpoint",
+        "authUsername",
+        "authPassword",
+        "authKey",
+      ] as const)
+        expect(typeof n[field]).toBe("string");
+    }
+  });
+
+  test("getNodeOutput with a secret key: the key is used, never returned", async () => {
+    const node = sdk.getNodeOutput({
+      id: emulator().fixtures.beaconNode,
       apiUrl: emulator().url,
       apiKey: pulumi.secret(emulator().apiKey),
     });
-    expect(await pulumi.isSecret(first)).toBe(false);
-    expect(await pulumi.isSecret(first.name)).toBe(false);
-    expect(await valueOf(first.name)).toBe((await valueOf(nodes))[0].name);
-    // The obvious export of metadata is readable and correct.
-    const listing = nodes.apply((ns) =>
-      JSON.stringify(ns.map((n) => ({ id: n.id, url: n.httpsEndpointMasked }))),
-    );
-    expect(await pulumi.isSecret(listing)).toBe(false);
-    expect(await valueOf(listing)).not.toContain(TO_JSON_TEXT);
+    expect(JSON.stringify(await valueOf(node))).not.toContain(emulator().apiKey);
   });
 
   test("the issue's three snippets, written against getNodes / getNodesOutput, do not compile", () => {

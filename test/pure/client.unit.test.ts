@@ -215,14 +215,37 @@ describe("requests", () => {
     ]);
   });
 
-  it("getNode 404 is a NotFoundError with a hint", async () => {
-    const { client: c } = client(() => ({
-      status: 404,
-      body: { error: { code: "not_found", message: "Not found." } },
-    }));
+  it("getNode 404 is a NotFoundError with a hint, once the node list on the same base answers", async () => {
+    const { client: c, calls } = client((url) =>
+      url.endsWith("/v1/nodes/")
+        ? { status: 200, body: { count: 0, next: null, previous: null, results: [] } }
+        : { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
+    );
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.message).toMatch(/^getNode ND-1-2-3: 404 not_found: Not found\.\nThe object does not exist/);
+    expect(calls.map((call) => new URL(call.url).pathname)).toEqual(["/v1/nodes/ND-1-2-3/", "/v1/nodes/"]);
+  });
+
+  it("getNode 404 when the node list 404s too: the API URL looks wrong, not a missing node", async () => {
+    const { client: c } = client(() => ({
+      status: 404,
+      body: { error: { code: "not_found", message: "Unknown path." } },
+    }));
+    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.code).toBe("unconfirmed_not_found");
+    expect(error.message).toMatch(/looks wrong/);
+  });
+
+  it("a 404 of the node list itself: the API URL looks wrong", async () => {
+    const { client: c } = client(() => ({
+      status: 404,
+      body: { error: { code: "not_found", message: "Unknown path." } },
+    }));
+    const error = (await rejection(c.listAllNodes({}, { limit: 10 }))) as ApiError;
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(error.message).toMatch(/looks wrong/);
   });
 
   it("a 2xx with a non-JSON body is an invalid_response error, not a crash", async () => {

@@ -204,8 +204,8 @@ describe("resolved settings", () => {
     const settings = resolveClientOptions(BASE);
     expect(settings).toMatchObject({
       base: { origin: "https://api.example.com", basePath: "", href: "https://api.example.com" },
-      timeoutMs: 30_000,
-      deadlineMs: 120_000,
+      timeoutMs: 20_000,
+      deadlineMs: 60_000,
       maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
       maxAttempts: 5,
       maxRequestsPerSecond: 10,

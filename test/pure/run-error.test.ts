@@ -1,7 +1,8 @@
 /**
- * Which failures of the functions end a program quietly (src/functions/run-error.ts): the
- * expected ones become a `pulumi.RunError` with the same message, the original as `cause`, one
- * object per message; anything else keeps its class and trace.
+ * Which failures of the functions end a program quietly (src/functions/run-error.ts): every
+ * failure a user can cause or meet (every error of the client, a missing setting, a wait timeout)
+ * becomes a `pulumi.RunError` with the same message, the original as `cause`, one object per
+ * message; a bug keeps its class and trace.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createApiError, type ApiErrorKind } from "../../src/api/errors";
@@ -13,26 +14,12 @@ const apiError = (kind: ApiErrorKind, detail = `a ${kind} failure`) =>
   createApiError({ kind, operation: "getNodes", code: kind, detail });
 
 describe("asRunError", () => {
-  test.each(["invalid_input", "unauthorized", "forbidden", "not_found", "validation"] as const)(
-    "%s: a RunError with the message, the name and the original as cause, no trace",
-    (kind) => {
-      const original = apiError(kind, `expected ${kind}`);
-      const e = asRunError(original) as pulumi.RunError;
-      expect(pulumi.RunError.isInstance(e)).toBe(true);
-      expect(e.message).toBe(original.message);
-      expect(e.name).toBe(original.name);
-      expect(e.cause).toBe(original);
-      expect(e.stack).toBe(`${original.name}: ${original.message}`);
-    },
-  );
-
-  test("a missing setting and a wait timeout are expected too", () => {
-    expect(isExpectedFailure(new SettingsError("No API key for the blockchain node service."))).toBe(true);
-    expect(isExpectedFailure(new WaitTimeoutError("getNodes: timed out after 1 s"))).toBe(true);
-    expect(pulumi.RunError.isInstance(asRunError(new SettingsError("No API URL (pure test)")))).toBe(true);
-  });
-
   test.each([
+    "invalid_input",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "validation",
     "unavailable",
     "network",
     "timeout",
@@ -40,9 +27,20 @@ describe("asRunError", () => {
     "conflict",
     "invalid_response",
     "unknown",
-  ] as const)("%s: returned as it is, trace included", (kind) => {
-    const original = apiError(kind);
-    expect(asRunError(original)).toBe(original);
+  ] as const)("%s: a RunError with the message, the name and the original as cause, no trace", (kind) => {
+    const original = apiError(kind, `expected ${kind}`);
+    const e = asRunError(original) as pulumi.RunError;
+    expect(pulumi.RunError.isInstance(e)).toBe(true);
+    expect(e.message).toBe(original.message);
+    expect(e.name).toBe(original.name);
+    expect(e.cause).toBe(original);
+    expect(e.stack).toBe(`${original.name}: ${original.message}`);
+  });
+
+  test("a missing setting and a wait timeout are expected too", () => {
+    expect(isExpectedFailure(new SettingsError("No API key for the blockchain node service."))).toBe(true);
+    expect(isExpectedFailure(new WaitTimeoutError("getNodes: timed out after 1 s"))).toBe(true);
+    expect(pulumi.RunError.isInstance(asRunError(new SettingsError("No API URL (pure test)")))).toBe(true);
   });
 
   test("a bug is returned as it is", () => {

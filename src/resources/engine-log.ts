@@ -1,0 +1,84 @@
+/**
+ * The engine's log channel, for code that runs in a provider process (the dynamic providers'
+ * host and the `blockchain` plugin): a line logged here is shown by the engine as it happens, on
+ * the resource when its URN is known, in `pulumi up`'s progress and in a CI log. The engine
+ * starts every provider process with its own address as the last argument; the Pulumi SDK's
+ * `pulumi.log` is not connected to it there, so this module speaks the engine's `Log` call itself,
+ * with the stubs of the installed `@pulumi/pulumi` (loaded on the first line logged, never before).
+ * Without an engine (a test, a script), or when the call fails, the line goes to standard error,
+ * which the engine also shows.
+ */
+import { AsyncLocalStorage } from "async_hooks";
+import { createRequire } from "module";
+import type * as grpcTypes from "@grpc/grpc-js";
+import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
+
+/** The severities a line may have. */
+export type LogSeverity = "info" | "warning";
+
+/** What a call in flight is about: the URN the engine shows its lines under. */
+const callContext = new AsyncLocalStorage<{ urn: string }>();
+
+/** Runs `body` with `urn` as the resource the lines it logs are about. */
+export function withResource<T>(urn: string, body: () => T): T {
+  return callContext.run({ urn }, body);
+}
+
+/** `host:port` of the engine: the last argument of this process that looks like one. */
+export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
+  for (let i = argv.length - 1; i >= 2; i--) {
+    if (/^(?:[\w.-]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(argv[i])) return argv[i];
+  }
+  return undefined;
+}
+
+interface Channel {
+  client: engineRpc.EngineClient;
+  proto: typeof engineProto;
+}
+
+let channel: Channel | null | undefined;
+
+function open(): Channel | null {
+  if (channel !== undefined) return channel;
+  const address = engineAddress();
+  if (!address) return (channel = null);
+  try {
+    const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+    const grpc = sdkRequire("@grpc/grpc-js") as typeof grpcTypes;
+    const rpc = sdkRequire("./proto/engine_grpc_pb") as typeof engineRpc;
+    const proto = sdkRequire("./proto/engine_pb") as typeof engineProto;
+    const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
+    channel = { client, proto };
+  } catch {
+    channel = null;
+  }
+  return channel;
+}
+
+/** Writes `message` to standard error, one line. */
+function toStderr(severity: LogSeverity, message: string): void {
+  process.stderr.write(`${severity}: ${message}\n`);
+}
+
+/**
+ * Logs one line through the engine, on the resource of the call in flight when there is one.
+ * Never throws; the line must hold no secret (callers log waits and outcomes, never values).
+ */
+export function engineLog(severity: LogSeverity, message: string): void {
+  const ch = open();
+  if (!ch) return toStderr(severity, message);
+  const req = new ch.proto.LogRequest();
+  req.setSeverity(severity === "warning" ? ch.proto.LogSeverity.WARNING : ch.proto.LogSeverity.INFO);
+  req.setMessage(message);
+  req.setUrn(callContext.getStore()?.urn ?? "");
+  req.setEphemeral(false);
+  try {
+    ch.client.log(req, (err) => {
+      if (err) toStderr(severity, message);
+    });
+  } catch {
+    toStderr(severity, message);
+  }
+}
