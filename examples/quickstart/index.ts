@@ -1,16 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  FaucetDrip,
-  getNodeConnectionsOutput,
-  getNodeOutput,
-  getNodesOutput,
-  Network,
-} from "pulumi-blockchain-nodes";
+import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes";
 
 /**
- * Adopts an existing network and names it, looks up its nodes (readable metadata, masked
- * endpoints), exports the first node's endpoints and key as secrets (from
- * `getNodeConnectionsOutput`, secret as a whole) and requests test tokens once.
+ * Adopts an existing network and names it, looks up its nodes (`getNodesOutput`, secret as a
+ * whole: metadata, masked twins, endpoints and credentials), exports a readable summary
+ * (`pulumi.unsecret` of the metadata only) and the first node's endpoints and key as secrets
+ * (`getNodeOutput({ id }).httpsEndpoint`), and requests test tokens once.
  *
  * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`,
  * `deleteOnDestroy` (default false: `pulumi destroy` stops managing the network and leaves it in
@@ -26,23 +21,11 @@ async function quickstart() {
 
   const network = new Network("main", { networkId, name: networkName }, { retainOnDelete: !deleteOnDestroy });
 
-  // Every node of the adopted network, ordered by name: readable metadata and masked endpoints.
+  // Every node of the adopted network, ordered by name: one Output, secret as a whole.
   const nodes = getNodesOutput({ network: network.networkId, orderBy: "name" });
-  const firstId = nodes.apply((ns) => ns[0]?.id ?? "");
-  const first = getNodeOutput({ id: firstId });
-  // The first node's endpoints and credentials: one Output, secret as a whole, plain strings inside.
-  const firstConnection = getNodeConnectionsOutput({ id: firstId }).apply((cs) => cs[0]);
-
-  const drip = faucetAddress ? new FaucetDrip("tokens", { address: faucetAddress }) : undefined;
-
-  return {
-    networkId: network.networkId,
-    networkName: network.name,
-    protocol: network.protocol,
-    publicNetwork: network.publicNetwork,
-    networkStatus: network.status,
-    nodeCount: nodes.apply((ns) => ns.length),
-    nodes: nodes.apply((ns) =>
+  // Metadata taken out of it and unwrapped on purpose: readable (no endpoint, no credential).
+  const summary = pulumi.unsecret(
+    nodes.apply((ns) =>
       ns.map((n) => ({
         id: n.id,
         name: n.name,
@@ -52,12 +35,27 @@ async function quickstart() {
         httpsEndpoint: n.httpsEndpointMasked ?? "",
       })),
     ),
-    firstNodeName: first.name,
-    // Secret, since they come from the connections Output.
-    firstNodeHttpsEndpoint: firstConnection.httpsEndpoint,
-    firstNodeWssEndpoint: firstConnection.wssEndpoint,
-    firstNodeAuthKey: firstConnection.authKey,
-    firstNodeHttpsEndpointMasked: first.httpsEndpointMasked,
+  );
+  const firstId = summary.apply((ns) => ns[0]?.id ?? "");
+  // The first node: getNodeOutput({ id }).httpsEndpoint is the endpoint, a secret Output<string>.
+  const first = getNodeOutput({ id: firstId });
+
+  const drip = faucetAddress ? new FaucetDrip("tokens", { address: faucetAddress }) : undefined;
+
+  return {
+    networkId: network.networkId,
+    networkName: network.name,
+    protocol: network.protocol,
+    publicNetwork: network.publicNetwork,
+    networkStatus: network.status,
+    nodeCount: summary.apply((ns) => ns.length),
+    nodes: summary,
+    firstNodeName: pulumi.unsecret(first.name),
+    // Secret: endpoints and credentials of the node.
+    firstNodeHttpsEndpoint: first.httpsEndpoint,
+    firstNodeWssEndpoint: first.wssEndpoint,
+    firstNodeAuthKey: first.authKey,
+    firstNodeHttpsEndpointMasked: pulumi.unsecret(first.apply((n) => n.httpsEndpointMasked ?? "")),
     faucetAmountSentWei: drip?.amountSent,
     faucetTransaction: drip?.transaction,
   };

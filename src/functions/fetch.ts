@@ -12,7 +12,7 @@ import {
   type NodeServiceClient,
 } from "../api";
 import { show } from "../model";
-import type { ConnectionArgs } from "../settings";
+import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
 import type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs } from "./args";
 import { waitUntil } from "./wait";
 
@@ -24,8 +24,17 @@ export type Connect = <T>(args: ConnectionArgs, use: (client: NodeServiceClient)
 
 /** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
 export function listNodes(operation: string, args: GetNodesArgs, connect: Connect): Promise<Node[]> {
-  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
-  return connect({ apiUrl, apiKey }, (client) => {
+  const {
+    apiUrl,
+    apiKey,
+    timeoutMs,
+    deadlineMs,
+    maxRetries,
+    limit = DEFAULT_GET_NODES_LIMIT,
+    waitFor,
+    ...filters
+  } = args;
+  return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
     const list = () => client.listAllNodes(filters, { limit });
     return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
   });
@@ -33,8 +42,8 @@ export function listNodes(operation: string, args: GetNodesArgs, connect: Connec
 
 /** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
 export function readNode(operation: string, args: GetNodeArgs, connect: Connect): Promise<Node> {
-  const { id, waitFor, apiUrl, apiKey } = args;
-  return connect({ apiUrl, apiKey }, (client) => {
+  const { id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = args;
+  return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
     const read = () => client.getNode(id);
     return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
   });
@@ -44,7 +53,7 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
 const listOnly = (args: GetNodeConnectionsArgs) =>
   Object.keys(args).filter(
     (k) =>
-      !["id", "waitFor", "apiUrl", "apiKey"].includes(k) &&
+      !["id", "waitFor", "apiUrl", "apiKey", ...CALL_SETTING_NAMES].includes(k) &&
       (args as Record<string, unknown>)[k] !== undefined,
   );
 
@@ -72,6 +81,6 @@ export async function nodeConnections(
       { resourceId: id },
     );
   }
-  const { waitFor, apiUrl, apiKey } = rest;
-  return [toNodeConnection(await read({ id, waitFor, apiUrl, apiKey }))];
+  const { waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = rest;
+  return [toNodeConnection(await read({ id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }))];
 }

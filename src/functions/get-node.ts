@@ -20,10 +20,10 @@ export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
 
 /** Reads one node (and waits for its status when asked), with the program's stack config. */
 export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
-  const { id, waitFor, apiUrl, apiKey } = args;
+  const { waitFor, ...rest } = args;
   const reading = () => readNode(operation, args, withFunctionClient);
   // Concurrent reads of one node share one request; a call that waits polls on its own.
-  return waitFor ? reading() : oncePerFlight("getNode", { id, apiUrl, apiKey }, reading);
+  return waitFor ? reading() : oncePerFlight("getNode", rest, reading);
 }
 
 /**

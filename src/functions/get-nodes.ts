@@ -21,10 +21,10 @@ export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
 
 /** Lists the matching nodes (and waits for their status when asked), with the program's stack config. */
 export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
-  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters } = args;
+  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
   const listing = () => listNodes(operation, args, withFunctionClient);
   // The same listing in one program run is made once; a call that waits polls on its own.
-  return waitFor ? listing() : oncePerRun("listNodes", { apiUrl, apiKey, limit, filters }, listing);
+  return waitFor ? listing() : oncePerRun("listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
 }
 
 /**

@@ -3,6 +3,8 @@ import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
 import { formatProblems, Problem } from "../model";
 import {
   BLANK_API_URL_REASON,
+  CALL_SETTING_NAMES,
+  callSettingProblems,
   ConnectionArgs,
   findSettings,
   MISSING_API_KEY,
@@ -71,6 +73,29 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
       property: "apiKey",
       reason: "apiKey: expected a non-empty string (pass it as a secret)",
     });
+  }
+  return failures;
+}
+
+/**
+ * Checks the call settings (`timeoutMs`, `deadlineMs`, `maxRetries`): arguments (unknowns pass),
+ * then the stack config handed to the provider and the environment; each failure names the
+ * setting, where it came from and how to fix it there.
+ */
+export function checkCallSettings(news: Record<string, unknown>): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const name of CALL_SETTING_NAMES) {
+    const value = news[name];
+    if (value === undefined || value === UNKNOWN) continue;
+    for (const reason of callSettingProblems({ [name]: value }, undefined, {}))
+      failures.push({ property: name, reason });
+  }
+  const unset = Object.fromEntries(
+    CALL_SETTING_NAMES.filter((n) => news[n] === undefined).map((n) => [n, undefined]),
+  );
+  for (const reason of callSettingProblems(unset, readProviderConfig)) {
+    if (CALL_SETTING_NAMES.some((n) => news[n] === undefined && reason.startsWith(`${n}:`)))
+      failures.push({ property: "", reason });
   }
   return failures;
 }
@@ -176,7 +201,11 @@ export async function checkConnection(
   news: { apiUrl?: unknown; apiKey?: unknown },
   otherFailures: CheckFailure[],
 ): Promise<CheckFailure[]> {
-  const failures = [...checkCredentialInputs(news), ...checkConnectionSettings(news)];
+  const failures = [
+    ...checkCredentialInputs(news),
+    ...checkConnectionSettings(news),
+    ...checkCallSettings(news as Record<string, unknown>),
+  ];
   if (failures.length > 0 || otherFailures.length > 0) return failures;
   if (news.apiUrl === UNKNOWN || news.apiKey === UNKNOWN) return [];
   return checkApiKeyOnce({

@@ -22,6 +22,9 @@ export interface NetworkInputs {
   project?: string;
   apiUrl?: string;
   apiKey?: string;
+  timeoutMs?: number;
+  deadlineMs?: number;
+  maxRetries?: number;
 }
 
 /** The optional inputs whose values the resource manages when the program sets them. */
@@ -50,12 +53,23 @@ export interface NetworkOutputs {
   managedInputs?: ManagedInput[];
   apiUrl?: string;
   apiKey?: string;
+  timeoutMs?: number;
+  deadlineMs?: number;
+  maxRetries?: number;
 }
 
 /** Properties whose change replaces the resource. */
 export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
 /** Properties updated in place. */
-export const NETWORK_UPDATE_PROPERTIES = ["name", "project", "apiUrl", "apiKey"] as const;
+export const NETWORK_UPDATE_PROPERTIES = [
+  "name",
+  "project",
+  "apiUrl",
+  "apiKey",
+  "timeoutMs",
+  "deadlineMs",
+  "maxRetries",
+] as const;
 
 /** The optional inputs the program sets. */
 function managedInputsOf(inputs: Partial<NetworkInputs>): ManagedInput[] {
@@ -82,6 +96,9 @@ function outputsOf(
     managedInputs,
     apiUrl: inputs.apiUrl,
     apiKey: inputs.apiKey,
+    timeoutMs: inputs.timeoutMs,
+    deadlineMs: inputs.deadlineMs,
+    maxRetries: inputs.maxRetries,
   });
 }
 
@@ -239,7 +256,14 @@ function refreshedInputs(outs: NetworkOutputs): NetworkInputs | undefined {
   if (!Array.isArray(outs.managedInputs)) return undefined;
   const inputs: NetworkInputs = { networkId: outs.networkId };
   for (const k of outs.managedInputs) if (k === "name" || k === "project") inputs[k] = outs[k];
-  return compact<NetworkInputs>({ ...inputs, apiUrl: outs.apiUrl, apiKey: outs.apiKey });
+  return compact<NetworkInputs>({
+    ...inputs,
+    apiUrl: outs.apiUrl,
+    apiKey: outs.apiKey,
+    timeoutMs: outs.timeoutMs,
+    deadlineMs: outs.deadlineMs,
+    maxRetries: outs.maxRetries,
+  });
 }
 
 /**

@@ -3,7 +3,15 @@ import type { Creator, NodeConnection, NodeResult } from "../api";
 import { refuseImport } from "./import-option";
 import { providerFor } from "./provider-shell";
 
-/** Arguments of {@link Network}. */
+/**
+ * Arguments of {@link Network}.
+ *
+ * **Destroy deletes the network in the service** (`DELETE /v1/networks/{id}/`), unless the
+ * resource has the `retainOnDelete: true` option: set it when the stack only manages the name of a
+ * network that must outlive the stack (a shared or production network), so that `pulumi destroy`
+ * and a replacement forget it and leave it in place. The service refuses to delete a network that
+ * still has nodes.
+ */
 export interface NetworkArgs {
   /**
    * Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
@@ -18,6 +26,21 @@ export interface NetworkArgs {
   apiUrl?: pulumi.Input<string>;
   /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
   apiKey?: pulumi.Input<string>;
+  /**
+   * Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+   * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+   */
+  timeoutMs?: pulumi.Input<number>;
+  /**
+   * Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+   * to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+   */
+  deadlineMs?: pulumi.Input<number>;
+  /**
+   * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+   * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+   */
+  maxRetries?: pulumi.Input<number>;
 }
 
 /** Outputs that carry credentials and are always secret. */
@@ -31,6 +54,12 @@ export const NETWORK_SECRET_OUTPUTS = ["connections", "apiKey"];
  * - refresh: current values (drift shows); a network deleted out of band is dropped from state;
  * - update: PATCHes only what changed;
  * - delete: DELETE (a 404 counts as already gone); the service refuses while nodes remain.
+ *
+ * **Destroy deletes the network in the service**, and so does a replacement (a new `networkId`)
+ * for the old one, unless the resource has the `retainOnDelete: true` option. Set it when the
+ * stack only adopts a network that must outlive it (shared, production): destroy then forgets the
+ * network and leaves it in place. A destroy uses the options stored in state: run `pulumi up`
+ * once after adding the option.
  *
  * The engine's `import` option does not work for dynamic resources: adopting by `networkId` is the
  * way, and the constructor refuses `import` saying so.
@@ -91,6 +120,9 @@ export class Network extends pulumi.dynamic.Resource {
         project: args.project,
         apiUrl: args.apiUrl,
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        timeoutMs: args.timeoutMs,
+        deadlineMs: args.deadlineMs,
+        maxRetries: args.maxRetries,
         protocol: undefined,
         publicNetwork: undefined,
         status: undefined,

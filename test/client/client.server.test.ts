@@ -21,6 +21,7 @@ import {
   testClient,
   wireNode,
 } from "../helpers/client";
+import type { RetryWait } from "../../src/api";
 
 const API_KEY = "raw-server-key-Zx81Qp0Lm7Vb3Nc5";
 const NODE_ID = "ND-123-456-789";
@@ -97,8 +98,11 @@ describe("each error status is mapped", () => {
     expect(e.status).toBe(403);
   });
 
-  it("404 → NotFoundError (getNode)", async () => {
-    server.script({ status: 404, body: errorBody("not_found", "Not found.") });
+  it("404 → NotFoundError (getNode), once the same base answers a node listing", async () => {
+    server.script(
+      { status: 404, body: errorBody("not_found", "Not found.") },
+      { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+    );
     const e = await fails(client().getNode(NODE_ID));
     expect(e).toBeInstanceOf(NotFoundError);
     expect(e.code).toBe("not_found");
@@ -126,6 +130,26 @@ describe("each error status is mapped", () => {
     );
     expect((await client().getNode(NODE_ID)).id).toBe(NODE_ID);
     expect(server.hits).toHaveLength(2);
+  });
+
+  it("each wait before a retry is reported once, as it starts, with the reason and the attempt", async () => {
+    const events: RetryWait[] = [];
+    server.script(
+      { status: 429, body: errorBody("throttled", "Slow down."), headers: { "retry-after": "1" } },
+      { status: 503, body: errorBody("unavailable", "Try later.") },
+      { status: 200, body: wireNode() },
+    );
+    const c = client({
+      onWait: (e) => events.push(e),
+      retry: { baseDelayMs: 1, maxDelayMs: 2, jitter: false },
+    });
+    expect((await c.getNode(NODE_ID)).id).toBe(NODE_ID);
+    expect(events.map((e) => e.message)).toEqual([
+      `getNode ${NODE_ID}: the service answered 429; waiting 1 s before attempt 2 of 5`,
+      `getNode ${NODE_ID}: the service answered 503; waiting 2 ms before attempt 3 of 5`,
+    ]);
+    expect(events[0]).toMatchObject({ status: 429, delayMs: 1000, nextAttempt: 2, maxAttempts: 5 });
+    expect(JSON.stringify(events)).not.toContain(API_KEY);
   });
 
   it("429 without Retry-After is retried with backoff, then fails with attempts", async () => {

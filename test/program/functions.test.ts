@@ -114,7 +114,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     expect(await valueOf(rpc)).toBe(wire.details.https_endpoint);
     expect(await valueOf(node.authPassword)).toBe(wire.details.auth_password);
     expect(await valueOf(node.name)).toBe(wire.name);
-    expect(await valueOf(node.httpsEndpointMasked)).toContain("***");
+    expect(await valueOf(node.apply((n) => n.httpsEndpointMasked))).toContain("***");
     // Inside apply, in a template literal and with interpolate: the right string, still secret.
     const first = nodes.apply((ns) => ns[0].httpsEndpoint);
     const env = nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`);

@@ -221,3 +221,82 @@ describe("FaucetDrip provider", () => {
     expect(await faucet.readFaucetDrip("drip", undefined)).toEqual({ id: "drip", props: undefined });
   });
 });
+
+describe("Network check at preview: adoption and call settings", () => {
+  test("a networkId that does not exist fails the check, naming the id and what to do; an adopted id is not read again", async () => {
+    emulator().resetRequests();
+    const missing = await net.checkNetwork({}, { networkId: "NW-999-999-9" });
+    expect(missing.failures).toHaveLength(1);
+    expect(missing.failures[0].property).toBe("networkId");
+    expect(missing.failures[0].reason).toMatch(/NW-999-999-9 does not exist in the service.*console/s);
+    const id = emulator().fixtures.networkWithNodes;
+    expect((await net.checkNetwork({}, { networkId: id })).failures).toEqual([]);
+    // The no-op read (PATCH {}) is made for a new or changed id only.
+    const patches = () =>
+      emulator()
+        .requests()
+        .filter((r) => r.method === "PATCH").length;
+    const before = patches();
+    expect((await net.checkNetwork({ networkId: id }, { networkId: id, name: "x" })).failures).toEqual([]);
+    expect(patches()).toBe(before);
+    expect(
+      (await net.checkNetwork({ networkId: id }, { networkId: emulator().fixtures.emptyNetwork })).failures,
+    ).toEqual([]);
+    expect(patches()).toBe(before + 1);
+  });
+
+  test("timeoutMs, deadlineMs and maxRetries: wrong arguments name the property; a wrong stack config names where it came from", async () => {
+    const bad = await net.checkNetwork(
+      {},
+      { networkId: emulator().fixtures.networkWithNodes, timeoutMs: -1, deadlineMs: "soon", maxRetries: 2.5 },
+    );
+    const byField = Object.fromEntries(bad.failures.map((f) => [f.property, f.reason]));
+    expect(Object.keys(byField).sort()).toEqual(["deadlineMs", "maxRetries", "timeoutMs"]);
+    expect(byField.maxRetries).toMatch(/an integer from 0 to 100/);
+    const good = await net.checkNetwork(
+      {},
+      { networkId: emulator().fixtures.networkWithNodes, timeoutMs: 5000, deadlineMs: 20000, maxRetries: 0 },
+    );
+    expect(good.failures).toEqual([]);
+    setProviderConfig((key) =>
+      key === "blockchain:apiUrl"
+        ? emulator().url
+        : key === "blockchain:apiKey"
+          ? emulator().apiKey
+          : key === "blockchain:deadlineMs"
+            ? "ten minutes"
+            : undefined,
+    );
+    try {
+      const fromConfig = await net.checkNetwork({}, { networkId: emulator().fixtures.networkWithNodes });
+      expect(fromConfig.failures).toEqual([
+        {
+          property: "",
+          reason: expect.stringMatching(
+            /stack config blockchain:deadlineMs is "ten minutes".*pulumi config set blockchain:deadlineMs/,
+          ),
+        },
+      ]);
+    } finally {
+      setProviderConfig((key) =>
+        key === "blockchain:apiUrl"
+          ? emulator().url
+          : key === "blockchain:apiKey"
+            ? emulator().apiKey
+            : undefined,
+      );
+    }
+  });
+
+  test("a change of a call setting updates in place; state without them shows no change", async () => {
+    const id = emulator().fixtures.networkWithNodes;
+    const created = await net.createNetwork({ networkId: id });
+    expect(created.outs).not.toHaveProperty("deadlineMs");
+    expect((await net.diffNetwork(id, created.outs, { networkId: id })).changes).toBe(false);
+    expect(await net.diffNetwork(id, created.outs, { networkId: id, deadlineMs: 90000 })).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["deadlineMs"],
+    });
+  });
+});

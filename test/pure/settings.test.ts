@@ -1,5 +1,7 @@
 import { NodeServiceClient, NotFoundError, UnauthorizedError } from "../../src/api";
+import { createApiError } from "../../src/api/errors";
 import {
+  resolveCallSettings,
   resolveSettings,
   SettingSource,
   SettingsError,
@@ -133,5 +135,42 @@ describe("withSettingHints: a refused key says where it came from and how to set
     const plain = new Error("x");
     expect(withSettingHints(plain, sources("environment"))).toBe(plain);
     expect(plain.message).toBe("x");
+  });
+});
+
+describe("call settings: timeoutMs, deadlineMs, maxRetries", () => {
+  test("arguments beat stack config, which beats the environment; unset ones are left to the client's defaults", () => {
+    expect(
+      resolveCallSettings(
+        { timeoutMs: 1000 },
+        config({ "blockchain:timeoutMs": "2000", "blockchain:deadlineMs": "30000" }),
+        { BLOCKCHAIN_TIMEOUT_MS: "3000", BLOCKCHAIN_DEADLINE_MS: "40000", BLOCKCHAIN_MAX_RETRIES: "2" },
+      ),
+    ).toEqual({ timeoutMs: 1000, deadlineMs: 30000, maxRetries: 2 });
+    expect(resolveCallSettings({}, config({}), {})).toEqual({});
+  });
+
+  test("a wrong value names the setting, where it came from and how to set it there", () => {
+    expect(() => resolveCallSettings({}, config({}), { BLOCKCHAIN_MAX_RETRIES: "many" })).toThrow(
+      /maxRetries: the environment variable BLOCKCHAIN_MAX_RETRIES is "many"; expected an integer from 0 to 100: export BLOCKCHAIN_MAX_RETRIES=8/,
+    );
+    expect(() => resolveCallSettings({}, config({ "blockchain:deadlineMs": "0" }), {})).toThrow(
+      /deadlineMs: stack config blockchain:deadlineMs is "0".*`pulumi config set blockchain:deadlineMs 120000`/,
+    );
+    expect(() => resolveCallSettings({ timeoutMs: Number.NaN }, undefined, {})).toThrow(SettingsError);
+  });
+
+  test("a hint that says to raise timeoutMs or deadlineMs names where a Pulumi user sets it", () => {
+    const error = createApiError({
+      kind: "timeout",
+      code: "deadline_exceeded",
+      operation: "getNodes",
+      detail: "the overall deadline of 60000 ms passed",
+      hint: "Raise deadlineMs, or check that the service is reachable.",
+    });
+    const hinted = withSettingHints(error, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
+    expect(hinted).toBe(error);
+    expect(hinted.message).toContain("pulumi config set blockchain:deadlineMs");
+    expect(hinted.message).toContain("BLOCKCHAIN_DEADLINE_MS");
   });
 });
