@@ -2,7 +2,6 @@
  * The options of {@link NodeServiceClient}: their documented shape, and the one function that
  * checks every option once, at construction, and returns the settings the client runs with.
  */
-import nodeFetch from "node-fetch";
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
@@ -25,6 +24,7 @@ import {
   typeOf,
   unknownKeys,
 } from "./option-checks";
+import { watchedNodeFetch } from "./node-fetch";
 import { createRedactor } from "./redact";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import type { FetchLike, RetryWait, Transport } from "./transport";
@@ -102,7 +102,10 @@ export interface NodeServiceClientOptions {
    * (32 MiB).
    */
   maxResponseBytes?: number;
-  /** The fetch function. Default node-fetch v2. */
+  /**
+   * The fetch function. Default node-fetch v2, watched so that a body cut off mid-stream fails at
+   * once (`body_interrupted`) instead of after the per-attempt timeout (see `node-fetch.ts`).
+   */
   fetch?: FetchLike;
   /** Waits between retries and for the rate limiter (injectable for tests). Default a timer. */
   sleep?: (ms: number) => Promise<void>;
@@ -222,7 +225,7 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
     base,
     authorization: () => `Bearer ${key}`,
     redact: createRedactor(secrets),
-    fetch: fetch ?? (nodeFetch as unknown as FetchLike),
+    fetch: fetch ?? watchedNodeFetch,
     timeoutMs,
     deadlineMs,
     maxResponseBytes,
