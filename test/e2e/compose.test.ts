@@ -38,8 +38,9 @@ export = async () => {
     rpcJson: conns.apply((cs) => JSON.stringify(cs.map((c) => ({ rpc: c.httpsEndpoint })))),
     rpcEnv: conns.apply((cs) => \`RPC_URL=\${cs[0].httpsEndpoint}\`),
     rpcInterpolated: pulumi.interpolate\`RPC_URL=\${conns[0].httpsEndpoint}\`,
-    names: nodes.apply((ns) => ns.map((n) => n.name)),
-    masked: nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpointMasked })))),
+    names: pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name))),
+    masked: pulumi.unsecret(nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpointMasked }))))),
+    nodesRpc: nodes.apply((ns) => ns[0].httpsEndpoint),
     firstName: \`first: \${firstName}\`,
   };
 };
@@ -171,9 +172,11 @@ describeWithEngine()("results that compose, failures that are quiet, under the r
       const details = (await client.listAllNodes({ network: NETWORK, orderBy: "name" }, { limit: 100 })).map(
         (n) => n.details,
       );
-      const running = (
-        await client.listAllNodes({ network: NETWORK, status: "running", orderBy: "name" }, { limit: 100 })
-      ).map((n) => n.details);
+      const runningNodes = await client.listAllNodes(
+        { network: NETWORK, status: "running", orderBy: "name" },
+        { limit: 100 },
+      );
+      const running = runningNodes.map((n) => n.details);
       expect(details.length).toBeGreaterThan(1);
 
       // Read with the secrets shown, as `pulumi stack output --show-secrets` does.
@@ -185,6 +188,7 @@ describeWithEngine()("results that compose, failures that are quiet, under the r
       expect(JSON.parse(out.rpcJson.value)).toEqual(details.map((d) => ({ rpc: d.httpsEndpoint })));
       expect(out.rpcEnv.value).toBe(`RPC_URL=${details[0].httpsEndpoint}`);
       expect(out.rpcInterpolated.value).toBe(`RPC_URL=${details[0].httpsEndpoint}`);
+      expect(out.nodesRpc).toEqual({ secret: true, value: details[0].httpsEndpoint });
       expect(out.names.secret).toBe(false);
       expect(out.masked.secret).toBe(false);
       expect(out.masked.value).toContain("***");
@@ -199,7 +203,10 @@ describeWithEngine()("results that compose, failures that are quiet, under the r
       expect(readmeOut.dotenv.value).toBe(
         `RPC_URL=${running[0].httpsEndpoint}\nWS_URL=${running[0].wssEndpoint}`,
       );
-      expect(readmeOut.rpcEnv.value).toBe(`RPC_URL=${running[0].httpsEndpoint}`);
+      const beacon = emulator().admin.getNode("ND-100-000-001")!.details.https_endpoint;
+      expect(readmeOut.rpcEnv.value).toBe(`RPC_URL=${beacon}`);
+      expect(readmeOut.rpcUrl).toEqual({ secret: true, value: beacon });
+      expect(readmeOut.names).toEqual({ secret: false, value: runningNodes.map((n) => n.name) });
 
       const texts = Object.fromEntries(Object.entries(transcript).filter(([k]) => k.endsWith("up")));
       expect(Object.values(texts).join("")).not.toContain(TO_JSON_TEXT);

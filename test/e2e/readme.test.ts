@@ -37,7 +37,10 @@ describeWithEngine()("README quick look under the real engine", () => {
     const up = await stack.up({ onOutput: (o) => (output += o) });
     expect(up.outputs.nodeNames.secret).toBe(false);
     expect((up.outputs.nodeNames.value as string[]).length).toBeGreaterThan(0);
-    expect(up.outputs.rpcUrl.secret).toBe(true);
+    expect(up.outputs.rpcUrl).toEqual({
+      secret: true,
+      value: emulator().admin.getNode("ND-100-000-001")!.details.https_endpoint,
+    });
     expect(up.outputs.rpcUrlForDisplay).toMatchObject({ secret: false });
     expect(up.outputs.rpcUrlForDisplay.value).toContain("***");
     const destroy = await stack.destroy({ onOutput: (o) => (output += o) });
