@@ -26,6 +26,12 @@ export interface ListAllOptions {
 export interface ListOptions {
   /** Overall deadline of the whole listing, ms. Default 600000 (`DEFAULT_LIST_DEADLINE_MS`). */
   deadlineMs?: number;
+  /**
+   * Whether pages are fetched ahead while you iterate (up to `maxConcurrentRequests` at once).
+   * Default `true`. `false`: each page is requested only when the iteration reaches it, so a loop
+   * that stops within the first page makes exactly one request and leaves nothing in flight.
+   */
+  prefetch?: boolean;
 }
 
 /**
@@ -70,13 +76,20 @@ export function listNodes(
   options: ListOptions = {},
 ): AsyncIterable<Node> {
   const operation = "listNodes";
-  requireNoProblems(t, operation, deadlineProblems((options as ListOptions | undefined)?.deadlineMs));
+  const prefetch = (options as ListOptions | undefined)?.prefetch;
+  requireNoProblems(t, operation, [
+    ...deadlineProblems((options as ListOptions | undefined)?.deadlineMs),
+    ...(prefetch === undefined || typeof prefetch === "boolean"
+      ? []
+      : [{ field: "prefetch", value: show(prefetch), allowed: "expected true or false" }]),
+  ]);
   const query = nodeQuery(t, operation, filters);
   const pages = paginate(t, {
     operation,
     firstUrl: apiUrl(t.base, PATHS.nodes, query),
     map: (item, path) => learned(t, toNode(item, path)),
     deadlineMs: options?.deadlineMs,
+    prefetch,
   });
   return (async function* () {
     try {
@@ -89,7 +102,8 @@ export function listNodes(
 
 /**
  * Collects every matching node, up to the required `limit`. When more than `limit` nodes match,
- * fails (never truncates silently), asking to narrow the filters or raise the limit.
+ * fails (never truncates silently), asking to narrow the filters or raise the limit: at once when
+ * the first page's `count` is above `limit`, otherwise as soon as the node past `limit` arrives.
  */
 export async function listAllNodes(
   t: Transport,
@@ -112,6 +126,14 @@ export async function listAllNodes(
   const nodes: Node[] = [];
   const query = nodeQuery(t, operation, filters);
   const stats: ListingStats = { pages: 0, attempts: 0 };
+  const filtered = query ? ` the filters (${decodeURIComponent(query)})` : "";
+  const limitExceeded = (summary: string) =>
+    invalidInput(operation, [], {
+      code: "limit_exceeded",
+      summary,
+      attempts: stats.attempts,
+      redactor: t.redact,
+    });
   try {
     await collect();
   } catch (error) {
@@ -128,16 +150,21 @@ export async function listAllNodes(
         map: (item, path) => learned(t, toNode(item, path)),
         deadlineMs,
         stopAfterItems: limit,
+        // The first page already says the listing cannot fit: fail before walking it.
+        checkCount: (count) => {
+          if (count > (limit as number)) {
+            throw limitExceeded(
+              `more than ${limit} nodes match${filtered}: the first page counts ${count}; narrow the filters or raise limit to at least ${count} (stopped after the first page)`,
+            );
+          }
+        },
       },
       stats,
     )) {
       if (nodes.length === limit) {
-        throw invalidInput(operation, [], {
-          code: "limit_exceeded",
-          summary: `more than ${limit} nodes match${query ? ` the filters (${decodeURIComponent(query)})` : ""}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
-          attempts: stats.attempts,
-          redactor: t.redact,
-        });
+        throw limitExceeded(
+          `more than ${limit} nodes match${filtered}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
+        );
       }
       nodes.push(node);
     }

@@ -25,6 +25,18 @@ export interface PageSource<T> {
    * not fetched ahead.
    */
   stopAfterItems?: number;
+  /**
+   * `false`: no page is fetched ahead; each page is requested only when the iteration reaches it,
+   * so a consumer that stops within the first page makes exactly one request and leaves nothing in
+   * flight. Default `true` (up to `maxConcurrentRequests` pages ahead; see `page-window.ts`).
+   */
+  prefetch?: boolean;
+  /**
+   * Called with the first page's `count`, when it is usable (a non-negative integer), before any
+   * item is yielded or any page fetched ahead; the error it throws (e.g. the count is above the
+   * consumer's `limit`) ends the listing at once.
+   */
+  checkCount?: (count: number, stats: ListingStats) => void;
 }
 
 /** What a listing has done so far: pages fetched and HTTP attempts made (retries included). */
@@ -41,8 +53,13 @@ interface Bound {
   reason: string;
 }
 
+/** True for a `count` a listing can rely on: a non-negative safe integer. */
+function isUsableCount(count: unknown): count is number {
+  return typeof count === "number" && Number.isSafeInteger(count) && count >= 0;
+}
+
 function boundFrom(count: unknown, pageSize: number): Bound {
-  if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) {
+  if (!isUsableCount(count)) {
     return {
       maxPages: MAX_LIST_PAGES,
       maxItems: Number.POSITIVE_INFINITY,
@@ -61,7 +78,8 @@ function boundFrom(count: unknown, pageSize: number): Bound {
  * Yields every item of a paginated list (`{count, next, previous, results}`), fetching pages
  * lazily as the caller iterates and following `next` until it is `null`. When the first page's
  * `count` and the page number of its `next` (`?page=N`) make the remaining pages known, up to
- * `maxConcurrentRequests` of them are fetched ahead (see `page-window.ts`); the items and their
+ * `maxConcurrentRequests` of them are fetched ahead (see `page-window.ts`), unless the source
+ * says `prefetch: false` (then each page is requested only when the iteration reaches it); the items and their
  * order stay those of the plain walk, and any surprise falls back to it. A `next` link (absolute
  * or relative) is resolved against the page that carried it, and only its path and query are
  * used, on the configured origin: the API key never goes to another host or scheme.
@@ -184,6 +202,7 @@ export async function* paginate<T>(
         );
       }
       if (pageNumber === 1) {
+        if (isUsableCount(page.count)) source.checkCount?.(page.count, stats);
         firstCount = page.count;
         window = openWindow(t, source, page.count, page.results.length, next, (link) =>
           startFetch(link, listDeadlineMs - (t.now() - start)),
@@ -215,7 +234,7 @@ function openWindow<T>(
   next: string | undefined,
   start: (url: string) => PageFetch,
 ): PageWindow | undefined {
-  const size = t.maxConcurrentRequests ?? 1;
+  const size = source.prefetch === false ? 1 : (t.maxConcurrentRequests ?? 1);
   if (size < 2 || next === undefined || pageSize === 0) return undefined;
   if (typeof count !== "number" || !Number.isSafeInteger(count) || count <= pageSize) return undefined;
   const template = pageTemplate(next);

@@ -153,7 +153,8 @@ export const KEY_PROBE_DEADLINE_MS = 15_000;
 
 /**
  * Checks at preview that the service accepts the API key, once per provider process for each API
- * URL and key: one read-only request, the first page of `GET /v1/nodes/`. A refused key (401)
+ * URL and key: one read-only request, the first page of `GET /v1/nodes/` (nothing fetched ahead,
+ * nothing left in flight once it has answered). A refused key (401)
  * is a `check` failure that says where the key came from and how to set the right one there; so
  * is a setting the client refuses before sending anything (a key with a line break, …). Anything
  * else (the service unreachable, a timeout, a 5xx) is left for `up` to report. Call it only when
@@ -166,7 +167,9 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
   let probe = probes.get(cacheKey);
   if (!probe) {
     probe = withClient(args, readProviderConfig, async (client) => {
-      for await (const _node of client.listNodes(undefined, { deadlineMs: KEY_PROBE_DEADLINE_MS })) break;
+      // One request: no page fetched ahead, the loop stops within the first page.
+      const nodes = client.listNodes(undefined, { deadlineMs: KEY_PROBE_DEADLINE_MS, prefetch: false });
+      for await (const _node of nodes) break;
       return undefined;
     }).catch((err: unknown): CheckFailure | undefined => {
       if (!isApiError(err)) return undefined;

@@ -1,0 +1,159 @@
+/**
+ * What a listing fetches: a collect-all whose first page announces more nodes than its limit fails
+ * at once, and a caller that asked for no pages ahead (`prefetch: false`) gets exactly the pages
+ * it iterates into, nothing fetched in the background.
+ */
+import type http from "node:http";
+import { ApiError, NodeServiceClient } from "../../src/api";
+import {
+  ScriptedServer,
+  failureRecorder,
+  startScriptedServer,
+  testClient,
+  wireNode,
+} from "../helpers/client";
+
+const API_KEY = "listing-bounds-key-Rt59Kd2Xp0Vn7Mc3";
+
+let server: ScriptedServer;
+const errors: unknown[] = [];
+const fails = failureRecorder(errors);
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+});
+afterAll(async () => {
+  await server.close();
+  for (const e of errors) expect(JSON.stringify(e) + String(e)).not.toContain(API_KEY);
+});
+// A listing may leave pages in flight: let them land before the next test scripts the server.
+afterEach(() => server.settled(150));
+
+function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClient {
+  return testClient(server.url, API_KEY, options);
+}
+
+/** A page without a `count` field. */
+const NO_COUNT = Symbol("no count");
+
+/** Answers `GET /v1/nodes/?page=N` with page N of `pages` pages of `size` nodes, announcing `count`. */
+function pagedNodes(pages: number, size: number, count: unknown = pages * size) {
+  return (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        ...(count === NO_COUNT ? {} : { count }),
+        next: page < pages ? `/v1/nodes/?page=${page + 1}` : null,
+        previous: page > 1 ? `/v1/nodes/?page=${page - 1}` : null,
+        results: Array.from({ length: size }, (_, i) => wireNode({ id: `ND-100-${page}-${i + 1}` })),
+      }),
+    );
+  };
+}
+
+describe("a collect-all whose first page announces more than its limit", () => {
+  it("count 1,000,000,000 with limit 1000: limit_exceeded after the first page, naming both", async () => {
+    server.fallback = pagedNodes(1_000_001, 1, 1_000_000_000);
+    server.script();
+    const e = await fails(client().listAllNodes(undefined, { limit: 1000 }));
+    expect(e.kind).toBe("invalid_input");
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toContain("1000000000");
+    expect(e.message).toContain("1000");
+    expect(e.message).toMatch(/\blimit\b/);
+    expect(e.attempts).toBe(1);
+    await server.settled(150);
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it("names the filters too", async () => {
+    server.fallback = pagedNodes(50, 2, 100);
+    server.script();
+    const e = await fails(client().listAllNodes({ protocol: "ethereum" }, { limit: 10 }));
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toContain("protocol=ethereum");
+    await server.settled(150);
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it("a count equal to the limit is collected whole", async () => {
+    server.fallback = pagedNodes(3, 2, 6);
+    server.script();
+    const nodes = await client().listAllNodes(undefined, { limit: 6 });
+    expect(nodes).toHaveLength(6);
+  });
+
+  it.each([
+    ["no count", NO_COUNT],
+    ["a null count", null],
+    ["a count that is not a number", "many"],
+    ["a negative count", -1],
+  ])("%s: fails once more than limit nodes arrived, as before", async (_what, count) => {
+    server.fallback = pagedNodes(10, 2, count);
+    server.script();
+    const e = await fails(client({ maxConcurrentRequests: 1 }).listAllNodes(undefined, { limit: 3 }));
+    expect(e.code).toBe("limit_exceeded");
+    expect(e.message).toMatch(/more than 3 nodes match/);
+    expect(server.hits).toHaveLength(2);
+  });
+});
+
+describe("prefetch: false fetches only the pages iterated into", () => {
+  it("the first node of a six-page listing: one request, none in the background", async () => {
+    server.fallback = pagedNodes(6, 10);
+    server.script();
+    for await (const _node of client({ maxConcurrentRequests: 8 }).listNodes(undefined, {
+      prefetch: false,
+    })) {
+      break;
+    }
+    await server.settled(200);
+    expect(server.hits.map((h) => h.url)).toEqual(["/v1/nodes/"]);
+  });
+
+  it("the whole listing: every page once, in order, one at a time", async () => {
+    server.fallback = pagedNodes(4, 3);
+    server.script();
+    const ids: string[] = [];
+    for await (const node of client({ maxConcurrentRequests: 8 }).listNodes(undefined, { prefetch: false })) {
+      ids.push(node.id);
+      // Time for any page fetched ahead to reach the server: none may.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Pages are requested only as the iteration reaches them.
+      expect(server.hits.length).toBe(Math.floor(ids.length / 3) + (ids.length % 3 === 0 ? 0 : 1));
+    }
+    expect(ids).toHaveLength(12);
+    expect(server.hits.map((h) => h.url)).toEqual([
+      "/v1/nodes/",
+      "/v1/nodes/?page=2",
+      "/v1/nodes/?page=3",
+      "/v1/nodes/?page=4",
+    ]);
+  });
+
+  it("by default, a listing still fetches pages ahead", async () => {
+    server.fallback = pagedNodes(6, 10);
+    server.script();
+    for await (const _node of client({ maxConcurrentRequests: 8 }).listNodes()) break;
+    await server.settled(200);
+    expect(server.hits.length).toBeGreaterThan(1);
+  });
+
+  it("prefetch must be a boolean", async () => {
+    server.script();
+    const error = await (async () => {
+      try {
+        client().listNodes(undefined, { prefetch: "no" as never });
+      } catch (e) {
+        errors.push(e);
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe("invalid_input");
+    expect((error as ApiError).message).toMatch(/prefetch/);
+    expect(server.hits).toHaveLength(0);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * The API key check at preview makes one request, the first page of `GET /v1/nodes/`, and leaves
+ * nothing running behind it: no page of the listing is fetched ahead in the background. Counted
+ * on a scripted server whose listing has six pages.
+ */
+import type http from "node:http";
+import { checkApiKeyOnce } from "../../src/resources/checks";
+import { ScriptedServer, startScriptedServer, wireNode } from "../helpers/client";
+
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  server = await startScriptedServer();
+  server.fallback = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        count: 60,
+        next: page < 6 ? `${server.url}/v1/nodes/?page=${page + 1}` : null,
+        previous: null,
+        results: Array.from({ length: 10 }, (_, i) => wireNode({ id: `ND-100-${page}-${i + 1}` })),
+      }),
+    );
+  };
+});
+afterAll(() => server.close());
+
+test("an accepted key: one request, and none after the check has answered", async () => {
+  server.script();
+  const failures = await checkApiKeyOnce({ apiUrl: server.url, apiKey: "key-check-test-key-Pq73" });
+  expect(failures).toEqual([]);
+  await server.settled(300);
+  expect(server.hits.map((h) => `${h.method} ${h.url}`)).toEqual(["GET /v1/nodes/"]);
+});
