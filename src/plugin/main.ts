@@ -2,23 +2,31 @@
  * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
  * line of standard output, which is how the engine finds it. The engine's address (its last
  * argument) is used only to log lines through the engine (`../resources/engine-log.ts`). It stops when the engine kills it,
- * or on SIGTERM/SIGINT (after answering the calls in flight). Standard input is not watched: the
- * engine gives plugins none.
+ * or on SIGTERM/SIGINT: it takes no new call and gives the calls in flight a bounded grace
+ * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`, default 5 s), then answers those still running with an error
+ * and exits (see `./shutdown.ts`). Standard input is not watched: the engine gives plugins none.
  */
 import { engineLog } from "../resources/engine-log";
 import { setWaitReporter } from "../settings";
 import { serve } from "./server";
+import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";
 
 /** Starts the plugin; exits with status 1 and one line on standard error when it cannot serve. */
 export async function main(): Promise<void> {
   // A wait between two attempts shows in the engine's log as it happens, on the resource.
   setWaitReporter((event) => engineLog("info", event.message));
   try {
+    const { graceMs, warning } = shutdownGraceMs();
     const { port, server } = await serve();
     process.stdout.write(`${port}\n`);
-    const stop = () => server.tryShutdown(() => process.exit(0));
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+    if (warning) process.stderr.write(`pulumi-resource-blockchain: ${warning}\n`);
+    const stop = shutdownOnSignal(server, {
+      graceMs,
+      exit: (code) => process.exit(code),
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
   } catch (err) {
     process.stderr.write(
       `pulumi-resource-blockchain: cannot serve: ${err instanceof Error ? err.message : err}\n`,

@@ -17,6 +17,7 @@ import type * as protoTypes from "@pulumi/pulumi/proto/provider_pb";
 import { withResource } from "../resources/engine-log";
 import * as handlers from "./handlers";
 import type { PropertyMap } from "./properties";
+import { trackCall } from "./shutdown";
 
 const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 const grpc = sdkRequire("@grpc/grpc-js") as typeof grpcTypes;
@@ -45,14 +46,22 @@ function grpcError(err: unknown): Partial<grpcTypes.ServiceError> {
   return { code: grpc.status.UNKNOWN, details: message, message };
 }
 
-/** Runs `body` and answers the call with its value, or with its error's message. */
+/**
+ * Runs `body` and answers the call with its value, or with its error's message. The call is
+ * tracked until answered, so that a shutdown past its grace can answer it (see `shutdown.ts`).
+ */
 function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
   return (call: { request: Req }, callback: Callback<Res>) => {
+    const done = trackCall<Res>((result) =>
+      "value" in result
+        ? callback(null, result.value)
+        : callback(grpcError(result.error) as grpcTypes.ServiceError),
+    );
     Promise.resolve()
       .then(() => body(call.request))
       .then(
-        (value) => callback(null, value),
-        (err: unknown) => callback(grpcError(err) as grpcTypes.ServiceError),
+        (value) => done({ value }),
+        (error: unknown) => done({ error }),
       );
   };
 }

@@ -4,6 +4,7 @@ import { checkAddress } from "../model";
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
+import { CallInterrupted, interruptible } from "./interrupt";
 import { readProviderConfig } from "./provider-config";
 
 /** Inputs of the FaucetDrip resource as the provider receives them. */
@@ -93,7 +94,10 @@ export function unknownOutcomeNote(address: string, why: string): string {
  * is still recorded, with `outcome: "unknown"` and a note saying how to check and resend: failing
  * the create instead would make the next `pulumi up` send again. A clear refusal (a 4xx from the
  * service, a 429 daily limit) fails the create; nothing was sent. A send interrupted by a killed
- * engine is caught by the journal (see `faucet-journal.ts`) and also recorded as unknown.
+ * engine is caught by the journal (see `faucet-journal.ts`) and also recorded as unknown. So is a
+ * send still in flight when the provider plugin is stopped and its shutdown grace has run out
+ * (see `interrupt.ts`): its journal entry is kept, so a run that never got this answer does not
+ * send again either.
  */
 export async function createFaucetDrip(
   inputs: FaucetDripInputs,
@@ -123,8 +127,10 @@ export async function createFaucetDrip(
           `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
         );
       }
+      // Kept when the send was cut off: the request may have been processed.
+      let keepEntry = false;
       try {
-        const result = await client.requestTestTokens(inputs.address);
+        const result = await interruptible(() => client.requestTestTokens(inputs.address));
         const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
         return {
           id,
@@ -139,6 +145,10 @@ export async function createFaucetDrip(
           }),
         };
       } catch (err) {
+        if (err instanceof CallInterrupted && err.started) {
+          keepEntry = true;
+          return unknownOutcome(`was under way when ${err.reason}`);
+        }
         if (isApiError(err) && err.mayHaveBeenProcessed === true) {
           return unknownOutcome(
             `reached the service but got no usable answer (${err.status ?? err.kind} ${err.code})`,
@@ -146,7 +156,7 @@ export async function createFaucetDrip(
         }
         throw err;
       } finally {
-        finishSend(client.apiUrl, inputs.address);
+        if (!keepEntry) finishSend(client.apiUrl, inputs.address);
       }
     });
   } catch (err) {

@@ -257,6 +257,19 @@ export class PluginClient {
     };
   }
 
+  /** Sends `signal` to the plugin process, as the engine or a CI runner stopping it does. */
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** Resolves once the plugin process has exited, with its exit code or the signal that ended it. */
+  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) {
+      return Promise.resolve({ code: this.child.exitCode, signal: this.child.signalCode });
+    }
+    return new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+  }
+
   /** Closes the client and stops the plugin (SIGTERM, then SIGKILL after 5 s). */
   async stop(): Promise<void> {
     this.client.close();

@@ -1,0 +1,158 @@
+/**
+ * How the plugin stops on SIGTERM / SIGINT. It stops taking calls at once and gives the calls in
+ * flight a bounded grace, `BLOCKCHAIN_SHUTDOWN_GRACE_MS` (default 5000 ms), to finish. Past it
+ * (or at a second signal), it cuts them off: work that must not be half-recorded is told first
+ * (a FaucetDrip send in flight is recorded with `outcome: "unknown"`, see
+ * `../resources/interrupt.ts`), then every call still unanswered is answered with an error that
+ * says so, and the process exits. Without the bound, a call retrying against a silent service
+ * would keep the process alive for minutes after it was asked to stop.
+ */
+import { beginStopping, interruptCalls } from "../resources/interrupt";
+
+/** Default grace for the calls in flight, ms. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+
+/** The environment variable that sets the grace, in ms (an integer from 0). */
+export const SHUTDOWN_GRACE_ENV = "BLOCKCHAIN_SHUTDOWN_GRACE_MS";
+
+/** Longest grace honoured: Node's longest timer. */
+const MAX_GRACE_MS = 2_147_483_647;
+
+/** How long cut-off work gets to record its outcome before its call is answered with an error, ms. */
+const RECORD_MS = 500;
+
+/** How long the answers get to reach the engine before the server is closed hard, ms. */
+const FLUSH_MS = 2_000;
+
+/**
+ * The grace from `BLOCKCHAIN_SHUTDOWN_GRACE_MS`, or the default with a warning to report when the
+ * value is not an integer from 0 to 2147483647.
+ */
+export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): { graceMs: number; warning?: string } {
+  const raw = env[SHUTDOWN_GRACE_ENV];
+  if (raw === undefined || raw.trim() === "") return { graceMs: DEFAULT_SHUTDOWN_GRACE_MS };
+  const value = raw.trim();
+  if (/^\d+$/.test(value) && Number(value) <= MAX_GRACE_MS) return { graceMs: Number(value) };
+  return {
+    graceMs: DEFAULT_SHUTDOWN_GRACE_MS,
+    warning: `${SHUTDOWN_GRACE_ENV}=${JSON.stringify(value.slice(0, 40))} is not a number of milliseconds from 0 to ${MAX_GRACE_MS}; using ${DEFAULT_SHUTDOWN_GRACE_MS}`,
+  };
+}
+
+/** Answers a call: with its value, or with an error. */
+export type Answer<T> = (result: { value: T } | { error: unknown }) => void;
+
+interface InFlight {
+  /** Answers the call, once; later answers are dropped. */
+  answer: Answer<unknown>;
+  /** Settles once the call is answered. */
+  answered: Promise<void>;
+}
+
+/** The calls being served. */
+const inFlight = new Set<InFlight>();
+
+/**
+ * Registers a call being served and returns the function that answers it: the first answer is
+ * sent through `send`, any later one (the call's own, after a shutdown answered it) is dropped.
+ */
+export function trackCall<T>(send: Answer<T>): Answer<T> {
+  let answered = false;
+  let done: () => void = () => undefined;
+  const call: InFlight = {
+    answer: (result) => {
+      if (answered) return;
+      answered = true;
+      inFlight.delete(call);
+      done();
+      send(result as { value: T } | { error: unknown });
+    },
+    answered: new Promise<void>((resolve) => (done = resolve)),
+  };
+  inFlight.add(call);
+  return call.answer as Answer<T>;
+}
+
+/** The calls not answered yet. */
+export function callsInFlight(): number {
+  return inFlight.size;
+}
+
+/** The parts of a gRPC server a shutdown uses. */
+export interface StoppableServer {
+  tryShutdown(callback: (error?: Error) => void): void;
+  forceShutdown(): void;
+}
+
+/** What a shutdown needs besides the server; injectable for tests. */
+export interface ShutdownOptions {
+  graceMs: number;
+  exit: (code: number) => void;
+  /** Writes one line for the engine's log (the plugin's standard error). */
+  log: (line: string) => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Returns the handler of SIGTERM / SIGINT. The first signal stops taking calls (the server's
+ * `tryShutdown`, which exits with status 0 once every call is answered) and starts the grace;
+ * when the grace runs out, or at a second signal, the calls still in flight are cut off as the
+ * module's comment says, and the process exits with status 1.
+ */
+export function shutdownOnSignal(
+  server: StoppableServer,
+  options: ShutdownOptions,
+): (signal: string) => void {
+  let reason: string | undefined;
+  let forced = false;
+  let exited = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  const exit = (code: number) => {
+    if (exited) return;
+    exited = true;
+    clearTimeout(graceTimer);
+    clearTimeout(flushTimer);
+    options.exit(code);
+  };
+
+  const force = async (): Promise<void> => {
+    if (forced) return;
+    forced = true;
+    clearTimeout(graceTimer);
+    const why = reason ?? "the provider was stopped";
+    const open = [...inFlight];
+    if (open.length > 0) {
+      options.log(
+        `pulumi-resource-blockchain: ${why}; ${open.length} call${open.length === 1 ? "" : "s"} still in flight after the ${options.graceMs} ms grace (${SHUTDOWN_GRACE_ENV}) are cut off`,
+      );
+    }
+    // Work that must record its outcome (a faucet send) does so, and its call is answered.
+    interruptCalls(why);
+    await Promise.race([Promise.all(open.map((call) => call.answered)), sleep(RECORD_MS)]);
+    for (const call of [...inFlight]) {
+      call.answer({
+        error: new Error(
+          `${why} while this call was in flight; calls get ${options.graceMs} ms to finish (${SHUTDOWN_GRACE_ENV}), and this one had not. Run the command again.`,
+        ),
+      });
+    }
+    // The answers are on their way; tryShutdown exits once they are sent. If it does not, close hard.
+    flushTimer = setTimeout(() => {
+      server.forceShutdown();
+      exit(1);
+    }, FLUSH_MS);
+  };
+
+  return (signal: string) => {
+    if (reason !== undefined) {
+      void force();
+      return;
+    }
+    reason = `the provider was stopped (${signal})`;
+    beginStopping(reason);
+    server.tryShutdown(() => exit(forced ? 1 : 0));
+    graceTimer = setTimeout(() => void force(), options.graceMs);
+  };
+}

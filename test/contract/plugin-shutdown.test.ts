@@ -1,0 +1,127 @@
+/**
+ * Stopping the plugin (SIGTERM or SIGINT, as the engine or a CI runner does) while its calls wait
+ * on a service that never answers: the calls in flight get a bounded grace
+ * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`), then each is answered and the process exits, instead of
+ * waiting out the client's retries. A FaucetDrip create cut off that way is recorded with
+ * `outcome: "unknown"` (the request may have reached the faucet), and its journal entry stays, so
+ * a run that lost the answer does not send again.
+ */
+import * as fs from "fs";
+import * as http from "http";
+import { AddressInfo } from "net";
+import * as os from "os";
+import * as path from "path";
+import { PluginClient, Props } from "../helpers/plugin-client";
+
+const GRACE_MS = 500;
+/** How long after the signal the process may take to exit: the grace and a few seconds. */
+const EXIT_BOUND_MS = GRACE_MS + 4_000;
+const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
+const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
+const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
+const NETWORK_ID = "NW-100-000-1";
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A server that takes every request and never answers it. */
+interface SilentServer {
+  url: string;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+async function silentServer(): Promise<SilentServer> {
+  const requests: string[] = [];
+  const server = http.createServer((req) => {
+    requests.push(`${req.method} ${req.url}`);
+    req.resume();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await sleep(20);
+  }
+}
+
+type Settled<T> = { ok: T; err?: undefined } | { ok?: undefined; err: Error & { details?: string } };
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (ok) => ({ ok }),
+    (err: Error) => ({ err }),
+  );
+
+let silent: SilentServer;
+const plugins: PluginClient[] = [];
+const journals: string[] = [];
+
+beforeAll(async () => {
+  silent = await silentServer();
+});
+afterAll(async () => {
+  await Promise.all(plugins.map((p) => p.stop()));
+  await silent.close();
+  for (const dir of journals) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent service", (signal) => {
+  test("the calls in flight are answered after the grace and the process exits; the faucet send is recorded as unknown", async () => {
+    const journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-shutdown-journal-"));
+    journals.push(journal);
+    const plugin = await PluginClient.start({
+      HOME: process.env.HOME,
+      BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal,
+      BLOCKCHAIN_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
+    plugins.push(plugin);
+    await plugin.configure({ apiUrl: silent.url, apiKey: "plugin-shutdown-test-key-Zq81" });
+    silent.requests.length = 0;
+
+    const create = settle(plugin.create(FAUCET_URN, { address: ADDRESS }));
+    const props: Props = { networkId: NETWORK_ID };
+    const read = settle(plugin.read(NETWORK_URN, NETWORK_ID, props, props));
+    await until(() => silent.requests.length >= 2, 10_000);
+    expect(silent.requests.sort()).toEqual(["PATCH /v1/networks/NW-100-000-1/", "POST /v1/faucet/goerli"]);
+
+    plugin.kill(signal);
+    const exit = await Promise.race([plugin.exited(), sleep(EXIT_BOUND_MS).then(() => "still running")]);
+    expect(exit).not.toBe("still running");
+
+    const created = await create;
+    expect(created.err).toBeUndefined();
+    expect(created.ok?.properties).toMatchObject({ address: ADDRESS, outcome: "unknown", amountSent: "" });
+    expect(String(created.ok?.properties.note)).toMatch(/provider was stopped/);
+    expect(String(created.ok?.properties.note)).toMatch(/may or may not have been sent/);
+    // The entry stays: a run that lost this answer records the send as unknown, never sends again.
+    expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+
+    const r = await read;
+    expect(r.err?.details).toMatch(/provider was stopped/);
+    expect(r.err?.details).toContain("BLOCKCHAIN_SHUTDOWN_GRACE_MS");
+    // Once, no stack trace.
+    expect(r.err?.details).not.toMatch(/\n\s+at /);
+    // One faucet request in all.
+    expect(silent.requests.filter((line) => line.startsWith("POST"))).toHaveLength(1);
+  }, 20_000);
+});
+
+test("a plugin with no call in flight exits at once on SIGTERM", async () => {
+  const plugin = await PluginClient.start({ HOME: process.env.HOME, BLOCKCHAIN_SHUTDOWN_GRACE_MS: "60000" });
+  plugins.push(plugin);
+  await plugin.getPluginInfo();
+  plugin.kill("SIGTERM");
+  const exit = await Promise.race([plugin.exited(), sleep(4_000).then(() => "still running")]);
+  expect(exit).toEqual({ code: 0, signal: null });
+});
