@@ -1,0 +1,565 @@
+/**
+ * Records the upgrade baseline of a release: the state that release writes, for the upgrade test
+ * (`test/e2e/upgrade.test.ts`) to run the current version on.
+ *
+ * Run it once per release, from a checkout of the current code, naming the release's commit (or a
+ * checkout of it that `npm ci && npm run build` has built):
+ *
+ *     npx tsc -p tsconfig.upgrade-baseline.json && \
+ *       node build/upgrade-baseline/scripts/record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]
+ *
+ * A commit is checked out in a temporary git worktree (outside this checkout), installed with
+ * `npm ci` and built; the worktree is removed afterwards. The version defaults to the release's
+ * `package.json` version; the baseline goes to `test/fixtures/upgrade/<version>/` of this checkout.
+ *
+ * With the release's own build, each stack against a fresh emulator of the release (its
+ * `dist/emulator`, started in this process) with a fixed seed (the data, ids and keys are the
+ * same on every run and in every later emulator), in an engine sandbox (a `file://` backend, the
+ * fixed passphrase below, `PULUMI_HOME` in a temp folder), it runs `pulumi up` of two stacks and
+ * checks their outputs and that the release previews its own state with no changes:
+ * - `ts`: a TypeScript program on the dynamic providers (`Network` adopting the network with
+ *   nodes, named, `retainOnDelete`; a second `Network` adopting a network without nodes, deleted
+ *   by destroy; a `FaucetDrip`; exports from `getNodesOutput` and `getNodeConnectionsOutput`);
+ * - `yaml`: a YAML program on the provider plugin (`bin/` of the release): a `Network`, a
+ *   `FaucetDrip`, and both list functions invoked.
+ * The connection comes from stack config only: `blockchain:apiUrl` (plain) and
+ * `blockchain:apiKey` (secret), so that no resource input carries the URL.
+ *
+ * Then it writes, per stack, the exported state (`<stack>.json`) and the project files
+ * (`<stack>/`: Pulumi.yaml, the program, `Pulumi.<stack>.yaml` with the encrypted key), with every
+ * machine path and the emulator's URL replaced by placeholders (`__EMULATOR_URL__`,
+ * `__PLUGIN_DIR__`, `__PROJECT_DIR__`, `__CHECKOUT__`, `__SANDBOX__`, `__ENGINE_DIR__`) that the
+ * test fills in; and `baseline.json`: the seed, the passphrase, the emulator's fixture ids, a
+ * digest of its API key, the networks' names the stacks left in the emulator (the test renames a
+ * fresh emulator's networks so), the recorded URNs, and where each file is. It fails, writing
+ * nothing, if any file still holds a machine path, the emulator's port, the API key or any other
+ * secret of the emulator. The files are formatted with this checkout's prettier (`npm run lint`).
+ * An existing `test/fixtures/upgrade/<version>/` is replaced.
+ */
+import { execFileSync, spawn } from "child_process";
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as prettier from "prettier";
+
+/** This checkout (the script runs compiled, from build/upgrade-baseline/scripts/). */
+const ROOT = path.resolve(__dirname, "..", "..", "..");
+/** Where the baselines go, one folder per release. */
+export const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
+/** The seed of the recording emulator, and of the test's. */
+export const SEED = 1;
+/** The passphrase of the secrets provider (a test value, not a secret). */
+export const PASSPHRASE = "upgrade-baseline-passphrase";
+/** The type tokens of a Network, through the dynamic provider and through the plugin. */
+const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
+
+/** What `baseline.json` holds. */
+export interface Baseline {
+  /** The release whose state this is. */
+  version: string;
+  /** Its commit. */
+  commit: string;
+  /** The engine that ran it (`pulumi version`). */
+  engine: string;
+  seed: number;
+  passphrase: string;
+  /** The recording emulator's fixture ids; a fresh emulator of the same seed must have the same. */
+  fixtures: {
+    organization: string;
+    networkWithNodes: string;
+    emptyNetwork: string;
+    beaconNode: string;
+    faucetAddress: string;
+  };
+  /** SHA-256 (hex) of the emulator's primary API key: the encrypted config holds that key. */
+  apiKeySha256: string;
+  stacks: BaselineStack[];
+}
+
+/** One recorded stack of {@link Baseline}. */
+export interface BaselineStack {
+  stack: string;
+  project: string;
+  runtime: "nodejs" | "yaml";
+  /** Executables the engine folder must hold to run it. */
+  needs: string[];
+  /** The exported state, relative to the baseline's folder. */
+  state: string;
+  /** The project's folder (Pulumi.yaml, program, Pulumi.<stack>.yaml), relative to the baseline's folder. */
+  projectDir: string;
+  /** The project's files, relative to {@link projectDir}. */
+  files: string[];
+  /** Network id → the name the stack gave it (the emulator's state the recording left). */
+  networkNames: Record<string, string>;
+  /** The URNs of the recorded state. */
+  urns: string[];
+}
+
+interface Program {
+  stack: string;
+  project: string;
+  runtime: "nodejs" | "yaml";
+  needs: string[];
+  /** File name → content; `__PLUGIN_DIR__` is filled in before the run. */
+  files: Record<string, string>;
+  /** Plain stack config (project namespace), from the emulator's fixture ids. */
+  config: (f: Baseline["fixtures"]) => Record<string, string>;
+  /** Checks of the stack outputs after `up` (secret ones read as "[secret]"). */
+  outputs: (outputs: Record<string, unknown>, f: Baseline["fixtures"]) => void;
+}
+
+const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import { FaucetDrip, getNodeConnectionsOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes";
+
+// The connection: stack config blockchain:apiUrl and blockchain:apiKey (secret).
+const config = new pulumi.Config();
+
+// The network with nodes: adopted, named, left in place by destroy.
+const main = new Network(
+  "main",
+  { networkId: config.require("networkId"), name: config.require("networkName") },
+  { retainOnDelete: true },
+);
+// A network without nodes: adopted and named; destroy deletes it.
+const spare = new Network("spare", {
+  networkId: config.require("spareNetworkId"),
+  name: config.require("spareNetworkName"),
+});
+const drip = new FaucetDrip("drip", { address: config.require("faucetAddress") });
+
+const nodes = getNodesOutput({ network: main.networkId, orderBy: "name" });
+const connections = getNodeConnectionsOutput({ network: main.networkId, orderBy: "name" });
+
+export const networkName = main.name;
+export const spareNetworkName = spare.name;
+export const nodeIds = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.id)));
+export const firstNodeHttpsEndpoint = connections.apply((cs) => cs[0].httpsEndpoint);
+export const faucetAmountSent = drip.amountSent;
+`;
+
+const TS_CONFIG = `{
+  "compilerOptions": {
+    "strict": true,
+    "rootDir": ".",
+    "target": "es2020",
+    "module": "node16",
+    "moduleResolution": "node16",
+    "esModuleInterop": true,
+    "skipLibCheck": true
+  },
+  "files": ["index.ts"]
+}
+`;
+
+const YAML_PROGRAM = `name: upgrade-yaml
+runtime: yaml
+description: The upgrade baseline's YAML program on the provider plugin.
+plugins:
+  providers:
+    - name: blockchain
+      path: __PLUGIN_DIR__
+configuration:
+  networkId:
+    type: string
+  networkName:
+    type: string
+  faucetAddress:
+    type: string
+resources:
+  network:
+    type: blockchain:index:Network
+    properties:
+      networkId: \${networkId}
+      name: \${networkName}
+    options:
+      retainOnDelete: true
+  drip:
+    type: blockchain:index:FaucetDrip
+    properties:
+      address: \${faucetAddress}
+variables:
+  nodes:
+    fn::invoke:
+      function: blockchain:index:getNodes
+      arguments:
+        network: \${network.networkId}
+        orderBy: name
+      return: nodes
+  connections:
+    fn::invoke:
+      function: blockchain:index:getNodeConnections
+      arguments:
+        network: \${network.networkId}
+        orderBy: name
+      return: connections
+outputs:
+  networkName: \${network.name}
+  firstNodeId: \${nodes[0].id}
+  firstNodeHttpsEndpoint: \${connections[0].httpsEndpoint}
+  faucetAmountSent: \${drip.amountSent}
+`;
+
+const PROGRAMS: Program[] = [
+  {
+    stack: "ts",
+    project: "upgrade-ts",
+    runtime: "nodejs",
+    needs: [],
+    files: {
+      "Pulumi.yaml":
+        "name: upgrade-ts\nruntime: nodejs\nmain: index.ts\n" +
+        "description: The upgrade baseline's TypeScript program on the dynamic providers.\n",
+      "index.ts": TS_PROGRAM,
+      "tsconfig.json": TS_CONFIG,
+    },
+    config: (f) => ({
+      networkId: f.networkWithNodes,
+      networkName: "upgrade-ts-main",
+      spareNetworkId: f.emptyNetwork,
+      spareNetworkName: "upgrade-ts-spare",
+      faucetAddress: f.faucetAddress,
+    }),
+    outputs: (out) => {
+      expect(out.networkName === "upgrade-ts-main", `networkName ${String(out.networkName)}`);
+      expect(out.spareNetworkName === "upgrade-ts-spare", `spareNetworkName ${String(out.spareNetworkName)}`);
+      expect(Array.isArray(out.nodeIds) && out.nodeIds.length > 1, "nodeIds lists the nodes");
+      expect(out.firstNodeHttpsEndpoint === "[secret]", "firstNodeHttpsEndpoint is secret");
+      expect(/^[1-9][0-9]*$/.test(String(out.faucetAmountSent)), "faucetAmountSent is an amount");
+    },
+  },
+  {
+    stack: "yaml",
+    project: "upgrade-yaml",
+    runtime: "yaml",
+    needs: ["pulumi-language-yaml"],
+    files: { "Pulumi.yaml": YAML_PROGRAM },
+    config: (f) => ({
+      networkId: f.networkWithNodes,
+      networkName: "upgrade-yaml-main",
+      faucetAddress: f.faucetAddress,
+    }),
+    outputs: (out, f) => {
+      expect(out.networkName === "upgrade-yaml-main", `networkName ${String(out.networkName)}`);
+      expect(out.firstNodeId === f.beaconNode, `firstNodeId ${String(out.firstNodeId)}`);
+      expect(out.firstNodeHttpsEndpoint === "[secret]", "firstNodeHttpsEndpoint is secret");
+      expect(/^[1-9][0-9]*$/.test(String(out.faucetAmountSent)), "faucetAmountSent is an amount");
+    },
+  },
+];
+
+function expect(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`recording check failed: ${what}`);
+}
+
+function log(text: string): void {
+  console.log(`record-upgrade-baseline: ${text}`);
+}
+
+function usage(): never {
+  console.error(
+    "usage: node build/upgrade-baseline/scripts/record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]",
+  );
+  process.exit(2);
+}
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
+}
+
+/** The release's built checkout: the folder given, or a temporary worktree of the commit given. */
+function checkoutOf(target: string): { dir: string; cleanup: () => void } {
+  if (fs.existsSync(path.join(target, "package.json"))) {
+    const dir = fs.realpathSync(target);
+    for (const built of [
+      "dist/emulator/index.js",
+      "dist/provider-runtime.js",
+      "bin/pulumi-resource-blockchain",
+    ])
+      expect(fs.existsSync(path.join(dir, built)), `${dir} has ${built} (npm ci && npm run build there)`);
+    return { dir, cleanup: () => undefined };
+  }
+  const commit = run("git", ["rev-parse", "--verify", `${target}^{commit}`], ROOT).trim();
+  const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-release-")));
+  const dir = path.join(parent, "checkout");
+  log(`checking out ${commit} in ${dir}`);
+  run("git", ["worktree", "add", "--detach", dir, commit], ROOT);
+  const cleanup = () => {
+    try {
+      run("git", ["worktree", "remove", "--force", dir], ROOT);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  };
+  try {
+    log("npm ci && npm run build");
+    run("npm", ["ci", "--no-audit", "--no-fund"], dir);
+    run("npm", ["run", "build"], dir);
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return { dir, cleanup };
+}
+
+/** The engine folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` provisions. */
+function engineDir(): string {
+  if (process.env.PULUMI_ENGINE_DIR) return process.env.PULUMI_ENGINE_DIR;
+  return run("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], ROOT)
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
+/** Runs `pulumi` in `cwd`; fails with what it printed unless it succeeds. */
+function pulumi(engine: string, env: Record<string, string>, cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(engine, "pulumi"), [...args, "--color=never"], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let all = "";
+    child.stdout.on("data", (c: Buffer) => ((stdout += c.toString()), (all += c.toString())));
+    child.stderr.on("data", (c: Buffer) => (all += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${all}`)),
+    );
+  });
+}
+
+/** Replaces every value by its placeholder, longest value first. */
+function placeholders(text: string, values: Record<string, string>): string {
+  const pairs = Object.entries(values).sort((a, b) => b[1].length - a[1].length);
+  for (const [name, value] of pairs) text = text.split(value).join(`__${name}__`);
+  return text;
+}
+
+async function format(file: string, text: string): Promise<string> {
+  const options = (await prettier.resolveConfig(path.join(ROOT, "package.json"))) ?? {};
+  return prettier.format(text, { ...options, filepath: file });
+}
+
+/** What the emulator of a release offers (`RunningEmulator`, as far as the recording uses it). */
+interface ReleaseEmulator {
+  url: string;
+  apiKey: string;
+  fixtures: Baseline["fixtures"];
+  admin: { getNetwork(id: string): { name: string } | undefined };
+  secrets(): string[];
+  close(): Promise<void>;
+}
+
+/** Where and with what a stack is recorded. */
+interface Recording {
+  release: string;
+  engine: string;
+  env: Record<string, string>;
+  projectsDir: string;
+  sandbox: string;
+  startEmulator: () => Promise<ReleaseEmulator>;
+}
+
+/** What recording a stack gave. */
+interface Recorded {
+  stack: BaselineStack;
+  /** Fixture file name (relative to the baseline's folder) → content, with placeholders. */
+  files: Record<string, string>;
+  fixtures: Baseline["fixtures"];
+  apiKey: string;
+  /** The machine's values that must not be left in any file: the emulator's URL and port. */
+  leftovers: string[];
+  secrets: string[];
+}
+
+/** Runs `up` of one program against a fresh emulator of the release and exports its state. */
+async function recordStack(program: Program, r: Recording): Promise<Recorded> {
+  const emulator = await r.startEmulator();
+  try {
+    const fixtures: Baseline["fixtures"] = {
+      organization: emulator.fixtures.organization,
+      networkWithNodes: emulator.fixtures.networkWithNodes,
+      emptyNetwork: emulator.fixtures.emptyNetwork,
+      beaconNode: emulator.fixtures.beaconNode,
+      faucetAddress: emulator.fixtures.faucetAddress,
+    };
+    // Inside the release's checkout: the program and the provider process find its build there.
+    const projectDir = path.join(r.projectsDir, program.stack);
+    fs.rmSync(projectDir, { recursive: true, force: true });
+    fs.mkdirSync(projectDir, { recursive: true });
+    const pluginDir = path.join(r.release, "bin");
+    for (const [name, content] of Object.entries(program.files))
+      fs.writeFileSync(path.join(projectDir, name), content.split("__PLUGIN_DIR__").join(pluginDir));
+
+    log(`stack ${program.stack}: up`);
+    const cli = (args: string[]) => pulumi(r.engine, r.env, projectDir, args);
+    await cli(["stack", "init", program.stack]);
+    await cli(["config", "set", "blockchain:apiUrl", emulator.url]);
+    await cli(["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);
+    for (const [key, value] of Object.entries(program.config(fixtures)))
+      await cli(["config", "set", `${program.project}:${key}`, value]);
+    await cli(["up", "--yes", "--skip-preview"]);
+    program.outputs(JSON.parse(await cli(["stack", "output", "--json"])), fixtures);
+    // The release agrees with its own state.
+    await cli(["preview", "--expect-no-changes"]);
+
+    const exported = await cli(["stack", "export"]);
+    const resources: Array<{ urn: string; type: string; id?: string; outputs?: { name?: string } }> =
+      JSON.parse(exported).deployment.resources ?? [];
+    const networkNames: Record<string, string> = {};
+    for (const res of resources.filter((res) => NETWORK_TYPES.includes(res.type))) {
+      const name = res.outputs?.name ?? "";
+      expect(emulator.admin.getNetwork(res.id!)?.name === name, `network ${res.id} is named ${name}`);
+      networkNames[res.id!] = name;
+    }
+
+    const machine: Record<string, string> = {
+      EMULATOR_URL: emulator.url,
+      PLUGIN_DIR: pluginDir,
+      PROJECT_DIR: projectDir,
+      CHECKOUT: r.release,
+      SANDBOX: r.sandbox,
+      ENGINE_DIR: r.engine,
+    };
+    const names = [...Object.keys(program.files), `Pulumi.${program.stack}.yaml`];
+    const files: Record<string, string> = {};
+    for (const name of names)
+      files[path.join(program.stack, name)] = placeholders(
+        fs.readFileSync(path.join(projectDir, name), "utf8"),
+        machine,
+      );
+    files[`${program.stack}.json`] = placeholders(exported, machine);
+    return {
+      stack: {
+        stack: program.stack,
+        project: program.project,
+        runtime: program.runtime,
+        needs: program.needs,
+        state: `${program.stack}.json`,
+        projectDir: program.stack,
+        files: names,
+        networkNames,
+        urns: resources.map((res) => res.urn),
+      },
+      files,
+      fixtures,
+      apiKey: emulator.apiKey,
+      leftovers: [emulator.url, `:${new URL(emulator.url).port}`],
+      secrets: [emulator.apiKey, ...emulator.secrets()],
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const versionAt = args.indexOf("--version");
+  const versionArg = versionAt >= 0 ? args.splice(versionAt, 2)[1] : undefined;
+  if (args.length !== 1 || args[0].startsWith("-")) usage();
+
+  const release = checkoutOf(args[0]);
+  const sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-upgrade-")));
+  const projectsDir = path.join(release.dir, "build", "upgrade-baseline-projects");
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8"));
+    const version: string = versionArg ?? pkg.version;
+    const commit = run("git", ["rev-parse", "HEAD"], release.dir).trim();
+    const engine = engineDir();
+    const outDir = path.join(FIXTURES_DIR, version);
+    log(`release ${version} (${commit}) from ${release.dir}; engine ${engine}`);
+
+    const env: Record<string, string> = {
+      PATH: [
+        engine,
+        path.join(release.dir, "node_modules", "@pulumi", "pulumi"),
+        process.env.PATH ?? "",
+      ].join(path.delimiter),
+      PULUMI_HOME: path.join(sandbox, "home"),
+      PULUMI_BACKEND_URL: `file://${path.join(sandbox, "state")}`,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      BLOCKCHAIN_API_KEY: "",
+      BLOCKCHAIN_API_URL: "",
+    };
+    fs.mkdirSync(env.PULUMI_HOME);
+    fs.mkdirSync(path.join(sandbox, "state"));
+    // The release's own emulator, in this process; a fresh one (same seed) for each stack.
+    const emulatorModule = require(path.join(release.dir, "dist", "emulator", "index.js"));
+    const recording: Recording = {
+      release: release.dir,
+      engine,
+      env,
+      projectsDir,
+      sandbox,
+      startEmulator: () => emulatorModule.startEmulator({ seed: SEED, quiet: true }),
+    };
+
+    const recorded: Recorded[] = [];
+    for (const program of PROGRAMS) recorded.push(await recordStack(program, recording));
+    const [first] = recorded;
+    for (const r of recorded) {
+      expect(
+        JSON.stringify(r.fixtures) === JSON.stringify(first.fixtures),
+        "every emulator has the same fixtures",
+      );
+      expect(r.apiKey === first.apiKey, "every emulator has the same API key");
+    }
+
+    const baseline: Baseline = {
+      version,
+      commit,
+      engine: run(path.join(engine, "pulumi"), ["version"], ROOT).trim(),
+      seed: SEED,
+      passphrase: PASSPHRASE,
+      fixtures: first.fixtures,
+      apiKeySha256: crypto.createHash("sha256").update(first.apiKey).digest("hex"),
+      stacks: recorded.map((r) => r.stack),
+    };
+    const written: Record<string, string> = Object.assign({}, ...recorded.map((r) => r.files));
+    written["baseline.json"] = JSON.stringify(baseline, null, 2) + "\n";
+
+    // Nothing of this machine, no secret.
+    const leftovers = [
+      os.tmpdir() + path.sep,
+      os.homedir() + path.sep,
+      release.dir,
+      ROOT,
+      "127.0.0.1:",
+      "localhost:",
+      ...recorded.flatMap((r) => r.leftovers),
+    ];
+    const secrets = recorded.flatMap((r) => r.secrets);
+    for (const [name, text] of Object.entries(written)) {
+      for (const left of leftovers) expect(!text.includes(left), `${name} holds no ${left}`);
+      for (const secret of secrets)
+        expect(
+          !text.includes(secret) && !text.includes(JSON.stringify(secret).slice(1, -1)),
+          `${name} holds no secret of the emulator (${secret.slice(0, 4)}…)`,
+        );
+    }
+
+    fs.rmSync(outDir, { recursive: true, force: true });
+    for (const [name, text] of Object.entries(written)) {
+      const file = path.join(outDir, name);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, await format(file, text));
+    }
+    log(`wrote ${Object.keys(written).length} files to ${path.relative(ROOT, outDir)}/`);
+  } finally {
+    fs.rmSync(sandbox, { recursive: true, force: true });
+    fs.rmSync(projectsDir, { recursive: true, force: true });
+    release.cleanup();
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,208 @@
+/**
+ * End to end: this version runs on stacks written by a released one ("a new version runs on
+ * stacks written by the previous one: preview shows no changes, refresh keeps every resource").
+ *
+ * Each folder of test/fixtures/upgrade/ is the baseline of a release, recorded with that release's
+ * build by `scripts/record-upgrade-baseline.ts`: the exported state of its stacks, their project
+ * files and `baseline.json`. For each recorded stack, against a fresh emulator of this checkout
+ * with the recording's seed (same ids, same keys), put in the state the recording left (the
+ * networks renamed as the stack named them; the faucet send need not exist): the state is
+ * imported into a fresh file backend (`pulumi stack init` with the recorded encrypted config, then
+ * `pulumi stack import`), the program runs on this checkout's build (its project folder is inside
+ * this checkout, so `pulumi-blockchain-nodes` and the serialized providers' runtime specifier
+ * resolve to it; the YAML program's plugin path is this checkout's `bin/`), and:
+ * - `pulumi preview --expect-no-changes` and `pulumi up --expect-no-changes` pass;
+ * - `pulumi refresh` keeps every resource (the same URNs and ids before and after);
+ * - `pulumi destroy` succeeds: retained networks stay, the others are deleted.
+ * A secrets audit of the backend's files, the stack's config file, the baseline's files and
+ * everything the engine printed follows each step.
+ */
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+import type { Baseline, BaselineStack } from "../../scripts/record-upgrade-baseline";
+import { withEmulator } from "../helpers/emulator";
+import { describeWithEngine } from "../helpers/engine";
+import { EngineRun, StateResource } from "../helpers/engine-run";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const BASELINES = path.join(ROOT, "test", "fixtures", "upgrade");
+/** Where the projects run: inside this checkout (see README, "State that travels"). */
+const PROJECTS = path.join(ROOT, "build", "e2e-upgrade");
+const STEP_TIMEOUT = 240_000;
+const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
+
+/** Every recorded baseline, oldest release first. */
+function baselines(): Baseline[] {
+  if (!fs.existsSync(BASELINES)) return [];
+  return fs
+    .readdirSync(BASELINES)
+    .filter((d) => fs.existsSync(path.join(BASELINES, d, "baseline.json")))
+    .map((d) => JSON.parse(fs.readFileSync(path.join(BASELINES, d, "baseline.json"), "utf8")) as Baseline)
+    .sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
+}
+
+/** A recorded file with its placeholders (`__NAME__`) filled in; `json`: values escaped for JSON. */
+function fill(text: string, values: Record<string, string>, json: boolean): string {
+  const filled = text.replace(/__([A-Z][A-Z_]*[A-Z])__/g, (whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for the placeholder ${whole}`);
+    return json ? JSON.stringify(value).slice(1, -1) : value;
+  });
+  return filled;
+}
+
+const byUrn = (state: StateResource[]) =>
+  Object.fromEntries(state.map((r) => [r.urn, r.id ?? ""])) as Record<string, string>;
+
+test("at least one release's baseline is recorded", () => {
+  expect(baselines().map((b) => b.version)).toContain("0.1.0");
+});
+
+for (const baseline of baselines()) {
+  for (const recorded of baseline.stacks) {
+    describeUpgrade(baseline, recorded);
+  }
+}
+
+function describeUpgrade(baseline: Baseline, recorded: BaselineStack): void {
+  describeWithEngine(recorded.needs)(
+    `state written by ${baseline.version}: stack ${recorded.stack} (${recorded.runtime})`,
+    () => {
+      const baselineDir = path.join(BASELINES, baseline.version);
+      const recordedFiles = [
+        path.join(baselineDir, "baseline.json"),
+        path.join(baselineDir, recorded.state),
+        ...recorded.files.map((f) => path.join(baselineDir, recorded.projectDir, f)),
+      ];
+      const projectDir = path.join(PROJECTS, `${baseline.version}-${recorded.stack}-${process.pid}`);
+      const configFile = path.join(projectDir, `Pulumi.${recorded.stack}.yaml`);
+      let run: EngineRun;
+      let imported = false;
+      let destroyed = false;
+
+      const audit = () => run.audit(emulator().secrets(), [configFile, ...recordedFiles]);
+      const pulumi = (args: string[], label?: string) => run.ok(projectDir, args, label);
+
+      // Registered before withEmulator(): the stack is destroyed while the emulator still answers.
+      afterAll(async () => {
+        if (run && imported && !destroyed)
+          await run.cli(projectDir, ["destroy", "--yes"], "cleanup").catch(() => undefined);
+        run?.sandbox.cleanup();
+        fs.rmSync(projectDir, { recursive: true, force: true });
+      }, STEP_TIMEOUT);
+
+      const emulator = withEmulator({ seed: baseline.seed });
+
+      beforeAll(async () => {
+        // The same seed gives this emulator the recording's ids and key.
+        const f = emulator().fixtures;
+        expect({
+          organization: f.organization,
+          networkWithNodes: f.networkWithNodes,
+          emptyNetwork: f.emptyNetwork,
+          beaconNode: f.beaconNode,
+          faucetAddress: f.faucetAddress,
+        }).toEqual(baseline.fixtures);
+        expect(crypto.createHash("sha256").update(emulator().apiKey).digest("hex")).toBe(
+          baseline.apiKeySha256,
+        );
+        // The state the recording left: the networks as the stack named them.
+        for (const [id, name] of Object.entries(recorded.networkNames)) {
+          expect(emulator().admin.renameNetwork(id, name)).toBe(true);
+        }
+
+        run = await EngineRun.start(() => ({ PULUMI_CONFIG_PASSPHRASE: baseline.passphrase }));
+        const values: Record<string, string> = {
+          EMULATOR_URL: emulator().url,
+          PLUGIN_DIR: path.join(ROOT, "bin"),
+          PROJECT_DIR: projectDir,
+          CHECKOUT: ROOT,
+          SANDBOX: run.sandbox.dir,
+          ENGINE_DIR: run.engineDir,
+        };
+        fs.rmSync(projectDir, { recursive: true, force: true });
+        fs.mkdirSync(projectDir, { recursive: true });
+        for (const name of recorded.files) {
+          const text = fs.readFileSync(path.join(baselineDir, recorded.projectDir, name), "utf8");
+          fs.writeFileSync(path.join(projectDir, name), fill(text, values, false));
+        }
+        const stateFile = path.join(run.sandbox.dir, `${recorded.stack}.json`);
+        fs.writeFileSync(
+          stateFile,
+          fill(fs.readFileSync(path.join(baselineDir, recorded.state), "utf8"), values, true),
+        );
+
+        // The recorded Pulumi.<stack>.yaml is in place: init keeps its salt, so its key decrypts.
+        const salt = /^encryptionsalt: (.+)$/m.exec(fs.readFileSync(configFile, "utf8"))?.[1];
+        await pulumi(["stack", "init", recorded.stack]);
+        expect(/^encryptionsalt: (.+)$/m.exec(fs.readFileSync(configFile, "utf8"))?.[1]).toBe(salt);
+        await pulumi(["stack", "import", "--file", stateFile]);
+        imported = true;
+        expect((await run.state(projectDir)).map((r) => r.urn)).toEqual(recorded.urns);
+      }, STEP_TIMEOUT);
+
+      test(
+        "preview shows no changes",
+        async () => {
+          const output = await pulumi(["preview", "--expect-no-changes", "--diff"], "preview");
+          const resources = recorded.urns.filter((urn) => !urn.includes("::pulumi:providers:"));
+          expect(output).toMatch(new RegExp(`\\b${resources.length} unchanged`));
+          audit();
+        },
+        STEP_TIMEOUT,
+      );
+
+      test(
+        "up expects no changes and succeeds",
+        async () => {
+          const before = byUrn(await run.state(projectDir));
+          await pulumi(["up", "--expect-no-changes", "--yes", "--diff"], "up");
+          expect(byUrn(await run.state(projectDir))).toEqual(before);
+          audit();
+        },
+        STEP_TIMEOUT,
+      );
+
+      test(
+        "refresh keeps every resource",
+        async () => {
+          const before = byUrn(await run.state(projectDir));
+          expect(Object.keys(before).sort()).toEqual([...recorded.urns].sort());
+          await pulumi(["refresh", "--yes"], "refresh");
+          expect(byUrn(await run.state(projectDir))).toEqual(before);
+          // The networks are still the recorded ones, named as the stack named them.
+          for (const [id, name] of Object.entries(recorded.networkNames)) {
+            expect(emulator().admin.getNetwork(id)?.name).toBe(name);
+          }
+          audit();
+        },
+        STEP_TIMEOUT,
+      );
+
+      test(
+        "destroy succeeds: retained networks stay, the others are deleted",
+        async () => {
+          const networks = (await run.state(projectDir)).filter((r) => NETWORK_TYPES.includes(r.type));
+          expect(networks.map((r) => r.id).sort()).toEqual(Object.keys(recorded.networkNames).sort());
+          await pulumi(["destroy", "--yes"], "destroy");
+          destroyed = true;
+          expect(await run.state(projectDir)).toEqual([]);
+          for (const network of networks) {
+            const retained =
+              (network as StateResource & { retainOnDelete?: boolean }).retainOnDelete === true;
+            expect({
+              id: network.id,
+              exists: emulator().admin.getNetwork(network.id!) !== undefined,
+            }).toEqual({
+              id: network.id,
+              exists: retained,
+            });
+          }
+          audit();
+        },
+        STEP_TIMEOUT,
+      );
+    },
+  );
+}
