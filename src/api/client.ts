@@ -85,9 +85,12 @@ export class NodeServiceClient {
     return networks.deleteNetwork(this.transport, id);
   }
 
-  /** Requests test tokens for an address; `amountSent` is the exact wei amount as a string. */
-  requestTestTokens(address: string): Promise<FaucetResult> {
-    return faucet.requestTestTokens(this.transport, address);
+  /**
+   * Requests test tokens for an address from the faucet of `chain` (default `goerli`;
+   * `POST /v1/faucet/{chain}`); `amountSent` is the exact wei amount as a string.
+   */
+  requestTestTokens(address: string, chain?: string): Promise<FaucetResult> {
+    return faucet.requestTestTokens(this.transport, address, chain);
   }
 
   /** A credential-free description for logs. */

@@ -45,5 +45,11 @@ export {
   validateNodePlacement,
 } from "./rules";
 export { checkAddress, toChecksumAddress } from "./address";
+export {
+  DEFAULT_FAUCET_CHAIN,
+  FAUCET_CHAIN_PATTERN,
+  MAX_FAUCET_CHAIN_LENGTH,
+  checkFaucetChain,
+} from "./faucet";
 export type { WireCreator, WireError, WireNetwork, WireNode, WireNodeDetails } from "./wire";
 export { PATHS, SECRET_DETAIL_FIELDS } from "./wire";

@@ -70,7 +70,8 @@ export const PATHS = {
   nodes: "/v1/nodes/",
   node: (id: string) => `/v1/nodes/${encodeURIComponent(id)}/`,
   network: (id: string) => `/v1/networks/${encodeURIComponent(id)}/`,
-  faucet: "/v1/faucet/goerli",
+  /** The faucet of a chain (`goerli` in the spec's text; the real service serves several). */
+  faucet: (chain: string) => `/v1/faucet/${encodeURIComponent(chain)}`,
 } as const;
 
 /** The node `details` fields that are endpoints or credentials: secret wherever they appear. */

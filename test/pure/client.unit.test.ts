@@ -95,6 +95,18 @@ describe("other local validation", () => {
     expect(calls).toHaveLength(0);
   });
 
+  it("requestTestTokens checks the chain before sending", async () => {
+    const { client: c, calls } = client();
+    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
+    for (const chain of ["Sepolia", "../nodes", "", "a/b"]) {
+      const error = (await rejection(c.requestTestTokens(address, chain))) as ApiError;
+      expect(error.kind).toBe("invalid_input");
+      expect(error.message).toMatch(/chain: got .*; expected a chain name/);
+      expect(Object.keys(error.fields ?? {})).toEqual(["chain"]);
+    }
+    expect(calls).toHaveLength(0);
+  });
+
   it("listAllNodes requires a positive integer limit", async () => {
     const { client: c, calls } = client();
     for (const options of [undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }]) {
@@ -294,6 +306,9 @@ describe("requests", () => {
     expect(calls[0].init.method).toBe("POST");
     expect(calls[0].url).toBe("https://api.example.com/v1/faucet/goerli");
     expect(JSON.parse(calls[0].init.body!)).toEqual({ address });
+    await c.requestTestTokens(address, "hoodi");
+    expect(calls[1].url).toBe("https://api.example.com/v1/faucet/hoodi");
+    expect(JSON.parse(calls[1].init.body!)).toEqual({ address });
   });
 
   it("the client never shows its key", () => {
