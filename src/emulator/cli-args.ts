@@ -3,11 +3,12 @@
  * command itself is `cli.ts`).
  */
 import { parseArgs } from "util";
+import { checkFaucetChain } from "../model";
 import { MAX_BULK } from "./data/bulk";
 import { MAX_ROUTE_DELAY_MS } from "./http/delays";
 import type { RouteDelays } from "./http/delays";
 import type { FaultMatch, FaultOptions } from "./http/fault-options";
-import { MAX_CAPACITY } from "./http/options";
+import { EMULATOR_DEFAULTS, MAX_CAPACITY } from "./http/options";
 import type { EmulatorOptions } from "./http/options";
 
 /** The command's usage text. */
@@ -43,7 +44,9 @@ Options:
                            or no transaction)
   --fault-method METHOD    random faults apply only to this method (e.g. POST)
   --fault-path PREFIX      random faults apply only to paths starting with PREFIX
-  --delay-faucet-ms N      hold every POST /v1/faucet/goerli N ms before processing it
+  --faucet-chains A,B,C    the chains whose faucet is served, POST /v1/faucet/{chain}
+                           (default ${EMULATOR_DEFAULTS.faucetChains.join(",")}); any other chain: 404
+  --delay-faucet-ms N      hold every POST /v1/faucet/{chain} N ms before processing it
   --delay-network-update-ms N
                            hold every PATCH /v1/networks/{id}/ N ms before processing it
   --request-log-capacity N requests kept in memory, oldest dropped first (default 10000)
@@ -94,6 +97,22 @@ function probability(flag: string, text: string): number {
   return value;
 }
 
+/** A comma-separated list of distinct faucet chain names (spaces around the commas ignored). */
+function chainList(text: string): string[] {
+  const chains = text.split(",").map((c) => c.trim());
+  for (const chain of chains) {
+    const problem = checkFaucetChain("faucet-chains", chain);
+    if (problem) {
+      throw new UsageError(
+        `--faucet-chains: got ${problem.value} in "${text}"; ${problem.allowed}, separated by commas`,
+      );
+    }
+  }
+  const duplicate = chains.find((chain, i) => chains.indexOf(chain) !== i);
+  if (duplicate !== undefined) throw new UsageError(`--faucet-chains names ${duplicate} twice`);
+  return chains;
+}
+
 /** Parses the command line (without `node` and the script); throws {@link UsageError}. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   let values;
@@ -119,6 +138,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "malformed-rate": { type: "string" },
         "fault-method": { type: "string" },
         "fault-path": { type: "string" },
+        "faucet-chains": { type: "string" },
         "delay-faucet-ms": { type: "string" },
         "delay-network-update-ms": { type: "string" },
         "request-log-capacity": { type: "string" },
@@ -187,6 +207,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (Object.keys(match).length > 0) faults.match = match;
   if (Object.keys(faults).length > 0) options.faults = faults;
+  if (values["faucet-chains"] !== undefined) options.faucetChains = chainList(values["faucet-chains"]);
   const delays: RouteDelays = {};
   if (values["delay-faucet-ms"] !== undefined) {
     delays.faucetMs = integer("delay-faucet-ms", values["delay-faucet-ms"], 0, MAX_ROUTE_DELAY_MS);

@@ -185,7 +185,8 @@ describe("blockchain-nodes-emulator command", () => {
       expect(r.stdout).toMatch(/admin key/);
       expect(r.stdout).toMatch(/well-known ids/);
       expect(r.stdout).toContain("export BLOCKCHAIN_API_URL=");
-      for (const option of ["--json", "--version", "--help"]) expect(r.stdout).toContain(`  ${option}`);
+      for (const option of ["--json", "--version", "--help", "--faucet-chains"])
+        expect(r.stdout).toContain(`  ${option}`);
       expect(r.stderr).toBe("");
     }
   });
@@ -213,6 +214,12 @@ describe("blockchain-nodes-emulator command", () => {
     [["--delay-network-update-ms", "x"], /--delay-network-update-ms/],
     [["--request-log-capacity", "-3"], /--request-log-capacity/],
     [["--fault-path", "v1/"], /--fault-path/],
+    [
+      ["--faucet-chains", "goerli,Sepolia"],
+      /--faucet-chains: got "Sepolia" in "goerli,Sepolia"; expected a chain name/,
+    ],
+    [["--faucet-chains", "goerli,"], /--faucet-chains: got ""/],
+    [["--faucet-chains", "hoodi,hoodi"], /--faucet-chains names hoodi twice/],
   ])("%j: clear error, exit 2", async (args, message) => {
     const r = await run(args);
     expect(r.code).toBe(2);
@@ -294,6 +301,11 @@ describe("blockchain-nodes-emulator command", () => {
       },
     });
     expect(parseCliArgs(["--json"])).toEqual({ action: "serve", output: "json", options: { quiet: true } });
+    expect(parseCliArgs(["--faucet-chains", "sepolia, hoodi,amoy"])).toEqual({
+      action: "serve",
+      output: "text",
+      options: { quiet: true, faucetChains: ["sepolia", "hoodi", "amoy"] },
+    });
     expect(parseCliArgs(["--latency-ms", "25", "--verbose"])).toEqual({
       action: "serve",
       output: "text",

@@ -1,4 +1,4 @@
-import { FAUCET_AMOUNT_WEI, startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULTS, FAUCET_AMOUNT_WEI, startEmulator } from "../../src/emulator";
 import { call, withEmulator } from "../helpers/emulator";
 
 describe("POST /v1/faucet/goerli", () => {
@@ -18,7 +18,13 @@ describe("POST /v1/faucet/goerli", () => {
     expect(a.text).toContain('"amountSent":500000000000000000,');
     expect(a.json.transaction).toMatch(/^https:\/\/goerli\.etherscan\.example\/tx\/0x[0-9a-f]{64}$/);
     expect(emulator().faucetSends()).toEqual([
-      { address, amountSent: FAUCET_AMOUNT_WEI, transaction: a.json.transaction, at: now.toISOString() },
+      {
+        address,
+        chain: "goerli",
+        amountSent: FAUCET_AMOUNT_WEI,
+        transaction: a.json.transaction,
+        at: now.toISOString(),
+      },
     ]);
     expect(FAUCET_AMOUNT_WEI).toBe("500000000000000000");
   });
@@ -102,5 +108,98 @@ describe("POST /v1/faucet/goerli", () => {
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
     expect(get.json.error.code).toBe("method_not_allowed");
+  });
+});
+
+describe("POST /v1/faucet/{chain}: the chains served", () => {
+  const now = new Date("2024-03-10T22:15:30.000Z");
+  const emulator = withEmulator({ seed: 11, now: () => now }, { each: true });
+  const drip = (chain: string, address: string = emulator().fixtures.faucetAddress) =>
+    call(emulator(), `/v1/faucet/${chain}`, { method: "POST", body: { address } });
+
+  test("by default goerli, sepolia and hoodi; each send is recorded with its chain and links to its explorer", async () => {
+    expect(EMULATOR_DEFAULTS.faucetChains).toEqual(expect.arrayContaining(["goerli", "sepolia", "hoodi"]));
+    for (const chain of ["goerli", "sepolia", "hoodi"]) {
+      const a = await drip(chain);
+      expect(a.status).toBe(200);
+      expect(a.json.transaction).toMatch(
+        new RegExp(`^https://${chain}\\.etherscan\\.example/tx/0x[0-9a-f]{64}$`),
+      );
+    }
+    expect(
+      emulator()
+        .faucetSends()
+        .map((s) => s.chain),
+    ).toEqual(["goerli", "sepolia", "hoodi"]);
+    expect(emulator().faucetSendCount(emulator().fixtures.faucetAddress)).toBe(3);
+  });
+
+  test("the daily limit is per chain and address", async () => {
+    expect((await drip("sepolia")).status).toBe(200);
+    const again = await drip("sepolia");
+    expect(again.status).toBe(429);
+    expect(again.json.error.message).toContain("sepolia");
+    expect((await drip("goerli")).status).toBe(200);
+    expect((await drip("goerli")).status).toBe(429);
+    expect(emulator().faucetSends()).toHaveLength(2);
+  });
+
+  test.each([
+    ["a chain not served", "mainnet"],
+    ["an upper-case name", "Sepolia"],
+    ["an encoded path", "..%2Fnodes"],
+  ])("%s: 404 not_found naming the chain, after authentication, nothing sent", async (_label, chain) => {
+    const a = await drip(chain);
+    expect(a.status).toBe(404);
+    expect(a.json).toEqual({ error: { code: "not_found", message: expect.any(String) } });
+    expect(a.json.error.message).toContain(JSON.stringify(decodeURIComponent(chain)));
+    expect(a.json.error.message).toContain("goerli, sepolia, hoodi");
+    expect(emulator().faucetSends()).toEqual([]);
+    const anonymous = await call(emulator(), `/v1/faucet/${chain}`, {
+      method: "POST",
+      body: { address: emulator().fixtures.faucetAddress },
+      key: null,
+    });
+    expect(anonymous.status).toBe(401);
+  });
+
+  test("the request record names the route of a served chain by its path, any other as /v1/faucet/{chain}", async () => {
+    await drip("hoodi");
+    await drip("nope");
+    expect(
+      emulator()
+        .requests()
+        .map((r) => [r.route, r.status]),
+    ).toEqual([
+      ["/v1/faucet/hoodi", 200],
+      ["/v1/faucet/{chain}", 404],
+    ]);
+  });
+
+  test("the faucetChains option sets the chains served", async () => {
+    const custom = await startEmulator({ seed: 11, faucetChains: ["amoy", "bnb-testnet"] });
+    try {
+      const send = (chain: string) =>
+        call(custom, `/v1/faucet/${chain}`, {
+          method: "POST",
+          body: { address: custom.fixtures.faucetAddress },
+        });
+      expect((await send("amoy")).status).toBe(200);
+      expect((await send("bnb-testnet")).status).toBe(200);
+      const goerli = await send("goerli");
+      expect(goerli.status).toBe(404);
+      expect(goerli.json.error.message).toContain("amoy, bnb-testnet");
+    } finally {
+      await custom.close();
+    }
+  });
+
+  test.each([
+    [[], /faucetChains must be a non-empty array/],
+    [["goerli", "Sepolia"], /faucetChains\[1\]: got "Sepolia"; expected a chain name/],
+    [["a/b"], /faucetChains\[0\]: got "a\/b"/],
+    [["hoodi", "hoodi"], /faucetChains names hoodi twice/],
+  ])("faucetChains %j is refused", async (faucetChains, message) => {
+    await expect(startEmulator({ faucetChains })).rejects.toThrow(message);
   });
 });

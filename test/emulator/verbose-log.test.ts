@@ -37,6 +37,8 @@ describe("--verbose log (quiet: false)", () => {
       `/v1/nodes/${encodeURIComponent(`ND-1/${SECRET}`)}/`,
       `/_emulator/${SECRET}`,
       `/_emulator/faults?key=${SECRET}`,
+      `/v1/faucet/${SECRET}`,
+      `/v1/faucet/${SECRET.toLowerCase()}`,
     ];
     for (const path of paths) {
       await rawRequest(emulator(), path, { headers: { "X-Api-Key": SECRET } });
@@ -52,7 +54,8 @@ describe("--verbose log (quiet: false)", () => {
     await call(emulator(), "/_emulator/faults", { key: emulator().adminKey });
     const text = output();
     expect(lines.length).toBe(paths.length + 5);
-    for (const secret of [SECRET, key, emulator().adminKey]) expect(text).not.toContain(secret);
+    for (const secret of [SECRET, SECRET.toLowerCase(), key, emulator().adminKey])
+      expect(text).not.toContain(secret);
     expect(text).not.toContain("api_key");
     expect(text).not.toContain("token");
     expect(text).not.toContain("session");
@@ -106,5 +109,12 @@ describe("--verbose log (quiet: false)", () => {
       "POST /v1/faucet/goerli query: +1 other query parameter",
     );
     expect(describeRequest("BREW", "/v1/nodes/", "")).toBe("(other method) /v1/nodes/");
+    // The faucet: a served chain is shown, any other chain is not.
+    expect(describeRequest("POST", "/v1/faucet/sepolia", "")).toBe("POST /v1/faucet/sepolia");
+    expect(describeRequest("POST", `/v1/faucet/${SECRET.toLowerCase()}`, "")).toBe("POST /v1/faucet/{chain}");
+    expect(describeRequest("POST", "/v1/faucet/amoy", "", new Map(), ["amoy"])).toBe("POST /v1/faucet/amoy");
+    expect(describeRequest("POST", "/v1/faucet/goerli", "", new Map(), ["amoy"])).toBe(
+      "POST /v1/faucet/{chain}",
+    );
   });
 });

@@ -1,16 +1,21 @@
+import { DEFAULT_FAUCET_CHAIN } from "../../model";
 import { seedHash } from "./derive";
 import { Ring } from "./ring";
 
 /** What one faucet send gives: 0.5 test ETH, in wei, as a decimal string. */
 export const FAUCET_AMOUNT_WEI = "500000000000000000";
 
-/** The explorer the fake transaction links point to. */
-export const FAUCET_EXPLORER = "https://goerli.etherscan.example/tx/";
+/** The explorer the fake transaction links of a chain point to (`https://goerli.etherscan.example/tx/`). */
+export function faucetExplorer(chain: string): string {
+  return `https://${chain}.etherscan.example/tx/`;
+}
 
 /** One successful faucet send, as recorded by the emulator. */
 export interface FaucetSend {
   /** The address as sent by the client. */
   address: string;
+  /** The chain whose faucet sent it (`goerli`, `sepolia`, ...). */
+  chain: string;
   /** Amount in wei, as a decimal string (the wire carries a JSON number). */
   amountSent: string;
   /** Link to the (fake) transaction. */
@@ -32,17 +37,18 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-/** Sends to one address (keyed by its lower-case form): all time, and per UTC day. */
+/** Sends to one address (keyed by its lower-case form): all time, and per chain and UTC day. */
 interface AddressCount {
   total: number;
+  /** Keyed by {@link dayKey}. */
   byDay: Map<string, number>;
 }
 
 /**
- * The faucet's record of sends and its per-address daily limit.
+ * The faucet's record of sends and its daily limit per chain and address.
  *
  * The full records ({@link FaucetSend}) are kept in a bounded ring of the last `capacity` sends.
- * The counts (total, per address, per address and UTC day) are kept apart and are never
+ * The counts (total, per address, per address, chain and UTC day) are kept apart and are never
  * dropped: the daily limit and {@link counts} stay exact however many sends the ring has lost.
  */
 export class FaucetLedger {
@@ -70,28 +76,33 @@ export class FaucetLedger {
     return { total: this.sent, byAddress };
   }
 
-  /** How many sends went to `address` (case-insensitively), ever. */
+  /** How many sends went to `address` (case-insensitively), ever, on every chain. */
   countFor(address: string): number {
     return this.perAddress.get(address.toLowerCase())?.total ?? 0;
   }
 
   /**
-   * Whether `address` may receive tokens at `now`: fewer than the daily limit of sends to it
-   * (case-insensitively) on the UTC day of `now`.
+   * Whether `address` may receive tokens of `chain` (default `goerli`) at `now`: fewer than the
+   * daily limit of sends to it (case-insensitively) on that chain on the UTC day of `now`. Each
+   * chain has its own limit.
    */
-  allowed(address: string, now: Date): boolean {
-    const today = this.perAddress.get(address.toLowerCase())?.byDay.get(utcDay(now)) ?? 0;
+  allowed(address: string, now: Date, chain: string = DEFAULT_FAUCET_CHAIN): boolean {
+    const today = this.perAddress.get(address.toLowerCase())?.byDay.get(dayKey(chain, now)) ?? 0;
     return today < this.dailyLimit;
   }
 
-  /** Records a send and returns it; the transaction hash is deterministic per seed and send. */
-  send(address: string, now: Date): FaucetSend {
+  /**
+   * Records a send of `chain` (default `goerli`) and returns it; the transaction hash is
+   * deterministic per seed and send.
+   */
+  send(address: string, now: Date, chain: string = DEFAULT_FAUCET_CHAIN): FaucetSend {
     const key = address.toLowerCase();
     const hash = seedHash("faucet", this.seed, this.sent, key);
     const record: FaucetSend = {
       address,
+      chain,
       amountSent: FAUCET_AMOUNT_WEI,
-      transaction: `${FAUCET_EXPLORER}0x${hash}`,
+      transaction: `${faucetExplorer(chain)}0x${hash}`,
       at: now.toISOString(),
     };
     this.sent++;
@@ -101,13 +112,14 @@ export class FaucetLedger {
       this.perAddress.set(key, count);
     }
     count.total++;
-    const day = utcDay(now);
+    const day = dayKey(chain, now);
     count.byDay.set(day, (count.byDay.get(day) ?? 0) + 1);
     this.recent.push(record);
     return { ...record };
   }
 }
 
-function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
+/** The key of one chain's UTC day of `now`. */
+function dayKey(chain: string, now: Date): string {
+  return `${chain} ${now.toISOString().slice(0, 10)}`;
 }

@@ -24,5 +24,7 @@ export interface ApiContext {
   faucet: FaucetLedger;
   pageSize: number;
   faucetDailyLimit: number;
+  /** The chains whose faucet is served; any other answers 404. */
+  faucetChains: readonly string[];
   now: () => Date;
 }

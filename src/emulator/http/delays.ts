@@ -6,7 +6,7 @@ import { FAUCET_TEMPLATE, NETWORK_TEMPLATE, matchRoute } from "./routes";
  * absent or `0`: no delay.
  */
 export interface RouteDelays {
-  /** Delay of `POST /v1/faucet/goerli`. */
+  /** Delay of `POST /v1/faucet/{chain}` (every chain). */
   faucetMs?: number;
   /** Delay of `PATCH /v1/networks/{id}/` (update, and the empty-body read). */
   networkUpdateMs?: number;

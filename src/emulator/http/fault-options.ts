@@ -95,7 +95,7 @@ export type MalformedKind = (typeof MALFORMED_KINDS)[number];
  * - `{ malformed }`: process the request, then answer `200` with an unreadable body (see
  *   {@link MalformedKind}). Only a successful JSON answer is mangled; any other answer is sent
  *   as is (the fault is still used up). `non-integer-amount` and `missing-transaction` only
- *   match `POST /v1/faucet/goerli`, besides any `match` given.
+ *   match `POST /v1/faucet/{chain}`, besides any `match` given.
  * - `{ delayMs }`: wait, then serve the request normally.
  */
 export type Fault =

@@ -46,7 +46,7 @@ function matches(match: FaultMatch | undefined, method: string, path: string): b
   return true;
 }
 
-/** Whether a request is a faucet send (`POST /v1/faucet/goerli`). */
+/** Whether a request is a faucet send (`POST /v1/faucet/{chain}`). */
 function isFaucetSend(method: string, path: string): boolean {
   return method === "POST" && matchRoute(path)?.route.template === FAUCET_TEMPLATE;
 }

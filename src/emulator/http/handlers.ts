@@ -124,12 +124,16 @@ export function deleteNetwork(_req: ApiRequest, ctx: ApiContext, organization: s
 }
 
 /**
- * `POST /v1/faucet/goerli` with `{"address": "0x..."}`: checks the address with the model
- * (EIP-55 checksum for mixed case; 400 `validation_error`), applies the per-address daily limit
- * (429 `rate_limited` with a top-level `nextFaucetAvailable`: the next UTC midnight) and answers
- * `{"amountSent": <wei as a JSON number>, "transaction": "<link>"}`.
+ * `POST /v1/faucet/{chain}` with `{"address": "0x..."}`: a chain the emulator does not serve
+ * (see the `faucetChains` option) answers 404 `not_found` naming it; then checks the address with
+ * the model (EIP-55 checksum for mixed case; 400 `validation_error`), applies the daily limit per
+ * chain and address (429 `rate_limited` with a top-level `nextFaucetAvailable`: the next UTC
+ * midnight) and answers `{"amountSent": <wei as a JSON number>, "transaction": "<link>"}`.
  */
-export function requestTokens(req: ApiRequest, ctx: ApiContext): Reply {
+export function requestTokens(req: ApiRequest, ctx: ApiContext, _organization: string, chain: string): Reply {
+  if (!ctx.faucetChains.includes(chain)) {
+    return notFound(`The faucet has no chain ${show(chain)}; it serves ${ctx.faucetChains.join(", ")}.`);
+  }
   const body = parseJsonObject(req.body, req.headers["content-type"]);
   if ("reply" in body) return body.reply;
   const address = body.value.address;
@@ -139,16 +143,16 @@ export function requestTokens(req: ApiRequest, ctx: ApiContext): Reply {
       : checkAddress("address", address);
   if (problem) return validationError([problem]);
   const now = ctx.now();
-  if (!ctx.faucet.allowed(address as string, now)) {
+  if (!ctx.faucet.allowed(address as string, now, chain)) {
     const next = nextUtcMidnight(now).toISOString();
     return errorReply(
       429,
       "rate_limited",
-      `The faucet already sent tokens to ${address as string} today (limit ${ctx.faucetDailyLimit} per address per UTC day); try again after ${next}.`,
+      `The ${chain} faucet already sent tokens to ${address as string} today (limit ${ctx.faucetDailyLimit} per address per chain per UTC day); try again after ${next}.`,
       { top: { nextFaucetAvailable: next } },
     );
   }
-  const send = ctx.faucet.send(address as string, now);
+  const send = ctx.faucet.send(address as string, now, chain);
   // Written by hand so that the wei amount is a JSON number with every digit, like the service's.
   return {
     status: 200,

@@ -1,3 +1,4 @@
+import { checkFaucetChain, formatProblems } from "../../model";
 import { validateRouteDelays } from "./delays";
 import type { RouteDelays } from "./delays";
 import { MAX_BULK } from "../data/bulk";
@@ -22,8 +23,14 @@ export interface EmulatorOptions {
   networks?: number;
   /** Random faults to inject from the start; default none. */
   faults?: FaultOptions;
-  /** Faucet sends allowed per address per UTC day; default `1`. */
+  /** Faucet sends allowed per address per UTC day, on each chain; default `1`. */
   faucetDailyLimit?: number;
+  /**
+   * The chains whose faucet is served (`POST /v1/faucet/{chain}`); any other chain answers `404`
+   * `not_found`. Names as the model allows them: a lowercase letter, then lowercase letters,
+   * digits and hyphens, up to 63 characters. Default {@link EMULATOR_DEFAULTS.faucetChains}.
+   */
+  faucetChains?: readonly string[];
   /** Clock used by the faucet's daily limit; default the system clock. */
   now?: () => Date;
   /**
@@ -62,8 +69,13 @@ export const EMULATOR_DEFAULTS = {
   seed: 1,
   /** Nodes per page of `GET /v1/nodes/`. */
   pageSize: 10,
-  /** Faucet sends per address per UTC day. */
+  /** Faucet sends per address per UTC day, on each chain. */
   faucetDailyLimit: 1,
+  /**
+   * The chains whose faucet is served: `goerli` (the interface's own), and `sepolia` and `hoodi`
+   * (served by the real service, as its public reference lists).
+   */
+  faucetChains: ["goerli", "sepolia", "hoodi"] as readonly string[],
   /** Largest request body accepted, in bytes (bigger: 413). */
   maxBodyBytes: 1024 * 1024,
   /** Requests kept by the request record (a ring: the oldest is dropped first). */
@@ -84,6 +96,7 @@ export interface ResolvedOptions {
   nodes: number;
   networks: number;
   faucetDailyLimit: number;
+  faucetChains: readonly string[];
   now: () => Date;
   quiet: boolean;
   requestLogCapacity: number;
@@ -136,6 +149,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       0,
       1_000_000,
     ),
+    faucetChains: faucetChains(options.faucetChains),
     now: options.now ?? (() => new Date()),
     quiet: options.quiet ?? true,
     requestLogCapacity: integer(
@@ -155,6 +169,21 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
     maxBodyBytes: integer("maxBodyBytes", options.maxBodyBytes, EMULATOR_DEFAULTS.maxBodyBytes, 1, 1 << 30),
     routeDelays: routeDelays(options.routeDelays),
   };
+}
+
+/** Checks the served faucet chains: a non-empty list of distinct names the model allows. */
+function faucetChains(chains: readonly string[] | undefined): readonly string[] {
+  if (chains === undefined) return EMULATOR_DEFAULTS.faucetChains;
+  if (!Array.isArray(chains) || chains.length === 0) {
+    throw new TypeError("emulator option faucetChains must be a non-empty array of chain names");
+  }
+  const problems = chains.flatMap((chain, i) => checkFaucetChain(`faucetChains[${i}]`, chain) ?? []);
+  if (problems.length > 0) throw new RangeError(`emulator option ${formatProblems(problems)}`);
+  const duplicate = chains.find((chain, i) => chains.indexOf(chain) !== i);
+  if (duplicate !== undefined) {
+    throw new RangeError(`emulator option faucetChains names ${duplicate} twice`);
+  }
+  return [...chains];
 }
 
 function routeDelays(delays: RouteDelays | undefined): RouteDelays {

@@ -3,7 +3,8 @@ import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } f
 import type { NodeFilterName } from "../../model";
 import { ARCHIVE_VALUES } from "./node-query";
 import type { Route } from "./routes";
-import { NODES_TEMPLATE, matchRoute } from "./routes";
+import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";
+import { EMULATOR_DEFAULTS } from "./options";
 
 /** What the log shows instead of the path of a request that matches no route. */
 export const UNMATCHED_ROUTE = "(unmatched route)";
@@ -21,9 +22,23 @@ const FILTER_BY_QUERY = new Map<string, NodeFilterName>(
   NODE_FILTER_NAMES.map((n) => [NODE_FILTERS[n].query, n]),
 );
 
-/** The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. */
-export function routeTemplate(path: string): string {
-  return matchRoute(path)?.route.template ?? UNMATCHED_ROUTE;
+/**
+ * The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. The faucet of a
+ * served chain is named by its own path (`/v1/faucet/goerli`: the chain is the emulator's own
+ * setting, not the caller's text); any other chain is `/v1/faucet/{chain}`.
+ */
+export function routeTemplate(
+  path: string,
+  faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
+): string {
+  const matched = matchRoute(path);
+  return matched ? templateOf(matched, faucetChains) : UNMATCHED_ROUTE;
+}
+
+function templateOf(matched: { route: Route; id: string }, faucetChains: readonly string[]): string {
+  const { route, id } = matched;
+  if (route.template === FAUCET_TEMPLATE && faucetChains.includes(id)) return `/v1/faucet/${id}`;
+  return route.template;
 }
 
 /**
@@ -34,7 +49,8 @@ export function routeTemplate(path: string): string {
  * the model (a free-text `name` is always hidden); other query parameters are only counted.
  *
  * `extraRoutes` maps exact paths outside the service (the emulator's own admin paths) to
- * themselves, so they can be shown too.
+ * themselves, so they can be shown too. The faucet's route is shown as {@link routeTemplate}
+ * names it, given the chains served (`faucetChains`).
  *
  * @example
  * describeRequest("PATCH", "/v1/networks/NW-100-000-2/", "")
@@ -45,13 +61,14 @@ export function describeRequest(
   path: string,
   rawQuery: string,
   extraRoutes: ReadonlyMap<string, string> = new Map(),
+  faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
 ): string {
   const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
   const matched = matchRoute(path);
   if (!matched) {
     parts.push(extraRoutes.get(path) ?? UNMATCHED_ROUTE);
   } else {
-    parts.push(matched.route.template);
+    parts.push(templateOf(matched, faucetChains));
     const id = idPart(matched.route, matched.id);
     if (id) parts.push(id);
   }

@@ -5,14 +5,20 @@ import { deleteNetwork, getNode, listNodes, requestTokens, updateNetwork } from 
 import type { Reply } from "./reply";
 import { errorReply, notFound } from "./reply";
 
-/** A handler: the request, the context, the caller's organization and the path id (if any). */
+/**
+ * A handler: the request, the context, the caller's organization and the path parameter (the id,
+ * or the faucet's chain; `""` when the route has none).
+ */
 type Handler = (req: ApiRequest, ctx: ApiContext, organization: string, id: string) => Reply;
 
 /** One route of the service. */
 export interface Route {
   /** The path template, as logged: `{id}` stands for the path parameter. */
   template: string;
-  /** Path segments after the leading `/`; `:id` captures one percent-decoded segment. */
+  /**
+   * Path segments after the leading `/`; a segment starting with `:` (`:id`, `:chain`) captures
+   * one percent-decoded segment, the route's one path parameter.
+   */
   segments: readonly string[];
   /** The kind of identifier `:id` stands for, when the route has one. */
   idKind?: IdKind;
@@ -26,8 +32,11 @@ export const NODES_TEMPLATE = "/v1/nodes/";
 /** The template of the network route (`PATCH` updates, `DELETE` deletes). */
 export const NETWORK_TEMPLATE = "/v1/networks/{id}/";
 
-/** The template of the faucet route (`POST` only). */
-export const FAUCET_TEMPLATE = "/v1/faucet/goerli";
+/**
+ * The template of the faucet route (`POST` only): `{chain}` is `goerli` in the spec's text; the
+ * emulator serves the chains of its `faucetChains` option (see the `requestTokens` handler).
+ */
+export const FAUCET_TEMPLATE = "/v1/faucet/{chain}";
 
 /** Every route of the service (spec 4): all paths end with `/`, except the faucet's. */
 export const ROUTES: readonly Route[] = [
@@ -44,12 +53,13 @@ export const ROUTES: readonly Route[] = [
     idKind: "network",
     methods: { PATCH: updateNetwork, DELETE: deleteNetwork },
   },
-  { template: FAUCET_TEMPLATE, segments: ["v1", "faucet", "goerli"], methods: { POST: requestTokens } },
+  { template: FAUCET_TEMPLATE, segments: ["v1", "faucet", ":chain"], methods: { POST: requestTokens } },
 ];
 
 /**
  * Matches a raw path. Segments are split before percent-decoding, so an encoded `/` stays
- * inside one segment (and then fails the id shape: 404); undecodable segments match nothing.
+ * inside one segment (and then fails the id shape: 404); empty or undecodable segments match
+ * no path parameter.
  */
 export function matchRoute(path: string): { route: Route; id: string } | undefined {
   if (!path.startsWith("/")) return undefined;
@@ -58,7 +68,8 @@ export function matchRoute(path: string): { route: Route; id: string } | undefin
     if (route.segments.length !== parts.length) continue;
     let id = "";
     const ok = route.segments.every((segment, i) => {
-      if (segment !== ":id") return segment === parts[i];
+      if (!segment.startsWith(":")) return segment === parts[i];
+      if (parts[i] === "") return false;
       try {
         id = decodeURIComponent(parts[i]);
       } catch {

@@ -50,6 +50,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faucet: new FaucetLedger(settings.seed, settings.faucetDailyLimit, settings.faucetSendLogCapacity),
     pageSize: settings.pageSize,
     faucetDailyLimit: settings.faucetDailyLimit,
+    faucetChains: settings.faucetChains,
     now: settings.now,
   };
   const record = new Ring<LoggedRequest>(settings.requestLogCapacity);
@@ -92,7 +93,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const admin = isAdminPath(path);
     const entry: LoggedRequest = {
       method,
-      route: routeTemplate(path),
+      route: routeTemplate(path, settings.faucetChains),
       path,
       query: Object.fromEntries(new URLSearchParams(rawQuery)),
       status: 0,
@@ -108,7 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else write(res, reply);
       if (!settings.quiet) {
         // Only what cannot carry a secret: never the raw path, query, headers or body.
-        const line = describeRequest(method, path, rawQuery, ADMIN_PATHS);
+        const line = describeRequest(method, path, rawQuery, ADMIN_PATHS, settings.faucetChains);
         process.stderr.write(
           `${line} -> ${entry.status || "dropped"} (${Date.now() - started} ms)${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
         );
