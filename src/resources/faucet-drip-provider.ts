@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { compact, invalidInput, isApiError } from "../api";
-import { checkAddress } from "../model";
+import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain } from "../model";
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
@@ -10,6 +10,8 @@ import { readProviderConfig } from "./provider-config";
 /** Inputs of the FaucetDrip resource as the provider receives them. */
 export interface FaucetDripInputs {
   address: string;
+  /** The faucet's chain; absent: {@link DEFAULT_FAUCET_CHAIN} (`goerli`). */
+  chain?: string;
   apiUrl?: string;
   apiKey?: string;
 }
@@ -24,6 +26,11 @@ export type FaucetOutcome = "sent" | "unknown";
 /** Outputs of the FaucetDrip resource. */
 export interface FaucetDripOutputs {
   address: string;
+  /**
+   * The chain whose faucet was asked. Absent in the state of drips recorded before `chain`
+   * existed: those asked `goerli` (see {@link chainOf}).
+   */
+  chain?: string;
   /** `sent`, or `unknown` when the tokens may or may not have been sent; see {@link FaucetOutcome}. */
   outcome: FaucetOutcome;
   /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
@@ -37,24 +44,41 @@ export interface FaucetDripOutputs {
 }
 
 /**
- * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55; the connection
- * settings are checked wherever they come from, and, when all is valid, the API key once per
- * process (see `checkConnection`). The inputs are handed back unchanged: with no failure, they
- * are valid {@link FaucetDripInputs}.
+ * The chain a drip's inputs or recorded outputs name: `chain`, or {@link DEFAULT_FAUCET_CHAIN}
+ * (`goerli`) when it is absent. A drip recorded before `chain` existed has none, and asked
+ * `goerli`: so an absent chain and `goerli` are the same chain, and neither is a change.
+ */
+export function chainOf(props: { chain?: unknown } | undefined): unknown {
+  const chain = props?.chain;
+  return chain === undefined || chain === null ? DEFAULT_FAUCET_CHAIN : chain;
+}
+
+/**
+ * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55; `chain`, when
+ * given, a path-safe chain name (see `checkFaucetChain`); the connection settings are checked
+ * wherever they come from, and, when all is valid, the API key once per process (see
+ * `checkConnection`). The inputs are handed back unchanged (an absent `chain` stays absent, so a
+ * stack written before `chain` existed keeps the same inputs): with no failure, they are valid
+ * {@link FaucetDripInputs}.
  */
 export async function checkFaucetDrip(
   _olds: unknown,
   news: UncheckedInputs<FaucetDripInputs>,
 ): Promise<Checked<FaucetDripInputs>> {
-  const problem = news.address === UNKNOWN ? undefined : checkAddress("address", news.address);
-  const failures = toFailures(problem ? [problem] : []);
+  const problems = [
+    news.address === UNKNOWN ? undefined : checkAddress("address", news.address),
+    news.chain === undefined || news.chain === UNKNOWN ? undefined : checkFaucetChain("chain", news.chain),
+  ].filter((p): p is Problem => p !== undefined);
+  const failures = toFailures(problems);
   failures.push(...(await checkConnection(news, failures)));
   return { inputs: news as FaucetDripInputs, failures };
 }
 
 /**
- * `diff`: a new address replaces (a new request), shown in `detailedDiff` as `update-replace`;
- * credential changes need no action.
+ * `diff`: a new address or a new chain replaces (a new request), shown in `detailedDiff` as
+ * `update-replace`; credential changes need no action. An absent chain counts as `goerli` on
+ * both sides (see {@link chainOf}): a stack recorded before `chain` existed shows no change
+ * when the program leaves `chain` out or sets it to `goerli`.
  */
 export async function diffFaucetDrip(
   _id: string,
@@ -67,7 +91,10 @@ export async function diffFaucetDrip(
   diffs: string[];
   detailedDiff: Record<string, PropertyDiff>;
 }> {
-  const replaces = news.address !== olds.address ? ["address"] : [];
+  const replaces = [
+    ...(news.address !== olds.address ? ["address"] : []),
+    ...(chainOf(news) !== chainOf(olds) ? ["chain"] : []),
+  ];
   const detailedDiff: Record<string, PropertyDiff> = {};
   for (const k of replaces) detailedDiff[k] = { kind: "update-replace", inputDiff: false };
   return {
@@ -102,10 +129,12 @@ export function unknownOutcomeNote(address: string, why: string): string {
 export async function createFaucetDrip(
   inputs: FaucetDripInputs,
 ): Promise<{ id: string; outs: FaucetDripOutputs }> {
+  const chain = inputs.chain ?? DEFAULT_FAUCET_CHAIN;
   const unknownOutcome = (why: string) => ({
     id: `${inputs.address}-unknown-${Date.now()}`,
     outs: compact<FaucetDripOutputs>({
       address: inputs.address,
+      chain,
       outcome: "unknown",
       amountSent: "",
       transaction: "",
@@ -114,14 +143,16 @@ export async function createFaucetDrip(
       apiKey: inputs.apiKey,
     }),
   });
-  // The address is checked before anything is written or sent; a bad one is never echoed whole.
-  const problem = checkAddress("address", inputs.address);
-  if (problem) {
-    throw invalidInput("requesting test tokens", [problem]);
+  // The inputs are checked before anything is written or sent; a bad one is never echoed whole.
+  const problems = [checkAddress("address", inputs.address), checkFaucetChain("chain", chain)].filter(
+    (p): p is Problem => p !== undefined,
+  );
+  if (problems.length > 0) {
+    throw invalidInput("requesting test tokens", problems);
   }
   try {
     return await withClient(inputs, readProviderConfig, async (client) => {
-      const begun = beginSend(client.apiUrl, inputs.address);
+      const begun = beginSend(client.apiUrl, inputs.address, chain);
       if (begun.interrupted) {
         return unknownOutcome(
           `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
@@ -130,12 +161,13 @@ export async function createFaucetDrip(
       // Kept when the send was cut off: the request may have been processed.
       let keepEntry = false;
       try {
-        const result = await interruptible(() => client.requestTestTokens(inputs.address));
+        const result = await interruptible(() => client.requestTestTokens(inputs.address, chain));
         const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
         return {
           id,
           outs: compact<FaucetDripOutputs>({
             address: inputs.address,
+            chain,
             outcome: "sent",
             amountSent: result.amountSent,
             transaction: result.transaction,
@@ -156,7 +188,7 @@ export async function createFaucetDrip(
         }
         throw err;
       } finally {
-        if (!keepEntry) finishSend(client.apiUrl, inputs.address);
+        if (!keepEntry) finishSend(client.apiUrl, inputs.address, chain);
       }
     });
   } catch (err) {
@@ -182,7 +214,7 @@ export async function readFaucetDrip(
 }
 
 /**
- * `update`: nothing to send. `diff` replaces the resource on a new address and reports no change
+ * `update`: nothing to send. `diff` replaces the resource on a new address or chain and reports no change
  * otherwise, so the engine has no reason to call this; should it, the recorded outcome is kept
  * (`amountSent`, `transaction`, `outcome`, `note`) and only the connection inputs are taken over.
  */

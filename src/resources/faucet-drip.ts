@@ -7,6 +7,14 @@ import { providerFor } from "./provider-shell";
 export interface FaucetDripArgs {
   /** The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55. */
   address: pulumi.Input<string>;
+  /**
+   * The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+   * the chain of the service's interface. The real service serves the chains its public reference
+   * lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+   * and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+   * out is the same as `goerli`.
+   */
+  chain?: pulumi.Input<string>;
   /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
   apiUrl?: pulumi.Input<string>;
   /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
@@ -14,14 +22,19 @@ export interface FaucetDripArgs {
 }
 
 /**
- * One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once
- * when the resource is created. A new address replaces the resource (a new request). Deleting
- * it does nothing: tokens that were sent cannot be returned. The faucet's daily limit per
- * address applies; the error says when the next request is possible.
+ * One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default
+ * `goerli`), made once when the resource is created. A new address or chain replaces the
+ * resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned.
+ * The faucet's daily limit per address applies; the error says when the next request is possible.
  */
 export class FaucetDrip extends pulumi.dynamic.Resource {
   /** The address tokens were sent to. */
   declare readonly address: pulumi.Output<string>;
+  /**
+   * The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+   * asked `goerli`.
+   */
+  declare readonly chain: pulumi.Output<string | undefined>;
   /**
    * `sent`, or `unknown` when the request reached the service (or may have) and no readable answer
    * came back: the tokens may have been sent, and they are never sent again automatically. See
@@ -55,6 +68,7 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
       name,
       {
         address: args.address,
+        chain: args.chain,
         apiUrl: args.apiUrl,
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
         outcome: undefined,

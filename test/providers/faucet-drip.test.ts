@@ -3,12 +3,19 @@
  * `unknown` (so the next `up` does not send again), and a send interrupted by a killed engine is
  * caught by the journal.
  */
-import { mkdtempSync, readdirSync, rmSync } from "fs";
+import { createHash } from "crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import type { Fault } from "../../src/emulator";
 import { setProviderConfig } from "../../src/resources/provider-config";
-import { createFaucetDrip } from "../../src/resources/faucet-drip-provider";
+import {
+  checkFaucetDrip,
+  createFaucetDrip,
+  diffFaucetDrip,
+  type FaucetDripOutputs,
+} from "../../src/resources/faucet-drip-provider";
+import { UNKNOWN } from "../../src/settings";
 import { beginSend, journalDir } from "../../src/resources/faucet-journal";
 import { withEmulator } from "../helpers/emulator";
 
@@ -115,12 +122,161 @@ describe("FaucetDrip create", () => {
 
   it("an entry older than the faucet's window does not block a send", async () => {
     const to = address();
-    beginSend(emulator().url, to, Date.now() - 25 * 3600_000);
+    beginSend(emulator().url, to, "goerli", Date.now() - 25 * 3600_000);
     const fs = await import("fs");
     const [file] = readdirSync(journal);
     const entry = JSON.parse(fs.readFileSync(join(journal, file), "utf8"));
     fs.writeFileSync(join(journal, file), JSON.stringify({ ...entry, process: "another-process" }));
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("sent");
+  });
+});
+
+/** Marks the journal entry in `journal` as written by another (killed) process. */
+function leaveAsInterrupted(file: string): void {
+  const entry = JSON.parse(readFileSync(join(journal, file), "utf8"));
+  writeFileSync(join(journal, file), JSON.stringify({ ...entry, process: "another-process" }));
+}
+
+describe("FaucetDrip chain", () => {
+  /** The state a drip recorded before `chain` existed: no `chain` at all. */
+  const recordedBeforeChains = (to: string): FaucetDripOutputs => ({
+    address: to,
+    outcome: "sent",
+    amountSent: "500000000000000000",
+    transaction: "https://goerli.etherscan.example/tx/0xabc",
+    note: "",
+  });
+
+  it("is sent to /v1/faucet/{chain}; goerli when not given; recorded in the outputs", async () => {
+    const to = address();
+    const sepolia = await createFaucetDrip({ address: to, chain: "sepolia" });
+    expect(sepolia.outs).toMatchObject({ chain: "sepolia", outcome: "sent" });
+    expect(sepolia.outs.transaction).toMatch(/^https:\/\/sepolia\./);
+    const plain = await createFaucetDrip({ address: to });
+    expect(plain.outs).toMatchObject({ chain: "goerli", outcome: "sent" });
+    const posts = emulator()
+      .requests()
+      .filter((r) => r.method === "POST")
+      .slice(-2)
+      .map((r) => [r.path, r.status]);
+    expect(posts).toEqual([
+      ["/v1/faucet/sepolia", 200],
+      ["/v1/faucet/goerli", 200],
+    ]);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === to)
+        .map((s) => s.chain),
+    ).toEqual(["sepolia", "goerli"]);
+  });
+
+  it("a chain the service does not serve fails the create with its 404; nothing sent or left in the journal", async () => {
+    const to = address();
+    await expect(createFaucetDrip({ address: to, chain: "mainnet" })).rejects.toThrow(
+      /not_found[\s\S]*"mainnet"/,
+    );
+    expect(emulator().faucetSendCount(to)).toBe(0);
+    expect(readdirSync(journal)).toEqual([]);
+  });
+
+  it("check: an invalid chain is a failure naming chain, the value and what is allowed", async () => {
+    const { failures } = await checkFaucetDrip(undefined, { address: address(), chain: "Sepolia/x" });
+    expect(failures).toEqual([
+      {
+        property: "chain",
+        reason: expect.stringMatching(/got "Sepolia\/x"; expected a chain name .*lowercase letter/),
+      },
+    ]);
+    const none = await checkFaucetDrip(undefined, { address: address(), chain: 7 });
+    expect(none.failures.map((f) => f.property)).toEqual(["chain"]);
+  });
+
+  it("check: an absent, valid or unknown (preview) chain passes, and an absent one stays absent", async () => {
+    const to = address();
+    for (const news of [{ address: to }, { address: to, chain: "hoodi" }, { address: to, chain: UNKNOWN }]) {
+      const checked = await checkFaucetDrip(undefined, news);
+      expect(checked.failures).toEqual([]);
+      expect(checked.inputs).toEqual(news);
+    }
+  });
+
+  it("create refuses an invalid chain before anything is sent", async () => {
+    const to = address();
+    await expect(createFaucetDrip({ address: to, chain: "../nodes" })).rejects.toThrow(/chain: got/);
+    expect(emulator().faucetSendCount(to)).toBe(0);
+  });
+
+  it("diff: a new chain replaces (update-replace)", async () => {
+    const to = address();
+    const olds = { ...recordedBeforeChains(to), chain: "sepolia" };
+    for (const [news, oldChain] of [
+      [{ address: to, chain: "hoodi" }, "sepolia"],
+      [{ address: to }, "sepolia"],
+      [{ address: to, chain: "sepolia" }, undefined],
+      [{ address: to, chain: UNKNOWN }, "sepolia"],
+    ] as const) {
+      const old = oldChain === undefined ? recordedBeforeChains(to) : { ...olds, chain: oldChain };
+      expect(await diffFaucetDrip("id", old, news)).toEqual({
+        changes: true,
+        replaces: ["chain"],
+        deleteBeforeReplace: false,
+        diffs: ["chain"],
+        detailedDiff: { chain: { kind: "update-replace", inputDiff: false } },
+      });
+    }
+    const both = await diffFaucetDrip("id", olds, { address: address(), chain: "hoodi" });
+    expect(both.replaces).toEqual(["address", "chain"]);
+  });
+
+  it("diff: state recorded before chains existed shows no change without chain or with goerli", async () => {
+    const to = address();
+    const noChange = {
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+      diffs: [],
+      detailedDiff: {},
+    };
+    for (const news of [{ address: to }, { address: to, chain: "goerli" }]) {
+      expect(await diffFaucetDrip("id", recordedBeforeChains(to), news)).toEqual(noChange);
+    }
+    // And a new drip of goerli against a program that leaves chain out: the same chain.
+    expect(
+      await diffFaucetDrip("id", { ...recordedBeforeChains(to), chain: "goerli" }, { address: to }),
+    ).toEqual(noChange);
+  });
+
+  it("the journal tells chains apart; goerli keeps the key of entries written before chains existed", async () => {
+    const to = address();
+    const url = emulator().url;
+    // An entry left by an older version: keyed by the API URL and the address only.
+    const legacy = createHash("sha256").update(`${url}\n${to}`).digest("hex").slice(0, 32);
+    beginSend(url, to);
+    expect(readdirSync(journal)).toEqual([`${legacy}.json`]);
+    leaveAsInterrupted(`${legacy}.json`);
+    // Another chain to the same address is not blocked by it...
+    const sepolia = await createFaucetDrip({ address: to, chain: "sepolia" });
+    expect(sepolia.outs.outcome).toBe("sent");
+    expect(readdirSync(journal)).toEqual([`${legacy}.json`]);
+    // ...but goerli (given, or left out) is.
+    const goerli = await createFaucetDrip({ address: to, chain: "goerli" });
+    expect(goerli.outs).toMatchObject({ outcome: "unknown", chain: "goerli" });
+    expect(goerli.outs.note).toMatch(/interrupted/);
+    expect(readdirSync(journal)).toEqual([]);
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === to)
+        .map((s) => s.chain),
+    ).toEqual(["sepolia"]);
+    // An interrupted send on hoodi blocks hoodi only.
+    beginSend(url, to, "hoodi");
+    const [hoodiEntry] = readdirSync(journal);
+    expect(hoodiEntry).not.toBe(`${legacy}.json`);
+    leaveAsInterrupted(hoodiEntry);
+    expect((await createFaucetDrip({ address: to, chain: "hoodi" })).outs.outcome).toBe("unknown");
+    expect(emulator().faucetSendCount(to)).toBe(1);
   });
 });
