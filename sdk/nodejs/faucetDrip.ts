@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the resource is created. A new address replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
+ * One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), made once when the resource is created. A new address or chain replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
  */
 export class FaucetDrip extends pulumi.CustomResource {
     /**
@@ -43,6 +43,11 @@ export class FaucetDrip extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly amountSent: pulumi.Output<string>;
     /**
+     * The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+     * asked `goerli`.
+     */
+    declare public readonly chain: pulumi.Output<string | undefined>;
+    /**
      * When the outcome is unknown: what happened and what to do; `""` otherwise.
      */
     declare public /*out*/ readonly note: pulumi.Output<string>;
@@ -72,6 +77,7 @@ export class FaucetDrip extends pulumi.CustomResource {
                 throw new Error("Missing required property 'address'");
             }
             resourceInputs["address"] = args?.address;
+            resourceInputs["chain"] = args?.chain;
             resourceInputs["amountSent"] = undefined /*out*/;
             resourceInputs["note"] = undefined /*out*/;
             resourceInputs["outcome"] = undefined /*out*/;
@@ -79,6 +85,7 @@ export class FaucetDrip extends pulumi.CustomResource {
         } else {
             resourceInputs["address"] = undefined /*out*/;
             resourceInputs["amountSent"] = undefined /*out*/;
+            resourceInputs["chain"] = undefined /*out*/;
             resourceInputs["note"] = undefined /*out*/;
             resourceInputs["outcome"] = undefined /*out*/;
             resourceInputs["transaction"] = undefined /*out*/;
@@ -96,4 +103,12 @@ export interface FaucetDripArgs {
      * The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
      */
     address: pulumi.Input<string>;
+    /**
+     * The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+     * the chain of the service's interface. The real service serves the chains its public reference
+     * lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+     * and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+     * out is the same as `goerli`.
+     */
+    chain?: pulumi.Input<string | undefined>;
 }

@@ -244,6 +244,7 @@ function resources(doc: (owner: string, member?: string) => string) {
   };
   const faucetOutputs: Record<string, SchemaProperty> = {
     address: str(doc("FaucetDrip", "address")),
+    chain: str(doc("FaucetDrip", "chain")),
     outcome: str(doc("FaucetDrip", "outcome")),
     amountSent: str(doc("FaucetDrip", "amountSent")),
     transaction: str(doc("FaucetDrip", "transaction")),
@@ -277,12 +278,15 @@ function resources(doc: (owner: string, member?: string) => string) {
     },
     [TOKENS.faucetDrip]: {
       description:
-        "One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the " +
-        "resource is created. A new address replaces the resource (a new request). Deleting it does nothing: " +
-        "tokens that were sent cannot be returned. It cannot be imported.",
+        "One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), " +
+        "made once when the resource is created. A new address or chain replaces the resource (a new request). " +
+        "Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.",
       properties: faucetOutputs,
       required: ["address", "outcome", "amountSent", "transaction", "note"],
-      inputProperties: { address: str(doc("FaucetDripArgs", "address"), { willReplaceOnChanges: true }) },
+      inputProperties: {
+        address: str(doc("FaucetDripArgs", "address"), { willReplaceOnChanges: true }),
+        chain: str(doc("FaucetDripArgs", "chain"), { willReplaceOnChanges: true }),
+      },
       requiredInputs: ["address"],
     },
   };

@@ -392,6 +392,41 @@ describe("FaucetDrip", () => {
 
     await drip.delete(FAUCET_URN, created.id, created.properties);
   });
+
+  test("chain: Check refuses an invalid one; Create asks that chain's faucet; a new chain replaces; none counts as goerli", async () => {
+    const address = "0x" + "cd".repeat(20);
+    const bad = await drip.check(FAUCET_URN, {}, { address, chain: "Sepolia" });
+    expect(bad.failures).toEqual([
+      { property: "chain", reason: expect.stringMatching(/got "Sepolia"; expected a chain name/) },
+    ]);
+
+    const checked = await drip.check(FAUCET_URN, {}, { address, chain: "hoodi" });
+    expect(checked.failures).toEqual([]);
+    const created = await drip.create(FAUCET_URN, checked.inputs);
+    expect(created.properties).toMatchObject({ address, chain: "hoodi", outcome: "sent" });
+    expect(
+      emulator()
+        .faucetSends()
+        .filter((s) => s.address === address)
+        .map((s) => s.chain),
+    ).toEqual(["hoodi"]);
+
+    const moved = await drip.diff(FAUCET_URN, created.id, created.properties, { address, chain: "sepolia" });
+    expect(moved).toMatchObject({
+      changes: "DIFF_SOME",
+      replaces: ["chain"],
+      detailedDiff: { chain: { kind: "UPDATE_REPLACE", inputDiff: false } },
+    });
+    // State recorded before chains existed (no chain): no change without chain, or with goerli.
+    const { chain: _chain, ...before } = created.properties;
+    for (const news of [{ address }, { address, chain: "goerli" }]) {
+      expect(await drip.diff(FAUCET_URN, created.id, before, news)).toMatchObject({
+        changes: "DIFF_NONE",
+        replaces: [],
+      });
+    }
+    await drip.delete(FAUCET_URN, created.id, created.properties);
+  });
 });
 
 describe("audit of every answer", () => {

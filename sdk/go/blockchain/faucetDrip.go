@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the resource is created. A new address replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
+// One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), made once when the resource is created. A new address or chain replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
 type FaucetDrip struct {
 	pulumi.CustomResourceState
 
@@ -20,6 +20,9 @@ type FaucetDrip struct {
 	Address pulumi.StringOutput `pulumi:"address"`
 	// Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown.
 	AmountSent pulumi.StringOutput `pulumi:"amountSent"`
+	// The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+	// asked `goerli`.
+	Chain pulumi.StringPtrOutput `pulumi:"chain"`
 	// When the outcome is unknown: what happened and what to do; `""` otherwise.
 	Note pulumi.StringOutput `pulumi:"note"`
 	// `sent`, or `unknown` when the request reached the service (or may have) and no readable answer
@@ -75,12 +78,24 @@ func (FaucetDripState) ElementType() reflect.Type {
 type faucetDripArgs struct {
 	// The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
 	Address string `pulumi:"address"`
+	// The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+	// the chain of the service's interface. The real service serves the chains its public reference
+	// lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+	// and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+	// out is the same as `goerli`.
+	Chain *string `pulumi:"chain"`
 }
 
 // The set of arguments for constructing a FaucetDrip resource.
 type FaucetDripArgs struct {
 	// The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
 	Address pulumi.StringInput
+	// The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+	// the chain of the service's interface. The real service serves the chains its public reference
+	// lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+	// and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+	// out is the same as `goerli`.
+	Chain pulumi.StringPtrInput
 }
 
 func (FaucetDripArgs) ElementType() reflect.Type {
@@ -178,6 +193,12 @@ func (o FaucetDripOutput) Address() pulumi.StringOutput {
 // Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown.
 func (o FaucetDripOutput) AmountSent() pulumi.StringOutput {
 	return o.ApplyT(func(v *FaucetDrip) pulumi.StringOutput { return v.AmountSent }).(pulumi.StringOutput)
+}
+
+// The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+// asked `goerli`.
+func (o FaucetDripOutput) Chain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FaucetDrip) pulumi.StringPtrOutput { return v.Chain }).(pulumi.StringPtrOutput)
 }
 
 // When the outcome is unknown: what happened and what to do; `""` otherwise.

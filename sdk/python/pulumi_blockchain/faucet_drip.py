@@ -19,13 +19,21 @@ __all__ = ['FaucetDripArgs', 'FaucetDrip']
 @pulumi.input_type
 class FaucetDripArgs:
     def __init__(__self__, *,
-                 address: pulumi.Input[_builtins.str]):
+                 address: pulumi.Input[_builtins.str],
+                 chain: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a FaucetDrip resource.
 
         :param pulumi.Input[_builtins.str] address: The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
+        :param pulumi.Input[_builtins.str] chain: The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+               the chain of the service's interface. The real service serves the chains its public reference
+               lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+               and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+               out is the same as `goerli`.
         """
         pulumi.set(__self__, "address", address)
+        if chain is not None:
+            pulumi.set(__self__, "chain", chain)
 
     @_builtins.property
     @pulumi.getter
@@ -39,6 +47,22 @@ class FaucetDripArgs:
     def address(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "address", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def chain(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+        the chain of the service's interface. The real service serves the chains its public reference
+        lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+        and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+        out is the same as `goerli`.
+        """
+        return pulumi.get(self, "chain")
+
+    @chain.setter
+    def chain(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "chain", value)
+
 
 @pulumi.type_token("blockchain:index:FaucetDrip")
 class FaucetDrip(pulumi.CustomResource):
@@ -47,13 +71,19 @@ class FaucetDrip(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
+                 chain: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the resource is created. A new address replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
+        One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), made once when the resource is created. A new address or chain replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] address: The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
+        :param pulumi.Input[_builtins.str] chain: The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+               the chain of the service's interface. The real service serves the chains its public reference
+               lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+               and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+               out is the same as `goerli`.
         """
         ...
     @overload
@@ -62,7 +92,7 @@ class FaucetDrip(pulumi.CustomResource):
                  args: FaucetDripArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One request of test tokens from the service's faucet (`POST /v1/faucet/goerli`), made once when the resource is created. A new address replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
+        One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), made once when the resource is created. A new address or chain replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
 
         :param str resource_name: The name of the resource.
         :param FaucetDripArgs args: The arguments to use to populate this resource's properties.
@@ -80,6 +110,7 @@ class FaucetDrip(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
+                 chain: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -92,6 +123,7 @@ class FaucetDrip(pulumi.CustomResource):
             if address is None and not opts.urn:
                 raise TypeError("Missing required property 'address'")
             __props__.__dict__["address"] = address
+            __props__.__dict__["chain"] = chain
             __props__.__dict__["amount_sent"] = None
             __props__.__dict__["note"] = None
             __props__.__dict__["outcome"] = None
@@ -120,6 +152,7 @@ class FaucetDrip(pulumi.CustomResource):
 
         __props__.__dict__["address"] = None
         __props__.__dict__["amount_sent"] = None
+        __props__.__dict__["chain"] = None
         __props__.__dict__["note"] = None
         __props__.__dict__["outcome"] = None
         __props__.__dict__["transaction"] = None
@@ -140,6 +173,15 @@ class FaucetDrip(pulumi.CustomResource):
         Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown.
         """
         return pulumi.get(self, "amount_sent")
+
+    @_builtins.property
+    @pulumi.getter
+    def chain(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+        asked `goerli`.
+        """
+        return pulumi.get(self, "chain")
 
     @_builtins.property
     @pulumi.getter
