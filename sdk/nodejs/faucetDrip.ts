@@ -78,6 +78,9 @@ export class FaucetDrip extends pulumi.CustomResource {
             }
             resourceInputs["address"] = args?.address;
             resourceInputs["chain"] = args?.chain;
+            resourceInputs["deadlineMs"] = args?.deadlineMs;
+            resourceInputs["maxRetries"] = args?.maxRetries;
+            resourceInputs["timeoutMs"] = args?.timeoutMs;
             resourceInputs["amountSent"] = undefined /*out*/;
             resourceInputs["note"] = undefined /*out*/;
             resourceInputs["outcome"] = undefined /*out*/;
@@ -111,4 +114,19 @@ export interface FaucetDripArgs {
      * out is the same as `goerli`.
      */
     chain?: pulumi.Input<string | undefined>;
+    /**
+     * Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+     * `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
+     * Retries of the faucet request, only when the service clearly did not process it (default 4);
+     * defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
+    /**
+     * Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+     * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
 }

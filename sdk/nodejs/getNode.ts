@@ -12,16 +12,37 @@ import * as utilities from "./utilities";
 export function getNode(args: GetNodeArgs, opts?: pulumi.InvokeOptions): Promise<GetNodeResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("blockchain:index:getNode", {
+        "deadlineMs": args.deadlineMs,
         "id": args.id,
+        "maxRetries": args.maxRetries,
+        "timeoutMs": args.timeoutMs,
         "waitFor": args.waitFor,
     }, opts);
 }
 
 export interface GetNodeArgs {
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: number;
+    /**
      * The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
      */
     id: string;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: number;
+    /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: number;
     /**
      * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
      * fail with a clear timeout error.
@@ -117,16 +138,37 @@ export interface GetNodeResult {
 export function getNodeOutput(args: GetNodeOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNodeResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("blockchain:index:getNode", {
+        "deadlineMs": args.deadlineMs,
         "id": args.id,
+        "maxRetries": args.maxRetries,
+        "timeoutMs": args.timeoutMs,
         "waitFor": args.waitFor,
     }, opts);
 }
 
 export interface GetNodeOutputArgs {
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
      * The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
      */
     id: pulumi.Input<string>;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
+    /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
     /**
      * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
      * fail with a clear timeout error.

@@ -14,6 +14,12 @@ export interface GetNodeConnectionsArgs {
      */
     archive?: boolean;
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: number;
+    /**
      * One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
      * an unknown id fails. Not together with filters, `orderBy` or `limit`.
      */
@@ -23,6 +29,12 @@ export interface GetNodeConnectionsArgs {
      * filters, never a silent cut.
      */
     limit?: number;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: number;
     /**
      * Only nodes with exactly this name: the whole name, case-sensitive, not a substring
      * (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
@@ -80,6 +92,12 @@ export interface GetNodeConnectionsArgs {
      */
     status?: string;
     /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: number;
+    /**
      * Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
      * asking for it with another protocol is refused).
      */
@@ -110,8 +128,10 @@ export function getNodeConnectionsOutput(args?: GetNodeConnectionsOutputArgs, op
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("blockchain:index:getNodeConnections", {
         "archive": args.archive,
+        "deadlineMs": args.deadlineMs,
         "id": args.id,
         "limit": args.limit,
+        "maxRetries": args.maxRetries,
         "name": args.name,
         "network": args.network,
         "orderBy": args.orderBy,
@@ -124,6 +144,7 @@ export function getNodeConnectionsOutput(args?: GetNodeConnectionsOutputArgs, op
         "region": args.region,
         "role": args.role,
         "status": args.status,
+        "timeoutMs": args.timeoutMs,
         "type": args.type,
         "waitFor": args.waitFor,
     }, opts);
@@ -137,6 +158,12 @@ export interface GetNodeConnectionsOutputArgs {
      */
     archive?: pulumi.Input<boolean | undefined>;
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
      * One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
      * an unknown id fails. Not together with filters, `orderBy` or `limit`.
      */
@@ -146,6 +173,12 @@ export interface GetNodeConnectionsOutputArgs {
      * filters, never a silent cut.
      */
     limit?: pulumi.Input<number | undefined>;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
     /**
      * Only nodes with exactly this name: the whole name, case-sensitive, not a substring
      * (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
@@ -202,6 +235,12 @@ export interface GetNodeConnectionsOutputArgs {
      * `stopping`, `stopped` or `starting`.
      */
     status?: pulumi.Input<string | undefined>;
+    /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
     /**
      * Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
      * asking for it with another protocol is refused).

@@ -14,7 +14,9 @@ export function getNodes(args?: GetNodesArgs, opts?: pulumi.InvokeOptions): Prom
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("blockchain:index:getNodes", {
         "archive": args.archive,
+        "deadlineMs": args.deadlineMs,
         "limit": args.limit,
+        "maxRetries": args.maxRetries,
         "name": args.name,
         "network": args.network,
         "orderBy": args.orderBy,
@@ -27,6 +29,7 @@ export function getNodes(args?: GetNodesArgs, opts?: pulumi.InvokeOptions): Prom
         "region": args.region,
         "role": args.role,
         "status": args.status,
+        "timeoutMs": args.timeoutMs,
         "type": args.type,
         "waitFor": args.waitFor,
     }, opts);
@@ -40,10 +43,22 @@ export interface GetNodesArgs {
      */
     archive?: boolean;
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: number;
+    /**
      * Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
      * filters, never a silent cut.
      */
     limit?: number;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: number;
     /**
      * Only nodes with exactly this name: the whole name, case-sensitive, not a substring
      * (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
@@ -101,6 +116,12 @@ export interface GetNodesArgs {
      */
     status?: string;
     /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: number;
+    /**
      * Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
      * asking for it with another protocol is refused).
      */
@@ -126,7 +147,9 @@ export function getNodesOutput(args?: GetNodesOutputArgs, opts?: pulumi.InvokeOu
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("blockchain:index:getNodes", {
         "archive": args.archive,
+        "deadlineMs": args.deadlineMs,
         "limit": args.limit,
+        "maxRetries": args.maxRetries,
         "name": args.name,
         "network": args.network,
         "orderBy": args.orderBy,
@@ -139,6 +162,7 @@ export function getNodesOutput(args?: GetNodesOutputArgs, opts?: pulumi.InvokeOu
         "region": args.region,
         "role": args.role,
         "status": args.status,
+        "timeoutMs": args.timeoutMs,
         "type": args.type,
         "waitFor": args.waitFor,
     }, opts);
@@ -152,10 +176,22 @@ export interface GetNodesOutputArgs {
      */
     archive?: pulumi.Input<boolean | undefined>;
     /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
      * Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
      * filters, never a silent cut.
      */
     limit?: pulumi.Input<number | undefined>;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
     /**
      * Only nodes with exactly this name: the whole name, case-sensitive, not a substring
      * (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
@@ -212,6 +248,12 @@ export interface GetNodesOutputArgs {
      * `stopping`, `stopped` or `starting`.
      */
     status?: pulumi.Input<string | undefined>;
+    /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
     /**
      * Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
      * asking for it with another protocol is refused).

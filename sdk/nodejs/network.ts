@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed; delete deletes the network (the service refuses while nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+ * A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
  */
 export class Network extends pulumi.CustomResource {
     /**
@@ -51,9 +51,19 @@ export class Network extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly creator: pulumi.Output<outputs.Creator | undefined>;
     /**
+     * Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+     * to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+     */
+    declare public readonly deadlineMs: pulumi.Output<number | undefined>;
+    /**
      * Network details object (may be empty).
      */
     declare public /*out*/ readonly details: pulumi.Output<any>;
+    /**
+     * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+     * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+     */
+    declare public readonly maxRetries: pulumi.Output<number | undefined>;
     /**
      * Current name.
      */
@@ -84,6 +94,11 @@ export class Network extends pulumi.CustomResource {
      * Network status: `pending`, `ok`, `failed`, `warning`, `stopping`, `stopped` or `starting`.
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
+    /**
+     * Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+     * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+     */
+    declare public readonly timeoutMs: pulumi.Output<number | undefined>;
 
     /**
      * Create a Network resource with the given unique name, arguments, and options.
@@ -99,9 +114,12 @@ export class Network extends pulumi.CustomResource {
             if (args?.networkId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'networkId'");
             }
+            resourceInputs["deadlineMs"] = args?.deadlineMs;
+            resourceInputs["maxRetries"] = args?.maxRetries;
             resourceInputs["name"] = args?.name;
             resourceInputs["networkId"] = args?.networkId;
             resourceInputs["project"] = args?.project;
+            resourceInputs["timeoutMs"] = args?.timeoutMs;
             resourceInputs["connections"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["creator"] = undefined /*out*/;
@@ -114,7 +132,9 @@ export class Network extends pulumi.CustomResource {
             resourceInputs["connections"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["creator"] = undefined /*out*/;
+            resourceInputs["deadlineMs"] = undefined /*out*/;
             resourceInputs["details"] = undefined /*out*/;
+            resourceInputs["maxRetries"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["networkId"] = undefined /*out*/;
             resourceInputs["nodes"] = undefined /*out*/;
@@ -122,6 +142,7 @@ export class Network extends pulumi.CustomResource {
             resourceInputs["protocol"] = undefined /*out*/;
             resourceInputs["publicNetwork"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["timeoutMs"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["connections"] };
@@ -135,6 +156,16 @@ export class Network extends pulumi.CustomResource {
  */
 export interface NetworkArgs {
     /**
+     * Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+     * to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
+     * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+     * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
+    /**
      * Desired name; updated in place. When omitted, the name is left as it is.
      */
     name?: pulumi.Input<string | undefined>;
@@ -147,4 +178,9 @@ export interface NetworkArgs {
      * Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
      */
     project?: pulumi.Input<string | undefined>;
+    /**
+     * Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+     * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
 }

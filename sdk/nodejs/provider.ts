@@ -36,6 +36,9 @@ export class Provider extends pulumi.ProviderResource {
         {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["apiUrl"] = args?.apiUrl;
+            resourceInputs["deadlineMs"] = pulumi.output(args?.deadlineMs).apply(JSON.stringify);
+            resourceInputs["maxRetries"] = pulumi.output(args?.maxRetries).apply(JSON.stringify);
+            resourceInputs["timeoutMs"] = pulumi.output(args?.timeoutMs).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Provider.__pulumiType, name, resourceInputs, opts);
@@ -54,4 +57,22 @@ export interface ProviderArgs {
      * The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
      */
     apiUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Overall deadline of one call across its attempts and the waits between them, ms. Default
+     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * `BLOCKCHAIN_DEADLINE_MS`.
+     */
+    deadlineMs?: pulumi.Input<number | undefined>;
+    /**
+     * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+     * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+     * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+     */
+    maxRetries?: pulumi.Input<number | undefined>;
+    /**
+     * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+     * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+     * `BLOCKCHAIN_TIMEOUT_MS`.
+     */
+    timeoutMs?: pulumi.Input<number | undefined>;
 }

@@ -3,6 +3,7 @@
  * key, and the errors of construction: no error shows the key, nor the text of a refused API URL
  * (which may be a key put in the wrong place).
  */
+import { MAX_API_KEY_LENGTH } from "../model";
 import { REDACTED } from "./defaults";
 import { InvalidInputError } from "./errors";
 import { typeOf } from "./option-checks";
@@ -119,6 +120,13 @@ export function checkUrlAndKey(rawUrl: unknown, rawKey: unknown): ApiBase {
         typeof rawKey === "string"
           ? `got ${rawKey === "" ? "an empty string" : "only whitespace"}; expected the API key`
           : `got ${typeOf(rawKey)}; expected the API key as a string`,
+      ],
+    });
+  }
+  if (key.length > MAX_API_KEY_LENGTH) {
+    fail(redactor, "invalid_api_key", "invalid API key", {
+      apiKey: [
+        `the API key is ${key.length} characters long, more than the ${MAX_API_KEY_LENGTH} accepted; check how it was copied`,
       ],
     });
   }

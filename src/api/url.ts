@@ -1,3 +1,4 @@
+import { MAX_API_URL_LENGTH } from "../model";
 import { LOOPBACK_HOSTNAMES } from "./defaults";
 import { redact } from "./redact";
 
@@ -76,6 +77,11 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
     throw new ApiUrlError(`the API URL is missing; ${EXPECTED}`);
   }
   const text = apiUrl.trim();
+  if (text.length > MAX_API_URL_LENGTH) {
+    throw new ApiUrlError(
+      `the API URL is ${text.length} characters long, more than the ${MAX_API_URL_LENGTH} accepted; ${EXPECTED}`,
+    );
+  }
   let url: URL;
   try {
     url = new URL(text);

@@ -3,7 +3,8 @@
  * the TypeScript functions and the provider plugin's functions both accept.
  */
 import type { NodeFilterArgs } from "./filters";
-import type { ConnectionArgs } from "../settings";
+import { NODE_FILTER_NAMES } from "../model";
+import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
 import type { WaitFor } from "./wait";
 
 /** Arguments of `getNode`. */
@@ -42,3 +43,25 @@ export interface GetNodeConnectionsArgs extends GetNodesArgs {
    */
   id?: string;
 }
+
+/** Every argument of `getNode`. */
+export const GET_NODE_ARG_NAMES: readonly string[] = [
+  "id",
+  "waitFor",
+  "apiUrl",
+  "apiKey",
+  ...CALL_SETTING_NAMES,
+];
+
+/** Every argument of `getNodes` (its filters and `orderBy` included). */
+export const GET_NODES_ARG_NAMES: readonly string[] = [
+  "waitFor",
+  "limit",
+  "apiUrl",
+  "apiKey",
+  ...CALL_SETTING_NAMES,
+  ...NODE_FILTER_NAMES,
+];
+
+/** Every argument of `getNodeConnectionsOutput`: those of `getNodes`, or an `id`. */
+export const GET_NODE_CONNECTIONS_ARG_NAMES: readonly string[] = ["id", ...GET_NODES_ARG_NAMES];

@@ -11,9 +11,9 @@ import {
   type NodeConnection,
   type NodeServiceClient,
 } from "../api";
-import { show } from "../model";
+import { show, unknownProperties } from "../model";
 import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
-import type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs } from "./args";
+import { GET_NODE_ARG_NAMES, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./args";
 import { waitUntil } from "./wait";
 
 /** Default bound of a node listing: more matching nodes than this is an error, never a silent cut. */
@@ -42,6 +42,12 @@ export function listNodes(operation: string, args: GetNodesArgs, connect: Connec
 
 /** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
 export function readNode(operation: string, args: GetNodeArgs, connect: Connect): Promise<Node> {
+  const unknown = unknownProperties(
+    args as unknown as Record<string, unknown>,
+    GET_NODE_ARG_NAMES,
+    "argument",
+  );
+  if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
   const { id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = args;
   return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
     const read = () => client.getNode(id);

@@ -1,3 +1,4 @@
+import { MAX_NAME_FILTER_LENGTH, checkLength, closestName } from "./limits";
 import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
 import { checkId, IdKind } from "./ids";
 import { PROVIDERS, REGIONS } from "./infrastructure";
@@ -63,17 +64,18 @@ export function checkFilterValue(
         ? undefined
         : { field, value: show(value), allowed: "expected true or false" };
     case "string":
-      return typeof value === "string" && value.length > 0
-        ? undefined
-        : { field, value: show(value), allowed: "expected a non-empty string" };
+      if (typeof value !== "string" || value.length === 0)
+        return { field, value: show(value), allowed: "expected a non-empty string" };
+      return checkLength(field, value, MAX_NAME_FILTER_LENGTH);
   }
 }
 
 function unknownFilter(field: string, value: unknown): Problem {
+  const close = closestName(field.slice(field.lastIndexOf(".") + 1), NODE_FILTER_NAMES);
   return {
     field,
     value: show(value),
-    allowed: `unknown filter; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
+    allowed: `unknown filter${close ? `; did you mean \`${close}\`?` : ""}; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
   };
 }
 

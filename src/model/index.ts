@@ -53,3 +53,11 @@ export {
 } from "./faucet";
 export type { WireCreator, WireError, WireNetwork, WireNode, WireNodeDetails } from "./wire";
 export { PATHS, SECRET_DETAIL_FIELDS } from "./wire";
+export {
+  MAX_API_KEY_LENGTH,
+  MAX_API_URL_LENGTH,
+  MAX_NAME_FILTER_LENGTH,
+  checkLength,
+  closestName,
+  unknownProperties,
+} from "./limits";

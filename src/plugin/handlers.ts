@@ -5,7 +5,9 @@
  * the functions run the TypeScript functions' fetches. Only the protocol's own concerns live
  * here: provider config, secrets per field, import. `./server.ts` maps gRPC onto it.
  */
-import { toNodeResult } from "../api";
+import { invalidInput, toNodeResult } from "../api";
+import { unknownProperties } from "../model";
+import { GET_NODE_ARG_NAMES, GET_NODE_CONNECTIONS_ARG_NAMES, GET_NODES_ARG_NAMES } from "../functions/args";
 import type { GetNodeConnectionsArgs, GetNodeArgs, GetNodesArgs } from "../functions";
 import { Connect, listNodes, nodeConnections, readNode } from "../functions/fetch";
 import {
@@ -24,7 +26,13 @@ import {
   readNetwork,
   updateNetwork,
 } from "../resources/network-provider";
-import { checkCredentialInputs, kindOf, type PropertyDiff } from "../resources/checks";
+import {
+  checkCallSettings,
+  checkCredentialInputs,
+  kindOf,
+  toFailures,
+  type PropertyDiff,
+} from "../resources/checks";
 import { readProviderConfig, setProviderConfig } from "../resources/provider-config";
 import { CALL_SETTINGS, CALL_SETTING_NAMES, CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
@@ -128,9 +136,20 @@ let configUnknown = false;
 export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
   const { props } = revealProps(news);
   const { apiKey } = props;
-  const inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
-  return { inputs, failures: checkCredentialInputs(props) };
+  const failures: Failure[] = [
+    ...toFailures(unknownProperties(props, PROVIDER_CONFIG_NAMES, "provider setting")),
+    ...checkCredentialInputs(props),
+    ...checkCallSettings(Object.fromEntries(CALL_SETTING_NAMES.map((n) => [n, props[n] ?? UNKNOWN]))),
+  ];
+  let inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
+  // A refused apiUrl may be a key pasted in the wrong place: never handed back in plain text.
+  if (failures.some((f) => f.property === "apiUrl") && props.apiUrl !== undefined && props.apiUrl !== UNKNOWN)
+    inputs = { ...inputs, apiUrl: secret(news.apiUrl) };
+  return { inputs, failures };
 }
+
+/** The provider's settings, and what the engine adds to a provider's inputs (`version`, ...). */
+const PROVIDER_CONFIG_NAMES = ["apiUrl", "apiKey", ...CALL_SETTING_NAMES, "version", "pluginDownloadURL"];
 
 /** Compares two configs: a new URL or key updates the provider in place, never replaces a resource. */
 export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
@@ -242,6 +261,13 @@ export async function remove(urn: string, id: string, props: PropertyMap): Promi
   await resourceKind(typeOfUrn(urn)).delete(id, revealProps(props).props);
 }
 
+/** The arguments each function takes (`getNodes` checks its filters too, naming the unknown ones). */
+const FUNCTION_ARGS: Record<string, readonly string[]> = {
+  [TOKENS.getNode]: GET_NODE_ARG_NAMES,
+  [TOKENS.getNodes]: GET_NODES_ARG_NAMES,
+  [TOKENS.getNodeConnections]: GET_NODE_CONNECTIONS_ARG_NAMES,
+};
+
 /** The functions' path to a client: the provider's config, then the environment. */
 const connect: Connect = (args, use) => withClient(args, readProviderConfig, use);
 
@@ -251,6 +277,9 @@ const connect: Connect = (args, use) => withClient(args, readProviderConfig, use
  */
 export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMap> {
   const plain = revealProps(args).props;
+  const known = FUNCTION_ARGS[tok];
+  const problems = known ? unknownProperties(plain, known, "argument") : [];
+  if (problems.length > 0) throw invalidInput(tok.split(":").pop() ?? tok, problems);
   switch (tok) {
     case TOKENS.getNode:
       return sealProps(

@@ -7,6 +7,7 @@
  */
 import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS } from "../api";
 import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../model";
+import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../settings";
 
 /** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
 export const PACKAGE = "blockchain";
@@ -173,10 +174,26 @@ const CONNECTIONS_NOTE =
   "`get_node_connections_output`); metadata comes readable from `getNodes`.";
 
 /** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
+/** `timeoutMs`, `deadlineMs` and `maxRetries`, documented as `owner` documents them. */
+function callSettings(
+  doc: (owner: string, member?: string) => string,
+  owner: string,
+): Record<string, SchemaProperty> {
+  return Object.fromEntries(
+    CALL_SETTING_NAMES.map((name) => [
+      name,
+      {
+        type: CALL_SETTINGS[name].integer ? "integer" : "number",
+        description: doc(owner, name),
+      } as SchemaProperty,
+    ]),
+  );
+}
+
 function functions(doc: (owner: string, member?: string) => string) {
   const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
   const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
-  const listInputs = { ...filterProperties(doc), limit, waitFor };
+  const listInputs = { ...filterProperties(doc), limit, waitFor, ...callSettings(doc, "CallSettingArgs") };
   return {
     [TOKENS.getNode]: {
       description:
@@ -187,6 +204,7 @@ function functions(doc: (owner: string, member?: string) => string) {
         properties: {
           id: str(doc("GetNodeArgs", "id")),
           waitFor: ref("WaitFor", doc("GetNodeArgs", "waitFor")),
+          ...callSettings(doc, "CallSettingArgs"),
         },
         required: ["id"],
       },
@@ -241,6 +259,7 @@ function resources(doc: (owner: string, member?: string) => string) {
     creator: ref("Creator", doc("Network", "creator")),
     nodes: arrayOf(ref("NodeResult"), doc("Network", "nodes")),
     connections: arrayOf(ref("NodeConnection"), doc("Network", "connections"), { secret: true }),
+    ...callSettings(doc, "NetworkArgs"),
   };
   const faucetOutputs: Record<string, SchemaProperty> = {
     address: str(doc("FaucetDrip", "address")),
@@ -255,8 +274,11 @@ function resources(doc: (owner: string, member?: string) => string) {
       description:
         "A network of the blockchain node service, adopted by id (networks cannot be created through the " +
         "service's API). Create reads the network and applies `name`/`project` when given; refresh shows " +
-        "drift; update changes only what changed; delete deletes the network (the service refuses while " +
-        "nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.",
+        "drift; update changes only what changed. Destroy deletes the network in the service (the service " +
+        "refuses while nodes remain), and so does a replacement for the old network, unless the resource has the " +
+        "`retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview " +
+        "fails for a `networkId` that does not exist. Import an existing one with " +
+        "`pulumi import blockchain:index:Network <name> NW-…`.",
       properties: networkOutputs,
       required: [
         "networkId",
@@ -273,6 +295,7 @@ function resources(doc: (owner: string, member?: string) => string) {
         networkId: str(doc("NetworkArgs", "networkId"), { willReplaceOnChanges: true }),
         name: str(doc("NetworkArgs", "name")),
         project: str(doc("NetworkArgs", "project")),
+        ...callSettings(doc, "NetworkArgs"),
       },
       requiredInputs: ["networkId"],
     },
@@ -286,6 +309,7 @@ function resources(doc: (owner: string, member?: string) => string) {
       inputProperties: {
         address: str(doc("FaucetDripArgs", "address"), { willReplaceOnChanges: true }),
         chain: str(doc("FaucetDripArgs", "chain"), { willReplaceOnChanges: true }),
+        ...callSettings(doc, "FaucetDripArgs"),
       },
       requiredInputs: ["address"],
     },
@@ -316,13 +340,21 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
     license: "Apache-2.0",
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: {
-      variables: { apiUrl: str(API_URL_DOC), apiKey: str(API_KEY_DOC, { secret: true }) },
+      variables: {
+        apiUrl: str(API_URL_DOC),
+        apiKey: str(API_KEY_DOC, { secret: true }),
+        ...callSettings(doc, "CallSettingArgs"),
+      },
     },
     provider: {
       description:
         "The blockchain provider: where the service is and which organization's API key to use. An explicit " +
         "provider with another key reads and manages that organization's networks and nodes.",
-      inputProperties: { apiUrl: str(API_URL_DOC), apiKey: str(API_KEY_DOC, { secret: true }) },
+      inputProperties: {
+        apiUrl: str(API_URL_DOC),
+        apiKey: str(API_KEY_DOC, { secret: true }),
+        ...callSettings(doc, "CallSettingArgs"),
+      },
     },
     types: types(doc),
     resources: resources(doc),

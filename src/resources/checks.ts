@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
-import { formatProblems, Problem } from "../model";
+import { formatProblems, MAX_API_KEY_LENGTH, Problem } from "../model";
 import {
   BLANK_API_URL_REASON,
   CALL_SETTING_NAMES,
@@ -72,6 +72,11 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
     failures.push({
       property: "apiKey",
       reason: "apiKey: expected a non-empty string (pass it as a secret)",
+    });
+  } else if (typeof apiKey === "string" && apiKey.trim().length > MAX_API_KEY_LENGTH) {
+    failures.push({
+      property: "apiKey",
+      reason: `apiKey: a string of ${apiKey.trim().length} characters; expected at most ${MAX_API_KEY_LENGTH} (check how it was copied)`,
     });
   }
   return failures;

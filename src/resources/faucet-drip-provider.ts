@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { compact, invalidInput, isApiError } from "../api";
-import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain } from "../model";
+import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownProperties } from "../model";
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
@@ -14,7 +14,21 @@ export interface FaucetDripInputs {
   chain?: string;
   apiUrl?: string;
   apiKey?: string;
+  timeoutMs?: number;
+  deadlineMs?: number;
+  maxRetries?: number;
 }
+
+/** Every input of a FaucetDrip, as a program or the plugin passes them. */
+export const FAUCET_DRIP_INPUT_NAMES = [
+  "address",
+  "chain",
+  "apiUrl",
+  "apiKey",
+  "timeoutMs",
+  "deadlineMs",
+  "maxRetries",
+] as const satisfies readonly (keyof FaucetDripInputs)[];
 
 /**
  * How a faucet request ended: `sent` (the service confirmed it), or `unknown` (the request
@@ -66,6 +80,7 @@ export async function checkFaucetDrip(
   news: UncheckedInputs<FaucetDripInputs>,
 ): Promise<Checked<FaucetDripInputs>> {
   const problems = [
+    ...unknownProperties(news as Record<string, unknown>, FAUCET_DRIP_INPUT_NAMES),
     news.address === UNKNOWN ? undefined : checkAddress("address", news.address),
     news.chain === undefined || news.chain === UNKNOWN ? undefined : checkFaucetChain("chain", news.chain),
   ].filter((p): p is Problem => p !== undefined);

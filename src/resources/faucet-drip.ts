@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { FaucetOutcome } from "./faucet-drip-provider";
-import { refuseImport } from "./import-option";
+import { FAUCET_DRIP_INPUT_NAMES, type FaucetOutcome } from "./faucet-drip-provider";
+import { refuseImport, refuseUnknownArgs } from "./import-option";
 import { providerFor } from "./provider-shell";
 
 /** Arguments of {@link FaucetDrip}. */
@@ -19,6 +19,21 @@ export interface FaucetDripArgs {
   apiUrl?: pulumi.Input<string>;
   /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
   apiKey?: pulumi.Input<string>;
+  /**
+   * Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+   * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+   */
+  timeoutMs?: pulumi.Input<number>;
+  /**
+   * Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+   * `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+   */
+  deadlineMs?: pulumi.Input<number>;
+  /**
+   * Retries of the faucet request, only when the service clearly did not process it (default 4);
+   * defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+   */
+  maxRetries?: pulumi.Input<number>;
 }
 
 /**
@@ -63,6 +78,7 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
         true,
       );
     }
+    refuseUnknownArgs("FaucetDrip", name, args, FAUCET_DRIP_INPUT_NAMES);
     super(
       providerFor("faucetDrip"),
       name,
@@ -71,6 +87,9 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
         chain: args.chain,
         apiUrl: args.apiUrl,
         apiKey: args.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
+        timeoutMs: args.timeoutMs,
+        deadlineMs: args.deadlineMs,
+        maxRetries: args.maxRetries,
         outcome: undefined,
         amountSent: undefined,
         transaction: undefined,

@@ -1,4 +1,25 @@
 import * as pulumi from "@pulumi/pulumi";
+import { formatProblems, unknownProperties } from "../model";
+
+/**
+ * Refuses arguments a resource does not know (a JavaScript caller's typo such as `nmae`, which
+ * TypeScript would have caught), naming each and the known name it resembles.
+ * @throws pulumi.ResourceError (no stack trace) when an argument is unknown.
+ */
+export function refuseUnknownArgs(
+  type: "Network" | "FaucetDrip",
+  name: string,
+  args: object,
+  known: readonly string[],
+): void {
+  const problems = unknownProperties(args as Record<string, unknown>, known, "argument");
+  if (problems.length === 0) return;
+  throw new pulumi.ResourceError(
+    `${type} ${JSON.stringify(name)}: ${formatProblems(problems).split("\n").join("; ")}`,
+    undefined,
+    true,
+  );
+}
 
 /**
  * Refuses the engine's `import` resource option on a dynamic resource, saying what works instead.

@@ -1,6 +1,6 @@
 import type { NetworkInfo, NetworkUpdate, NodeConnection, NodeResult } from "../api";
 import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } from "../api";
-import { checkId, checkNetworkName, Problem, validateNetworkUpdate } from "../model";
+import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
 import {
   CheckFailure,
@@ -102,9 +102,21 @@ function outputsOf(
   });
 }
 
-/** The model's problems with known `networkId`, `name` and `project` inputs. */
+/** Every input of a Network, as a program or the plugin passes them. */
+export const NETWORK_INPUT_NAMES = [
+  "networkId",
+  "name",
+  "project",
+  "apiUrl",
+  "apiKey",
+  "timeoutMs",
+  "deadlineMs",
+  "maxRetries",
+] as const satisfies readonly (keyof NetworkInputs)[];
+
+/** The model's problems with known `networkId`, `name` and `project` inputs, and unknown inputs. */
 function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
-  const problems: Problem[] = [];
+  const problems: Problem[] = unknownProperties(news as Record<string, unknown>, NETWORK_INPUT_NAMES);
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
   if (news.networkId !== UNKNOWN) {
     const p = checkId("network", "networkId", news.networkId);

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Creator, NodeConnection, NodeResult } from "../api";
-import { refuseImport } from "./import-option";
+import { refuseImport, refuseUnknownArgs } from "./import-option";
+import { NETWORK_INPUT_NAMES } from "./network-provider";
 import { providerFor } from "./provider-shell";
 
 /**
@@ -111,6 +112,7 @@ export class Network extends pulumi.dynamic.Resource {
         true,
       );
     }
+    refuseUnknownArgs("Network", name, args, NETWORK_INPUT_NAMES);
     super(
       providerFor("network"),
       name,

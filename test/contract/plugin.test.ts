@@ -429,6 +429,73 @@ describe("FaucetDrip", () => {
   });
 });
 
+describe("typos refused, sizes bounded, nothing handed back in plain", () => {
+  test("Check of a Network with `nmae` or `bogus`, and of a FaucetDrip with `amount`, fails naming it, and the close known name", async () => {
+    const id = emulator().fixtures.networkWithNodes;
+    const typo = await plugin.check(NETWORK_URN, {}, { networkId: id, nmae: "renamed" });
+    expect(typo.failures).toEqual([
+      { property: "nmae", reason: expect.stringMatching(/unknown property; did you mean `name`\?/) },
+    ]);
+    const drip = await plugin.check(
+      FAUCET_URN,
+      {},
+      { address: emulator().fixtures.faucetAddress, amount: 5 },
+    );
+    expect(drip.failures).toEqual([
+      { property: "amount", reason: expect.stringMatching(/unknown property.*Known: `address`, `chain`/) },
+    ]);
+    const bogus = await plugin.check(NETWORK_URN, {}, { networkId: id, bogus: true });
+    expect(bogus.failures.map((f) => f.property)).toEqual(["bogus"]);
+    expect(bogus.failures[0].reason).toMatch(/unknown property/);
+    expect(bogus.failures[0].reason).not.toMatch(/did you mean/);
+  });
+
+  test("CheckConfig refuses an unknown setting naming the close one, and a 1 MB apiKey; the engine's `version` passes", async () => {
+    const typo = await plugin.checkConfig({
+      apiUrl: emulator().url,
+      apiKye: secret("some-key-123456"),
+      version: "0.1.0",
+    });
+    expect(typo.failures).toEqual([
+      { property: "apiKye", reason: expect.stringMatching(/did you mean `apiKey`\?/) },
+    ]);
+    const huge = await plugin.checkConfig({
+      apiUrl: emulator().url,
+      apiKey: secret("k".repeat(1024 * 1024)),
+    });
+    expect(huge.failures.map((f) => f.property)).toEqual(["apiKey"]);
+    expect(huge.failures[0].reason).toMatch(/at most 1024/);
+    const badLimit = await plugin.checkConfig({
+      apiUrl: emulator().url,
+      apiKey: secret("k-123456"),
+      deadlineMs: -5,
+    });
+    expect(badLimit.failures.map((f) => f.property)).toEqual(["deadlineMs"]);
+  });
+
+  test("a refused apiUrl holding the key comes back from CheckConfig as a secret, never in plain", async () => {
+    const pasted = await plugin.checkConfig({
+      apiUrl: "http://example.com/plain-key-123456",
+      apiKey: "plain-key-123456",
+    });
+    expect(pasted.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    expect(pasted.inputs.apiUrl).toEqual(secret("http://example.com/plain-key-123456"));
+    expect(audit(pasted.inputs).plainStrings.join(" ")).not.toContain("plain-key-123456");
+  });
+
+  test("an unknown argument of getNode is refused naming it; a 1 MB name filter is refused naming `name`, nothing sent", async () => {
+    emulator().resetRequests();
+    const typo = await failure(
+      plugin.invoke("blockchain:index:getNode", { idd: emulator().fixtures.beaconNode }),
+    );
+    expect(typo.details).toMatch(/idd: .*unknown argument; did you mean `id`\?/);
+    const huge = await failure(plugin.invoke("blockchain:index:getNodes", { name: "n".repeat(1024 * 1024) }));
+    expect(huge.details).toMatch(/name: got a string of 1048576 characters; expected at most 255 characters/);
+    expect(huge.details.length).toBeLessThan(2000);
+    expect(emulator().requests()).toEqual([]);
+  });
+});
+
 describe("audit of every answer", () => {
   test("no answer of any plugin carried an API key; no error carried a stack trace", () => {
     const keys = Object.values(emulator().keys);

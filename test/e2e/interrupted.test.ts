@@ -206,8 +206,11 @@ class Run {
    * requests that must have fully arrived (headers and body), then SIGKILLs the engine's tree.
    * Returns once the `up` has failed and the emulator has finished the held requests.
    */
-  async killedUp(ready: () => Arrival[] | undefined): Promise<void> {
-    this.emulator.setRouteDelays({ faucetMs: HOLD_MS, networkUpdateMs: HOLD_MS });
+  async killedUp(
+    ready: () => Arrival[] | undefined,
+    delays: { faucetMs: number; networkUpdateMs: number } = { faucetMs: HOLD_MS, networkUpdateMs: HOLD_MS },
+  ): Promise<void> {
+    this.emulator.setRouteDelays(delays);
     const up = this.stack.up(this.recorded("killed up")).then(
       () => undefined,
       (err: Error) => err,
@@ -239,7 +242,7 @@ class Run {
     await waitFor(
       "the held requests to be finished by the emulator",
       () => (this.emulator.requestStats().total >= arrivedCount ? true : undefined),
-      HOLD_MS * 3,
+      HOLD_MS * 4,
     );
     expect(held.length).toBeGreaterThan(0);
     this.emulator.setRouteDelays({});
@@ -355,19 +358,24 @@ describeInterrupted()("interrupted runs under the real engine", () => {
       const fixtureName = run.emulator.admin.getNetwork(run.networkId)!.name;
       expect(fixtureName).not.toBe(DESIRED_NAME);
 
-      // Network and FaucetDrip are created in parallel: kill once the faucet POST has fully
-      // arrived; the network's first PATCH (the empty-body read) is held at the same time.
-      await run.killedUp(() => {
-        const posts = run.arrived("POST", FAUCET_ROUTE);
-        const patches = run.arrived("PATCH", NETWORKS_PATH);
-        return posts.length > 0 && patches.length > 0 ? [posts[0], patches[0]] : undefined;
-      });
+      // Network and FaucetDrip are created in parallel. The Network's check reads the network
+      // (a new id: the adoption check, a held PATCH with an empty body), then its create reads it
+      // again (a second held empty-body PATCH). Kill once the faucet POST (held three times as
+      // long) and the create's read have fully arrived.
+      await run.killedUp(
+        () => {
+          const posts = run.arrived("POST", FAUCET_ROUTE);
+          const patches = run.arrived("PATCH", NETWORKS_PATH);
+          return posts.length > 0 && patches.length >= 2 ? [posts[0], patches[1]] : undefined;
+        },
+        { faucetMs: HOLD_MS * 3, networkUpdateMs: HOLD_MS },
+      );
       // The emulator does not watch the client while it holds a request: the send was processed
       // after the hold, and its answer went to a closed connection.
       expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200, fault: "route-delay" })]);
       expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-      // The rename was never sent: the kill came during the read.
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(1);
+      // The rename was never sent: the kill came during the create's read (after the check's).
+      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(2);
       expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(fixtureName);
       // The engine never heard back: both creates are pending; the journal remembers the send.
       expect(pendingTypes(await run.state())).toEqual([FAUCET_TYPE, NETWORK_TYPE]);
@@ -404,11 +412,12 @@ describeInterrupted()("interrupted runs under the real engine", () => {
       runs.push(run);
       await run.start();
 
-      // The FaucetDrip waits for the Network: create reads the network (a held PATCH with an
-      // empty body), then renames it (a second held PATCH). Kill once the rename has arrived.
+      // The FaucetDrip waits for the Network: its check reads the network (the adoption check of
+      // a new id, a held PATCH with an empty body), create reads it again (a second one), then
+      // renames it (a third). Kill once the rename has arrived.
       await run.killedUp(() => {
         const patches = run.arrived("PATCH", NETWORKS_PATH);
-        return patches.length >= 2 ? [patches[1]] : undefined;
+        return patches.length >= 3 ? [patches[2]] : undefined;
       });
       // Processed after the hold, unseen by the engine.
       expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(DESIRED_NAME);
@@ -420,8 +429,8 @@ describeInterrupted()("interrupted runs under the real engine", () => {
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
       expect(Object.values(run.transcript).join("")).toContain("pending operations from previous deployment");
-      // The network already had the name: the new create read it and sent no rename.
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
+      // The network already had the name: the new check and create read it and sent no rename.
+      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(5);
 
       const drip = await expectConverged(run);
       // Nothing was sent by the killed run, so the second run sent: one POST in all.

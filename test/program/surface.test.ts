@@ -118,3 +118,25 @@ describe("the main entry", () => {
     expect(undocumented).toEqual([]);
   });
 });
+
+describe("untyped JavaScript callers", () => {
+  test("new Network with a typo (`nmae`) is refused, naming it and the argument it resembles", () => {
+    const { Network } = require("../../src") as typeof import("../../src");
+    const args = { networkId: "NW-100-000-1", nmae: "renamed" } as unknown as import("../../src").NetworkArgs;
+    expect(() => new Network("typo", args)).toThrow(
+      /Network "typo": nmae: got "renamed"; unknown argument; did you mean `name`\?/,
+    );
+  });
+
+  test("getNode with a typo (`idd`) fails naming it, nothing sent", async () => {
+    const { getNode } = require("../../src") as typeof import("../../src");
+    const args = {
+      idd: "ND-100-000-001",
+      apiUrl: "https://api.example.com",
+      apiKey: "k-123456",
+    } as unknown as import("../../src").GetNodeArgs;
+    await expect(getNode(args)).rejects.toThrow(
+      /idd: got "ND-100-000-001"; unknown argument; did you mean `id`\?/,
+    );
+  });
+});

@@ -29,7 +29,7 @@ describe("one jest project per tier", () => {
     for (const p of projects) expect(p.roots).toEqual([`<rootDir>/test/${p.displayName}`]);
   });
 
-  it("every test file is in a tier's folder; test/helpers/ holds none", () => {
+  it("every test file is in a tier's folder; test/helpers/ and test/fixtures/ hold none", () => {
     const files = testFiles(path.join(ROOT, "test"));
     expect(files.length).toBeGreaterThan(0);
     const outside = files.filter((f) => !TIERS.includes(f.split(path.sep)[1]));
@@ -37,12 +37,12 @@ describe("one jest project per tier", () => {
     for (const tier of TIERS) expect(files.some((f) => f.split(path.sep)[1] === tier)).toBe(true);
   });
 
-  it("the test folders are the tiers and test/helpers/", () => {
+  it("the test folders are the tiers, test/helpers/ and test/fixtures/ (recorded data)", () => {
     const folders = fs
       .readdirSync(path.join(ROOT, "test"), { withFileTypes: true })
       .filter((e) => e.isDirectory())
       .map((e) => e.name)
       .sort();
-    expect(folders).toEqual([...TIERS, "helpers"].sort());
+    expect(folders).toEqual([...TIERS, "fixtures", "helpers"].sort());
   });
 });

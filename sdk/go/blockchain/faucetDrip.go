@@ -84,6 +84,15 @@ type faucetDripArgs struct {
 	// and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
 	// out is the same as `goerli`.
 	Chain *string `pulumi:"chain"`
+	// Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+	// `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
+	// Retries of the faucet request, only when the service clearly did not process it (default 4);
+	// defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries *int `pulumi:"maxRetries"`
+	// Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+	// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 }
 
 // The set of arguments for constructing a FaucetDrip resource.
@@ -96,6 +105,15 @@ type FaucetDripArgs struct {
 	// and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
 	// out is the same as `goerli`.
 	Chain pulumi.StringPtrInput
+	// Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+	// `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+	DeadlineMs pulumi.Float64PtrInput
+	// Retries of the faucet request, only when the service clearly did not process it (default 4);
+	// defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries pulumi.IntPtrInput
+	// Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+	// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+	TimeoutMs pulumi.Float64PtrInput
 }
 
 func (FaucetDripArgs) ElementType() reflect.Type {

@@ -23,8 +23,20 @@ func GetNode(ctx *pulumi.Context, args *GetNodeArgs, opts ...pulumi.InvokeOption
 }
 
 type GetNodeArgs struct {
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
 	Id string `pulumi:"id"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries *int `pulumi:"maxRetries"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.
 	WaitFor *WaitFor `pulumi:"waitFor"`
@@ -81,8 +93,20 @@ func GetNodeOutput(ctx *pulumi.Context, args GetNodeOutputArgs, opts ...pulumi.I
 }
 
 type GetNodeOutputArgs struct {
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
 	Id pulumi.StringInput `pulumi:"id"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries pulumi.IntPtrInput `pulumi:"maxRetries"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.
 	WaitFor WaitForPtrInput `pulumi:"waitFor"`

@@ -16,12 +16,20 @@ type GetNodeConnectionsArgs struct {
 	// an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
 	// other protocols carry no flag and match neither value.
 	Archive *bool `pulumi:"archive"`
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
 	// an unknown id fails. Not together with filters, `orderBy` or `limit`.
 	Id *string `pulumi:"id"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
 	// filters, never a silent cut.
 	Limit *int `pulumi:"limit"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries *int `pulumi:"maxRetries"`
 	// Only nodes with exactly this name: the whole name, case-sensitive, not a substring
 	// (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
 	// the service's reference does not say more, so do not rely on partial matches.
@@ -54,6 +62,10 @@ type GetNodeConnectionsArgs struct {
 	// Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
 	// `stopping`, `stopped` or `starting`.
 	Status *string `pulumi:"status"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type *string `pulumi:"type"`
@@ -83,12 +95,20 @@ type GetNodeConnectionsOutputArgs struct {
 	// an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
 	// other protocols carry no flag and match neither value.
 	Archive pulumi.BoolPtrInput `pulumi:"archive"`
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
 	// an unknown id fails. Not together with filters, `orderBy` or `limit`.
 	Id pulumi.StringPtrInput `pulumi:"id"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
 	// filters, never a silent cut.
 	Limit pulumi.IntPtrInput `pulumi:"limit"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries pulumi.IntPtrInput `pulumi:"maxRetries"`
 	// Only nodes with exactly this name: the whole name, case-sensitive, not a substring
 	// (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
 	// the service's reference does not say more, so do not rely on partial matches.
@@ -121,6 +141,10 @@ type GetNodeConnectionsOutputArgs struct {
 	// Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
 	// `stopping`, `stopped` or `starting`.
 	Status pulumi.StringPtrInput `pulumi:"status"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type pulumi.StringPtrInput `pulumi:"type"`

@@ -27,9 +27,17 @@ type GetNodesArgs struct {
 	// an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
 	// other protocols carry no flag and match neither value.
 	Archive *bool `pulumi:"archive"`
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
 	// filters, never a silent cut.
 	Limit *int `pulumi:"limit"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries *int `pulumi:"maxRetries"`
 	// Only nodes with exactly this name: the whole name, case-sensitive, not a substring
 	// (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
 	// the service's reference does not say more, so do not rely on partial matches.
@@ -62,6 +70,10 @@ type GetNodesArgs struct {
 	// Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
 	// `stopping`, `stopped` or `starting`.
 	Status *string `pulumi:"status"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type *string `pulumi:"type"`
@@ -85,9 +97,17 @@ type GetNodesOutputArgs struct {
 	// an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
 	// other protocols carry no flag and match neither value.
 	Archive pulumi.BoolPtrInput `pulumi:"archive"`
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
 	// filters, never a silent cut.
 	Limit pulumi.IntPtrInput `pulumi:"limit"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries pulumi.IntPtrInput `pulumi:"maxRetries"`
 	// Only nodes with exactly this name: the whole name, case-sensitive, not a substring
 	// (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
 	// the service's reference does not say more, so do not rely on partial matches.
@@ -120,6 +140,10 @@ type GetNodesOutputArgs struct {
 	// Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
 	// `stopping`, `stopped` or `starting`.
 	Status pulumi.StringPtrInput `pulumi:"status"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type pulumi.StringPtrInput `pulumi:"type"`

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed; delete deletes the network (the service refuses while nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+// A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 type Network struct {
 	pulumi.CustomResourceState
 
@@ -24,8 +24,14 @@ type Network struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Who created the network.
 	Creator CreatorPtrOutput `pulumi:"creator"`
+	// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+	// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+	DeadlineMs pulumi.Float64PtrOutput `pulumi:"deadlineMs"`
 	// Network details object (may be empty).
 	Details pulumi.AnyOutput `pulumi:"details"`
+	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+	MaxRetries pulumi.IntPtrOutput `pulumi:"maxRetries"`
 	// Current name.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The network's id.
@@ -42,6 +48,9 @@ type Network struct {
 	PublicNetwork pulumi.StringPtrOutput `pulumi:"publicNetwork"`
 	// Network status: `pending`, `ok`, `failed`, `warning`, `stopping`, `stopped` or `starting`.
 	Status pulumi.StringOutput `pulumi:"status"`
+	// Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+	// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+	TimeoutMs pulumi.Float64PtrOutput `pulumi:"timeoutMs"`
 }
 
 // NewNetwork registers a new resource with the given unique name, arguments, and options.
@@ -91,6 +100,12 @@ func (NetworkState) ElementType() reflect.Type {
 }
 
 type networkArgs struct {
+	// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+	// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
+	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+	MaxRetries *int `pulumi:"maxRetries"`
 	// Desired name; updated in place. When omitted, the name is left as it is.
 	Name *string `pulumi:"name"`
 	// Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
@@ -98,10 +113,19 @@ type networkArgs struct {
 	NetworkId string `pulumi:"networkId"`
 	// Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
 	Project *string `pulumi:"project"`
+	// Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+	// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 }
 
 // The set of arguments for constructing a Network resource.
 type NetworkArgs struct {
+	// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+	// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+	DeadlineMs pulumi.Float64PtrInput
+	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+	MaxRetries pulumi.IntPtrInput
 	// Desired name; updated in place. When omitted, the name is left as it is.
 	Name pulumi.StringPtrInput
 	// Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
@@ -109,6 +133,9 @@ type NetworkArgs struct {
 	NetworkId pulumi.StringInput
 	// Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
 	Project pulumi.StringPtrInput
+	// Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+	// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+	TimeoutMs pulumi.Float64PtrInput
 }
 
 func (NetworkArgs) ElementType() reflect.Type {
@@ -215,9 +242,21 @@ func (o NetworkOutput) Creator() CreatorPtrOutput {
 	return o.ApplyT(func(v *Network) CreatorPtrOutput { return v.Creator }).(CreatorPtrOutput)
 }
 
+// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+func (o NetworkOutput) DeadlineMs() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Network) pulumi.Float64PtrOutput { return v.DeadlineMs }).(pulumi.Float64PtrOutput)
+}
+
 // Network details object (may be empty).
 func (o NetworkOutput) Details() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Network) pulumi.AnyOutput { return v.Details }).(pulumi.AnyOutput)
+}
+
+// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+func (o NetworkOutput) MaxRetries() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Network) pulumi.IntPtrOutput { return v.MaxRetries }).(pulumi.IntPtrOutput)
 }
 
 // Current name.
@@ -255,6 +294,12 @@ func (o NetworkOutput) PublicNetwork() pulumi.StringPtrOutput {
 // Network status: `pending`, `ok`, `failed`, `warning`, `stopping`, `stopped` or `starting`.
 func (o NetworkOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Network) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
+}
+
+// Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+// `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+func (o NetworkOutput) TimeoutMs() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Network) pulumi.Float64PtrOutput { return v.TimeoutMs }).(pulumi.Float64PtrOutput)
 }
 
 type NetworkArrayOutput struct{ *pulumi.OutputState }

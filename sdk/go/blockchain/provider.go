@@ -40,6 +40,18 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
 	ApiUrl *string `pulumi:"apiUrl"`
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs *float64 `pulumi:"deadlineMs"`
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries *int `pulumi:"maxRetries"`
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs *float64 `pulumi:"timeoutMs"`
 }
 
 // The set of arguments for constructing a Provider resource.
@@ -48,6 +60,18 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
 	ApiUrl pulumi.StringPtrInput
+	// Overall deadline of one call across its attempts and the waits between them, ms. Default
+	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// `BLOCKCHAIN_DEADLINE_MS`.
+	DeadlineMs pulumi.Float64PtrInput
+	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+	// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+	// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+	MaxRetries pulumi.IntPtrInput
+	// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+	// `BLOCKCHAIN_TIMEOUT_MS`.
+	TimeoutMs pulumi.Float64PtrInput
 }
 
 func (ProviderArgs) ElementType() reflect.Type {

@@ -29,3 +29,42 @@ Object.defineProperty(exports, "apiUrl", {
     enumerable: true,
 });
 
+/**
+ * Overall deadline of one call across its attempts and the waits between them, ms. Default
+ * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+ * `BLOCKCHAIN_DEADLINE_MS`.
+ */
+export declare const deadlineMs: number | undefined;
+Object.defineProperty(exports, "deadlineMs", {
+    get() {
+        return __config.getObject<number>("deadlineMs");
+    },
+    enumerable: true,
+});
+
+/**
+ * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+ * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+ * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+ */
+export declare const maxRetries: number | undefined;
+Object.defineProperty(exports, "maxRetries", {
+    get() {
+        return __config.getObject<number>("maxRetries");
+    },
+    enumerable: true,
+});
+
+/**
+ * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+ * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+ * `BLOCKCHAIN_TIMEOUT_MS`.
+ */
+export declare const timeoutMs: number | undefined;
+Object.defineProperty(exports, "timeoutMs", {
+    get() {
+        return __config.getObject<number>("timeoutMs");
+    },
+    enumerable: true,
+});
+

@@ -20,7 +20,10 @@ __all__ = ['FaucetDripArgs', 'FaucetDrip']
 class FaucetDripArgs:
     def __init__(__self__, *,
                  address: pulumi.Input[_builtins.str],
-                 chain: pulumi.Input[Optional[_builtins.str]] = None):
+                 chain: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a FaucetDrip resource.
 
@@ -30,10 +33,22 @@ class FaucetDripArgs:
                lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
                and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
                out is the same as `goerli`.
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+               `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+        :param pulumi.Input[_builtins.int] max_retries: Retries of the faucet request, only when the service clearly did not process it (default 4);
+               defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+               `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
         """
         pulumi.set(__self__, "address", address)
         if chain is not None:
             pulumi.set(__self__, "chain", chain)
+        if deadline_ms is not None:
+            pulumi.set(__self__, "deadline_ms", deadline_ms)
+        if max_retries is not None:
+            pulumi.set(__self__, "max_retries", max_retries)
+        if timeout_ms is not None:
+            pulumi.set(__self__, "timeout_ms", timeout_ms)
 
     @_builtins.property
     @pulumi.getter
@@ -63,6 +78,45 @@ class FaucetDripArgs:
     def chain(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "chain", value)
 
+    @_builtins.property
+    @pulumi.getter(name="deadlineMs")
+    def deadline_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+        `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+        """
+        return pulumi.get(self, "deadline_ms")
+
+    @deadline_ms.setter
+    def deadline_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "deadline_ms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxRetries")
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Retries of the faucet request, only when the service clearly did not process it (default 4);
+        defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        """
+        return pulumi.get(self, "max_retries")
+
+    @max_retries.setter
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_retries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutMs")
+    def timeout_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+        `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+        """
+        return pulumi.get(self, "timeout_ms")
+
+    @timeout_ms.setter
+    def timeout_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "timeout_ms", value)
+
 
 @pulumi.type_token("blockchain:index:FaucetDrip")
 class FaucetDrip(pulumi.CustomResource):
@@ -72,6 +126,9 @@ class FaucetDrip(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  chain: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
         One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), made once when the resource is created. A new address or chain replaces the resource (a new request). Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.
@@ -84,6 +141,12 @@ class FaucetDrip(pulumi.CustomResource):
                lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
                and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
                out is the same as `goerli`.
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+               `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+        :param pulumi.Input[_builtins.int] max_retries: Retries of the faucet request, only when the service clearly did not process it (default 4);
+               defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+               `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
         """
         ...
     @overload
@@ -111,6 +174,9 @@ class FaucetDrip(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  chain: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -124,6 +190,9 @@ class FaucetDrip(pulumi.CustomResource):
                 raise TypeError("Missing required property 'address'")
             __props__.__dict__["address"] = address
             __props__.__dict__["chain"] = chain
+            __props__.__dict__["deadline_ms"] = deadline_ms
+            __props__.__dict__["max_retries"] = max_retries
+            __props__.__dict__["timeout_ms"] = timeout_ms
             __props__.__dict__["amount_sent"] = None
             __props__.__dict__["note"] = None
             __props__.__dict__["outcome"] = None

@@ -268,18 +268,33 @@ class AwaitableGetNodeResult(GetNodeResult):
             wss_endpoint_masked=self.wss_endpoint_masked)
 
 
-def get_node(id: Optional[_builtins.str] = None,
+def get_node(deadline_ms: Optional[_builtins.float] = None,
+             id: Optional[_builtins.str] = None,
+             max_retries: Optional[_builtins.int] = None,
+             timeout_ms: Optional[_builtins.float] = None,
              wait_for: Optional[Union['WaitFor', 'WaitForDict']] = None,
              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNodeResult:
     """
     Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. Its endpoints and credentials come from `getNodeConnections` with the same `id`.
 
+    :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
+    :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+           idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+           `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+    :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+           Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+           `BLOCKCHAIN_TIMEOUT_MS`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """
     __args__ = dict()
+    __args__['deadlineMs'] = deadline_ms
     __args__['id'] = id
+    __args__['maxRetries'] = max_retries
+    __args__['timeoutMs'] = timeout_ms
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('blockchain:index:getNode', __args__, opts=opts, typ=GetNodeResult).value
@@ -304,18 +319,33 @@ def get_node(id: Optional[_builtins.str] = None,
         type=pulumi.get(__ret__, 'type'),
         version=pulumi.get(__ret__, 'version'),
         wss_endpoint_masked=pulumi.get(__ret__, 'wss_endpoint_masked'))
-def get_node_output(id: pulumi.Input[Optional[_builtins.str]] = None,
+def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                    id: pulumi.Input[Optional[_builtins.str]] = None,
+                    max_retries: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                    timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                     wait_for: pulumi.Input[Optional[Optional[Union['WaitFor', 'WaitForDict']]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodeResult]:
     """
     Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. Its endpoints and credentials come from `getNodeConnections` with the same `id`.
 
+    :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
+    :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+           idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+           `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+    :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+           Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+           `BLOCKCHAIN_TIMEOUT_MS`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """
     __args__ = dict()
+    __args__['deadlineMs'] = deadline_ms
     __args__['id'] = id
+    __args__['maxRetries'] = max_retries
+    __args__['timeoutMs'] = timeout_ms
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('blockchain:index:getNode', __args__, opts=opts, typ=GetNodeResult)

@@ -53,8 +53,10 @@ class AwaitableGetNodeConnectionsResult(GetNodeConnectionsResult):
 
 
 def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                                deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                                 id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 limit: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                                max_retries: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                                 name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 network: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 order_by: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
@@ -67,6 +69,7 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
                                 region: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 role: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 status: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                                 type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 wait_for: pulumi.Input[Optional[Optional[Union['WaitFor', 'WaitForDict']]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodeConnectionsResult]:
@@ -76,10 +79,16 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
     :param _builtins.bool archive: Only archive nodes (`true`) or only non-archive nodes (`false`). Applies to the protocols with
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
+    :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
            an unknown id fails. Not together with filters, `orderBy` or `limit`.
     :param _builtins.int limit: Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
            filters, never a silent cut.
+    :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+           idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+           `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
     :param _builtins.str name: Only nodes with exactly this name: the whole name, case-sensitive, not a substring
            (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
            the service's reference does not say more, so do not rely on partial matches.
@@ -100,6 +109,9 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
     :param _builtins.str role: Only nodes of this role: `peer` (the only role).
     :param _builtins.str status: Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
            `stopping`, `stopped` or `starting`.
+    :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+           Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+           `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
@@ -107,8 +119,10 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
     """
     __args__ = dict()
     __args__['archive'] = archive
+    __args__['deadlineMs'] = deadline_ms
     __args__['id'] = id
     __args__['limit'] = limit
+    __args__['maxRetries'] = max_retries
     __args__['name'] = name
     __args__['network'] = network
     __args__['orderBy'] = order_by
@@ -121,6 +135,7 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
     __args__['region'] = region
     __args__['role'] = role
     __args__['status'] = status
+    __args__['timeoutMs'] = timeout_ms
     __args__['type'] = type
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

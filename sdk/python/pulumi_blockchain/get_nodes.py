@@ -49,7 +49,9 @@ class AwaitableGetNodesResult(GetNodesResult):
 
 
 def get_nodes(archive: Optional[_builtins.bool] = None,
+              deadline_ms: Optional[_builtins.float] = None,
               limit: Optional[_builtins.int] = None,
+              max_retries: Optional[_builtins.int] = None,
               name: Optional[_builtins.str] = None,
               network: Optional[_builtins.str] = None,
               order_by: Optional[_builtins.str] = None,
@@ -62,6 +64,7 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
               region: Optional[_builtins.str] = None,
               role: Optional[_builtins.str] = None,
               status: Optional[_builtins.str] = None,
+              timeout_ms: Optional[_builtins.float] = None,
               type: Optional[_builtins.str] = None,
               wait_for: Optional[Union['WaitFor', 'WaitForDict']] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNodesResult:
@@ -71,8 +74,14 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     :param _builtins.bool archive: Only archive nodes (`true`) or only non-archive nodes (`false`). Applies to the protocols with
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
+    :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.int limit: Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
            filters, never a silent cut.
+    :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+           idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+           `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
     :param _builtins.str name: Only nodes with exactly this name: the whole name, case-sensitive, not a substring
            (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
            the service's reference does not say more, so do not rely on partial matches.
@@ -93,6 +102,9 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     :param _builtins.str role: Only nodes of this role: `peer` (the only role).
     :param _builtins.str status: Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
            `stopping`, `stopped` or `starting`.
+    :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+           Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+           `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
@@ -100,7 +112,9 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     """
     __args__ = dict()
     __args__['archive'] = archive
+    __args__['deadlineMs'] = deadline_ms
     __args__['limit'] = limit
+    __args__['maxRetries'] = max_retries
     __args__['name'] = name
     __args__['network'] = network
     __args__['orderBy'] = order_by
@@ -113,6 +127,7 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     __args__['region'] = region
     __args__['role'] = role
     __args__['status'] = status
+    __args__['timeoutMs'] = timeout_ms
     __args__['type'] = type
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -121,7 +136,9 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     return AwaitableGetNodesResult(
         nodes=pulumi.get(__ret__, 'nodes'))
 def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
+                     deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                      limit: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                     max_retries: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                      name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      network: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      order_by: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
@@ -134,6 +151,7 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
                      region: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      role: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      status: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                     timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                      type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      wait_for: pulumi.Input[Optional[Optional[Union['WaitFor', 'WaitForDict']]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodesResult]:
@@ -143,8 +161,14 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
     :param _builtins.bool archive: Only archive nodes (`true`) or only non-archive nodes (`false`). Applies to the protocols with
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
+    :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.int limit: Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
            filters, never a silent cut.
+    :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+           idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+           `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
     :param _builtins.str name: Only nodes with exactly this name: the whole name, case-sensitive, not a substring
            (`"archive"` does not match `"My Ethereum archive node"`). The emulator matches this way;
            the service's reference does not say more, so do not rely on partial matches.
@@ -165,6 +189,9 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
     :param _builtins.str role: Only nodes of this role: `peer` (the only role).
     :param _builtins.str status: Only nodes in this status: `pending`, `running`, `maintenance`, `failed`, `error`,
            `stopping`, `stopped` or `starting`.
+    :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+           Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+           `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
@@ -172,7 +199,9 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
     """
     __args__ = dict()
     __args__['archive'] = archive
+    __args__['deadlineMs'] = deadline_ms
     __args__['limit'] = limit
+    __args__['maxRetries'] = max_retries
     __args__['name'] = name
     __args__['network'] = network
     __args__['orderBy'] = order_by
@@ -185,6 +214,7 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
     __args__['region'] = region
     __args__['role'] = role
     __args__['status'] = status
+    __args__['timeoutMs'] = timeout_ms
     __args__['type'] = type
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

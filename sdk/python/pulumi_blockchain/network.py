@@ -21,21 +21,36 @@ __all__ = ['NetworkArgs', 'Network']
 class NetworkArgs:
     def __init__(__self__, *,
                  network_id: pulumi.Input[_builtins.str],
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 project: pulumi.Input[Optional[_builtins.str]] = None):
+                 project: pulumi.Input[Optional[_builtins.str]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a Network resource.
 
         :param pulumi.Input[_builtins.str] network_id: Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
                service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+               to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        :param pulumi.Input[_builtins.int] max_retries: Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+               config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
         :param pulumi.Input[_builtins.str] name: Desired name; updated in place. When omitted, the name is left as it is.
         :param pulumi.Input[_builtins.str] project: Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+               `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
         """
         pulumi.set(__self__, "network_id", network_id)
+        if deadline_ms is not None:
+            pulumi.set(__self__, "deadline_ms", deadline_ms)
+        if max_retries is not None:
+            pulumi.set(__self__, "max_retries", max_retries)
         if name is not None:
             pulumi.set(__self__, "name", name)
         if project is not None:
             pulumi.set(__self__, "project", project)
+        if timeout_ms is not None:
+            pulumi.set(__self__, "timeout_ms", timeout_ms)
 
     @_builtins.property
     @pulumi.getter(name="networkId")
@@ -49,6 +64,32 @@ class NetworkArgs:
     @network_id.setter
     def network_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "network_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="deadlineMs")
+    def deadline_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+        to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        """
+        return pulumi.get(self, "deadline_ms")
+
+    @deadline_ms.setter
+    def deadline_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "deadline_ms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxRetries")
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+        config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+        """
+        return pulumi.get(self, "max_retries")
+
+    @max_retries.setter
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_retries", value)
 
     @_builtins.property
     @pulumi.getter
@@ -74,6 +115,19 @@ class NetworkArgs:
     def project(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "project", value)
 
+    @_builtins.property
+    @pulumi.getter(name="timeoutMs")
+    def timeout_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+        `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+        """
+        return pulumi.get(self, "timeout_ms")
+
+    @timeout_ms.setter
+    def timeout_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "timeout_ms", value)
+
 
 @pulumi.type_token("blockchain:index:Network")
 class Network(pulumi.CustomResource):
@@ -81,19 +135,28 @@ class Network(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project: pulumi.Input[Optional[_builtins.str]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
-        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed; delete deletes the network (the service refuses while nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+               to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        :param pulumi.Input[_builtins.int] max_retries: Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+               config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
         :param pulumi.Input[_builtins.str] name: Desired name; updated in place. When omitted, the name is left as it is.
         :param pulumi.Input[_builtins.str] network_id: Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
                service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
         :param pulumi.Input[_builtins.str] project: Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+               `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
         """
         ...
     @overload
@@ -102,7 +165,7 @@ class Network(pulumi.CustomResource):
                  args: NetworkArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed; delete deletes the network (the service refuses while nodes remain). Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 
         :param str resource_name: The name of the resource.
         :param NetworkArgs args: The arguments to use to populate this resource's properties.
@@ -119,9 +182,12 @@ class Network(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project: pulumi.Input[Optional[_builtins.str]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -131,11 +197,14 @@ class Network(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = NetworkArgs.__new__(NetworkArgs)
 
+            __props__.__dict__["deadline_ms"] = deadline_ms
+            __props__.__dict__["max_retries"] = max_retries
             __props__.__dict__["name"] = name
             if network_id is None and not opts.urn:
                 raise TypeError("Missing required property 'network_id'")
             __props__.__dict__["network_id"] = network_id
             __props__.__dict__["project"] = project
+            __props__.__dict__["timeout_ms"] = timeout_ms
             __props__.__dict__["connections"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["creator"] = None
@@ -171,7 +240,9 @@ class Network(pulumi.CustomResource):
         __props__.__dict__["connections"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["creator"] = None
+        __props__.__dict__["deadline_ms"] = None
         __props__.__dict__["details"] = None
+        __props__.__dict__["max_retries"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_id"] = None
         __props__.__dict__["nodes"] = None
@@ -179,6 +250,7 @@ class Network(pulumi.CustomResource):
         __props__.__dict__["protocol"] = None
         __props__.__dict__["public_network"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["timeout_ms"] = None
         return Network(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -208,12 +280,30 @@ class Network(pulumi.CustomResource):
         return pulumi.get(self, "creator")
 
     @_builtins.property
+    @pulumi.getter(name="deadlineMs")
+    def deadline_ms(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+        to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        """
+        return pulumi.get(self, "deadline_ms")
+
+    @_builtins.property
     @pulumi.getter
     def details(self) -> pulumi.Output[Any]:
         """
         Network details object (may be empty).
         """
         return pulumi.get(self, "details")
+
+    @_builtins.property
+    @pulumi.getter(name="maxRetries")
+    def max_retries(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+        config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+        """
+        return pulumi.get(self, "max_retries")
 
     @_builtins.property
     @pulumi.getter
@@ -272,4 +362,13 @@ class Network(pulumi.CustomResource):
         Network status: `pending`, `ok`, `failed`, `warning`, `stopping`, `stopped` or `starting`.
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutMs")
+    def timeout_ms(self) -> pulumi.Output[Optional[_builtins.float]]:
+        """
+        Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+        `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+        """
+        return pulumi.get(self, "timeout_ms")
 

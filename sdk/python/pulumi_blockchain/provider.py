@@ -20,17 +20,35 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 api_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with `pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.
         :param pulumi.Input[_builtins.str] api_url: The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+               60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+               `BLOCKCHAIN_DEADLINE_MS`.
+        :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+               idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+               `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+               Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+               `BLOCKCHAIN_TIMEOUT_MS`.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
         if api_url is not None:
             pulumi.set(__self__, "api_url", api_url)
+        if deadline_ms is not None:
+            pulumi.set(__self__, "deadline_ms", deadline_ms)
+        if max_retries is not None:
+            pulumi.set(__self__, "max_retries", max_retries)
+        if timeout_ms is not None:
+            pulumi.set(__self__, "timeout_ms", timeout_ms)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -56,6 +74,48 @@ class ProviderArgs:
     def api_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "api_url", value)
 
+    @_builtins.property
+    @pulumi.getter(name="deadlineMs")
+    def deadline_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Overall deadline of one call across its attempts and the waits between them, ms. Default
+        60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+        `BLOCKCHAIN_DEADLINE_MS`.
+        """
+        return pulumi.get(self, "deadline_ms")
+
+    @deadline_ms.setter
+    def deadline_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "deadline_ms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxRetries")
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+        idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+        `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        """
+        return pulumi.get(self, "max_retries")
+
+    @max_retries.setter
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_retries", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutMs")
+    def timeout_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+        Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+        `BLOCKCHAIN_TIMEOUT_MS`.
+        """
+        return pulumi.get(self, "timeout_ms")
+
+    @timeout_ms.setter
+    def timeout_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "timeout_ms", value)
+
 
 @pulumi.type_token("pulumi:providers:blockchain")
 class Provider(pulumi.ProviderResource):
@@ -65,6 +125,9 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
         The blockchain provider: where the service is and which organization's API key to use. An explicit provider with another key reads and manages that organization's networks and nodes.
@@ -73,6 +136,15 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with `pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.
         :param pulumi.Input[_builtins.str] api_url: The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
+        :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
+               60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+               `BLOCKCHAIN_DEADLINE_MS`.
+        :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+               idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+               `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+               Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+               `BLOCKCHAIN_TIMEOUT_MS`.
         """
         ...
     @overload
@@ -100,6 +172,9 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -111,6 +186,9 @@ class Provider(pulumi.ProviderResource):
 
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_url"] = api_url
+            __props__.__dict__["deadline_ms"] = pulumi.Output.from_input(deadline_ms).apply(pulumi.runtime.to_json) if deadline_ms is not None else None
+            __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
+            __props__.__dict__["timeout_ms"] = pulumi.Output.from_input(timeout_ms).apply(pulumi.runtime.to_json) if timeout_ms is not None else None
         super(Provider, __self__).__init__(
             'blockchain',
             resource_name,

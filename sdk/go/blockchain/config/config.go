@@ -20,3 +20,24 @@ func GetApiKey(ctx *pulumi.Context) string {
 func GetApiUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "blockchain:apiUrl")
 }
+
+// Overall deadline of one call across its attempts and the waits between them, ms. Default
+// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+// `BLOCKCHAIN_DEADLINE_MS`.
+func GetDeadlineMs(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "blockchain:deadlineMs")
+}
+
+// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+// idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+// `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+func GetMaxRetries(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "blockchain:maxRetries")
+}
+
+// Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+// `BLOCKCHAIN_TIMEOUT_MS`.
+func GetTimeoutMs(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "blockchain:timeoutMs")
+}

@@ -24,3 +24,24 @@ apiUrl: Optional[str]
 The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
 """
 
+deadlineMs: Optional[float]
+"""
+Overall deadline of one call across its attempts and the waits between them, ms. Default
+60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+`BLOCKCHAIN_DEADLINE_MS`.
+"""
+
+maxRetries: Optional[int]
+"""
+Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+`blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+"""
+
+timeoutMs: Optional[float]
+"""
+Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+`BLOCKCHAIN_TIMEOUT_MS`.
+"""
+

@@ -34,3 +34,30 @@ class _ExportableConfig(types.ModuleType):
         """
         return __config__.get('apiUrl')
 
+    @_builtins.property
+    def deadline_ms(self) -> Optional[float]:
+        """
+        Overall deadline of one call across its attempts and the waits between them, ms. Default
+        60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+        `BLOCKCHAIN_DEADLINE_MS`.
+        """
+        return __config__.get_float('deadlineMs')
+
+    @_builtins.property
+    def max_retries(self) -> Optional[int]:
+        """
+        Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+        idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+        `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+        """
+        return __config__.get_int('maxRetries')
+
+    @_builtins.property
+    def timeout_ms(self) -> Optional[float]:
+        """
+        Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+        Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+        `BLOCKCHAIN_TIMEOUT_MS`.
+        """
+        return __config__.get_float('timeoutMs')
+
