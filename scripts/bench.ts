@@ -14,8 +14,8 @@
  *
  * A missed target is printed, not fatal; with `--strict` the script then exits with status 1.
  */
-import { execFileSync } from "child_process";
-import { ROOT, table } from "./bench/common";
+import { table } from "./bench/common";
+import { sourceState } from "./source-state";
 import type { Row } from "./bench/common";
 import { runListing } from "./bench/listing";
 import { runProvider } from "./bench/provider";
@@ -46,19 +46,6 @@ function parseArgs(argv: string[]): { strict: boolean; only: Section[] } {
     } else throw new Error(`unknown argument ${JSON.stringify(a)} (try --help)`);
   }
   return { strict, only };
-}
-
-function sourceState(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync("git", a, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim();
-    const changed = git("status", "--porcelain", "--", "src").split("\n").filter(Boolean).length;
-    return `git ${git("rev-parse", "--short", "HEAD")}${changed > 0 ? ` + ${changed} uncommitted file(s) in src/` : ""}`;
-  } catch {
-    return "not a git checkout";
-  }
 }
 
 async function main(): Promise<number> {

@@ -19,7 +19,6 @@
  * development; the goals' minimum sizes are then not met and the run says so).
  * Exits with status 1 when a goal is missed.
  */
-import { execFileSync } from "child_process";
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
@@ -36,6 +35,7 @@ import {
   watchUnhandled,
 } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
+import { sourceState } from "./source-state";
 import { runFaucet } from "./reliability/faucet";
 import { runBadInput } from "./reliability/bad-input";
 import { runHostile } from "./reliability/hostile";
@@ -80,20 +80,6 @@ function parseArgs(argv: string[]): Args {
     }
   }
   return args;
-}
-
-/** The commit the sources are at, and whether src/ has uncommitted changes (the figures are of the working tree). */
-function sourceState(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync("git", a, { cwd: join(__dirname, "..", "..", ".."), stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim();
-    const changed = git("status", "--porcelain", "--", "src").split("\n").filter(Boolean).length;
-    return `git ${git("rev-parse", "--short", "HEAD")}${changed > 0 ? ` + ${changed} uncommitted file(s) in src/` : ""}`;
-  } catch {
-    return "not a git checkout";
-  }
 }
 
 async function main(): Promise<number> {

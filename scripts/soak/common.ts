@@ -68,20 +68,6 @@ export function engineVersion(dir: string): string {
     .trim();
 }
 
-/** The commit the sources are at, and whether src/ has uncommitted changes (the figures are of the working tree). */
-export function sourceState(): string {
-  try {
-    const git = (...a: string[]) =>
-      execFileSync("git", a, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })
-        .toString()
-        .trim();
-    const changed = git("status", "--porcelain", "--", "src").split("\n").filter(Boolean).length;
-    return `git ${git("rev-parse", "--short", "HEAD")}${changed > 0 ? ` + ${changed} uncommitted file(s) in src/` : ""}`;
-  } catch {
-    return "not a git checkout";
-  }
-}
-
 /** Everything the engine printed, by step (`<stack> cycle <n> <step> #<attempt>`), for the audit. */
 export const transcripts: Record<string, string> = {};
 
@@ -117,3 +103,5 @@ export function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split("\n").find((l) => l.trim() !== "") ?? "";
 }
+
+export { sourceState } from "../source-state";

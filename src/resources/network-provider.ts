@@ -69,7 +69,9 @@ export const NETWORK_UPDATE_PROPERTIES = [
   "timeoutMs",
   "deadlineMs",
   "maxRetries",
-] as const;
+] as const satisfies readonly (keyof NetworkInputs)[];
+/** Every input of a Network, as a program or the plugin passes them. */
+export const NETWORK_INPUT_NAMES = [...NETWORK_REPLACE_PROPERTIES, ...NETWORK_UPDATE_PROPERTIES] as const;
 
 /** The optional inputs the program sets. */
 function managedInputsOf(inputs: Partial<NetworkInputs>): ManagedInput[] {
@@ -101,18 +103,6 @@ function outputsOf(
     maxRetries: inputs.maxRetries,
   });
 }
-
-/** Every input of a Network, as a program or the plugin passes them. */
-export const NETWORK_INPUT_NAMES = [
-  "networkId",
-  "name",
-  "project",
-  "apiUrl",
-  "apiKey",
-  "timeoutMs",
-  "deadlineMs",
-  "maxRetries",
-] as const satisfies readonly (keyof NetworkInputs)[];
 
 /** The model's problems with known `networkId`, `name` and `project` inputs, and unknown inputs. */
 function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {

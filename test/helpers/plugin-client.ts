@@ -70,13 +70,18 @@ export class PluginClient {
   /**
    * Starts the plugin with exactly `env` (plus PATH): no `BLOCKCHAIN_API_*` variable of this
    * process leaks into it unless given. `bin`: this checkout's plugin by default, or another copy
-   * (an installed package's `bin/pulumi-resource-blockchain`), run from its own folder.
+   * (an installed package's `bin/pulumi-resource-blockchain`), run from its own folder. `args`:
+   * what the engine passes (its own address last).
    */
-  static async start(env: NodeJS.ProcessEnv = {}, bin: string = PLUGIN_BIN): Promise<PluginClient> {
+  static async start(
+    env: NodeJS.ProcessEnv = {},
+    bin: string = PLUGIN_BIN,
+    args: string[] = [],
+  ): Promise<PluginClient> {
     if (bin === PLUGIN_BIN && !fs.existsSync(PLUGIN_MAIN)) {
       throw new Error(`${path.relative(root, PLUGIN_MAIN)} is missing: run npm run build first`);
     }
-    const child = spawn(process.execPath, [bin], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd: bin === PLUGIN_BIN ? root : path.dirname(bin),
       env: { PATH: process.env.PATH, ...env },
       stdio: ["pipe", "pipe", "pipe"],
