@@ -36,7 +36,7 @@ import {
 import { readProviderConfig, setProviderConfig } from "../resources/provider-config";
 import { CALL_SETTINGS, CALL_SETTING_NAMES, CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
-import { TOKENS } from "./schema";
+import { TOKENS } from "./tokens";
 
 /** A `check` failure: the property (may be `""`) and why. */
 export interface Failure {

@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { schemaText } from "../../scripts/gen-schema";
+import { schemaText } from "../../scripts/schema/gen-schema";
 import { NODE_SECRET_FIELDS } from "../../src/api";
 import { NODE_FILTER_NAMES } from "../../src/model";
 

@@ -5,7 +5,7 @@
  */
 import * as path from "path";
 import * as ts from "typescript";
-import type { DocLookup } from "../src/plugin/schema";
+import type { DocLookup } from "./build-schema";
 
 /** `{@link X}` and `{@link X | text}` become `` `X` `` / `text`: plain Markdown for every language. */
 function plainLinks(text: string): string {

@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { buildSchema } from "../src/plugin/schema";
+import { buildSchema } from "./build-schema";
 import { surfaceDocs } from "./schema-docs";
 
 /** The schema as `schema.json` holds it: two-space JSON and a final newline. */

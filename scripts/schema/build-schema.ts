@@ -1,27 +1,16 @@
 /**
- * The Pulumi package schema of the `blockchain` provider plugin, built from the model: the
- * names, types and allowed values of every property come from the model's tables, the secret
- * fields from the node views, the property docs from the TypeScript surface's own doc comments
- * (handed in as a {@link DocLookup} by `scripts/gen-schema.ts`, which writes `schema.json`).
- * One source of truth: a filter, a status or a secret field added to the model shows up here.
+ * The Pulumi package schema of the `blockchain` provider plugin, built from the model at build
+ * time (`npm run schema`, which writes `schema.json`; the plugin serves that file and never runs
+ * this code): the names, types and allowed values of every property come from the model's
+ * tables, the secret fields from the node views, the property docs from the TypeScript surface's
+ * own doc comments (handed in as a {@link DocLookup} by `gen-schema.ts`), the tokens from the
+ * plugin's own `src/plugin/tokens.ts`. One source of truth: a filter, a status or a secret field
+ * added to the model shows up here.
  */
-import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS } from "../api";
-import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../model";
-import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../settings";
-
-/** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
-export const PACKAGE = "blockchain";
-/** The token of a resource or function of the package. */
-export const token = (name: string) => `${PACKAGE}:index:${name}`;
-
-/** The tokens the plugin serves. */
-export const TOKENS = {
-  network: token("Network"),
-  faucetDrip: token("FaucetDrip"),
-  getNode: token("getNode"),
-  getNodes: token("getNodes"),
-  getNodeConnections: token("getNodeConnections"),
-} as const;
+import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS } from "../../src/api";
+import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
+import { PACKAGE, token, TOKENS } from "../../src/plugin/tokens";
+import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../../src/settings";
 
 /** A property of the schema (the subset of the spec used here). */
 export interface SchemaProperty {
