@@ -12,6 +12,23 @@ import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model
 import { PACKAGE, token, TOKENS } from "../../src/plugin/tokens";
 import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../../src/settings";
 
+/**
+ * Where the package lives, in one place: the repository (its GitHub releases are the plugin's
+ * download host, its `docs/logo.svg` the Registry's logo) and who publishes it. The schema's
+ * `pluginDownloadURL` goes into every generated SDK, so a program that installs an SDK gets the
+ * plugin from the GitHub release `v<version>` (asset `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`)
+ * unless its `Pulumi.yaml` points at a local plugin (`plugins: providers: path:`), which comes first.
+ */
+export const REPOSITORY = "pulumi-blockchain-nodes/pulumi-blockchain-nodes";
+/** The repository's web address. */
+export const REPOSITORY_URL = `https://github.com/${REPOSITORY}`;
+/** Where the engine downloads the plugin from: the GitHub releases of {@link REPOSITORY}. */
+export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${REPOSITORY}`;
+/** The logo, as committed in the repository (raw file on the default branch). */
+export const LOGO_PATH = "docs/logo.svg";
+/** The raw URL of {@link LOGO_PATH}. */
+export const LOGO_URL = `https://raw.githubusercontent.com/${REPOSITORY}/main/${LOGO_PATH}`;
+
 /** A property of the schema (the subset of the spec used here). */
 export interface SchemaProperty {
   type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
@@ -320,13 +337,21 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
   const doc = required(docs);
   return {
     name: PACKAGE,
-    displayName: "Blockchain nodes",
+    displayName: "Blockchain Nodes",
     version,
     description:
       "Manage the networks of a hosted blockchain node service and look up its nodes, with every endpoint " +
       "and credential kept secret.",
-    keywords: ["pulumi", "blockchain", "nodes", "category/infrastructure", "kind/native"],
+    // The Registry's category: a hosted service (networks and nodes run by the service in its cloud
+    // regions), like the other hosted platforms under Cloud. `kind/native`: a provider of its own, not
+    // bridged from Terraform and not a component.
+    keywords: ["pulumi", "blockchain", "nodes", "web3", "category/cloud", "kind/native"],
+    publisher: "pulumi-blockchain-nodes",
+    homepage: `${REPOSITORY_URL}#readme`,
+    repository: REPOSITORY_URL,
+    logoUrl: LOGO_URL,
     license: "Apache-2.0",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: {
       variables: {
@@ -356,7 +381,7 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
       },
       python: { packageName: "pulumi_blockchain", respectSchemaVersion: true, pyproject: { enabled: true } },
       go: {
-        importBasePath: "github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes/sdk/go/blockchain",
+        importBasePath: `github.com/${REPOSITORY}/sdk/go/blockchain`,
         respectSchemaVersion: true,
         generateResourceContainerTypes: true,
       },
