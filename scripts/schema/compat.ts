@@ -1,0 +1,473 @@
+/**
+ * `npm run schema:compat`: is `schema.json` compatible with the newest released schema
+ * (`schema/released/<version>.json`)? Programs and stacks written against a release must keep
+ * working on the next one, in every language of the generated SDKs.
+ *
+ * Breaking changes (each one reported on its own line):
+ *
+ * - removed: a resource, function or type; a property of a resource (input or output), of a
+ *   function (argument or result), of the provider's config (`config.variables`) or inputs
+ *   (`provider.inputProperties`), or of a type; a value of an enum;
+ * - changed type: the type of any of those properties (`string` → `integer`, another `$ref`, an
+ *   array's item type, …), or an output that was always set (`required`) and no longer is (its
+ *   generated type becomes optional);
+ * - new required input: a resource input, function argument or provider input that is required
+ *   now and was not (or a new required property of a type used by inputs).
+ *
+ * Additions (a resource, a function, an optional input, an output, a type) are not breaking.
+ *
+ * The rule. The baseline is the released schema of the highest version that is not above
+ * package.json's `version` (a version above it is an error). A breaking change fails the check
+ * unless BOTH:
+ *
+ * 1. package.json's `version` is a major bump over the baseline's: a higher major version, or,
+ *    while the baseline is below 1.0.0, a higher minor version (0.1.x → 0.2.0, 0.x → 1.0.0); and
+ * 2. CHANGELOG.md has the section of that version (a `## ` heading whose first word is the version,
+ *    with or without brackets or a `v`: `## 0.2.0`, `## [0.2.0] - 2025-01-31`), and, in it, a
+ *    `### ` heading with the word "breaking" (`### Changed (breaking)`, `### Breaking changes`) under
+ *    which every breaking change is named: its property, resource or function name in backticks
+ *    (`` `networkId` ``, `` `getNodes` ``, or within a longer span, `` `Network.name` ``).
+ *
+ * So a break ships only in a release whose number says so and whose notes say what broke.
+ * Releasing: `schema/released/<version>.json` is a copy of the released `schema.json` (the release
+ * workflow refuses a tag without it), so the next change is checked against it.
+ *
+ * Options: --schema FILE (default schema.json), --released DIR (schema/released),
+ * --package FILE (package.json), --changelog FILE (CHANGELOG.md); paths from the current directory.
+ * Exit status: 0 compatible (or a break that the rule allows), 1 a break the rule refuses,
+ * 2 a usage or input error.
+ */
+import * as fs from "fs";
+import * as path from "path";
+
+/** The parts of a package schema this check reads. */
+export interface SchemaProperty {
+  type?: string;
+  $ref?: string;
+  items?: SchemaProperty;
+  additionalProperties?: SchemaProperty;
+  oneOf?: SchemaProperty[];
+}
+interface ObjectSpec {
+  properties?: Record<string, SchemaProperty>;
+  required?: string[];
+}
+interface TypeSpec extends ObjectSpec {
+  type?: string;
+  enum?: Array<{ name?: string; value?: unknown }>;
+}
+interface ResourceSpec extends ObjectSpec {
+  inputProperties?: Record<string, SchemaProperty>;
+  requiredInputs?: string[];
+}
+interface FunctionSpec {
+  inputs?: ObjectSpec;
+  outputs?: ObjectSpec;
+}
+/** A package schema (the subset read here). */
+export interface PackageSchema {
+  version?: string;
+  config?: { variables?: Record<string, SchemaProperty>; defaults?: string[] };
+  provider?: ResourceSpec;
+  types?: Record<string, TypeSpec>;
+  resources?: Record<string, ResourceSpec>;
+  functions?: Record<string, FunctionSpec>;
+}
+
+/** One breaking change: what kind, the name to mention in the CHANGELOG, and a readable line. */
+export interface Break {
+  kind: "removed" | "changed type" | "new required input";
+  /** The short name a CHANGELOG names it by: a property name, or a resource/function/type name. */
+  name: string;
+  message: string;
+}
+
+/** The short name of a token: `blockchain:index:getNodes` → `getNodes`. */
+const short = (token: string) => token.slice(token.lastIndexOf(":") + 1);
+
+/** A property's type as one comparable string: `string`, `array<ref(#/types/…)>`, `map<number>`, … */
+export function typeOf(p: SchemaProperty | undefined): string {
+  if (!p) return "none";
+  if (p.$ref) return `ref(${p.$ref})`;
+  if (p.oneOf) return `oneOf(${p.oneOf.map(typeOf).join("|")})`;
+  if (p.type === "array") return `array<${typeOf(p.items)}>`;
+  if (p.type === "object" && p.additionalProperties) return `map<${typeOf(p.additionalProperties)}>`;
+  return p.type ?? "any";
+}
+
+/** Type tokens `p` refers to (`#/types/<token>`), items and map values included. */
+function refsOf(p: SchemaProperty | undefined, into: Set<string>): void {
+  if (!p) return;
+  const m = p.$ref ? /^#\/types\/(.+)$/.exec(p.$ref) : null;
+  if (m) into.add(decodeURIComponent(m[1]));
+  refsOf(p.items, into);
+  refsOf(p.additionalProperties, into);
+  for (const o of p.oneOf ?? []) refsOf(o, into);
+}
+
+/** The types reachable from `roots` (and from the types they refer to). */
+function reachable(
+  schema: PackageSchema,
+  roots: Array<Record<string, SchemaProperty> | undefined>,
+): Set<string> {
+  const found = new Set<string>();
+  const queue: string[] = [];
+  const visit = (props: Record<string, SchemaProperty> | undefined) => {
+    const refs = new Set<string>();
+    for (const p of Object.values(props ?? {})) refsOf(p, refs);
+    for (const r of refs) {
+      if (!found.has(r)) {
+        found.add(r);
+        queue.push(r);
+      }
+    }
+  };
+  roots.forEach(visit);
+  while (queue.length > 0) visit(schema.types?.[queue.shift() as string]?.properties);
+  return found;
+}
+
+/** The property maps that are inputs: resources' inputs, functions' arguments, the provider's inputs. */
+function inputRoots(s: PackageSchema) {
+  return [
+    ...Object.values(s.resources ?? {}).map((r) => r.inputProperties),
+    ...Object.values(s.functions ?? {}).map((f) => f.inputs?.properties),
+    s.provider?.inputProperties,
+  ];
+}
+
+/** The property maps that are outputs: resources' outputs, functions' results. */
+function outputRoots(s: PackageSchema) {
+  return [
+    ...Object.values(s.resources ?? {}).map((r) => r.properties),
+    ...Object.values(s.functions ?? {}).map((f) => f.outputs?.properties),
+  ];
+}
+
+/**
+ * Compares one property map of the old schema with the new one: removed and retyped properties,
+ * and, for inputs, newly required ones; for outputs, ones no longer always set.
+ */
+function compareProperties(
+  what: string,
+  role: "input" | "output" | "property",
+  before: { properties?: Record<string, SchemaProperty>; required?: string[] },
+  after: { properties?: Record<string, SchemaProperty>; required?: string[] },
+  out: Break[],
+): void {
+  const oldProps = before.properties ?? {};
+  const newProps = after.properties ?? {};
+  for (const [name, prop] of Object.entries(oldProps)) {
+    if (!(name in newProps)) {
+      out.push({ kind: "removed", name, message: `removed: ${role} \`${name}\` of ${what}` });
+    } else if (typeOf(prop) !== typeOf(newProps[name])) {
+      out.push({
+        kind: "changed type",
+        name,
+        message: `changed type: ${role} \`${name}\` of ${what}: ${typeOf(prop)} → ${typeOf(newProps[name])}`,
+      });
+    }
+  }
+  const oldRequired = new Set(before.required ?? []);
+  const newRequired = new Set(after.required ?? []);
+  if (role === "input") {
+    for (const name of newRequired) {
+      if (!oldRequired.has(name)) {
+        out.push({
+          kind: "new required input",
+          name,
+          message: `new required input: \`${name}\` of ${what}${name in oldProps ? " (was optional)" : ""}`,
+        });
+      }
+    }
+  } else if (role === "output") {
+    for (const name of oldRequired) {
+      if (!newRequired.has(name) && name in newProps) {
+        out.push({
+          kind: "changed type",
+          name,
+          message: `changed type: output \`${name}\` of ${what} is no longer always set (required → optional)`,
+        });
+      }
+    }
+  }
+}
+
+/** Every breaking change from `before` to `after` (see the header for what counts). */
+export function compareSchemas(before: PackageSchema, after: PackageSchema): Break[] {
+  const out: Break[] = [];
+
+  for (const [token, oldRes] of Object.entries(before.resources ?? {})) {
+    const newRes = after.resources?.[token];
+    if (!newRes) {
+      out.push({ kind: "removed", name: short(token), message: `removed: resource ${token}` });
+      continue;
+    }
+    const what = `resource ${token}`;
+    compareProperties(
+      what,
+      "input",
+      { properties: oldRes.inputProperties, required: oldRes.requiredInputs },
+      { properties: newRes.inputProperties, required: newRes.requiredInputs },
+      out,
+    );
+    compareProperties(what, "output", oldRes, newRes, out);
+  }
+
+  for (const [token, oldFn] of Object.entries(before.functions ?? {})) {
+    const newFn = after.functions?.[token];
+    if (!newFn) {
+      out.push({ kind: "removed", name: short(token), message: `removed: function ${token}` });
+      continue;
+    }
+    const what = `function ${token}`;
+    compareProperties(what, "input", oldFn.inputs ?? {}, newFn.inputs ?? {}, out);
+    compareProperties(what, "output", oldFn.outputs ?? {}, newFn.outputs ?? {}, out);
+  }
+
+  compareProperties(
+    "the provider's config (config.variables)",
+    "input",
+    { properties: before.config?.variables, required: before.config?.defaults },
+    { properties: after.config?.variables, required: after.config?.defaults },
+    out,
+  );
+  compareProperties(
+    "the provider's inputs",
+    "input",
+    { properties: before.provider?.inputProperties, required: before.provider?.requiredInputs },
+    { properties: after.provider?.inputProperties, required: after.provider?.requiredInputs },
+    out,
+  );
+
+  // Types: a new required property breaks a type used by inputs, a property no longer always set
+  // breaks a type used by outputs (the new schema's uses); removed and retyped properties break either.
+  const inputTypes = reachable(after, inputRoots(after));
+  const outputTypes = reachable(after, outputRoots(after));
+  for (const [token, oldType] of Object.entries(before.types ?? {})) {
+    const newType = after.types?.[token];
+    if (!newType) {
+      out.push({ kind: "removed", name: short(token), message: `removed: type ${token}` });
+      continue;
+    }
+    const what = `type ${token}`;
+    if (oldType.enum) {
+      const values = new Set((newType.enum ?? []).map((e) => JSON.stringify(e.value)));
+      for (const e of oldType.enum) {
+        if (!values.has(JSON.stringify(e.value))) {
+          const name = e.name ?? String(e.value);
+          out.push({
+            kind: "removed",
+            name,
+            message: `removed: value ${JSON.stringify(e.value)} of enum ${token}`,
+          });
+        }
+      }
+      continue;
+    }
+    compareProperties(what, "property", oldType, newType, out);
+    // Only the required lists here: removed and retyped properties are reported above.
+    const required = (t: TypeSpec) => ({ properties: newType.properties, required: t.required });
+    if (inputTypes.has(token))
+      compareProperties(what, "input", { required: oldType.required }, required(newType), out);
+    if (outputTypes.has(token))
+      compareProperties(what, "output", { required: oldType.required }, required(newType), out);
+  }
+  return out;
+}
+
+/** A version `major.minor.patch[-pre]` as numbers; undefined when it is not one. */
+export function parseVersion(v: string): [number, number, number] | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** -1, 0 or 1 as `a` is below, equal to or above `b` (major, minor, patch only). */
+export function compareVersions(a: string, b: string): number {
+  const [x, y] = [parseVersion(a), parseVersion(b)];
+  if (!x || !y) throw new Error(`not a version: ${!x ? a : b}`);
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * Whether going from release `from` to `to` may break: a higher major version, or, while `from`
+ * is below 1.0.0, a higher minor version.
+ */
+export function isMajorBump(from: string, to: string): boolean {
+  const [a, b] = [parseVersion(from), parseVersion(to)];
+  if (!a || !b) return false;
+  if (b[0] !== a[0]) return b[0] > a[0];
+  return a[0] === 0 && b[1] > a[1];
+}
+
+/**
+ * The text under the breaking-change heading(s) of the CHANGELOG section of `version`: the
+ * section is the `## ` heading whose first word is the version (brackets and a `v` allowed), up to
+ * the next `## `; a breaking heading is a `### ` heading with the word "breaking". Undefined when
+ * the section or such a heading is missing.
+ */
+export function breakingNotes(changelog: string, version: string): string | undefined {
+  const lines = changelog.split(/\r?\n/);
+  const escaped = version.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const heading = new RegExp(`^##\\s+\\[?v?${escaped}\\]?(?=\\s|$)`);
+  const start = lines.findIndex((line) => heading.test(line));
+  if (start < 0) return undefined;
+  let end = lines.findIndex((line, i) => i > start && /^##\s/.test(line));
+  if (end < 0) end = lines.length;
+  const notes: string[] = [];
+  let inBreaking = false;
+  let found = false;
+  for (const line of lines.slice(start + 1, end)) {
+    if (/^###\s/.test(line)) {
+      inBreaking = /\bbreaking\b/i.test(line);
+      found ||= inBreaking;
+    } else if (inBreaking) {
+      notes.push(line);
+    }
+  }
+  return found ? notes.join("\n") : undefined;
+}
+
+/** Whether `notes` name `name` in backticks: `` `name` `` or inside a longer span (`` `Network.name` ``). */
+export function namedIn(notes: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`\`[^\`\\n]*(?<![\\w$])${escaped}(?![\\w$])[^\`\\n]*\``).test(notes);
+}
+
+/** What the check decides, with the lines to print. */
+export interface Verdict {
+  ok: boolean;
+  breaks: Break[];
+  lines: string[];
+}
+
+/**
+ * Applies the rule (see the header) to the breaking changes from the released schema of
+ * `releasedVersion` to the current one, the package's `version` and its CHANGELOG.
+ */
+export function decide(input: {
+  released: PackageSchema;
+  releasedVersion: string;
+  current: PackageSchema;
+  version: string;
+  changelog: string;
+  /** How to call the current schema in messages (default `schema.json`). */
+  schemaName?: string;
+}): Verdict {
+  const { releasedVersion, version } = input;
+  const breaks = compareSchemas(input.released, input.current);
+  const against = `${input.schemaName ?? "schema.json"} (version ${version}) against the released schema ${releasedVersion}`;
+  if (breaks.length === 0) {
+    return {
+      ok: true,
+      breaks,
+      lines: [
+        `${against}: compatible (no resource, function or property removed or changed, no new required input).`,
+      ],
+    };
+  }
+  const listed = breaks.map((b) => `  ${b.message}`);
+  if (!isMajorBump(releasedVersion, version)) {
+    const major = parseVersion(releasedVersion)?.[0] === 0 ? "a minor or major" : "a major";
+    return {
+      ok: false,
+      breaks,
+      lines: [
+        `${against}: ${breaks.length} breaking change(s):`,
+        ...listed,
+        `A breaking change needs ${major} version bump over ${releasedVersion} in package.json (it is ${version}) ` +
+          `and a "### … breaking …" heading in the CHANGELOG section of that version naming each change; ` +
+          `or keep the schema compatible (add, do not remove or retype).`,
+      ],
+    };
+  }
+  const notes = breakingNotes(input.changelog, version);
+  if (notes === undefined) {
+    return {
+      ok: false,
+      breaks,
+      lines: [
+        `${against}: ${breaks.length} breaking change(s):`,
+        ...listed,
+        `${version} is a major bump over ${releasedVersion}, but CHANGELOG.md has no "## ${version}" section ` +
+          `with a "### … breaking …" heading (e.g. "### Changed (breaking)"): add it, naming each change.`,
+      ],
+    };
+  }
+  const unnamed = breaks.filter((b) => !namedIn(notes, b.name));
+  if (unnamed.length > 0) {
+    return {
+      ok: false,
+      breaks,
+      lines: [
+        `${against}: ${breaks.length} breaking change(s):`,
+        ...listed,
+        `The breaking section of ${version} in CHANGELOG.md does not name (in backticks) ` +
+          `${[...new Set(unnamed.map((b) => `\`${b.name}\``))].join(", ")}: say what broke and what users do about it.`,
+      ],
+    };
+  }
+  return {
+    ok: true,
+    breaks,
+    lines: [
+      `${against}: ${breaks.length} breaking change(s), allowed: ${version} is a major bump over ${releasedVersion} ` +
+        `and CHANGELOG.md's breaking section of ${version} names each:`,
+      ...listed,
+    ],
+  };
+}
+
+/** The released schemas in `dir`: `<version>.json` files, highest version first. */
+export function releasedSchemas(dir: string): Array<{ version: string; file: string }> {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  return files
+    .filter((f) => f.endsWith(".json") && parseVersion(f.slice(0, -".json".length)))
+    .map((f) => ({ version: f.slice(0, -".json".length), file: path.join(dir, f) }))
+    .sort((a, b) => compareVersions(b.version, a.version));
+}
+
+function option(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const value = args[i + 1];
+  if (!value) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+/** Runs the check on files (see the header's options); returns the exit status. */
+export function main(args: string[], log = console.log, error = console.error): number {
+  try {
+    const schemaFile = option(args, "--schema", "schema.json");
+    const releasedDir = option(args, "--released", path.join("schema", "released"));
+    const packageFile = option(args, "--package", "package.json");
+    const changelogFile = option(args, "--changelog", "CHANGELOG.md");
+    const version = String(JSON.parse(fs.readFileSync(packageFile, "utf8")).version);
+    if (!parseVersion(version))
+      throw new Error(`${packageFile}: version ${version} is not major.minor.patch`);
+    const released = releasedSchemas(releasedDir);
+    if (released.length === 0) throw new Error(`no released schema (<version>.json) in ${releasedDir}`);
+    const baseline = released.find((r) => compareVersions(r.version, version) <= 0);
+    if (!baseline) {
+      throw new Error(
+        `${packageFile} says ${version}, below every released schema in ${releasedDir} (newest ${released[0].version})`,
+      );
+    }
+    const verdict = decide({
+      released: JSON.parse(fs.readFileSync(baseline.file, "utf8")),
+      releasedVersion: baseline.version,
+      current: JSON.parse(fs.readFileSync(schemaFile, "utf8")),
+      version,
+      changelog: fs.existsSync(changelogFile) ? fs.readFileSync(changelogFile, "utf8") : "",
+      schemaName: schemaFile,
+    });
+    (verdict.ok ? log : error)(verdict.lines.join("\n"));
+    return verdict.ok ? 0 : 1;
+  } catch (e) {
+    error(`schema:compat: ${(e as Error).message}`);
+    return 2;
+  }
+}
+
+if (require.main === module) process.exit(main(process.argv.slice(2)));

@@ -1,0 +1,441 @@
+/**
+ * `npm run schema:compat` (scripts/schema/compat.ts) on synthetic schemas: each kind of breaking
+ * change is found (removed resource, function, type, property of every kind; changed type; new
+ * required input; an output no longer always set), additions pass, and the rule that lets a break
+ * ship (a major bump, or a minor one before 1.0, AND a CHANGELOG breaking heading of that version
+ * naming it) holds. Then the real files: schema.json only adds to the released 0.1.0 schema.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import {
+  breakingNotes,
+  compareSchemas,
+  decide,
+  isMajorBump,
+  main,
+  namedIn,
+  PackageSchema,
+  releasedSchemas,
+  typeOf,
+} from "../../scripts/schema/compat";
+
+const root = path.resolve(__dirname, "..", "..");
+
+/** A small package with one of everything the check compares. */
+function base(): PackageSchema {
+  return {
+    version: "0.1.0",
+    config: { variables: { apiUrl: { type: "string" }, retries: { type: "integer" } } },
+    provider: { inputProperties: { apiUrl: { type: "string" }, retries: { type: "integer" } } },
+    types: {
+      "x:index:Item": {
+        type: "object",
+        properties: { id: { type: "string" }, size: { type: "number" } },
+        required: ["id"],
+      },
+      "x:index:Wait": {
+        type: "object",
+        properties: { status: { type: "string" }, seconds: { type: "number" } },
+        required: ["status"],
+      },
+      "x:index:Color": {
+        type: "string",
+        enum: [
+          { name: "Red", value: "red" },
+          { name: "Blue", value: "blue" },
+        ],
+      },
+    },
+    resources: {
+      "x:index:Thing": {
+        properties: {
+          name: { type: "string" },
+          items: { type: "array", items: { $ref: "#/types/x:index:Item" } },
+          tags: { type: "object", additionalProperties: { type: "string" } },
+        },
+        required: ["name", "items"],
+        inputProperties: { name: { type: "string" }, color: { $ref: "#/types/x:index:Color" } },
+        requiredInputs: [],
+      },
+    },
+    functions: {
+      "x:index:getThing": {
+        inputs: {
+          properties: { id: { type: "string" }, waitFor: { $ref: "#/types/x:index:Wait" } },
+          required: ["id"],
+        },
+        outputs: { properties: { name: { type: "string" }, count: { type: "integer" } }, required: ["name"] },
+      },
+    },
+  };
+}
+
+/** `base()` changed by `edit`. */
+function edited(edit: (s: Required<PackageSchema>) => void): PackageSchema {
+  const s = base() as Required<PackageSchema>;
+  edit(s);
+  return s;
+}
+
+const thing = (s: Required<PackageSchema>) => s.resources["x:index:Thing"];
+const getThing = (s: Required<PackageSchema>) => s.functions["x:index:getThing"];
+const kinds = (after: PackageSchema) => compareSchemas(base(), after).map((b) => `${b.kind}: ${b.name}`);
+
+describe("compareSchemas: each breaking kind", () => {
+  test.each<[string, (s: Required<PackageSchema>) => void, string]>([
+    ["a removed resource", (s) => delete s.resources["x:index:Thing"], "removed: Thing"],
+    ["a removed function", (s) => delete s.functions["x:index:getThing"], "removed: getThing"],
+    ["a removed type", (s) => delete s.types["x:index:Item"], "removed: Item"],
+    ["a removed resource input", (s) => delete thing(s).inputProperties!.color, "removed: color"],
+    ["a removed resource output", (s) => delete thing(s).properties!.tags, "removed: tags"],
+    [
+      "a removed function argument",
+      (s) => delete getThing(s).inputs!.properties!.waitFor,
+      "removed: waitFor",
+    ],
+    ["a removed function result", (s) => delete getThing(s).outputs!.properties!.count, "removed: count"],
+    ["a removed config variable", (s) => delete s.config.variables!.retries, "removed: retries"],
+    ["a removed provider input", (s) => delete s.provider.inputProperties!.apiUrl, "removed: apiUrl"],
+    ["a removed property of a type", (s) => delete s.types["x:index:Item"].properties!.size, "removed: size"],
+    ["a removed enum value", (s) => s.types["x:index:Color"].enum!.pop(), "removed: Blue"],
+    [
+      "a retyped resource input",
+      (s) => (thing(s).inputProperties!.name = { type: "integer" }),
+      "changed type: name",
+    ],
+    [
+      "a retyped resource output (array items)",
+      (s) => (thing(s).properties!.items = { type: "array", items: { type: "string" } }),
+      "changed type: items",
+    ],
+    [
+      "a retyped map",
+      (s) => (thing(s).properties!.tags = { type: "object", additionalProperties: { type: "number" } }),
+      "changed type: tags",
+    ],
+    [
+      "a retyped function argument (another $ref)",
+      (s) => (getThing(s).inputs!.properties!.waitFor = { $ref: "#/types/x:index:Item" }),
+      "changed type: waitFor",
+    ],
+    [
+      "a retyped function result",
+      (s) => (getThing(s).outputs!.properties!.count = { type: "number" }),
+      "changed type: count",
+    ],
+    [
+      "a retyped config variable",
+      (s) => (s.config.variables!.retries = { type: "string" }),
+      "changed type: retries",
+    ],
+    [
+      "a retyped property of a type",
+      (s) => (s.types["x:index:Item"].properties!.size = { type: "string" }),
+      "changed type: size",
+    ],
+    ["a resource output no longer always set", (s) => (thing(s).required = ["name"]), "changed type: items"],
+    [
+      "a function result no longer always set",
+      (s) => (getThing(s).outputs!.required = []),
+      "changed type: name",
+    ],
+    [
+      "an output type's property no longer always set",
+      (s) => (s.types["x:index:Item"].required = []),
+      "changed type: id",
+    ],
+    [
+      "a new required resource input",
+      (s) => (thing(s).requiredInputs = ["name"]),
+      "new required input: name",
+    ],
+    [
+      "a new required function argument",
+      (s) => getThing(s).inputs!.required!.push("waitFor"),
+      "new required input: waitFor",
+    ],
+    [
+      "a new required provider input",
+      (s) => (s.provider.requiredInputs = ["apiUrl"]),
+      "new required input: apiUrl",
+    ],
+    ["a new required config variable", (s) => (s.config.defaults = ["apiUrl"]), "new required input: apiUrl"],
+    [
+      "a new required property of a type used by inputs",
+      (s) => s.types["x:index:Wait"].required!.push("seconds"),
+      "new required input: seconds",
+    ],
+    [
+      "a new required input that did not exist",
+      (s) => {
+        thing(s).inputProperties!.project = { type: "string" };
+        thing(s).requiredInputs = ["project"];
+      },
+      "new required input: project",
+    ],
+  ])("%s breaks", (_what, edit, expected) => {
+    expect(kinds(edited(edit))).toEqual([expected]);
+  });
+
+  test("every break of one edit is reported, one line each, naming the token", () => {
+    const breaks = compareSchemas(
+      base(),
+      edited((s) => {
+        delete thing(s).inputProperties!.color;
+        getThing(s).outputs!.properties!.count = { type: "string" };
+      }),
+    );
+    expect(breaks.map((b) => b.message)).toEqual([
+      "removed: input `color` of resource x:index:Thing",
+      "changed type: output `count` of function x:index:getThing: integer → string",
+    ]);
+  });
+
+  test("additions are not breaking", () => {
+    const after = edited((s) => {
+      s.resources["x:index:Other"] = {
+        properties: { id: { type: "string" } },
+        required: ["id"],
+        requiredInputs: ["id"],
+      };
+      s.functions["x:index:getOther"] = {
+        inputs: { properties: {}, required: [] },
+        outputs: { properties: {} },
+      };
+      s.types["x:index:New"] = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+      thing(s).inputProperties!.project = { type: "string" };
+      thing(s).properties!.project = { type: "string" };
+      thing(s).required!.push("project"); // an output newly always set
+      getThing(s).inputs!.properties!.limit = { type: "integer" };
+      getThing(s).outputs!.properties!.extra = { type: "string" };
+      getThing(s).inputs!.required = []; // an argument no longer required
+      s.config.variables!.deadlineMs = { type: "number" };
+      s.provider.inputProperties!.deadlineMs = { type: "number" };
+      s.types["x:index:Item"].properties!.extra = { type: "string" };
+      s.types["x:index:Color"].enum!.push({ name: "Green", value: "green" });
+      s.types["x:index:Wait"].required = []; // an input type's property no longer required
+    });
+    expect(compareSchemas(base(), after)).toEqual([]);
+  });
+
+  test("the same schema and a reordered one are compatible; docs and secrecy are not compared", () => {
+    expect(compareSchemas(base(), base())).toEqual([]);
+    const after = edited((s) => {
+      thing(s).inputProperties = {
+        color: thing(s).inputProperties!.color,
+        name: { type: "string", description: "new doc" } as never,
+      };
+    });
+    expect(compareSchemas(base(), after)).toEqual([]);
+  });
+
+  test("typeOf spells nested types", () => {
+    expect(typeOf({ type: "array", items: { $ref: "#/types/x:index:Item" } })).toBe(
+      "array<ref(#/types/x:index:Item)>",
+    );
+    expect(
+      typeOf({ type: "object", additionalProperties: { type: "array", items: { type: "string" } } }),
+    ).toBe("map<array<string>>");
+    expect(typeOf({ $ref: "pulumi.json#/Any" })).toBe("ref(pulumi.json#/Any)");
+  });
+});
+
+describe("the rule: a major bump (a minor one before 1.0) and a CHANGELOG breaking heading naming each break", () => {
+  test.each([
+    ["0.1.0", "0.2.0", true],
+    ["0.1.3", "0.2.0", true],
+    ["0.1.0", "1.0.0", true],
+    ["1.4.2", "2.0.0", true],
+    ["0.1.0", "0.1.1", false],
+    ["0.1.0", "0.1.0", false],
+    ["1.4.2", "1.5.0", false],
+    ["1.4.2", "1.4.3", false],
+    ["2.0.0", "1.9.0", false],
+  ])("%s → %s may break: %s", (from, to, allowed) => {
+    expect(isMajorBump(from, to)).toBe(allowed);
+  });
+
+  const changelog = [
+    "# Changelog",
+    "",
+    "## [Unreleased]",
+    "",
+    "### Changed (breaking)",
+    "",
+    "- `unrelated` went away.",
+    "",
+    "## [0.2.0] - 2025-01-31",
+    "",
+    "### Added",
+    "",
+    "- `color` on `Thing`.",
+    "",
+    "### Changed (breaking)",
+    "",
+    "- `Thing.name` is now an integer; pass a number.",
+    "",
+    "### Fixed",
+    "",
+    "- `tags` fixed.",
+    "",
+    "## 0.1.0",
+    "",
+    "### Breaking changes",
+    "",
+    "- `count` was removed.",
+  ].join("\n");
+
+  test("breakingNotes reads the breaking heading(s) of the version's section only", () => {
+    const notes = breakingNotes(changelog, "0.2.0")!;
+    expect(notes).toContain("`Thing.name`");
+    expect(notes).not.toContain("`color`"); // under ### Added
+    expect(notes).not.toContain("`tags`"); // under ### Fixed
+    expect(notes).not.toContain("`unrelated`"); // another section
+    expect(breakingNotes(changelog, "0.1.0")).toContain("`count`");
+    expect(breakingNotes(changelog, "0.3.0")).toBeUndefined();
+    expect(breakingNotes("## 0.2.0\n\n### Added\n\n- `name`\n", "0.2.0")).toBeUndefined();
+    expect(breakingNotes("## v0.2.0\n### Breaking\n- `x`\n", "0.2.0")).toContain("`x`");
+    // 0.2.0 is not 0.2.01 or 10.2.0
+    expect(breakingNotes("## 0.2.01\n### Breaking\n- `x`\n", "0.2.0")).toBeUndefined();
+  });
+
+  test("namedIn wants the name in backticks, alone or in a longer span, as a whole word", () => {
+    expect(namedIn("- `name` is gone", "name")).toBe(true);
+    expect(namedIn("- `Thing.name` is gone", "name")).toBe(true);
+    expect(namedIn("- name is gone", "name")).toBe(false);
+    expect(namedIn("- `networkName` is gone", "name")).toBe(false);
+  });
+
+  const retyped = edited((s) => (thing(s).inputProperties!.name = { type: "integer" }));
+  const removedColor = edited((s) => delete thing(s).inputProperties!.color);
+  const verdict = (current: PackageSchema, version: string, log = changelog, releasedVersion = "0.1.0") =>
+    decide({ released: base(), releasedVersion, current, version, changelog: log });
+
+  test("no break passes whatever the version and the CHANGELOG", () => {
+    expect(verdict(base(), "0.1.0", "").ok).toBe(true);
+    expect(verdict(base(), "0.1.1", "").ok).toBe(true);
+    expect(verdict(base(), "0.2.0", changelog).ok).toBe(true);
+  });
+
+  test("a break without a major bump fails, naming the break and the rule", () => {
+    const v = verdict(retyped, "0.1.1");
+    expect(v.ok).toBe(false);
+    expect(v.lines.join("\n")).toMatch(
+      /changed type: input `name` of resource x:index:Thing: string → integer/,
+    );
+    expect(v.lines.join("\n")).toMatch(
+      /needs a minor or major version bump over 0\.1\.0 in package\.json \(it is 0\.1\.1\)/,
+    );
+    expect(verdict(retyped, "0.1.0").ok).toBe(false);
+    expect(verdict(retyped, "1.5.0", "## 1.5.0\n### Breaking\n- `name`\n", "1.4.0").ok).toBe(false);
+  });
+
+  test("a break with a major bump and a breaking heading naming it passes", () => {
+    const v = verdict(retyped, "0.2.0");
+    expect(v).toMatchObject({ ok: true });
+    expect(v.lines[0]).toMatch(/allowed: 0\.2\.0 is a major bump over 0\.1\.0/);
+    expect(
+      verdict(retyped, "2.0.0", "## [2.0.0]\n### Breaking changes\n- `name` is an integer\n", "1.4.0").ok,
+    ).toBe(true);
+  });
+
+  test("a major bump without the CHANGELOG section, or without a breaking heading in it, fails", () => {
+    expect(verdict(retyped, "0.2.0", "## 0.3.0\n### Changed (breaking)\n- `name`\n")).toMatchObject({
+      ok: false,
+    });
+    const v = verdict(retyped, "0.2.0", "## 0.2.0\n### Changed\n- `name` is an integer\n");
+    expect(v.ok).toBe(false);
+    expect(v.lines.join("\n")).toMatch(
+      /CHANGELOG\.md has no "## 0\.2\.0" section with a "### … breaking …" heading/,
+    );
+  });
+
+  test("a major bump whose breaking heading does not name the break fails, naming what is missing", () => {
+    const v = verdict(removedColor, "0.2.0");
+    expect(v.ok).toBe(false);
+    expect(v.lines.join("\n")).toMatch(/does not name \(in backticks\) `color`/);
+  });
+});
+
+describe("npm run schema:compat on files", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "schema-compat-"));
+    fs.mkdirSync(path.join(dir, "released"));
+    fs.writeFileSync(path.join(dir, "released", "0.1.0.json"), JSON.stringify(base()));
+    fs.writeFileSync(path.join(dir, "released", "0.0.9.json"), JSON.stringify({}));
+    fs.writeFileSync(path.join(dir, "released", "notes.txt"), "not a schema");
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const run = (schema: PackageSchema, version: string, changelog = "") => {
+    fs.writeFileSync(path.join(dir, "schema.json"), JSON.stringify(schema));
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ version }));
+    fs.writeFileSync(path.join(dir, "CHANGELOG.md"), changelog);
+    const printed: string[] = [];
+    const code = main(
+      [
+        "--schema",
+        path.join(dir, "schema.json"),
+        "--released",
+        path.join(dir, "released"),
+        "--package",
+        path.join(dir, "package.json"),
+        "--changelog",
+        path.join(dir, "CHANGELOG.md"),
+      ],
+      (line) => printed.push(line),
+      (line) => printed.push(line),
+    );
+    return { code, printed: printed.join("\n") };
+  };
+
+  test("the baseline is the newest released schema not above the version", () => {
+    expect(releasedSchemas(path.join(dir, "released")).map((r) => r.version)).toEqual(["0.1.0", "0.0.9"]);
+    expect(run(base(), "0.1.0")).toMatchObject({ code: 0 });
+    expect(run(base(), "0.1.0").printed).toMatch(/against the released schema 0\.1\.0: compatible/);
+    const broken = edited((s) => delete s.resources["x:index:Thing"]);
+    expect(run(broken, "0.1.1")).toMatchObject({ code: 1 });
+    expect(run(broken, "0.1.1").printed).toMatch(/removed: resource x:index:Thing/);
+    expect(run(broken, "0.2.0", "## 0.2.0\n\n### Changed (breaking)\n\n- `Thing` is gone.\n")).toMatchObject({
+      code: 0,
+    });
+  });
+
+  test("a version below every released schema, or no released schema, is an input error (2)", () => {
+    expect(run(base(), "0.0.1")).toMatchObject({ code: 2 });
+    expect(run(base(), "0.0.1").printed).toMatch(/below every released schema/);
+    fs.rmSync(path.join(dir, "released"), { recursive: true });
+    expect(run(base(), "0.1.0")).toMatchObject({ code: 2 });
+  });
+});
+
+describe("this repository", () => {
+  const current: PackageSchema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+
+  test("schema/released/0.1.0.json is the schema of release 0.1.0", () => {
+    const released = releasedSchemas(path.join(root, "schema", "released"));
+    expect(released.map((r) => r.version)).toContain("0.1.0");
+    const schema: PackageSchema = JSON.parse(
+      fs.readFileSync(path.join(root, "schema", "released", "0.1.0.json"), "utf8"),
+    );
+    expect(schema.version).toBe("0.1.0");
+    expect(Object.keys(schema.resources ?? {})).toEqual([
+      "blockchain:index:Network",
+      "blockchain:index:FaucetDrip",
+    ]);
+  });
+
+  test("schema.json only adds to the newest released schema, so it passes at any version", () => {
+    const newest = releasedSchemas(path.join(root, "schema", "released"))[0];
+    const released: PackageSchema = JSON.parse(fs.readFileSync(newest.file, "utf8"));
+    expect(compareSchemas(released, current).map((b) => b.message)).toEqual([]);
+    const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
+    for (const version of [newest.version, "0.2.0"]) {
+      expect(decide({ released, releasedVersion: newest.version, current, version, changelog }).ok).toBe(
+        true,
+      );
+    }
+  });
+});
