@@ -27,10 +27,16 @@ interface Logged {
 async function fakeEngine(): Promise<{ address: string; logged: Logged[]; close: () => Promise<void> }> {
   const logged: Logged[] = [];
   const server = new grpc.Server();
-  const unimplemented = (_call: unknown, callback: (err: unknown) => void) =>
+  type Callback = import("@grpc/grpc-js").sendUnaryData<unknown>;
+  interface LogRequest {
+    getSeverity(): number;
+    getMessage(): string;
+    getUrn(): string;
+  }
+  const unimplemented = (_call: unknown, callback: Callback) =>
     callback({ code: grpc.status.UNIMPLEMENTED, details: "not in this fake" });
   server.addService(engineRpc.EngineService, {
-    log: (call: { request: any }, callback: (err: unknown, value?: unknown) => void) => {
+    log: (call: { request: LogRequest }, callback: Callback) => {
       logged.push({
         severity: call.request.getSeverity(),
         message: call.request.getMessage(),
