@@ -1,108 +1,190 @@
 #!/usr/bin/env node
 /**
- * `npm run plugin:pack`: packs the `blockchain` provider plugin into one self-contained tarball,
- * for `pulumi plugin install resource blockchain <version> --file <tarball>`:
+ * `npm run plugin:pack`: packs the `blockchain` provider plugin into the tarballs Pulumi installs,
+ * `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`, for
+ * `pulumi plugin install resource blockchain <version> --file <tarball>` or `--server <URL>`
+ * (the engine downloads `<URL>/<that name>`). Each holds the same bundled JavaScript
+ * (`npm run build` makes it: `scripts/bundle-plugin.js`) and the launcher of its OS from `bin/`:
  *
- *   pulumi-resource-blockchain   the executable the engine runs (a Node.js launcher)
- *   dist/ schema.json package.json
- *   node_modules/                 the runtime dependencies and @pulumi/pulumi (its gRPC stubs),
- *                                 copied from this checkout's node_modules: the versions of the
- *                                 lockfile, no download, no symlink
+ *   pulumi-resource-blockchain          the executable the engine runs on Linux and macOS (a shell
+ *                                       script that runs itself with `node`: below its shell lines
+ *                                       it is the JavaScript that loads the bundle); on Windows
+ *                                       only that JavaScript, run by:
+ *   pulumi-resource-blockchain.cmd      the executable on Windows
+ *   pulumi-resource-blockchain.js       the plugin, one file: its code, its dependencies, the
+ *                                       version and schema.json
+ *   pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt
  *
- * Needs `npm ci` and `npm run build` done (the npm script builds first). Prints the tarball's
- * path (build/plugin/pulumi-resource-blockchain-v<version>.tar.gz) on stdout, sizes on stderr.
+ * Needs Node.js 18 or later on PATH where it runs, nothing else. The tarballs are reproducible:
+ * entries in a fixed order, owner 0, mode 0755 or 0644, and one timestamp (SOURCE_DATE_EPOCH, else
+ * the last commit's time).
+ *
+ *   node scripts/plugin-pack.js                 this machine's OS and architecture
+ *   node scripts/plugin-pack.js --all           linux, darwin and windows on amd64 and arm64
+ *   node scripts/plugin-pack.js --os linux --arch arm64
+ *   --out DIR                                   where to write them (default build/plugin)
+ *
+ * Prints each tarball's path on stdout, sizes on stderr.
  */
 "use strict";
+const { Buffer } = require("buffer");
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
+const zlib = require("zlib");
 const { execFileSync } = require("child_process");
 
 const root = path.resolve(__dirname, "..");
-const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const log = (line) => process.stderr.write(`plugin:pack: ${line}\n`);
 
-/** The folder of package `name` as Node resolves it from `fromDir` (walking up node_modules). */
-function packageDir(name, fromDir) {
-  for (let dir = fromDir; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "node_modules", name);
-    if (fs.existsSync(path.join(candidate, "package.json"))) return candidate;
-    if (dir === root || dir === path.dirname(dir)) return undefined;
-  }
+/** The platforms of a release, as Pulumi names them. */
+const OSES = ["linux", "darwin", "windows"];
+const ARCHES = ["amd64", "arm64"];
+
+const BUNDLE = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js");
+const LICENSES = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt");
+const LAUNCHER = path.join(root, "bin", "pulumi-resource-blockchain");
+const LAUNCHER_CMD = path.join(root, "bin", "pulumi-resource-blockchain.cmd");
+
+/** Pulumi's names of this machine's OS and architecture. */
+function hostPlatform() {
+  const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform];
+  const arch = { x64: "amd64", arm64: "arm64" }[process.arch];
+  if (!os || !arch) throw new Error(`no plugin for ${process.platform}/${process.arch}: use --os and --arch`);
+  return { os, arch };
 }
 
-/** Every package folder the runtime needs: `names` from the root, then their dependencies, transitively. */
-function closure(names) {
-  const found = new Set();
-  const queue = names.map((name) => ({ name, from: root, optional: false }));
-  while (queue.length > 0) {
-    const { name, from, optional } = queue.shift();
-    const dir = packageDir(name, from);
-    if (!dir) {
-      if (optional) continue;
-      throw new Error(
-        `${name} (needed by ${path.relative(root, from) || "the package"}) is not installed: run npm ci`,
-      );
-    }
-    if (found.has(dir)) continue;
-    found.add(dir);
-    const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
-    for (const dep of Object.keys(meta.dependencies ?? {}))
-      queue.push({ name: dep, from: dir, optional: false });
-    for (const dep of Object.keys(meta.optionalDependencies ?? {}))
-      queue.push({ name: dep, from: dir, optional: true });
+/** The name Pulumi downloads for a version and platform. */
+function tarballName(version, os, arch) {
+  return `pulumi-resource-blockchain-v${version}-${os}-${arch}.tar.gz`;
+}
+
+/** Seconds since the epoch for every entry: SOURCE_DATE_EPOCH, else the last commit's time, else now. */
+function timestamp() {
+  if (/^\d+$/.test(process.env.SOURCE_DATE_EPOCH ?? "")) return Number(process.env.SOURCE_DATE_EPOCH);
+  try {
+    const out = execFileSync("git", ["log", "-1", "--format=%ct"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    if (/^\d+\s*$/.test(out.toString())) return Number(out.toString());
+  } catch {
+    // not a checkout
   }
-  return [...found].sort();
+  return Math.floor(Date.now() / 1000);
+}
+
+/** One ustar header block for a regular file. */
+function tarHeader(name, size, mode, mtime) {
+  const block = Buffer.alloc(512);
+  const put = (value, offset, length) => block.write(value, offset, length, "ascii");
+  const octal = (value, length) => value.toString(8).padStart(length - 1, "0") + "\0";
+  if (Buffer.byteLength(name) > 100) throw new Error(`tar entry name too long: ${name}`);
+  put(name, 0, 100);
+  put(octal(mode, 8), 100, 8);
+  put(octal(0, 8), 108, 8); // uid
+  put(octal(0, 8), 116, 8); // gid
+  put(octal(size, 12), 124, 12);
+  put(octal(mtime, 12), 136, 12);
+  put("        ", 148, 8); // checksum, counted as spaces
+  put("0", 156, 1); // regular file
+  put("ustar\0", 257, 6);
+  put("00", 263, 2);
+  put("root", 265, 32);
+  put("root", 297, 32);
+  let sum = 0;
+  for (const byte of block) sum += byte;
+  put(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8);
+  return block;
+}
+
+/** A gzipped tar of `entries` ({ name, data, mode }), in the order given. */
+function tarGz(entries, mtime) {
+  const parts = [];
+  for (const { name, data, mode } of entries) {
+    parts.push(tarHeader(name, data.length, mode, mtime), data);
+    const pad = (512 - (data.length % 512)) % 512;
+    if (pad) parts.push(Buffer.alloc(pad));
+  }
+  parts.push(Buffer.alloc(1024)); // two empty blocks end the archive
+  return zlib.gzipSync(Buffer.concat(parts), { level: 9 });
+}
+
+/** The files of the tarball for `os`. */
+function entriesFor(os) {
+  const read = (file) => fs.readFileSync(file);
+  const launcher = { name: "pulumi-resource-blockchain", data: read(LAUNCHER), mode: 0o755 };
+  const files = [
+    ...(os === "windows"
+      ? [{ name: "pulumi-resource-blockchain.cmd", data: read(LAUNCHER_CMD), mode: 0o755 }, launcher]
+      : [launcher]),
+    { name: "pulumi-resource-blockchain.js", data: read(BUNDLE), mode: 0o644 },
+    { name: "pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt", data: read(LICENSES), mode: 0o644 },
+  ];
+  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function parseArgs(argv) {
+  const opts = { all: false, os: undefined, arch: undefined, out: path.join(root, "build", "plugin") };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--all") opts.all = true;
+    else if (a === "--os") opts.os = argv[++i];
+    else if (a === "--arch") opts.arch = argv[++i];
+    else if (a === "--out") opts.out = path.resolve(argv[++i] ?? "");
+    else if (a === "--help" || a === "-h") {
+      process.stderr.write(
+        `${fs.readFileSync(path.join(__dirname, "plugin-pack.js"), "utf8").split("*/")[0]}*/\n`,
+      );
+      process.exit(0);
+    } else throw new Error(`unknown argument ${JSON.stringify(a)} (try --help)`);
+  }
+  if (opts.os && !OSES.includes(opts.os)) throw new Error(`--os: one of ${OSES.join(", ")}`);
+  if (opts.arch && !ARCHES.includes(opts.arch)) throw new Error(`--arch: one of ${ARCHES.join(", ")}`);
+  return opts;
 }
 
 function main() {
-  if (!fs.existsSync(path.join(root, "dist", "plugin", "main.js"))) {
-    throw new Error("dist/plugin/main.js is missing: run npm run build first");
+  const opts = parseArgs(process.argv.slice(2));
+  const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  for (const file of [BUNDLE, LICENSES]) {
+    if (!fs.existsSync(file))
+      throw new Error(`${path.relative(root, file)} is missing: run npm run build first`);
   }
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "blockchain-plugin-"));
-  try {
-    fs.cpSync(path.join(root, "dist"), path.join(stage, "dist"), { recursive: true });
-    fs.copyFileSync(path.join(root, "schema.json"), path.join(stage, "schema.json"));
-    const runtimeDeps = { ...pkg.dependencies, "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"] };
-    const meta = { name: pkg.name, version: pkg.version, license: pkg.license, dependencies: runtimeDeps };
-    fs.writeFileSync(path.join(stage, "package.json"), `${JSON.stringify(meta, null, 2)}\n`);
-    fs.writeFileSync(
-      path.join(stage, "pulumi-resource-blockchain"),
-      '#!/usr/bin/env node\n// The blockchain provider plugin (installed by `pulumi plugin install`).\nrequire("./dist/plugin/main.js").main();\n',
-      { mode: 0o755 },
-    );
-    const dirs = closure(Object.keys(runtimeDeps));
-    for (const dir of dirs) {
-      const target = path.join(stage, path.relative(root, dir));
-      // Dereference links; leave out nested node_modules (they are packages of their own, copied
-      // when needed) and the .bin folders of links.
-      fs.cpSync(dir, target, {
-        recursive: true,
-        dereference: true,
-        filter: (src) => {
-          const rel = path.relative(dir, src);
-          return !rel.split(path.sep).includes("node_modules") && !rel.startsWith(".bin");
-        },
-      });
-    }
-    const outDir = path.join(root, "build", "plugin");
-    fs.mkdirSync(outDir, { recursive: true });
-    const tarball = path.join(outDir, `pulumi-resource-blockchain-v${pkg.version}.tar.gz`);
-    execFileSync("tar", ["-czf", tarball, "--owner=0", "--group=0", "--sort=name", "-C", stage, "."]);
-    const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-    log(`${dirs.length} packages; tarball ${mb(fs.statSync(tarball).size)}`);
-    log(
-      `install it: pulumi plugin install resource blockchain ${pkg.version} --file ${path.relative(process.cwd(), tarball)}`,
-    );
+  // The bundle must be this version's (a stale build would report another one).
+  const banner = fs.readFileSync(BUNDLE, "utf8").slice(0, 200);
+  if (!banner.startsWith(`/* pulumi-resource-blockchain ${version} build `)) {
+    throw new Error(`${path.relative(root, BUNDLE)} is not a build of version ${version}: run npm run build`);
+  }
+  const host = opts.all ? undefined : hostPlatform();
+  const platforms = opts.all
+    ? OSES.flatMap((os) => ARCHES.map((arch) => ({ os, arch })))
+    : [{ os: opts.os ?? host.os, arch: opts.arch ?? host.arch }];
+  const mtime = timestamp();
+  fs.mkdirSync(opts.out, { recursive: true });
+  const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
+  for (const { os, arch } of platforms) {
+    const tarball = path.join(opts.out, tarballName(version, os, arch));
+    const entries = entriesFor(os);
+    fs.writeFileSync(tarball, tarGz(entries, mtime));
+    const unpacked = entries.reduce((n, e) => n + e.data.length, 0);
+    log(`${path.basename(tarball)}: ${kb(fs.statSync(tarball).size)} (${kb(unpacked)} unpacked)`);
     process.stdout.write(`${tarball}\n`);
-  } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
+  }
+  if (!opts.all) {
+    const last = path.join(opts.out, tarballName(version, platforms[0].os, platforms[0].arch));
+    log(
+      `install it: pulumi plugin install resource blockchain ${version} --file ${path.relative(process.cwd(), last)}`,
+    );
   }
 }
 
-try {
-  main();
-} catch (err) {
-  process.stderr.write(`plugin:pack: ${err instanceof Error ? err.message : err}\n`);
-  process.exit(1);
+module.exports = { tarballName, OSES, ARCHES };
+
+if (require.main === module) {
+  try {
+    main();
+  } catch (err) {
+    process.stderr.write(`plugin:pack: ${err instanceof Error ? err.message : err}\n`);
+    process.exit(1);
+  }
 }

@@ -11,13 +11,23 @@ import { setWaitReporter } from "../settings";
 import { serve } from "./server";
 import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";
 
+/** Options of {@link main}. */
+export interface MainOptions {
+  /**
+   * Called once, soon after the first resource or function call is answered, when the code a
+   * first read needs has been compiled: the launcher (`bin/pulumi-resource-blockchain`) then
+   * writes its code cache.
+   */
+  onWarm?: () => void;
+}
+
 /** Starts the plugin; exits with status 1 and one line on standard error when it cannot serve. */
-export async function main(): Promise<void> {
+export async function main(options: MainOptions = {}): Promise<void> {
   // A wait between two attempts shows in the engine's log as it happens, on the resource.
   setWaitReporter((event) => engineLog("info", event.message));
   try {
     const { graceMs, warning } = shutdownGraceMs();
-    const { port, server } = await serve();
+    const { port, server } = await serve({ onWarm: options.onWarm });
     process.stdout.write(`${port}\n`);
     if (warning) process.stderr.write(`pulumi-resource-blockchain: ${warning}\n`);
     const stop = shutdownOnSignal(server, {

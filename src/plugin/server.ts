@@ -1,9 +1,15 @@
 /**
  * The gRPC side of the `blockchain` plugin: Pulumi's provider service (`pulumirpc.ResourceProvider`)
- * on the SDK's generated stubs, each method a thin mapping onto `./handlers.ts`. The stubs, the
- * protobuf runtime and gRPC are loaded from the installed `@pulumi/pulumi`, so the messages are
- * built by the very classes the stubs serialize. Methods not implemented here (Handshake,
- * Construct, Call, Parameterize, ...) answer UNIMPLEMENTED, which the engine handles.
+ * on the SDK's generated stubs, each method a thin mapping onto `./handlers.ts`. Methods not
+ * implemented here (Handshake, Construct, Call, Parameterize, ...) answer UNIMPLEMENTED, which the
+ * engine handles.
+ *
+ * The plugin runs as one bundled file (`dist/plugin/pulumi-resource-blockchain.js`, made by
+ * `scripts/bundle-plugin.js`): there the stubs, gRPC and the protobuf runtime are static
+ * `require`s the bundler follows, resolved from `@pulumi/pulumi`'s own folder, and the version
+ * and `schema.json` are embedded. Unbundled (`dist/plugin/server.js`, tests), they are loaded
+ * from the installed `@pulumi/pulumi`, and the version and schema are read from the package root.
+ * Either way the messages are built by the very classes the stubs serialize.
  */
 import * as fs from "fs";
 import { createRequire } from "module";
@@ -19,20 +25,61 @@ import * as handlers from "./handlers";
 import type { PropertyMap } from "./properties";
 import { trackCall } from "./shutdown";
 
-const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-const grpc = sdkRequire("@grpc/grpc-js") as typeof grpcTypes;
-const proto = sdkRequire("./proto/provider_pb") as typeof protoTypes;
-const rpc = sdkRequire("./proto/provider_grpc_pb") as typeof rpcTypes;
-const pluginProto = sdkRequire("./proto/plugin_pb") as typeof pluginTypes;
-const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as typeof structTypes;
-const { Empty } = sdkRequire("google-protobuf/google/protobuf/empty_pb") as typeof emptyTypes;
+/** True in the bundled plugin: `scripts/bundle-plugin.js` defines it; not defined elsewhere. */
+declare const BLOCKCHAIN_PLUGIN_BUNDLED: boolean | undefined;
+/** The package's version, defined by the bundler in the bundled plugin. */
+declare const BLOCKCHAIN_PLUGIN_VERSION: string | undefined;
+/** The text of `schema.json`, defined by the bundler in the bundled plugin. */
+declare const BLOCKCHAIN_PLUGIN_SCHEMA: string | undefined;
 
-/** The package root: `schema.json` and `package.json` are there (this file is `dist/plugin/server.js`). */
+/** The modules the service is built on. */
+interface Stubs {
+  grpc: typeof grpcTypes;
+  proto: typeof protoTypes;
+  rpc: typeof rpcTypes;
+  pluginProto: typeof pluginTypes;
+  Struct: typeof structTypes.Struct;
+  Empty: typeof emptyTypes.Empty;
+}
+
+function loadStubs(): Stubs {
+  // A constant in the bundle: the bundler keeps this branch and drops the other.
+  if (typeof BLOCKCHAIN_PLUGIN_BUNDLED === "boolean") {
+    return {
+      grpc: require("@grpc/grpc-js"),
+      proto: require("@pulumi/pulumi/proto/provider_pb"),
+      rpc: require("@pulumi/pulumi/proto/provider_grpc_pb"),
+      pluginProto: require("@pulumi/pulumi/proto/plugin_pb"),
+      Struct: require("google-protobuf/google/protobuf/struct_pb").Struct,
+      Empty: require("google-protobuf/google/protobuf/empty_pb").Empty,
+    };
+  }
+  const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+  return {
+    grpc: sdkRequire("@grpc/grpc-js"),
+    proto: sdkRequire("./proto/provider_pb"),
+    rpc: sdkRequire("./proto/provider_grpc_pb"),
+    pluginProto: sdkRequire("./proto/plugin_pb"),
+    Struct: sdkRequire("google-protobuf/google/protobuf/struct_pb").Struct,
+    Empty: sdkRequire("google-protobuf/google/protobuf/empty_pb").Empty,
+  };
+}
+
+const { grpc, proto, rpc, pluginProto, Struct, Empty } = loadStubs();
+
+/** The package root of the unbundled build: `schema.json` and `package.json` are there (this file is `dist/plugin/server.js`). */
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 
 /** The plugin's version: the package's. */
 export function pluginVersion(): string {
+  if (typeof BLOCKCHAIN_PLUGIN_VERSION === "string") return BLOCKCHAIN_PLUGIN_VERSION;
   return JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")).version as string;
+}
+
+/** The text of the plugin's schema: `schema.json` as committed. */
+export function pluginSchema(): string {
+  if (typeof BLOCKCHAIN_PLUGIN_SCHEMA === "string") return BLOCKCHAIN_PLUGIN_SCHEMA;
+  return fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
 }
 
 const toJs = (s: structTypes.Struct | undefined): PropertyMap => (s ? (s.toJavaScript() as PropertyMap) : {});
@@ -46,17 +93,25 @@ function grpcError(err: unknown): Partial<grpcTypes.ServiceError> {
   return { code: grpc.status.UNKNOWN, details: message, message };
 }
 
+/** Called once after the first resource or function call is answered (see `serve`). */
+let onWarm: (() => void) | undefined;
+
 /**
  * Runs `body` and answers the call with its value, or with its error's message. The call is
  * tracked until answered, so that a shutdown past its grace can answer it (see `shutdown.ts`).
+ * `warms`: a resource or function call, after whose first answer `onWarm` runs.
  */
-function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
+function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false) {
   return (call: { request: Req }, callback: Callback<Res>) => {
-    const done = trackCall<Res>((result) =>
-      "value" in result
-        ? callback(null, result.value)
-        : callback(grpcError(result.error) as grpcTypes.ServiceError),
-    );
+    const done = trackCall<Res>((result) => {
+      if ("value" in result) callback(null, result.value);
+      else callback(grpcError(result.error) as grpcTypes.ServiceError);
+      const warm = warms ? onWarm : undefined;
+      if (warm) {
+        onWarm = undefined;
+        setImmediate(warm);
+      }
+    });
     Promise.resolve()
       .then(() => body(call.request))
       .then(
@@ -64,6 +119,11 @@ function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
         (error: unknown) => done({ error }),
       );
   };
+}
+
+/** {@link answer} for a resource or function call: the first one answered runs `onWarm`. */
+function answerCall<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
+  return answer(body, true);
 }
 
 const KIND_CODES: Record<handlers.DiffKind, number> = {
@@ -117,7 +177,7 @@ export const providerService = {
   getSchema: answer((req: protoTypes.GetSchemaRequest) => {
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
     const res = new proto.GetSchemaResponse();
-    res.setSchema(fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8"));
+    res.setSchema(pluginSchema());
     return res;
   }),
   checkConfig: answer((req: protoTypes.CheckRequest) =>
@@ -137,22 +197,22 @@ export const providerService = {
     res.setAcceptoutputs(false);
     return res;
   }),
-  invoke: answer(async (req: protoTypes.InvokeRequest) => {
+  invoke: answerCall(async (req: protoTypes.InvokeRequest) => {
     const res = new proto.InvokeResponse();
     res.setReturn(toStruct(await handlers.invoke(req.getTok(), toJs(req.getArgs()))));
     return res;
   }),
-  check: answer(async (req: protoTypes.CheckRequest) =>
+  check: answerCall(async (req: protoTypes.CheckRequest) =>
     checkResponse(
       await withResource(req.getUrn(), () =>
         handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())),
       ),
     ),
   ),
-  diff: answer(async (req: protoTypes.DiffRequest) =>
+  diff: answerCall(async (req: protoTypes.DiffRequest) =>
     diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
   ),
-  create: answer(async (req: protoTypes.CreateRequest) => {
+  create: answerCall(async (req: protoTypes.CreateRequest) => {
     const { id, props } = await withResource(req.getUrn(), () =>
       handlers.create(req.getUrn(), toJs(req.getProperties())),
     );
@@ -161,7 +221,7 @@ export const providerService = {
     res.setProperties(toStruct(props));
     return res;
   }),
-  read: answer(async (req: protoTypes.ReadRequest) => {
+  read: answerCall(async (req: protoTypes.ReadRequest) => {
     const r = await withResource(req.getUrn(), () =>
       handlers.read(req.getUrn(), req.getId(), toJs(req.getProperties()), toJs(req.getInputs())),
     );
@@ -171,7 +231,7 @@ export const providerService = {
     if (r.inputs) res.setInputs(toStruct(r.inputs));
     return res;
   }),
-  update: answer(async (req: protoTypes.UpdateRequest) => {
+  update: answerCall(async (req: protoTypes.UpdateRequest) => {
     const { props } = await withResource(req.getUrn(), () =>
       handlers.update(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews())),
     );
@@ -179,7 +239,7 @@ export const providerService = {
     res.setProperties(toStruct(props));
     return res;
   }),
-  delete: answer(async (req: protoTypes.DeleteRequest) => {
+  delete: answerCall(async (req: protoTypes.DeleteRequest) => {
     await withResource(req.getUrn(), () =>
       handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties())),
     );
@@ -191,9 +251,14 @@ export const providerService = {
 
 /**
  * Serves the plugin on 127.0.0.1 (a free port) and resolves with the port, which the engine
- * reads as the first line of the plugin's standard output.
+ * reads as the first line of the plugin's standard output. `options.onWarm` runs once, soon
+ * after the first resource or function call (Check, Diff, Create, Read, Update, Delete, Invoke)
+ * is answered.
  */
-export function serve(): Promise<{ port: number; server: grpcTypes.Server }> {
+export function serve(
+  options: { onWarm?: () => void } = {},
+): Promise<{ port: number; server: grpcTypes.Server }> {
+  onWarm = options.onWarm;
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
     "grpc.max_send_message_length": 1024 * 1024 * 400,

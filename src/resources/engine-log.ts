@@ -4,7 +4,8 @@
  * the resource when its URN is known, in `pulumi up`'s progress and in a CI log. The engine
  * starts every provider process with its own address as the last argument; the Pulumi SDK's
  * `pulumi.log` is not connected to it there, so this module speaks the engine's `Log` call itself,
- * with the stubs of the installed `@pulumi/pulumi` (loaded on the first line logged, never before).
+ * with the stubs of the installed `@pulumi/pulumi` (loaded on the first line logged, never before;
+ * in the bundled plugin, the copies bundled with it: static `require`s the bundler follows).
  * Without an engine (a test, a script), or when the call fails, the line goes to standard error,
  * which the engine also shows.
  */
@@ -40,15 +41,33 @@ interface Channel {
 
 let channel: Channel | null | undefined;
 
+/** True in the bundled plugin (`scripts/bundle-plugin.js` defines it); not defined elsewhere. */
+declare const BLOCKCHAIN_PLUGIN_BUNDLED: boolean | undefined;
+
+/** gRPC and the engine's stubs: bundled ones in the bundled plugin, else those of the installed `@pulumi/pulumi`. */
+function loadStubs(): { grpc: typeof grpcTypes; rpc: typeof engineRpc; proto: typeof engineProto } {
+  // A constant in the bundle: the bundler keeps this branch and drops the other.
+  if (typeof BLOCKCHAIN_PLUGIN_BUNDLED === "boolean") {
+    return {
+      grpc: require("@grpc/grpc-js"),
+      rpc: require("@pulumi/pulumi/proto/engine_grpc_pb"),
+      proto: require("@pulumi/pulumi/proto/engine_pb"),
+    };
+  }
+  const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+  return {
+    grpc: sdkRequire("@grpc/grpc-js"),
+    rpc: sdkRequire("./proto/engine_grpc_pb"),
+    proto: sdkRequire("./proto/engine_pb"),
+  };
+}
+
 function open(): Channel | null {
   if (channel !== undefined) return channel;
   const address = engineAddress();
   if (!address) return (channel = null);
   try {
-    const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-    const grpc = sdkRequire("@grpc/grpc-js") as typeof grpcTypes;
-    const rpc = sdkRequire("./proto/engine_grpc_pb") as typeof engineRpc;
-    const proto = sdkRequire("./proto/engine_pb") as typeof engineProto;
+    const { grpc, rpc, proto } = loadStubs();
     const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
     channel = { client, proto };
   } catch {

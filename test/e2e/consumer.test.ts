@@ -113,10 +113,17 @@ async function pack(work: string): Promise<Packed> {
     scripts: Record<string, string>;
   };
   expect(pkg.scripts.prepack).toBe("npm run clean && npm run build");
-  expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
+  expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json && node scripts/bundle-plugin.js");
   await run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
     cwd: staging,
   });
+  // The bundled provider plugin (dist/plugin/pulumi-resource-blockchain.js), from the staging copy.
+  fs.mkdirSync(path.join(staging, "scripts"));
+  fs.copyFileSync(
+    path.join(ROOT, "scripts", "bundle-plugin.js"),
+    path.join(staging, "scripts", "bundle-plugin.js"),
+  );
+  await run(process.execPath, [path.join("scripts", "bundle-plugin.js")], { cwd: staging });
   const dest = path.join(work, "pack");
   fs.mkdirSync(dest);
   const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], {
@@ -297,7 +304,9 @@ describe("the packed package, installed from its tarball", () => {
       "dist/client.js",
       "dist/emulator/cli.js",
       "dist/plugin/main.js",
+      "dist/plugin/pulumi-resource-blockchain.js",
       "bin/pulumi-resource-blockchain",
+      "bin/pulumi-resource-blockchain.cmd",
       "schema.json",
     ])
       expect(files).toContain(file);
@@ -322,9 +331,10 @@ describe("the packed package, installed from its tarball", () => {
       }
     }
     expect(missing).toEqual([]);
-    // and only sources of files that are in the package
+    // and only sources of files that are in the package (but the bundled plugin, made of many)
     const stale = packed.files
       .filter((f) => f.startsWith("dist/") && f.endsWith(".js"))
+      .filter((f) => f !== "dist/plugin/pulumi-resource-blockchain.js")
       .filter((f) => !files.has(f.replace(/^dist\//, "src/").replace(/\.js$/, ".ts")));
     expect(stale).toEqual([]);
   });

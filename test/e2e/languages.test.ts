@@ -9,7 +9,8 @@
  *   generates for it previews with no changes;
  * - an explicit provider (`pulumi:providers:blockchain`) with another organization's key: what it
  *   lists is that organization's, and its key never shows;
- * - the tarball of `npm run plugin:pack` installed with `pulumi plugin install --file`: a copy of
+ * - the tarball of `npm run plugin:pack` (this machine's OS and architecture) installed with
+ *   `pulumi plugin install --file`: a copy of
  *   yaml-quickstart without the path entry runs on it.
  * A secrets audit of the backend's files, the stack's config file and everything the engine
  * printed follows each step.
@@ -28,6 +29,9 @@ import { CliResult, EngineRun, resource } from "../helpers/engine-run";
 const ROOT = path.resolve(__dirname, "..", "..");
 const EXAMPLES = path.join(ROOT, "examples");
 const PLUGIN_DIR = path.join(ROOT, "bin");
+/** The package's version: the plugin's. */
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
 const STEP_TIMEOUT = 240_000;
 const PACK_TIMEOUT = 420_000;
 const YAML_HOST = ["pulumi-language-yaml"];
@@ -493,7 +497,8 @@ describeWithEngine(YAML_HOST)("the plugin:pack tarball installed with pulumi plu
       });
       expect(packed).toMatchObject({ code: 0 });
       const printed = packed.output.trim().split("\n").pop()!;
-      expect(path.basename(printed)).toBe("pulumi-resource-blockchain-v0.1.0.tar.gz");
+      const platform = `${{ darwin: "darwin", win32: "windows" }[process.platform as string] ?? "linux"}-${process.arch === "arm64" ? "arm64" : "amd64"}`;
+      expect(path.basename(printed)).toBe(`pulumi-resource-blockchain-v${VERSION}-${platform}.tar.gz`);
       // A copy of its own: another run may pack again meanwhile.
       tarball = path.join(run.sandbox.dir, path.basename(printed));
       fs.copyFileSync(printed, tarball);
@@ -503,11 +508,11 @@ describeWithEngine(YAML_HOST)("the plugin:pack tarball installed with pulumi plu
         "install",
         "resource",
         "blockchain",
-        "0.1.0",
+        VERSION,
         "--file",
         tarball,
       ]);
-      const installed = path.join(run.sandbox.homeDir, "plugins", "resource-blockchain-v0.1.0");
+      const installed = path.join(run.sandbox.homeDir, "plugins", `resource-blockchain-v${VERSION}`);
       expect(fs.statSync(path.join(installed, "pulumi-resource-blockchain")).mode & 0o111).not.toBe(0);
       const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
         name: string;
@@ -516,7 +521,7 @@ describeWithEngine(YAML_HOST)("the plugin:pack tarball installed with pulumi plu
       }>;
       expect(listed).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ name: "blockchain", kind: "resource", version: "0.1.0" }),
+          expect.objectContaining({ name: "blockchain", kind: "resource", version: VERSION }),
         ]),
       );
     },

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped */
 /**
- * Runs the `blockchain` provider plugin (`bin/pulumi-resource-blockchain`, which needs `dist/`)
+ * Runs the `blockchain` provider plugin (`bin/pulumi-resource-blockchain`, which runs the bundle
+ * `npm run build` writes to `dist/plugin/pulumi-resource-blockchain.js`)
  * as a child process and speaks Pulumi's provider protocol to it over gRPC, the way the engine
  * does, on the SDK's own stubs. Property maps go in and come out as plain JavaScript (the
  * `google.protobuf.Struct` form: secrets stay wrapped). Every answer, and every error's details,
@@ -53,7 +54,7 @@ const KINDS = names(proto.PropertyDiff.Kind);
 
 /** The plugin launcher, and the build it runs. */
 export const PLUGIN_BIN = path.join(root, "bin", "pulumi-resource-blockchain");
-const PLUGIN_MAIN = path.join(root, "dist", "plugin", "main.js");
+const PLUGIN_MAIN = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js");
 
 /** A running plugin process and a client of its `pulumirpc.ResourceProvider` service. */
 export class PluginClient {
@@ -71,17 +72,19 @@ export class PluginClient {
    * Starts the plugin with exactly `env` (plus PATH): no `BLOCKCHAIN_API_*` variable of this
    * process leaks into it unless given. `bin`: this checkout's plugin by default, or another copy
    * (an installed package's `bin/pulumi-resource-blockchain`), run from its own folder. `args`:
-   * what the engine passes (its own address last).
+   * what the engine passes (its own address last). `exec`: run `bin` itself, as the engine does
+   * (its shell lines, then `node` from PATH), instead of `node <bin>`.
    */
   static async start(
     env: NodeJS.ProcessEnv = {},
     bin: string = PLUGIN_BIN,
     args: string[] = [],
+    options: { exec?: boolean } = {},
   ): Promise<PluginClient> {
     if (bin === PLUGIN_BIN && !fs.existsSync(PLUGIN_MAIN)) {
       throw new Error(`${path.relative(root, PLUGIN_MAIN)} is missing: run npm run build first`);
     }
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(options.exec ? bin : process.execPath, options.exec ? args : [bin, ...args], {
       cwd: bin === PLUGIN_BIN ? root : path.dirname(bin),
       env: { PATH: process.env.PATH, ...env },
       stdio: ["pipe", "pipe", "pipe"],
