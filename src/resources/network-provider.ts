@@ -1,12 +1,13 @@
 import type { NetworkInfo, NetworkUpdate, NodeConnection, NodeResult } from "../api";
 import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } from "../api";
 import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
-import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
+import { ConnectionArgs, resolveCallSettings, UNKNOWN, withClient } from "../settings";
 import {
   CheckFailure,
   Checked,
   checkConnection,
   describeError,
+  KEY_PROBE_DEADLINE_MS,
   kindOf,
   PropertyDiff,
   toFailures,
@@ -140,7 +141,10 @@ async function checkAdoption(olds: unknown, news: UncheckedInputs<NetworkInputs>
   const previous =
     typeof olds === "object" && olds !== null ? (olds as { networkId?: unknown }).networkId : undefined;
   if (previous === id) return [];
-  const connection = { ...(news as ConnectionArgs) };
+  // A preview waits for this read no longer than for the key check: a hung service is `up`'s to report.
+  const configured = resolveCallSettings(news as ConnectionArgs, readProviderConfig).deadlineMs;
+  const deadlineMs = Math.min(configured ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
+  const connection = { ...(news as ConnectionArgs), deadlineMs };
   try {
     await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
     return [];
