@@ -1,0 +1,516 @@
+/**
+ * End to end: the release (`npm run release`, release/) installed as users install it, under the
+ * real engine, against the emulator.
+ *
+ * The release folder is the repository's release/ when it holds this version's files and they
+ * match its SHA256SUMS (`.ci/run` builds it before `npm test`); else this test builds one into a
+ * temp folder with `scripts/release.sh --out` (which, like `npm pack`, cleans and rebuilds dist/).
+ *
+ * - The folder is served from 127.0.0.1 on a path shaped like a GitHub release's downloads
+ *   (`/<owner>/<repo>/releases/download/v<version>/`), and the plugin is installed with
+ *   `pulumi plugin install resource blockchain <version> --server <that URL>` into the sandbox's
+ *   PULUMI_HOME: the engine downloads `<URL>/pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`.
+ * - Python: the wheel installed with pip (`--no-index`) into a fresh virtualenv, whose
+ *   dependencies (`pulumi`, `parver`, `semver`) come from the engine's virtualenv through a `.pth`
+ *   file, so pip checks them without downloading; examples/python-quickstart copied without the
+ *   `plugins:` block of its Pulumi.yaml, so the engine runs the installed plugin: up, preview with
+ *   no changes, destroy, each followed by a secrets audit of the backend's files, the stack's
+ *   config file and everything the engine printed.
+ * - TypeScript: the Node.js SDK tarball installed with npm (offline) into a fresh project, whose
+ *   `@pulumi/pulumi` is this repository's: the same steps.
+ * - Go: a program built against the Go SDK module of the zip (`go build`, a `replace` to the
+ *   unzipped module, GOFLAGS=-mod=mod: the other modules from the module proxy or its cache).
+ */
+import { execFile, execFileSync } from "child_process";
+import * as crypto from "crypto";
+import * as fs from "fs";
+import * as http from "http";
+import type { AddressInfo } from "net";
+import * as os from "os";
+import * as path from "path";
+import { promisify } from "util";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { listAll, withEmulator } from "../helpers/emulator";
+import { describeWithEngine, findEngine } from "../helpers/engine";
+import { EngineRun } from "../helpers/engine-run";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
+const RELEASE_TIMEOUT = 900_000;
+const STEP_TIMEOUT = 240_000;
+const GO_TIMEOUT = 600_000;
+const PYTHON_HOST = ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"];
+/** The download path of a GitHub release, which the README's install command names. */
+const DOWNLOAD_PATH = `/pulumi-blockchain-nodes/pulumi-blockchain-nodes/releases/download/v${VERSION}/`;
+const GO_MODULE = "github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes/sdk/go";
+
+const exec = promisify(execFile);
+
+/** Pulumi's name of this machine's platform, as in the plugin tarballs' names. */
+const PLATFORM = `${{ darwin: "darwin", win32: "windows" }[process.platform as string] ?? "linux"}-${
+  process.arch === "arm64" ? "arm64" : "amd64"
+}`;
+
+/** Every file a release holds. */
+const EXPECTED_FILES = [
+  `pulumi-blockchain-nodes-${VERSION}.tgz`,
+  ...["linux", "darwin", "windows"].flatMap((o) =>
+    ["amd64", "arm64"].map((a) => `pulumi-resource-blockchain-v${VERSION}-${o}-${a}.tar.gz`),
+  ),
+  `pulumi_blockchain-${VERSION}.tar.gz`,
+  `pulumi_blockchain-${VERSION}-py3-none-any.whl`,
+  `pulumi-blockchain-${VERSION}.tgz`,
+  `blockchain-sdk-go-v${VERSION}.zip`,
+  "SHA256SUMS",
+].sort();
+
+/** What is wrong with a release folder: missing files, or files that do not match SHA256SUMS. */
+function releaseProblems(dir: string): string[] {
+  if (!fs.existsSync(path.join(dir, "SHA256SUMS"))) return [`no ${path.join(dir, "SHA256SUMS")}`];
+  const problems = EXPECTED_FILES.filter((f) => !fs.existsSync(path.join(dir, f))).map((f) => `no ${f}`);
+  for (const line of fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8").trim().split("\n")) {
+    const [sum, name] = line.split(/ {2}/);
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) problems.push(`SHA256SUMS names ${name}, which is missing`);
+    else if (crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex") !== sum)
+      problems.push(`${name} does not match SHA256SUMS`);
+  }
+  return problems;
+}
+
+/** Serves the files of `dir` under {@link DOWNLOAD_PATH} on 127.0.0.1, as a GitHub release serves its assets. */
+async function serveRelease(
+  dir: string,
+): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? "";
+    requests.push(`${req.method} ${url}`);
+    const name = url.startsWith(DOWNLOAD_PATH) ? decodeURIComponent(url.slice(DOWNLOAD_PATH.length)) : "";
+    const file = path.join(dir, name);
+    if (req.method !== "GET" || !name || name.includes("/") || !fs.existsSync(file)) {
+      res.writeHead(404).end("Not Found");
+      return;
+    }
+    res.writeHead(200, {
+      "Content-Type": "application/octet-stream",
+      "Content-Length": fs.statSync(file).size,
+    });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${DOWNLOAD_PATH}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A fresh virtualenv (from the engine's Python) with the release's wheel installed by pip, offline:
+ * the wheel's dependencies are those of the engine's virtualenv, on the path through a `.pth`
+ * file. Returns its interpreter.
+ */
+function pythonWithWheel(dir: string, engineDir: string, wheel: string): string {
+  const enginePython = path.join(engineDir, "pulumi-python");
+  const sitePackages = (python: string) =>
+    execFileSync(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])
+      .toString()
+      .trim();
+  const venv = path.join(dir, "venv");
+  execFileSync(enginePython, ["-m", "venv", venv], { stdio: ["ignore", "ignore", "pipe"] });
+  const python = path.join(venv, "bin", "python");
+  fs.writeFileSync(path.join(sitePackages(python), "engine-venv.pth"), `${sitePackages(enginePython)}\n`);
+  execFileSync(
+    python,
+    ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-q", "--no-index", wheel],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  return python;
+}
+
+/** The TypeScript program on the Node.js SDK. */
+const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as blockchain from "pulumi-blockchain";
+
+const config = new pulumi.Config();
+const net = new blockchain.Network(
+  "net",
+  { networkId: config.require("networkId"), name: config.require("networkName") },
+  { retainOnDelete: true },
+);
+const nodes = blockchain.getNodesOutput({ network: net.networkId, orderBy: "name" }).nodes;
+const connections = blockchain.getNodeConnectionsOutput({ network: net.networkId, orderBy: "name" }).connections;
+
+export const networkName = net.name;
+export const nodeIds = nodes.apply((ns) => ns.map((n) => n.id));
+export const firstHttpsEndpoint = connections.apply((cs) => cs[0].httpsEndpoint);
+`;
+
+const TS_PROJECT = "release-nodejs-sdk";
+
+/** The Go program on the Go SDK. */
+const GO_PROGRAM = `package main
+
+import (
+	"${GO_MODULE}/blockchain"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		network, err := blockchain.NewNetwork(ctx, "network", &blockchain.NetworkArgs{
+			NetworkId: pulumi.String("NW-123-456-7"),
+			Name:      pulumi.String("mainnet-rpc"),
+		}, pulumi.RetainOnDelete(true))
+		if err != nil {
+			return err
+		}
+		nodes := blockchain.GetNodesOutput(ctx, blockchain.GetNodesOutputArgs{Network: network.NetworkId}).Nodes()
+		connections := blockchain.GetNodeConnectionsOutput(ctx, blockchain.GetNodeConnectionsOutputArgs{
+			Network: network.NetworkId,
+		}).Connections()
+		ctx.Export("networkName", network.Name)
+		ctx.Export("nodeCount", nodes.ApplyT(func(ns []blockchain.NodeResult) int { return len(ns) }))
+		ctx.Export("firstHttpsEndpoint", connections.Index(pulumi.Int(0)).HttpsEndpoint())
+		return nil
+	})
+}
+`;
+
+/** The change kinds of a preview other than `same`. */
+function changes(summary: Record<string, number | undefined>): string[] {
+  return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
+}
+
+describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users install it`, () => {
+  let work: string;
+  let release: string;
+  let served: Awaited<ReturnType<typeof serveRelease>>;
+  let run: EngineRun;
+  let pluginDir: string;
+  const stacks: Stack[] = [];
+
+  // Registered before withEmulator(): the stacks are destroyed while the emulator still answers.
+  afterAll(async () => {
+    for (const stack of stacks) await stack.destroy(run.recorded("cleanup")).catch(() => undefined);
+    run?.sandbox.cleanup();
+    await served?.close();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  }, STEP_TIMEOUT);
+
+  const emulator = withEmulator();
+  const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
+  const firstNode = () => emulator().admin.getNode(emulator().fixtures.beaconNode)!;
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-release-"));
+    release = path.join(ROOT, "release");
+    const problems = releaseProblems(release);
+    if (problems.length > 0) {
+      console.log(
+        `release/ is not this version's release (${problems.slice(0, 3).join("; ")}): building one`,
+      );
+      release = path.join(work, "release");
+      await exec("bash", [path.join(ROOT, "scripts", "release.sh"), "--out", release], {
+        cwd: ROOT,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    }
+    served = await serveRelease(release);
+    const found = findEngine();
+    if (!("dir" in found)) throw new Error(found.reason);
+    const python = pythonWithWheel(
+      work,
+      found.dir,
+      path.join(release, `pulumi_blockchain-${VERSION}-py3-none-any.whl`),
+    );
+    run = await EngineRun.start(() => ({ PULUMI_PYTHON_CMD: python, PYTHONDONTWRITEBYTECODE: "1" }));
+    pluginDir = path.join(run.sandbox.homeDir, "plugins", `resource-blockchain-v${VERSION}`);
+  }, RELEASE_TIMEOUT);
+
+  test("the release folder holds every artifact, each matching SHA256SUMS", () => {
+    expect(releaseProblems(release)).toEqual([]);
+    expect(fs.readdirSync(release).sort()).toEqual(EXPECTED_FILES);
+  });
+
+  test(
+    "pulumi plugin install resource blockchain <version> --server <release URL> downloads this platform's tarball",
+    async () => {
+      await run.ok(run.sandbox.dir, [
+        "plugin",
+        "install",
+        "resource",
+        "blockchain",
+        VERSION,
+        "--server",
+        served.url,
+      ]);
+      const tarball = `pulumi-resource-blockchain-v${VERSION}-${PLATFORM}.tar.gz`;
+      expect(served.requests).toContain(`GET ${DOWNLOAD_PATH}${tarball}`);
+      expect(fs.statSync(path.join(pluginDir, "pulumi-resource-blockchain")).mode & 0o111).not.toBe(0);
+      expect(fs.readdirSync(pluginDir).sort()).toEqual(
+        expect.arrayContaining(["pulumi-resource-blockchain", "pulumi-resource-blockchain.js"]),
+      );
+      const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
+        name: string;
+        kind: string;
+        version: string;
+      }>;
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: "blockchain", kind: "resource", version: VERSION }),
+        ]),
+      );
+    },
+    STEP_TIMEOUT,
+  );
+
+  describe("Python: the wheel in a fresh virtualenv, examples/python-quickstart without a plugins path", () => {
+    const project = "python-quickstart";
+    const stackName = "release-python";
+    const declared = "release-python-network";
+    let dir: string;
+    let stack: Stack;
+    const configFile = () => path.join(dir, `Pulumi.${stackName}.yaml`);
+    const audit = () => run.audit(emulator().secrets(), [configFile()]);
+
+    beforeAll(async () => {
+      const example = path.join(ROOT, "examples", project);
+      const yaml = fs
+        .readFileSync(path.join(example, "Pulumi.yaml"), "utf8")
+        .replace(/^#.*\n|^plugins:\n(?:[ #].*\n)*/gm, "");
+      expect(yaml).not.toMatch(/plugins:|path:/);
+      dir = path.join(run.sandbox.dir, project);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml);
+      fs.copyFileSync(path.join(example, "__main__.py"), path.join(dir, "__main__.py"));
+      stack = await LocalWorkspace.createStack({ stackName, workDir: dir }, run.workspaceOptions);
+      stacks.push(stack);
+      await stack.setAllConfig({
+        "blockchain:apiUrl": { value: emulator().url },
+        "blockchain:apiKey": { value: emulator().apiKey, secret: true },
+        [`${project}:networkId`]: { value: emulator().fixtures.networkWithNodes },
+        [`${project}:networkName`]: { value: declared },
+      });
+    }, STEP_TIMEOUT);
+
+    test(
+      "up on the installed plugin: readable metadata, secret endpoint and key",
+      async () => {
+        const up = await stack.up(run.recorded("python up"));
+        expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+        expect(network().name).toBe(declared);
+        const first = firstNode();
+        expect(up.outputs.networkName).toEqual({ value: declared, secret: false });
+        expect(up.outputs.nodeCount).toEqual({ value: network().nodes.length, secret: false });
+        expect(up.outputs.firstNodeId).toEqual({ value: first.id, secret: false });
+        expect(up.outputs.firstNodeHttpsEndpoint).toEqual({
+          value: first.details.https_endpoint,
+          secret: true,
+        });
+        expect(up.outputs.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
+        // The plugin that ran is the installed one: its launcher wrote its code cache beside it.
+        expect(fs.readdirSync(pluginDir).some((f) => f.endsWith(".cache"))).toBe(true);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "preview expects no changes",
+      async () => {
+        const preview = await stack.preview({
+          expectNoChanges: true,
+          diff: true,
+          ...run.recorded("python preview"),
+        });
+        expect(changes(preview.changeSummary)).toEqual([]);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "destroy empties the stack and leaves the retained network",
+      async () => {
+        const destroyed = await stack.destroy(run.recorded("python destroy"));
+        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
+        expect(network().name).toBe(declared);
+        stacks.splice(stacks.indexOf(stack), 1);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  describe("TypeScript: the Node.js SDK tarball in a fresh project", () => {
+    const stackName = "release-nodejs";
+    const declared = "release-nodejs-network";
+    let dir: string;
+    let stack: Stack;
+    const audit = () => run.audit(emulator().secrets(), [path.join(dir, `Pulumi.${stackName}.yaml`)]);
+
+    beforeAll(async () => {
+      dir = path.join(run.sandbox.dir, TS_PROJECT);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        `name: ${TS_PROJECT}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+      );
+      fs.writeFileSync(path.join(dir, "index.ts"), TS_PROGRAM);
+      fs.writeFileSync(
+        path.join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            target: "ES2020",
+            module: "commonjs",
+            moduleResolution: "node",
+            skipLibCheck: true,
+          },
+          files: ["index.ts"],
+        }),
+      );
+      // The project's own @pulumi/pulumi: this repository's, so npm needs no download.
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({
+          name: TS_PROJECT,
+          private: true,
+          main: "index.ts",
+          dependencies: { "@pulumi/pulumi": `file:${path.join(ROOT, "node_modules", "@pulumi", "pulumi")}` },
+        }),
+      );
+      await exec(
+        "npm",
+        [
+          "install",
+          path.join(release, `pulumi-blockchain-${VERSION}.tgz`),
+          "--offline",
+          "--no-package-lock",
+          "--ignore-scripts",
+          "--no-audit",
+          "--no-fund",
+          "--loglevel",
+          "error",
+        ],
+        { cwd: dir },
+      );
+      stack = await LocalWorkspace.createStack({ stackName, workDir: dir }, run.workspaceOptions);
+      stacks.push(stack);
+      await stack.setAllConfig({
+        "blockchain:apiUrl": { value: emulator().url },
+        "blockchain:apiKey": { value: emulator().apiKey, secret: true },
+        [`${TS_PROJECT}:networkId`]: { value: emulator().fixtures.networkWithNodes },
+        [`${TS_PROJECT}:networkName`]: { value: declared },
+      });
+    }, STEP_TIMEOUT);
+
+    test("the SDK is installed from the tarball, at this version", () => {
+      const installed = path.join(dir, "node_modules", "pulumi-blockchain");
+      expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+      const pkg = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as {
+        version: string;
+        pulumi: { name: string; version: string };
+      };
+      expect(pkg.version).toBe(VERSION);
+      expect(pkg.pulumi).toMatchObject({ name: "blockchain", version: VERSION });
+      expect(fs.existsSync(path.join(installed, "index.js"))).toBe(true);
+      expect(fs.existsSync(path.join(installed, "index.d.ts"))).toBe(true);
+    });
+
+    test(
+      "up on the installed plugin: readable node ids, the first endpoint secret",
+      async () => {
+        const up = await stack.up(run.recorded("nodejs up"));
+        expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+        expect(network().name).toBe(declared);
+        const byName = await listAll(
+          emulator(),
+          `network=${emulator().fixtures.networkWithNodes}&order_by=name`,
+        );
+        expect(up.outputs.networkName).toEqual({ value: declared, secret: false });
+        expect(up.outputs.nodeIds).toEqual({ value: byName.map((n) => n.id), secret: false });
+        expect(up.outputs.firstHttpsEndpoint).toEqual({
+          value: emulator().admin.getNode(byName[0].id)!.details.https_endpoint,
+          secret: true,
+        });
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "preview expects no changes",
+      async () => {
+        const preview = await stack.preview({
+          expectNoChanges: true,
+          diff: true,
+          ...run.recorded("nodejs preview"),
+        });
+        expect(changes(preview.changeSummary)).toEqual([]);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "destroy empties the stack and leaves the retained network",
+      async () => {
+        const destroyed = await stack.destroy(run.recorded("nodejs destroy"));
+        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
+        expect(network().name).toBe(declared);
+        stacks.splice(stacks.indexOf(stack), 1);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  test(
+    "Go: a program builds against the Go SDK module of the zip",
+    async () => {
+      let go: string;
+      try {
+        go = execFileSync("bash", ["-c", "command -v go"]).toString().trim();
+      } catch {
+        if (process.env.CI === "true" || process.env.CI === "1") throw new Error("go is not on PATH");
+        console.warn("skipping the Go SDK build: go is not on PATH");
+        return;
+      }
+      const goDir = path.join(work, "go");
+      fs.mkdirSync(goDir);
+      execFileSync(path.join(run.engineDir, "pulumi-python"), [
+        "-m",
+        "zipfile",
+        "-e",
+        path.join(release, `blockchain-sdk-go-v${VERSION}.zip`),
+        goDir,
+      ]);
+      const sdk = path.join(goDir, `blockchain-sdk-go-v${VERSION}`);
+      const sdkMod = fs.readFileSync(path.join(sdk, "go.mod"), "utf8");
+      expect(sdkMod).toMatch(new RegExp(`^module ${GO_MODULE.replace(/\./g, "\\.")}$`, "m"));
+      const goVersion = /^go (\S+)$/m.exec(sdkMod)![1];
+      const pulumiSdk = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(sdkMod)![1];
+      const program = path.join(goDir, "program");
+      fs.mkdirSync(program);
+      fs.writeFileSync(
+        path.join(program, "go.mod"),
+        `module example.com/blockchain-release-check\n\ngo ${goVersion}\n\nrequire (\n\t${GO_MODULE} v${VERSION}\n\tgithub.com/pulumi/pulumi/sdk/v3 ${pulumiSdk}\n)\n\nreplace ${GO_MODULE} => ../blockchain-sdk-go-v${VERSION}\n`,
+      );
+      fs.writeFileSync(path.join(program, "main.go"), GO_PROGRAM);
+      await exec(go, ["build", "-o", path.join(goDir, "release-check"), "."], {
+        cwd: program,
+        env: { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      expect(fs.statSync(path.join(goDir, "release-check")).mode & 0o111).not.toBe(0);
+    },
+    GO_TIMEOUT,
+  );
+});
