@@ -66,3 +66,22 @@ lock_build_root() {
   fi
   rm -rf "$1"/.build-*
 }
+
+# relocate_venv FROM TO: a virtualenv built in FROM is about to be renamed to TO; its scripts in
+# bin/ (pip, activate, ...) name FROM: point them at TO. Binary files are left alone.
+relocate_venv() {
+  "$1/bin/python" - "$1" "$2" <<'PY'
+import os, sys
+old, new = sys.argv[1].encode(), sys.argv[2].encode()
+bindir = os.path.join(sys.argv[1], "bin")
+for name in os.listdir(bindir):
+    p = os.path.join(bindir, name)
+    if os.path.islink(p) or not os.path.isfile(p):
+        continue
+    with open(p, "rb") as f:
+        data = f.read()
+    if old in data and b"\0" not in data:
+        with open(p, "wb") as f:
+            f.write(data.replace(old, new))
+PY
+}

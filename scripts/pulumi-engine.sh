@@ -317,20 +317,7 @@ EOF
   log "  pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
   "$tmp/venv/bin/python" -c 'import pulumi, pulumi.runtime' >&2
   # Scripts in bin/ (pip, activate) name the temporary path: point them at the final one.
-  "$tmp/venv/bin/python" - "$tmp/venv" "$venv_dir" <<'PY'
-import os, sys
-old, new = sys.argv[1].encode(), sys.argv[2].encode()
-bindir = os.path.join(sys.argv[1], "bin")
-for name in os.listdir(bindir):
-    p = os.path.join(bindir, name)
-    if os.path.islink(p) or not os.path.isfile(p):
-        continue
-    with open(p, "rb") as f:
-        data = f.read()
-    if old in data and b"\0" not in data:
-        with open(p, "wb") as f:
-            f.write(data.replace(old, new))
-PY
+  relocate_venv "$tmp/venv" "$venv_dir"
   : >"$tmp/venv/$python_stamp"
   chmod 755 "$tmp"
   rm -rf "$python_dir"

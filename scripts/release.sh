@@ -48,7 +48,7 @@ step_start=$SECONDS
 step() { log "$* (at $((SECONDS - step_start)) s)"; }
 
 # shellcheck source=scripts/go-env.sh
-source "$script_dir/go-env.sh" # version_ge, lock_build_root
+source "$script_dir/go-env.sh" # version_ge, lock_build_root, relocate_venv
 
 tmp_dirs=()
 cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
@@ -102,20 +102,7 @@ ensure_build_venv() {
   "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
     $PYTHON_BUILD_PACKAGES >&2
   # Scripts in bin/ name the temporary path: point them at the final one.
-  "$tmp/venv/bin/python" - "$tmp/venv" "$venv" <<'PY'
-import os, sys
-old, new = sys.argv[1].encode(), sys.argv[2].encode()
-bindir = os.path.join(sys.argv[1], "bin")
-for name in os.listdir(bindir):
-    p = os.path.join(bindir, name)
-    if os.path.islink(p) or not os.path.isfile(p):
-        continue
-    with open(p, "rb") as f:
-        data = f.read()
-    if old in data and b"\0" not in data:
-        with open(p, "wb") as f:
-            f.write(data.replace(old, new))
-PY
+  relocate_venv "$tmp/venv" "$venv"
   : >"$tmp/venv/.complete"
   rm -rf "$build_dir"
   mkdir -p "$build_dir"
