@@ -6,8 +6,11 @@ import { readStackConfig } from "./stack-config";
 /**
  * A wait between two attempts, in the program's log as it happens (the engine shows it in the
  * CI log at once): "getNodes: the service answered 429; waiting 20 s before attempt 2 of 5".
+ * Only under an engine: outside a Pulumi run (a script, unit tests with mocks) there is no log to
+ * write to, and `pulumi.log` would print to the console instead.
  */
 function logWait(event: RetryWait): void {
+  if (!pulumi.runtime.hasEngine()) return;
   pulumi.log.info(event.message).catch(() => undefined);
 }
 
