@@ -1,4 +1,14 @@
-import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "./api";
+import {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  isApiError,
+  MAX_RETRIES_LIMIT,
+  MAX_TIMER_MS,
+  NodeServiceClient,
+  type NodeServiceClientOptions,
+  type RetryWait,
+} from "./api";
 
 /**
  * Where the service's API URL and key come from, in order:
@@ -67,9 +77,6 @@ export interface ConnectionArgs extends CallSettingArgs {
   apiKey?: string;
 }
 
-/** Largest timer delay Node.js honours (2^31 - 1 ms); the bound of the millisecond settings. */
-const MAX_MS = 2_147_483_647;
-
 /** How one call setting is set, and the values it accepts. */
 export interface CallSetting {
   /** Full stack configuration key, e.g. `blockchain:deadlineMs`. */
@@ -94,28 +101,28 @@ export const CALL_SETTINGS: Record<keyof CallSettingArgs, CallSetting> = {
     config: `${CONFIG_NAMESPACE}:timeoutMs`,
     env: "BLOCKCHAIN_TIMEOUT_MS",
     min: 1,
-    max: MAX_MS,
+    max: MAX_TIMER_MS,
     integer: false,
-    defaultValue: 20_000,
-    expected: `a number of milliseconds from 1 to ${MAX_MS}`,
+    defaultValue: DEFAULT_TIMEOUT_MS,
+    expected: `a number of milliseconds from 1 to ${MAX_TIMER_MS}`,
   },
   deadlineMs: {
     config: `${CONFIG_NAMESPACE}:deadlineMs`,
     env: "BLOCKCHAIN_DEADLINE_MS",
     min: 1,
-    max: MAX_MS,
+    max: MAX_TIMER_MS,
     integer: false,
-    defaultValue: 60_000,
-    expected: `a number of milliseconds from 1 to ${MAX_MS}`,
+    defaultValue: DEFAULT_DEADLINE_MS,
+    expected: `a number of milliseconds from 1 to ${MAX_TIMER_MS}`,
   },
   maxRetries: {
     config: `${CONFIG_NAMESPACE}:maxRetries`,
     env: "BLOCKCHAIN_MAX_RETRIES",
     min: 0,
-    max: 100,
+    max: MAX_RETRIES_LIMIT,
     integer: true,
-    defaultValue: 4,
-    expected: "an integer from 0 to 100",
+    defaultValue: DEFAULT_MAX_RETRIES,
+    expected: `an integer from 0 to ${MAX_RETRIES_LIMIT}`,
   },
 };
 
@@ -251,7 +258,7 @@ export function resolveCallSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): CallSettingArgs {
   const problems = callSettingProblems(explicit, config, env);
-  if (problems.length > 0) throw new SettingsError(problems.join("\n"));
+  if (problems.length > 0) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
   const out: CallSettingArgs = {};
   for (const name of CALL_SETTING_NAMES) {
     const found = findCallSetting(name, explicit, config, env);
@@ -266,26 +273,30 @@ function findCallSetting(
   config: ConfigReader | undefined,
   env: NodeJS.ProcessEnv,
 ): { raw: unknown; source: SettingSource } | undefined {
-  const s = CALL_SETTINGS[name];
   const arg = (explicit as Record<string, unknown>)[name];
   if (arg !== undefined && arg !== null && arg !== UNKNOWN) return { raw: arg, source: "argument" };
-  const fromConfig = settingValue(config?.(s.config));
-  if (fromConfig !== undefined) return { raw: fromConfig, source: "stack config" };
-  const fromEnv = settingValue(env[s.env]);
-  if (fromEnv !== undefined) return { raw: fromEnv, source: "environment" };
-  return undefined;
+  const found = pick(undefined, config, CALL_SETTINGS[name].config, env, CALL_SETTINGS[name].env);
+  return found && { raw: found.value, source: found.source };
+}
+
+/** A call setting that is not accepted: which, where it came from, and the message. */
+export interface CallSettingProblem {
+  name: keyof CallSettingArgs;
+  source: SettingSource;
+  /** The setting, where it came from, the value refused, what is accepted and how to set it there. */
+  reason: string;
 }
 
 /**
- * The problems with the call settings, one line each: the setting, where it came from, the value
- * refused, what is accepted and how to set it there. Empty when all are fine or not set.
+ * The problems with the call settings (arguments > stack config > environment), one each. Empty
+ * when all are fine or not set.
  */
 export function callSettingProblems(
   explicit: CallSettingArgs = {},
   config?: ConfigReader,
   env: NodeJS.ProcessEnv = process.env,
-): string[] {
-  const problems: string[] = [];
+): CallSettingProblem[] {
+  const problems: CallSettingProblem[] = [];
   for (const name of CALL_SETTING_NAMES) {
     const found = findCallSetting(name, explicit, config, env);
     if (!found || callSettingValue(CALL_SETTINGS[name], found.raw) !== undefined) continue;
@@ -297,9 +308,11 @@ export function callSettingProblems(
           ? `stack config ${s.config}`
           : `the environment variable ${s.env}`;
     const shown = typeof found.raw === "string" ? JSON.stringify(found.raw.slice(0, 40)) : String(found.raw);
-    problems.push(
-      `${name}: ${where} is ${shown}; expected ${s.expected}: ${callSettingFix(name, found.source)}.`,
-    );
+    problems.push({
+      name,
+      source: found.source,
+      reason: `${name}: ${where} is ${shown}; expected ${s.expected}: ${callSettingFix(name, found.source)}.`,
+    });
   }
   return problems;
 }

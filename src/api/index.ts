@@ -7,7 +7,15 @@ export { NodeServiceClient } from "./client";
 export type { NodeServiceClientOptions, RetryOptions } from "./options";
 export type { ListAllOptions, ListOptions } from "./nodes";
 export type { FetchInitLike, FetchLike, FetchResponseLike, RetryWait } from "./transport";
-export { DEFAULT_LIST_DEADLINE_MS, defaultSleep } from "./defaults";
+export {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_LIST_DEADLINE_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETRIES_LIMIT,
+  MAX_TIMER_MS,
+  defaultSleep,
+} from "./defaults";
 
 // Its errors.
 export {

@@ -139,7 +139,8 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
   const failures: Failure[] = [
     ...toFailures(unknownProperties(props, PROVIDER_CONFIG_NAMES, "provider setting")),
     ...checkCredentialInputs(props),
-    ...checkCallSettings(Object.fromEntries(CALL_SETTING_NAMES.map((n) => [n, props[n] ?? UNKNOWN]))),
+    // Only the values given: the config being checked is these inputs.
+    ...checkCallSettings(props, undefined, {}),
   ];
   let inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
   // A refused apiUrl may be a key pasted in the wrong place: never handed back in plain text.

@@ -3,8 +3,9 @@ import { checkApiUrl, guardInputValue, isApiError, redact } from "../api";
 import { formatProblems, MAX_API_KEY_LENGTH, Problem } from "../model";
 import {
   BLANK_API_URL_REASON,
-  CALL_SETTING_NAMES,
+  CallSettingArgs,
   callSettingProblems,
+  ConfigReader,
   ConnectionArgs,
   findSettings,
   MISSING_API_KEY,
@@ -83,26 +84,19 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
 }
 
 /**
- * Checks the call settings (`timeoutMs`, `deadlineMs`, `maxRetries`): arguments (unknowns pass),
- * then the stack config handed to the provider and the environment; each failure names the
- * setting, where it came from and how to fix it there.
+ * Checks the call settings (`timeoutMs`, `deadlineMs`, `maxRetries`): arguments (an unknown one
+ * passes, and its stack config is not looked at), then `config` (by default the stack config
+ * handed to the provider) and `env`; each failure names the setting, where it came from and how
+ * to fix it there, on the property when it is an argument.
  */
-export function checkCallSettings(news: Record<string, unknown>): CheckFailure[] {
-  const failures: CheckFailure[] = [];
-  for (const name of CALL_SETTING_NAMES) {
-    const value = news[name];
-    if (value === undefined || value === UNKNOWN) continue;
-    for (const reason of callSettingProblems({ [name]: value }, undefined, {}))
-      failures.push({ property: name, reason });
-  }
-  const unset = Object.fromEntries(
-    CALL_SETTING_NAMES.filter((n) => news[n] === undefined).map((n) => [n, undefined]),
-  );
-  for (const reason of callSettingProblems(unset, readProviderConfig)) {
-    if (CALL_SETTING_NAMES.some((n) => news[n] === undefined && reason.startsWith(`${n}:`)))
-      failures.push({ property: "", reason });
-  }
-  return failures;
+export function checkCallSettings(
+  news: Record<string, unknown>,
+  config: ConfigReader | undefined = readProviderConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): CheckFailure[] {
+  return callSettingProblems(news as CallSettingArgs, config, env)
+    .filter((p) => news[p.name] !== UNKNOWN)
+    .map((p) => ({ property: p.source === "argument" ? p.name : "", reason: p.reason }));
 }
 
 /** How a source is named in a message. */
