@@ -361,7 +361,7 @@ export const BLANK_API_URL_REASON =
  * Appends `hint` to the message of `error` (and to the message line of its stack), keeping the
  * error itself: its class, `kind`, `code` and every other field stay as they are.
  */
-function appendHint<E extends Error>(error: E, hint: string): E {
+export function appendHint<E extends Error>(error: E, hint: string): E {
   const before = error.message;
   const after = `${before}\n${hint}`;
   error.message = after;

@@ -1,6 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isApiError, type NodeServiceClient, type RetryWait } from "../api";
-import { ConnectionArgs, findSettings, setWaitReporter, settingFix, withClient } from "../settings";
+import {
+  appendHint,
+  ConnectionArgs,
+  findSettings,
+  setWaitReporter,
+  settingFix,
+  withClient,
+} from "../settings";
 import { readStackConfig } from "./stack-config";
 
 /**
@@ -38,11 +45,6 @@ export async function withFunctionClient<T>(
     const found = setting && findSettings(args, readStackConfig)[setting];
     if (!setting || !found) throw error;
     const fix = settingFix(setting, found.source);
-    const before = (error as Error).message;
-    const after = `${before}\n${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`;
-    (error as Error).message = after;
-    const stack = (error as Error).stack;
-    if (typeof stack === "string") (error as Error).stack = stack.replace(before, () => after);
-    throw error;
+    throw appendHint(error as Error, `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`);
   }
 }
