@@ -3,6 +3,7 @@
  * capture, the evidence kept for the leak scan, and small helpers to time and classify calls.
  */
 import { ApiError } from "../../src/api";
+import { secretForms } from "../../src/model";
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness
@@ -178,25 +179,12 @@ const PREFIX = 10;
 /** Every form of every secret (literal, URL-encoded, JSON-escaped), by its first characters. */
 const byPrefix = new Map<string, Array<{ form: string; secret: string; encoded: boolean }>>();
 
-function forms(value: string): Array<{ form: string; encoded: boolean }> {
-  const out = [{ form: value, encoded: false }];
-  const add = (form: string | undefined) => {
-    if (form !== undefined && !out.some((f) => f.form === form)) out.push({ form, encoded: true });
-  };
-  try {
-    add(encodeURIComponent(value));
-  } catch {
-    // a lone surrogate has no URL encoding
-  }
-  add(JSON.stringify(value).slice(1, -1));
-  return out;
-}
-
 /** Adds a secret to look for (at least 10 characters; shorter texts cannot be told from words). */
 export function addSecret(value: string, kind: string): void {
   if (typeof value !== "string" || value.length < PREFIX || secrets.has(value)) return;
   secrets.set(value, kind);
-  for (const { form, encoded } of forms(value)) {
+  for (const form of secretForms(value)) {
+    const encoded = form !== value;
     const key = form.slice(0, PREFIX);
     const list = byPrefix.get(key) ?? [];
     list.push({ form, secret: value, encoded });

@@ -12,6 +12,7 @@
 import { inspect } from "util";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
+import { secretValues } from "../../src/model";
 import {
   Goal,
   capturedEmulatorLines,
@@ -60,20 +61,7 @@ async function walkNodes(seed: number): Promise<{ found: string[]; missing: numb
       found.push(key);
       const client = new NodeServiceClient({ apiUrl: e.url, apiKey: key, maxRequestsPerSecond: 0 });
       const nodes: Node[] = await client.listAllNodes({}, { limit: 10_000 });
-      for (const n of nodes) {
-        const d = n.details;
-        for (const v of [
-          d.httpsEndpoint,
-          d.wssEndpoint,
-          d.graphqlEndpoint,
-          d.beaconEndpoint,
-          d.authUsername,
-          d.authPassword,
-          d.authKey,
-        ]) {
-          if (typeof v === "string" && v !== "") found.push(v);
-        }
-      }
+      for (const n of nodes) found.push(...secretValues(n.details));
     }
     for (const id of Object.values(e.fixtures)) {
       const n = e.admin.getNode(id);

@@ -7,7 +7,7 @@
  * plugin's own `src/plugin/tokens.ts`. One source of truth: a filter, a status or a secret field
  * added to the model shows up here.
  */
-import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS } from "../../src/api";
+import { NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../../src/model";
 import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
 import { PACKAGE, token, TOKENS } from "../../src/plugin/tokens";
 import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../../src/settings";
@@ -125,9 +125,7 @@ function types(doc: (owner: string, member?: string) => string): Record<string, 
     id: str(doc("NodeConnection", "id")),
     name: str(doc("NodeConnection", "name")),
   };
-  for (const k of [...NODE_ENDPOINT_FIELDS, ...NODE_CREDENTIAL_FIELDS]) {
-    connection[k] = str(doc("NodeConnection", k), { secret: true });
-  }
+  for (const k of NODE_SECRET_FIELDS) connection[k] = str(doc("NodeConnection", k), { secret: true });
   return {
     [token("NodeResult")]: {
       type: "object",

@@ -78,7 +78,7 @@ export interface GetNodeResult {
     /**
      * The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
      * key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-     * connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+     * connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
      */
     readonly httpsEndpointMasked?: string;
     /**

@@ -115,8 +115,7 @@ export interface GetNodeConnectionsResult {
      * Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
      * `Network.connections`), so every value computed from it in an `apply` or a
      * `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-     * credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-     * `beaconEndpoint`).
+     * credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
      */
     readonly connections: outputs.NodeConnection[];
 }

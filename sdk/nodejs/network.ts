@@ -37,7 +37,7 @@ export class Network extends pulumi.CustomResource {
     }
 
     /**
-     * The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+     * The network's nodes' endpoints and credentials (each secret field of a `NodeConnection`)
      * as plain strings, in an Output that is secret as a whole: every value built from it in an
      * `apply` or a `pulumi.interpolate` stays secret.
      */

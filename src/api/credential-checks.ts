@@ -3,7 +3,7 @@
  * key, and the errors of construction: no error shows the key, nor the text of a refused API URL
  * (which may be a key put in the wrong place).
  */
-import { MAX_API_KEY_LENGTH } from "../model";
+import { MAX_API_KEY_LENGTH, secretForms } from "../model";
 import { REDACTED } from "./defaults";
 import { InvalidInputError } from "./errors";
 import { typeOf } from "./option-checks";
@@ -20,16 +20,6 @@ const MIN_HIDDEN_URL_LENGTH = 8;
 
 const OPERATION = "NodeServiceClient";
 
-function literalForms(secret: string): string[] {
-  const forms = [secret, JSON.stringify(secret).slice(1, -1)];
-  try {
-    forms.push(encodeURIComponent(secret));
-  } catch {
-    // A lone surrogate has no URL encoding; the literal forms still apply.
-  }
-  return forms;
-}
-
 /**
  * A redactor for construction errors: replaces each secret (and its JSON-escaped and URL-encoded
  * forms) with `[REDACTED]`, then applies the generic credential patterns of `redact`. Works for
@@ -37,7 +27,7 @@ function literalForms(secret: string): string[] {
  */
 export function constructionRedactor(secrets: readonly string[]): Redactor {
   const literals = [
-    ...new Set(secrets.filter((s) => s.length >= MIN_LITERAL_SECRET_LENGTH).flatMap((s) => literalForms(s))),
+    ...new Set(secrets.filter((s) => s.length >= MIN_LITERAL_SECRET_LENGTH).flatMap((s) => secretForms(s))),
   ].sort((a, b) => b.length - a.length);
   return (text: string) => {
     let out = String(text);

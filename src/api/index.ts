@@ -56,10 +56,8 @@ export { guardInputValue, maskUrlCredentials, redact, type MaskUrlOptions, type 
 
 // The views of a node that the Pulumi layers return (metadata, and connection data to keep secret).
 export { maskEndpoint, MASK } from "./mask-endpoint";
+export { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../model";
 export {
-  NODE_CREDENTIAL_FIELDS,
-  NODE_ENDPOINT_FIELDS,
-  NODE_SECRET_FIELDS,
   toNodeConnection,
   toNodeResult,
   toNodeWithConnection,

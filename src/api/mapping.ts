@@ -3,6 +3,7 @@
  * Unknown extra fields are ignored; a missing optional field becomes `undefined` (the key is left
  * out); a missing or mistyped required field throws a {@link ResponseShapeError} naming it.
  */
+import { NODE_DETAIL_FIELDS } from "../model";
 import { integerDigits, rawTopLevelValue } from "./exact-amount";
 import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";
 
@@ -91,26 +92,20 @@ export function toCreator(wire: unknown, path = "creator"): Creator | undefined 
   return creator;
 }
 
-/** Maps a node's wire `details` (spec 2.1.1); every field may be missing. */
+/**
+ * Maps a node's wire `details` (spec 2.1.1) by the model's node-field table; every field may be
+ * missing, and a value of the wrong type is left out.
+ */
 export function toNodeDetails(wire: unknown): NodeDetails {
   if (!isObject(wire)) return {};
-  const str = (key: string) => (typeof wire[key] === "string" ? (wire[key] as string) : undefined);
-  const namespaces = wire.api_namespaces;
-  return compact<NodeDetails>({
-    mode: str("mode"),
-    version: str("version"),
-    apiNamespaces:
-      Array.isArray(namespaces) && namespaces.every((n) => typeof n === "string")
-        ? [...(namespaces as string[])]
-        : undefined,
-    graphqlEndpoint: str("graphql_endpoint"),
-    httpsEndpoint: str("https_endpoint"),
-    wssEndpoint: str("wss_endpoint"),
-    beaconEndpoint: str("beacon_endpoint"),
-    authUsername: str("auth_username"),
-    authPassword: str("auth_password"),
-    authKey: str("auth_key"),
-  });
+  const details: Record<string, string | string[]> = {};
+  for (const [name, field] of Object.entries(NODE_DETAIL_FIELDS)) {
+    const value = wire[field.wire];
+    if (field.value === "list") {
+      if (Array.isArray(value) && value.every((v) => typeof v === "string")) details[name] = [...value];
+    } else if (typeof value === "string") details[name] = value;
+  }
+  return details as NodeDetails;
 }
 
 function readNode(wire: unknown, path: string, problems: string[]): Node {

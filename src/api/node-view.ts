@@ -7,20 +7,31 @@
  *   the caller keeps secret as a whole.
  * Pulumi-free: the callers decide what is secret.
  */
-import type { CloudProvider, NodeRole, NodeStatus, NodeType, Region } from "../model";
+import {
+  NODE_CREDENTIAL_FIELDS,
+  NODE_ENDPOINT_FIELDS,
+  NODE_SECRET_FIELDS,
+  type CloudProvider,
+  type NodeEndpointName,
+  type NodeRole,
+  type NodeSecretName,
+  type NodeStatus,
+  type NodeType,
+  type Region,
+} from "../model";
 import { maskEndpoint } from "./mask-endpoint";
 import type { Creator, Node, NodeDetails } from "./types";
 
 /**
  * A node's metadata, readable and never secret: usable in resource names, previews, logs and
  * stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
- * twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+ * twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
  * `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
  *
  * The enum fields are typed with the service's known values; a value the service adds later is
  * passed through as sent.
  */
-export interface NodeResult {
+export interface NodeResult extends MaskedEndpoints {
   /** The node's id, `ND-` and digit groups, e.g. `ND-123-456-789`. */
   id: string;
   /** The node's name, e.g. `My Ethereum archive node`. */
@@ -57,10 +68,31 @@ export interface NodeResult {
   version?: string;
   /** Enabled API namespaces, e.g. `["net", "eth", "web3"]`; missing on protocols without them. */
   apiNamespaces?: string[];
+}
+
+/**
+ * What a program needs to connect to one node: its endpoints and credentials as plain strings.
+ * Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
+ * `Network.connections`), so every value computed from it in an `apply` or a
+ * `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
+ * credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
+ */
+export interface NodeConnection extends Pick<NodeDetails, NodeSecretName> {
+  /** The node's id, e.g. `ND-123-456-789` (the same as {@link NodeResult.id}). */
+  id: string;
+  /** The node's name (the same as {@link NodeResult.name}). */
+  name: string;
+}
+
+/**
+ * Each endpoint for display, as `<endpoint>Masked`, present when the endpoint is. Not usable to
+ * connect: the real URL is in the connection view, secret.
+ */
+export interface MaskedEndpoints {
   /**
    * The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
    * key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-   * connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+   * connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
    */
   httpsEndpointMasked?: string;
   /** The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is. */
@@ -71,56 +103,8 @@ export interface NodeResult {
   beaconEndpointMasked?: string;
 }
 
-/**
- * What a program needs to connect to one node: its endpoints and credentials as plain strings.
- * Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
- * `Network.connections`), so every value computed from it in an `apply` or a
- * `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
- * credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
- * `beaconEndpoint`).
- */
-export interface NodeConnection {
-  /** The node's id, e.g. `ND-123-456-789` (the same as {@link NodeResult.id}). */
-  id: string;
-  /** The node's name (the same as {@link NodeResult.name}). */
-  name: string;
-  /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. */
-  httpsEndpoint?: string;
-  /** The WebSocket endpoint URL; it may embed the auth key in its path. */
-  wssEndpoint?: string;
-  /** The GraphQL endpoint URL, on protocols that have one. */
-  graphqlEndpoint?: string;
-  /** The beacon-chain endpoint URL (Ethereum). */
-  beaconEndpoint?: string;
-  /** User name for the endpoints' basic authentication. */
-  authUsername?: string;
-  /** Password for the endpoints' basic authentication. */
-  authPassword?: string;
-  /** The node's auth key (often also part of the endpoint paths). */
-  authKey?: string;
-}
-
-/** The endpoint fields of a node's details, each with a masked twin in {@link NodeResult}. */
-export const NODE_ENDPOINT_FIELDS = [
-  "httpsEndpoint",
-  "wssEndpoint",
-  "graphqlEndpoint",
-  "beaconEndpoint",
-] as const;
-
-/** The credential fields of a node's details (besides the endpoints, which may embed them). */
-export const NODE_CREDENTIAL_FIELDS = ["authUsername", "authPassword", "authKey"] as const;
-
-/**
- * Every field of {@link NodeConnection} that is secret: the endpoints and the credentials. None
- * of them is ever a field of {@link NodeResult}.
- */
-export const NODE_SECRET_FIELDS = [...NODE_ENDPOINT_FIELDS, ...NODE_CREDENTIAL_FIELDS] as const;
-
-/** Compile-time check: the secret fields are exactly the details that {@link NodeResult} leaves out. */
-type _SecretFieldsAreTheDetailsLeftOut = Assert<
-  Same<(typeof NODE_SECRET_FIELDS)[number], Exclude<keyof NodeDetails, "mode" | "version" | "apiNamespaces">>
->;
+/** Compile-time check: one masked twin per endpoint field of the model's table, and no other field. */
+type _OneTwinPerEndpoint = Assert<Same<keyof MaskedEndpoints, `${NodeEndpointName}Masked`>>;
 /** `true` only when `A` and `B` are the same set. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Accepts `true` only. */
@@ -140,7 +124,7 @@ function defined<T extends object>(value: T): T {
 export function toNodeResult(node: Node): NodeResult {
   const { details, ...meta } = node;
   const credentials = NODE_CREDENTIAL_FIELDS.map((field) => details[field]);
-  const masked: Partial<Record<`${(typeof NODE_ENDPOINT_FIELDS)[number]}Masked`, string>> = {};
+  const masked: MaskedEndpoints = {};
   for (const field of NODE_ENDPOINT_FIELDS) {
     const url = details[field];
     if (url !== undefined) masked[`${field}Masked`] = maskEndpoint(url, credentials);
@@ -182,29 +166,14 @@ export function toNodeConnection(node: Node): NodeConnection {
 /**
  * A node as the Output forms `getNodeOutput` and `getNodesOutput` give it: its metadata and masked
  * twins ({@link NodeResult}) **and** its endpoints and credentials, always inside an Output that
- * is secret as a whole (Pulumi's rule for function results that hold secrets), so
- * `getNodeOutput({ id }).httpsEndpoint` is a secret `Output<string>` holding the endpoint.
+ * is secret as a whole (Pulumi's rule for function results that hold secrets), so each endpoint
+ * or credential property of `getNodeOutput({ id })` is a secret `Output<string>`.
  *
  * As in the results of Pulumi's bridged providers, every endpoint and credential is a string:
  * an empty string when the service did not send it (it sends them only to the node's owner, and
- * some protocols have no `wssEndpoint`, `graphqlEndpoint` or `beaconEndpoint`).
+ * some protocols lack the WebSocket, GraphQL or beacon-chain endpoint).
  */
-export interface NodeWithConnection extends NodeResult {
-  /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. `""` when not sent. */
-  httpsEndpoint: string;
-  /** The WebSocket endpoint URL; it may embed the auth key in its path. `""` when not sent. */
-  wssEndpoint: string;
-  /** The GraphQL endpoint URL, on protocols that have one; `""` when not sent. */
-  graphqlEndpoint: string;
-  /** The beacon-chain endpoint URL (Ethereum); `""` when not sent. */
-  beaconEndpoint: string;
-  /** User name for the endpoints' basic authentication; `""` when not sent. */
-  authUsername: string;
-  /** Password for the endpoints' basic authentication; `""` when not sent. */
-  authPassword: string;
-  /** The node's auth key (often also part of the endpoint paths); `""` when not sent. */
-  authKey: string;
-}
+export interface NodeWithConnection extends NodeResult, Required<Pick<NodeDetails, NodeSecretName>> {}
 
 /**
  * The whole view of a node: {@link toNodeResult} and every endpoint and credential, `""` where the

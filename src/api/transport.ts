@@ -3,6 +3,7 @@
  * (origin, key, redactor, limits, retry policy, limiter, clock), one call's description and a
  * successful answer.
  */
+import { secretValues } from "../model";
 import type { ConcurrencyLimiter } from "./concurrency";
 import type { LearnedSecrets } from "./learned-secrets";
 import type { RateLimiter } from "./rate-limiter";
@@ -129,16 +130,5 @@ export interface ApiResponse {
 /** Remembers the credentials of nodes just read (see {@link Transport.learned}). */
 export function learnNodeSecrets(t: Transport, nodes: readonly Node[]): void {
   if (!t.learned) return;
-  for (const node of nodes) {
-    const d = node.details;
-    t.learned.learn([
-      d.httpsEndpoint,
-      d.wssEndpoint,
-      d.graphqlEndpoint,
-      d.beaconEndpoint,
-      d.authUsername,
-      d.authPassword,
-      d.authKey,
-    ]);
-  }
+  for (const node of nodes) t.learned.learn(secretValues(node.details));
 }

@@ -1,6 +1,7 @@
 import type {
   CloudProvider,
   NetworkStatus,
+  NodeDetailValues,
   NodeFilterName,
   NodeRole,
   NodeStatus,
@@ -22,22 +23,14 @@ export interface Creator {
 }
 
 /**
- * Protocol-specific attributes of a node. Every field may be missing: endpoints and credentials
- * are shown only to the node's owner, and some protocols have no `wssEndpoint` or `mode`.
- * Endpoint URLs may embed the auth key: treat them as credentials.
+ * Protocol-specific attributes of a node, one per field of the model's node-field table (which
+ * documents each). Every field may be missing: endpoints and credentials are shown only to the
+ * node's owner, and some protocols have no WebSocket endpoint or mode. Endpoint URLs may embed the
+ * auth key: treat them as credentials.
  */
-export interface NodeDetails {
-  mode?: string;
-  version?: string;
-  apiNamespaces?: string[];
-  graphqlEndpoint?: string;
-  httpsEndpoint?: string;
-  wssEndpoint?: string;
-  beaconEndpoint?: string;
-  authUsername?: string;
-  authPassword?: string;
-  authKey?: string;
-}
+// An interface, not an alias, so that editors and the schema name it.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface NodeDetails extends NodeDetailValues {}
 
 /** A node of the service. Enum fields are typed with the known values but kept as sent. */
 export interface Node {

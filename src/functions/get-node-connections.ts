@@ -17,14 +17,13 @@ export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
 
 /**
  * The endpoints and credentials of nodes, as one Output **secret as a whole**, holding plain
- * strings: `[{ id, name, httpsEndpoint?, wssEndpoint?, graphqlEndpoint?, beaconEndpoint?,
- * authUsername?, authPassword?, authKey? }]`, in the order of the list (or the one node of
+ * strings: one {@link NodeConnection} per node (its id, name, and each endpoint and credential
+ * the service sent), in the order of the list (or the one node of
  * `id`). Every value computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) is secret
  * too, so an app's configuration is one `apply` away:
  *
  * ```ts
  * const conns = getNodeConnectionsOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
- * export const appEnv = conns.apply((cs) => `RPC_URL=${cs[0].httpsEndpoint}`); // secret
  * ```
  *
  * Takes the filters, `limit` and `waitFor` of `getNodesOutput`, or `id` for one node. There is no

@@ -29,7 +29,8 @@ export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
 /**
  * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints (`NodeResult`),
  * readable. A Promise cannot carry secretness, so this form has **no endpoint and no
- * credential**: for them, use the Output form, `getNodeOutput({ id }).httpsEndpoint` (secret).
+ * credential**: for them, use the Output form {@link getNodeOutput}, whose every endpoint and
+ * credential is a secret `Output<string>` property.
  *
  * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
  * timeout, an unreachable or failing service) throw a `pulumi.RunError`: the program ends with
@@ -59,10 +60,9 @@ export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
  * The brief's data source: one node (`GET /v1/nodes/{id}/`) with its metadata, masked twins
  * **and** every endpoint and credential, as one Output **secret as a whole**:
  *
- * ```ts
- * const rpcUrl = getNodeOutput({ id: "ND-123-456-789" }).httpsEndpoint; // secret Output<string>
- * export const appEnv = pulumi.interpolate`RPC_URL=${rpcUrl}`;           // secret
- * ```
+ * each a property of the result: `getNodeOutput({ id })` followed by a field of
+ * {@link NodeWithConnection} is a secret `Output<string>` that fits any resource input or stack
+ * output (the README's "Functions" section has the examples).
  *
  * Everything computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) stays secret. For a
  * readable value (a name, a status), `pulumi.unsecret(getNodeOutput({ id }).status)`, or the

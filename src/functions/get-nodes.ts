@@ -48,9 +48,10 @@ export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
  *
  * ```ts
  * const nodes = getNodesOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
- * export const rpcUrl = nodes.apply((ns) => ns[0].httpsEndpoint); // secret
- * export const appEnv = nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`); // secret
  * ```
+ *
+ * Each node is a {@link NodeWithConnection}: an `apply` over `nodes` reads its endpoints and
+ * credentials, and what it returns is secret too (the README's "Functions" section has examples).
  *
  * Everything computed from it stays secret. For a readable list (names, statuses), unwrap what
  * you keep: `pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)))`, or use the Promise

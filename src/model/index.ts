@@ -52,7 +52,26 @@ export {
   checkFaucetChain,
 } from "./faucet";
 export type { WireCreator, WireError, WireNetwork, WireNode, WireNodeDetails } from "./wire";
-export { PATHS, SECRET_DETAIL_FIELDS } from "./wire";
+export { PATHS } from "./wire";
+export {
+  NODE_CREDENTIAL_FIELDS,
+  NODE_DETAIL_FIELDS,
+  NODE_ENDPOINT_FIELDS,
+  NODE_SECRET_FIELDS,
+  normalizeFieldName,
+  SECRET_DETAIL_FIELDS,
+  SECRET_FIELD_NAMES,
+  secretForms,
+  secretValues,
+} from "./node-fields";
+export type {
+  NodeCredentialName,
+  NodeDetailField,
+  NodeDetailName,
+  NodeDetailValues,
+  NodeEndpointName,
+  NodeSecretName,
+} from "./node-fields";
 export {
   MAX_API_KEY_LENGTH,
   MAX_API_URL_LENGTH,

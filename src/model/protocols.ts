@@ -94,5 +94,5 @@ export const ARCHIVE_PROTOCOLS = [
   "tezos",
 ] as const satisfies readonly Protocol[];
 
-/** Protocols whose nodes may carry a `beacon_endpoint` (appendix: Ethereum only). */
+/** Protocols whose nodes may carry a beacon-chain endpoint (appendix: Ethereum only). */
 export const BEACON_PROTOCOLS = ["ethereum"] as const satisfies readonly Protocol[];

@@ -3,6 +3,7 @@
  * appendix. Only the API layer maps them to the public camelCase types; the emulator produces them.
  * Every `details` field may be missing (endpoints and credentials are shown only to the owner).
  */
+import type { WireNodeDetailValues } from "./node-fields";
 
 /** `creator` of a node or network (spec 2.3). */
 export interface WireCreator {
@@ -13,19 +14,8 @@ export interface WireCreator {
   organization: { id: string; name: string };
 }
 
-/** `details` of a node (spec 2.1.1). */
-export interface WireNodeDetails {
-  mode?: string;
-  version?: string;
-  api_namespaces?: string[];
-  graphql_endpoint?: string;
-  https_endpoint?: string;
-  wss_endpoint?: string;
-  beacon_endpoint?: string;
-  auth_username?: string;
-  auth_password?: string;
-  auth_key?: string;
-}
+/** `details` of a node (spec 2.1.1): the wire names of the table of `./node-fields.ts`. */
+export type WireNodeDetails = WireNodeDetailValues;
 
 /** A node (spec 2.1). */
 export interface WireNode {
@@ -73,14 +63,3 @@ export const PATHS = {
   /** The faucet of a chain (`goerli` in the spec's text; the real service serves several). */
   faucet: (chain: string) => `/v1/faucet/${encodeURIComponent(chain)}`,
 } as const;
-
-/** The node `details` fields that are endpoints or credentials: secret wherever they appear. */
-export const SECRET_DETAIL_FIELDS = [
-  "https_endpoint",
-  "wss_endpoint",
-  "graphql_endpoint",
-  "beacon_endpoint",
-  "auth_username",
-  "auth_password",
-  "auth_key",
-] as const satisfies readonly (keyof WireNodeDetails)[];

@@ -91,7 +91,7 @@ export class Network extends pulumi.dynamic.Resource {
    */
   declare readonly nodes: pulumi.Output<NodeResult[]>;
   /**
-   * The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+   * The network's nodes' endpoints and credentials (each secret field of a {@link NodeConnection})
    * as plain strings, in an Output that is secret as a whole: every value built from it in an
    * `apply` or a `pulumi.interpolate` stays secret.
    */

@@ -1,5 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
+import { secretForms } from "../../src/model";
 
 /** Where a secret was found: the place and a hint of which secret (never the secret itself). */
 export interface Finding {
@@ -12,7 +13,8 @@ function hint(secret: string): string {
 }
 
 /**
- * Searches every file and every text for every secret, in plaintext and JSON-escaped form.
+ * Searches every file and every text for every secret, in each of its forms (plain, URL-encoded,
+ * JSON-escaped: the model's `secretForms`).
  * Returns what was found, described without revealing the secrets.
  */
 export function findSecrets(
@@ -23,8 +25,7 @@ export function findSecrets(
   const needles = secrets.filter((s) => s.length >= 6);
   const check = (where: string, content: string) => {
     for (const s of needles) {
-      const escaped = JSON.stringify(s).slice(1, -1);
-      if (content.includes(s) || content.includes(escaped)) findings.push({ where, secret: hint(s) });
+      if (secretForms(s).some((form) => content.includes(form))) findings.push({ where, secret: hint(s) });
     }
   };
   for (const file of sources.files ?? [])

@@ -57,7 +57,7 @@ type GetNodeResult struct {
 	GraphqlEndpointMasked *string `pulumi:"graphqlEndpointMasked"`
 	// The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
 	// key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-	// connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+	// connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
 	HttpsEndpointMasked *string `pulumi:"httpsEndpointMasked"`
 	// The node's id, `ND-` and digit groups, e.g. `ND-123-456-789`.
 	Id string `pulumi:"id"`
@@ -162,7 +162,7 @@ func (o GetNodeResultOutput) GraphqlEndpointMasked() pulumi.StringPtrOutput {
 
 // The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
 // key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-// connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+// connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
 func (o GetNodeResultOutput) HttpsEndpointMasked() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetNodeResult) *string { return v.HttpsEndpointMasked }).(pulumi.StringPtrOutput)
 }

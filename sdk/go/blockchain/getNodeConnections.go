@@ -79,8 +79,7 @@ type GetNodeConnectionsResult struct {
 	// Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
 	// `Network.connections`), so every value computed from it in an `apply` or a
 	// `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-	// credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-	// `beaconEndpoint`).
+	// credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
 	Connections []NodeConnection `pulumi:"connections"`
 }
 
@@ -175,8 +174,7 @@ func (o GetNodeConnectionsResultOutput) ToGetNodeConnectionsResultOutputWithCont
 // Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
 // `Network.connections`), so every value computed from it in an `apply` or a
 // `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-// credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-// `beaconEndpoint`).
+// credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
 func (o GetNodeConnectionsResultOutput) Connections() NodeConnectionArrayOutput {
 	return o.ApplyT(func(v GetNodeConnectionsResult) []NodeConnection { return v.Connections }).(NodeConnectionArrayOutput)
 }

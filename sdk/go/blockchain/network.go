@@ -16,7 +16,7 @@ import (
 type Network struct {
 	pulumi.CustomResourceState
 
-	// The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+	// The network's nodes' endpoints and credentials (each secret field of a `NodeConnection`)
 	// as plain strings, in an Output that is secret as a whole: every value built from it in an
 	// `apply` or a `pulumi.interpolate` stays secret.
 	Connections NodeConnectionArrayOutput `pulumi:"connections"`
@@ -225,7 +225,7 @@ func (o NetworkOutput) ToNetworkOutputWithContext(ctx context.Context) NetworkOu
 	return o
 }
 
-// The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+// The network's nodes' endpoints and credentials (each secret field of a `NodeConnection`)
 // as plain strings, in an Output that is secret as a whole: every value built from it in an
 // `apply` or a `pulumi.interpolate` stays secret.
 func (o NetworkOutput) Connections() NodeConnectionArrayOutput {

@@ -222,8 +222,7 @@ func (o CreatorOrganizationPtrOutput) Name() pulumi.StringPtrOutput {
 // Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
 // `Network.connections`), so every value computed from it in an `apply` or a
 // `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-// credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-// `beaconEndpoint`).
+// credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
 type NodeConnection struct {
 	// The node's auth key (often also part of the endpoint paths).
 	AuthKey *string `pulumi:"authKey"`
@@ -249,8 +248,7 @@ type NodeConnection struct {
 // Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
 // `Network.connections`), so every value computed from it in an `apply` or a
 // `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-// credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-// `beaconEndpoint`).
+// credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
 type NodeConnectionOutput struct{ *pulumi.OutputState }
 
 func (NodeConnectionOutput) ElementType() reflect.Type {
@@ -332,7 +330,7 @@ func (o NodeConnectionArrayOutput) Index(i pulumi.IntInput) NodeConnectionOutput
 
 // A node's metadata, readable and never secret: usable in resource names, previews, logs and
 // stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
-// twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+// twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
 // `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
 //
 // The enum fields are typed with the service's known values; a value the service adds later is
@@ -352,7 +350,7 @@ type NodeResult struct {
 	GraphqlEndpointMasked *string `pulumi:"graphqlEndpointMasked"`
 	// The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
 	// key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-	// connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+	// connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
 	HttpsEndpointMasked *string `pulumi:"httpsEndpointMasked"`
 	// The node's id, `ND-` and digit groups, e.g. `ND-123-456-789`.
 	Id string `pulumi:"id"`
@@ -384,7 +382,7 @@ type NodeResult struct {
 
 // A node's metadata, readable and never secret: usable in resource names, previews, logs and
 // stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
-// twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+// twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
 // `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
 //
 // The enum fields are typed with the service's known values; a value the service adds later is
@@ -435,7 +433,7 @@ func (o NodeResultOutput) GraphqlEndpointMasked() pulumi.StringPtrOutput {
 
 // The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
 // key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-// connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+// connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
 func (o NodeResultOutput) HttpsEndpointMasked() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeResult) *string { return v.HttpsEndpointMasked }).(pulumi.StringPtrOutput)
 }

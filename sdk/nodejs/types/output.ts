@@ -50,8 +50,7 @@ export interface CreatorOrganization {
  * Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
  * `Network.connections`), so every value computed from it in an `apply` or a
  * `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
- * credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
- * `beaconEndpoint`).
+ * credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
  */
 export interface NodeConnection {
     /**
@@ -95,7 +94,7 @@ export interface NodeConnection {
 /**
  * A node's metadata, readable and never secret: usable in resource names, previews, logs and
  * stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
- * twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+ * twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
  * `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
  *
  * The enum fields are typed with the service's known values; a value the service adds later is
@@ -129,7 +128,7 @@ export interface NodeResult {
     /**
      * The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
      * key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-     * connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+     * connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
      */
     httpsEndpointMasked?: string;
     /**

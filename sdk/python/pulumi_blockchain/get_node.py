@@ -138,7 +138,7 @@ class GetNodeResult:
         """
         The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
         key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-        connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+        connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
         """
         return pulumi.get(self, "https_endpoint_masked")
 

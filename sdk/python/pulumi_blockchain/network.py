@@ -257,7 +257,7 @@ class Network(pulumi.CustomResource):
     @pulumi.getter
     def connections(self) -> pulumi.Output[Sequence['outputs.NodeConnection']]:
         """
-        The network's nodes' endpoints and credentials (`httpsEndpoint`, `wssEndpoint`, `authKey`, …)
+        The network's nodes' endpoints and credentials (each secret field of a `NodeConnection`)
         as plain strings, in an Output that is secret as a whole: every value built from it in an
         `apply` or a `pulumi.interpolate` stays secret.
         """

@@ -149,8 +149,7 @@ class NodeConnection(dict):
     Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
     `Network.connections`), so every value computed from it in an `apply` or a
     `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-    credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-    `beaconEndpoint`).
+    credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
     """
     @staticmethod
     def __key_warning(key: str):
@@ -196,8 +195,7 @@ class NodeConnection(dict):
         Always delivered inside an Output that is secret as a whole (`getNodeConnectionsOutput`,
         `Network.connections`), so every value computed from it in an `apply` or a
         `pulumi.interpolate` stays secret. Fields the service did not send are missing (endpoints and
-        credentials are shown only to the node's owner, and some protocols have no `wssEndpoint` or
-        `beaconEndpoint`).
+        credentials are shown only to the node's owner, and some protocols lack an endpoint or two).
 
         :param _builtins.str id: The node's id, e.g. `ND-123-456-789` (the same as `NodeResult.id`).
         :param _builtins.str name: The node's name (the same as `NodeResult.name`).
@@ -304,7 +302,7 @@ class NodeResult(dict):
     """
     A node's metadata, readable and never secret: usable in resource names, previews, logs and
     stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
-    twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+    twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
     `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
 
     The enum fields are typed with the service's known values; a value the service adds later is
@@ -360,7 +358,7 @@ class NodeResult(dict):
         """
         A node's metadata, readable and never secret: usable in resource names, previews, logs and
         stack outputs. It holds no endpoint URL and no credential: each endpoint has only its masked
-        twin here (`httpsEndpointMasked`, ...). The endpoints and credentials themselves come from
+        twin here (`<endpoint>Masked`). The endpoints and credentials themselves come from
         `getNodeConnectionsOutput` (or `Network.connections`), secret as a whole.
 
         The enum fields are typed with the service's known values; a value the service adds later is
@@ -385,7 +383,7 @@ class NodeResult(dict):
         :param _builtins.str graphql_endpoint_masked: The GraphQL endpoint for display, credentials replaced by `***`; present when the endpoint is.
         :param _builtins.str https_endpoint_masked: The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
                key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-               connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+               connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
         :param _builtins.str mode: Node mode, e.g. `archive` or `full`; only on the protocols that have one.
         :param _builtins.str version: Software version of the node, e.g. `1.9.9`.
         :param _builtins.str wss_endpoint_masked: The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
@@ -546,7 +544,7 @@ class NodeResult(dict):
         """
         The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
         key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
-        connect: the real URL is `httpsEndpoint` of `getNodeConnectionsOutput`.
+        connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
         """
         return pulumi.get(self, "https_endpoint_masked")
 

@@ -60,7 +60,7 @@ function isAssignmentValueEnd(c: number): boolean {
 }
 
 /**
- * Unquoted credential assignments in free text: `auth_key=…`, `password:…`, `api-key = …`
+ * Unquoted credential assignments in free text: `token=…`, `password:…`, `api-key = …`
  * (a name that {@link isCredentialFieldName} accepts, `=`, or `:` directly followed by the value, then a
  * value up to whitespace or `,;&)]}` or a quote). Quoted JSON fields are left to
  * {@link redactCredentialFields}.

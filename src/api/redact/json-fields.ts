@@ -10,9 +10,9 @@ import { isCredentialFieldName } from "./key-like";
 export const MAX_FIELD_NAME = 64;
 
 /**
- * String values of credential fields of JSON-like text (`"auth_password": "…"`, whitespace
+ * String values of credential fields of JSON-like text (`"password": "…"`, whitespace
  * around the colon, single or double quotes, and JSON that is itself escaped inside a JSON
- * string: `\"auth_key\":\"…\"`). A value that is not closed (a body cut short) is redacted to
+ * string: `\"api_key\":\"…\"`). A value that is not closed (a body cut short) is redacted to
  * the end of the text, so no part of it shows.
  */
 export function redactCredentialFields(text: string): string {

@@ -2,6 +2,7 @@
  * What looks like a key: the statistics of a piece of text that tell a key or token from a name,
  * and the names of secret parameters and credential fields. Linear time.
  */
+import { SECRET_FIELD_NAMES } from "../../model";
 import { REDACTED } from "../defaults";
 import { isAlnum, isDigit, isLetter, looseDecode } from "./chars";
 
@@ -115,7 +116,7 @@ export function hasSecretWord(lowerName: string): boolean {
 
 /** Whether a field name (already lower-cased, `_` and `-` removed) names a credential. */
 export function isCredentialFieldName(name: string): boolean {
-  if (name === "auth" || name === "pass" || name === "sig" || name === "authusername") return true;
+  if (name === "auth" || name === "pass" || name === "sig" || SECRET_FIELD_NAMES.has(name)) return true;
   for (const part of [
     "password",
     "passwd",

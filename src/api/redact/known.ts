@@ -3,7 +3,7 @@
  * Linear time.
  */
 import { REDACTED } from "../defaults";
-import { safeEncode } from "./chars";
+import { secretForms } from "../../model";
 import { occurrences, replaceSpans, unionSpans } from "./spans";
 
 /** Known secrets, URL-encoded and JSON-escaped too; overlapping occurrences become one. */
@@ -11,10 +11,7 @@ export function redactKnown(text: string, secrets: ReadonlyArray<string | undefi
   const forms = new Set<string>();
   for (const secret of secrets) {
     if (typeof secret !== "string" || secret.length === 0) continue;
-    forms.add(secret);
-    const encoded = safeEncode(secret, encodeURIComponent);
-    if (encoded !== undefined) forms.add(encoded);
-    forms.add(JSON.stringify(secret).slice(1, -1));
+    for (const form of secretForms(secret)) forms.add(form);
   }
   let spans: number[] = [];
   for (const form of forms) spans = unionSpans(spans, occurrences(text, form));

@@ -16,7 +16,7 @@ export type Redactor = (text: string) => string;
  * `Authorization` header values, URL user-info (`https://user:pass@host`), secret-looking query
  * parameters (`?api_key=…`, whatever the length of the value), key-looking URL host labels,
  * path segments, query names and values and fragments (endpoint URLs that embed a key, see
- * {@link isKeyLike}) and credential fields of JSON text (`"auth_password": "…"`, also when the
+ * {@link isKeyLike}) and credential fields of JSON text (`"password": "…"`, also when the
  * value is cut short by the end of the text). Resource ids (`ND-123-456-789`) are kept. The input
  * is never modified. Runs in time linear in the length of `text` (no backtracking regular
  * expressions), so a hostile server message cannot stall the process.

@@ -28,7 +28,7 @@ function isHighSurrogate(c: number): boolean {
  * The first `max` characters of a response body, redacted and on one line (whitespace runs
  * become one space), for an error message; `…` marks a cut. The WHOLE body is redacted before
  * it is cut, so that a key straddling the cut cannot leak part of itself, and a credential
- * field cut short by the end of the body shows as `"auth_password":"[REDACTED]`. A surrogate
+ * field cut short by the end of the body shows as `"password":"[REDACTED]`. A surrogate
  * pair is never split. Linear time.
  */
 export function previewBody(body: string, redactor: Redactor, max: number = BODY_PREVIEW_CHARS): string {

@@ -1,0 +1,125 @@
+/**
+ * The one table of a node's `details` fields (spec 2.1.1): for each, its public name (the key,
+ * camelCase, documented here for the editor and the plugin's schema), its name on the wire
+ * (snake_case) and whether it is secret. Everything that knows a node field by name derives from
+ * this table: the wire and public types, the client's mapping, the redaction of error texts,
+ * the node views (readable metadata, secret connections), the plugin's schema, the reliability
+ * scan and the test audit. A field added here is mapped, kept secret where it says so and out of
+ * every readable view, with no other edit.
+ *
+ * Secret fields are endpoints (URLs that may embed the auth key; each has a masked twin in the
+ * readable view) or credentials (never shown, not even masked).
+ */
+
+/** What one field of a node's details holds. */
+export interface NodeDetailField {
+  /** The field's name in the service's JSON. */
+  readonly wire: string;
+  /** Whether the field is an endpoint or a credential: secret wherever it appears. */
+  readonly secret: boolean;
+  /** `text` or `list` (of strings): readable; `endpoint` or `credential`: secret. */
+  readonly value: "text" | "list" | "endpoint" | "credential";
+}
+
+/** Every field of a node's details, in the order the views show them. */
+export const NODE_DETAIL_FIELDS = {
+  /** Node mode, e.g. `archive` or `full`; only on the protocols that have one. */
+  mode: { wire: "mode", secret: false, value: "text" },
+  /** Software version of the node, e.g. `1.9.9`. */
+  version: { wire: "version", secret: false, value: "text" },
+  /** Enabled API namespaces, e.g. `["net", "eth", "web3"]`; missing on protocols without them. */
+  apiNamespaces: { wire: "api_namespaces", secret: false, value: "list" },
+  /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. */
+  httpsEndpoint: { wire: "https_endpoint", secret: true, value: "endpoint" },
+  /** The WebSocket endpoint URL; it may embed the auth key in its path. */
+  wssEndpoint: { wire: "wss_endpoint", secret: true, value: "endpoint" },
+  /** The GraphQL endpoint URL, on protocols that have one. */
+  graphqlEndpoint: { wire: "graphql_endpoint", secret: true, value: "endpoint" },
+  /** The beacon-chain endpoint URL (Ethereum). */
+  beaconEndpoint: { wire: "beacon_endpoint", secret: true, value: "endpoint" },
+  /** User name for the endpoints' basic authentication. */
+  authUsername: { wire: "auth_username", secret: true, value: "credential" },
+  /** Password for the endpoints' basic authentication. */
+  authPassword: { wire: "auth_password", secret: true, value: "credential" },
+  /** The node's auth key (often also part of the endpoint paths). */
+  authKey: { wire: "auth_key", secret: true, value: "credential" },
+} as const satisfies Record<string, NodeDetailField>;
+
+/** The table's type. */
+export type NodeDetailTable = typeof NODE_DETAIL_FIELDS;
+/** The public name of a field of a node's details. */
+export type NodeDetailName = keyof NodeDetailTable;
+/** The public names of the fields whose entry matches `P`. */
+type NamesWhere<P> = { [K in NodeDetailName]: NodeDetailTable[K] extends P ? K : never }[NodeDetailName];
+/** The public name of an endpoint field (secret, with a masked twin). */
+export type NodeEndpointName = NamesWhere<{ value: "endpoint" }>;
+/** The public name of a credential field (secret, never shown). */
+export type NodeCredentialName = NamesWhere<{ value: "credential" }>;
+/** The public name of a secret field: an endpoint or a credential. */
+export type NodeSecretName = NamesWhere<{ secret: true }>;
+/** The value of a field, as the client returns it. */
+type ValueOf<F extends NodeDetailField> = F["value"] extends "list" ? string[] : string;
+
+/**
+ * A node's details by public name, every field optional and documented by the table (a mapped
+ * type over `keyof` the table keeps each entry's doc comment for the editor and the schema).
+ */
+export type NodeDetailValues = { -readonly [K in keyof NodeDetailTable]?: ValueOf<NodeDetailTable[K]> };
+/** A node's details as they travel (snake_case); every field may be missing. */
+export type WireNodeDetailValues = {
+  -readonly [K in NodeDetailName as NodeDetailTable[K]["wire"]]?: ValueOf<NodeDetailTable[K]>;
+};
+
+const NAMES = Object.keys(NODE_DETAIL_FIELDS) as NodeDetailName[];
+
+/** The endpoint fields, each with a masked twin in the readable view. */
+export const NODE_ENDPOINT_FIELDS = NAMES.filter(
+  (k) => NODE_DETAIL_FIELDS[k].value === "endpoint",
+) as readonly NodeEndpointName[];
+/** The credential fields (besides the endpoints, which may embed them). */
+export const NODE_CREDENTIAL_FIELDS = NAMES.filter(
+  (k) => NODE_DETAIL_FIELDS[k].value === "credential",
+) as readonly NodeCredentialName[];
+/** Every secret field: the endpoints, then the credentials. */
+export const NODE_SECRET_FIELDS: readonly NodeSecretName[] = [
+  ...NODE_ENDPOINT_FIELDS,
+  ...NODE_CREDENTIAL_FIELDS,
+];
+/** The wire names of the secret fields: what the service shows only to a node's owner. */
+export const SECRET_DETAIL_FIELDS = NODE_SECRET_FIELDS.map(
+  (k) => NODE_DETAIL_FIELDS[k].wire,
+) as readonly (keyof WireNodeDetailValues)[];
+
+/**
+ * A field name as the redaction compares names: lower case, without `_` and `-`
+ * (`api_key`, `apiKey` and `API-KEY` are one name).
+ */
+export function normalizeFieldName(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, "");
+}
+
+/** The secret fields' names as {@link normalizeFieldName} gives them: credential names for redaction. */
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(NODE_SECRET_FIELDS.map(normalizeFieldName));
+
+/** Every secret of one node's details (values of its secret fields that are non-empty strings). */
+export function secretValues(details: Readonly<Record<string, unknown>>, wire = false): string[] {
+  return NODE_SECRET_FIELDS.map((k) => details[wire ? NODE_DETAIL_FIELDS[k].wire : k]).filter(
+    (v): v is string => typeof v === "string" && v !== "",
+  );
+}
+
+/**
+ * The forms in which a secret can appear in a text: as it is, URL-encoded and JSON-escaped
+ * (distinct; a lone surrogate has no URL encoding). Every search for a secret (redaction, the
+ * checks of construction errors, the reliability scan, the test audit) looks for these.
+ */
+export function secretForms(secret: string): string[] {
+  const forms = [secret];
+  try {
+    forms.push(encodeURIComponent(secret));
+  } catch {
+    // a lone surrogate has no URL encoding; the other forms still apply
+  }
+  forms.push(JSON.stringify(secret).slice(1, -1));
+  return [...new Set(forms)];
+}

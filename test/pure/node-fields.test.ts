@@ -1,0 +1,164 @@
+/**
+ * The one table of a node's fields (`src/model/node-fields.ts`):
+ * - each field's names (wire and public) are written once in `src/`, in the table: every other
+ *   place derives from it. The emulator is left out on purpose: it stands in for the service and
+ *   writes the service's JSON by hand, so that a wrong name in the table cannot hide in both;
+ * - a made-up secret field added to the table is secret everywhere: mapped from the wire, in the
+ *   connection views and out of the readable one, redacted from error texts by name, learned from
+ *   a read, hidden from other organizations by the emulator, secret in the plugin's schema and in
+ *   the reliability scan.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { NODE_DETAIL_FIELDS } from "../../src/model";
+
+const SRC = path.resolve(__dirname, "..", "..", "src");
+const TABLE = path.join(SRC, "model", "node-fields.ts");
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return full === path.join(SRC, "emulator") ? [] : sourceFiles(full);
+    return e.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+describe("the node-field table", () => {
+  const files = sourceFiles(SRC).map((file) => ({ file, text: fs.readFileSync(file, "utf8") }));
+  const names = Object.entries(NODE_DETAIL_FIELDS)
+    .filter(([, field]) => field.secret)
+    .flatMap(([name, field]) => [name, field.wire]);
+
+  test("has the seven secret fields of the service's nodes", () => {
+    expect(names).toHaveLength(14);
+  });
+
+  test.each(names)("%s is written once in src/ (outside the emulator): in the table", (name) => {
+    const word = new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, "g");
+    const places = files.flatMap(({ file, text }) =>
+      (text.match(word) ?? []).map(() => path.relative(SRC, file)),
+    );
+    expect(places).toEqual([path.relative(SRC, TABLE)]);
+  });
+});
+
+describe("a made-up secret field added to the table", () => {
+  const VALUE = "correct-horse-battery-staple";
+  let mod: {
+    api: typeof import("../../src/api");
+    model: typeof import("../../src/model");
+    transport: typeof import("../../src/api/transport");
+    mapping: typeof import("../../src/api/mapping");
+    store: typeof import("../../src/emulator/data/store");
+    schema: typeof import("../../scripts/schema/build-schema");
+    docs: typeof import("../../scripts/schema/schema-docs");
+  };
+
+  beforeAll(() => {
+    jest.isolateModules(() => {
+      // The table's own module, with one more entry: every list derives from it by its own code.
+      jest.doMock("../../src/model/node-fields", () => {
+        const source = fs.readFileSync(TABLE, "utf8");
+        const extended = source.replace(
+          "export const NODE_DETAIL_FIELDS = {",
+          'export const NODE_DETAIL_FIELDS = {\n  signerSeed: { wire: "signer_seed", secret: true, value: "credential" },',
+        );
+        if (extended === source) throw new Error("the table's declaration was not found");
+        const ts = jest.requireActual("typescript") as typeof import("typescript");
+        const js = ts.transpileModule(extended, {
+          compilerOptions: { module: ts.ModuleKind.CommonJS },
+        }).outputText;
+        const exports: Record<string, unknown> = {};
+        new Function("exports", "require", js)(exports, require);
+        return exports;
+      });
+      mod = {
+        api: require("../../src/api"),
+        model: require("../../src/model"),
+        transport: require("../../src/api/transport"),
+        mapping: require("../../src/api/mapping"),
+        store: require("../../src/emulator/data/store"),
+        schema: require("../../scripts/schema/build-schema"),
+        docs: require("../../scripts/schema/schema-docs"),
+      };
+    });
+  });
+
+  const wireNode = (details: Record<string, unknown>) => ({
+    id: "ND-100-000-001",
+    name: "n",
+    network: "NW-100-000-1",
+    organization: "RG-100-001",
+    type: "dedicated",
+    role: "peer",
+    provider: "aws",
+    region: "us-east-1",
+    status: "running",
+    configuration: {},
+    details,
+    created_at: "2024-01-01T00:00:00Z",
+    creator: { id: "", email: "", first_name: "", last_name: "", organization: { id: "", name: "" } },
+  });
+
+  test("is a secret field of the model", () => {
+    expect(mod.model.NODE_SECRET_FIELDS).toContain("signerSeed");
+    expect(mod.model.NODE_CREDENTIAL_FIELDS).toContain("signerSeed");
+    expect(mod.model.SECRET_DETAIL_FIELDS).toContain("signer_seed");
+    expect(mod.model.secretValues({ signer_seed: VALUE }, true)).toEqual([VALUE]);
+  });
+
+  test("is mapped from the wire, in the connection views and not in the readable one", () => {
+    const node = mod.mapping.toNode(wireNode({ signer_seed: VALUE, https_endpoint: "https://h.example/x" }));
+    expect((node.details as Record<string, unknown>).signerSeed).toBe(VALUE);
+    expect((mod.api.toNodeConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
+    expect((mod.api.toNodeWithConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
+    const readable = JSON.stringify(mod.api.toNodeResult(node));
+    expect(readable).not.toContain(VALUE);
+    expect(readable).not.toContain("signerSeed");
+    const absent = mod.api.toNodeWithConnection(mod.mapping.toNode(wireNode({})));
+    expect((absent as unknown as Record<string, unknown>).signerSeed).toBe("");
+  });
+
+  test("is redacted by name from error texts, and learned from a read", () => {
+    expect(mod.api.redact(`{"signer_seed": "${VALUE}"}`)).not.toContain(VALUE);
+    expect(mod.api.redact(`signerSeed=${VALUE}`)).not.toContain(VALUE);
+    const learned: string[] = [];
+    const node = mod.mapping.toNode(wireNode({ signer_seed: VALUE }));
+    mod.transport.learnNodeSecrets(
+      {
+        learned: {
+          learn: (values: readonly (string | undefined)[]) => learned.push(...(values as string[])),
+        },
+      } as never,
+      [node],
+    );
+    expect(learned).toEqual([VALUE]);
+  });
+
+  test("is hidden by the emulator from other organizations, shown to the node's own", () => {
+    const store = new mod.store.Store({
+      organizations: [{ id: "RG-100-001", name: "org", apiKey: "k".repeat(32) }],
+      users: [{ id: "US-1", email: "a@b.c", firstName: "A", lastName: "B", organization: "RG-100-001" }],
+      projects: [],
+      networks: [],
+      nodes: [],
+    } as never);
+    const record = { ...wireNode({}), createdAt: "2024-01-01T00:00:00Z", creator: "US-1" };
+    const node = { ...record, details: { signer_seed: VALUE, mode: "full" } } as never;
+    expect(store.nodeWire(node, "RG-100-002").details).toEqual({ mode: "full" });
+    expect(store.nodeWire(node, "RG-100-001").details).toEqual({ signer_seed: VALUE, mode: "full" });
+  });
+
+  test("is secret in the plugin's schema, and not a property of the readable node", () => {
+    const real = mod.docs.surfaceDocs(SRC);
+    const docs = (owner: string, member?: string) =>
+      member === "signerSeed" ? "A made-up signer seed." : real(owner, member);
+    const schema = mod.schema.buildSchema("0.0.0", docs) as {
+      types: Record<string, { properties: Record<string, { secret?: boolean }> }>;
+    };
+    expect(schema.types["blockchain:index:NodeConnection"].properties.signerSeed).toMatchObject({
+      secret: true,
+    });
+    expect(Object.keys(schema.types["blockchain:index:NodeResult"].properties)).not.toContain("signerSeed");
+  });
+});
