@@ -8,7 +8,10 @@
  *                                               src/client.ts uses only src/api/ and src/model/
  *   src/plugin/                                 the provider plugin (pulumi-resource-blockchain): serves
  *                                               resources and functions over Pulumi's provider protocol
- *   src/resources/   src/functions/             Pulumi (neither imports the other)
+ *   src/resources/   src/functions/             Pulumi: the dynamic resources' shell, the data-source
+ *                                               functions (neither imports the other)
+ *   src/provider/                               the provider core both hosts serve: the registry of
+ *                                               resource kinds, their methods, checks, node views
  *   src/settings.ts                             where the API URL and key come from
  *   src/api/                                    HTTP client: no Pulumi
  *   src/model/                                  pure: no I/O, no Pulumi
@@ -22,6 +25,7 @@
 const MODEL = "^src/model/";
 const API = "^src/api/";
 const SETTINGS = "^src/settings(?:[.]ts$|/)";
+const PROVIDER = "^src/provider/";
 const RESOURCES = "^src/resources/";
 const FUNCTIONS = "^src/functions/";
 const EMULATOR = "^src/emulator/";
@@ -67,22 +71,28 @@ module.exports = {
       MODEL,
     ]),
     layer(
+      "layer-provider",
+      "src/provider/ imports settings, api and model; never resources, functions, the plugin, the emulator or an entry point.",
+      PROVIDER,
+      [PROVIDER, SETTINGS, API, MODEL],
+    ),
+    layer(
       "layer-resources",
-      "src/resources/ imports settings, api and model; never src/functions/, the emulator or an entry point.",
+      "src/resources/ imports provider, settings, api and model; never src/functions/, the emulator or an entry point.",
       RESOURCES,
-      [RESOURCES, SETTINGS, API, MODEL],
+      [RESOURCES, PROVIDER, SETTINGS, API, MODEL],
     ),
     layer(
       "layer-functions",
-      "src/functions/ imports settings, api and model; never src/resources/, the emulator or an entry point.",
+      "src/functions/ imports provider, settings, api and model; never src/resources/, the emulator or an entry point.",
       FUNCTIONS,
-      [FUNCTIONS, SETTINGS, API, MODEL],
+      [FUNCTIONS, PROVIDER, SETTINGS, API, MODEL],
     ),
     layer(
       "layer-plugin",
-      "src/plugin/ imports resources, functions, settings, api and model; never the emulator or an entry point.",
+      "src/plugin/ imports functions, provider, settings, api and model; never resources (the other host), the emulator or an entry point.",
       PLUGIN,
-      [PLUGIN, RESOURCES, FUNCTIONS, SETTINGS, API, MODEL],
+      [PLUGIN, FUNCTIONS, PROVIDER, SETTINGS, API, MODEL],
     ),
     {
       name: "plugin-stands-alone",
@@ -94,7 +104,7 @@ module.exports = {
     },
     layer(
       "layer-emulator",
-      "src/emulator/ uses src/model/ only (never api, settings, resources, functions or an entry point).",
+      "src/emulator/ uses src/model/ only (never api, settings, provider, resources, functions or an entry point).",
       EMULATOR,
       [EMULATOR, MODEL],
     ),
@@ -119,7 +129,10 @@ module.exports = {
       comment:
         "Every file in src/ belongs to a layer of this config: a new folder in src/ gets its place here first, so no import escapes the rules.",
       severity: "error",
-      from: { path: "^src/", pathNot: [MODEL, API, SETTINGS, RESOURCES, FUNCTIONS, PLUGIN, EMULATOR, ENTRY] },
+      from: {
+        path: "^src/",
+        pathNot: [MODEL, API, SETTINGS, PROVIDER, RESOURCES, FUNCTIONS, PLUGIN, EMULATOR, ENTRY],
+      },
       to: {},
     },
     {

@@ -6,7 +6,7 @@
  * Python program starts, as users install it (`./plugin.ts`).
  */
 import { spawn } from "child_process";
-import { providerFor } from "../../src/resources/provider-shell";
+import { providerFor } from "../../src/resources/shell";
 import { ProviderHost, serializeProvider } from "../../test/helpers/provider-host";
 import { ROOT, median, ms, startEmulatorProcess, timed, x } from "./common";
 import type { Row } from "./common";

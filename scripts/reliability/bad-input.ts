@@ -10,8 +10,8 @@ import nodeFetch from "node-fetch";
 import { ApiError, NodeServiceClient, type FetchLike } from "../../src/api";
 import { startEmulator, type RunningEmulator } from "../../src/emulator";
 import { PROTOCOLS, SHARED_PROTOCOLS, checkAddress, isId, toChecksumAddress } from "../../src/model";
-import { checkFaucetDrip, createFaucetDrip } from "../../src/resources/faucet-drip-provider";
-import { checkNetwork, createNetwork } from "../../src/resources/network-provider";
+import { checkFaucetDrip, createFaucetDrip } from "../../src/provider/faucet-drip";
+import { checkNetwork, createNetwork } from "../../src/provider/network";
 import {
   Goal,
   Rng,

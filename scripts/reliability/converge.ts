@@ -18,7 +18,7 @@ import {
   REGIONS,
   validateNodeFilters,
 } from "../../src/model";
-import * as net from "../../src/resources/network-provider";
+import * as net from "../../src/provider/network";
 import {
   Goal,
   Rng,

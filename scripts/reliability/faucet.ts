@@ -7,7 +7,7 @@
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";
 import { toChecksumAddress } from "../../src/model";
-import { createFaucetDrip, type FaucetDripOutputs } from "../../src/resources/faucet-drip-provider";
+import { createFaucetDrip, type FaucetDripOutputs } from "../../src/provider/faucet-drip";
 import {
   Goal,
   Rng,

@@ -4,12 +4,12 @@
  * this code): the names, types and allowed values of every property come from the model's
  * tables, the secret fields from the node views, the property docs from the TypeScript surface's
  * own doc comments (handed in as a {@link DocLookup} by `gen-schema.ts`), the tokens from the
- * plugin's own `src/plugin/tokens.ts`. One source of truth: a filter, a status or a secret field
+ * plugin's own `src/provider/kinds.ts`. One source of truth: a filter, a status or a secret field
  * added to the model shows up here.
  */
 import { NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../../src/model";
 import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
-import { PACKAGE, token, TOKENS } from "../../src/plugin/tokens";
+import { FUNCTION_TOKENS, KINDS, PACKAGE, token } from "../../src/provider/kinds";
 import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../../src/settings";
 
 /**
@@ -199,7 +199,7 @@ function functions(doc: (owner: string, member?: string) => string) {
   const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
   const listInputs = { ...filterProperties(doc), limit, waitFor, ...callSettings(doc, "CallSettingArgs") };
   return {
-    [TOKENS.getNode]: {
+    [FUNCTION_TOKENS.getNode]: {
       description:
         "Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. " +
         "Its endpoints and credentials come from `getNodeConnections` with the same `id`.",
@@ -218,7 +218,7 @@ function functions(doc: (owner: string, member?: string) => string) {
         required: NODE_RESULT_REQUIRED,
       },
     },
-    [TOKENS.getNodes]: {
+    [FUNCTION_TOKENS.getNodes]: {
       description:
         "Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered and " +
         "ordered: their metadata and masked endpoints, never secret. More matching nodes than `limit` is an " +
@@ -230,7 +230,7 @@ function functions(doc: (owner: string, member?: string) => string) {
         required: ["nodes"],
       },
     },
-    [TOKENS.getNodeConnections]: {
+    [FUNCTION_TOKENS.getNodeConnections]: {
       description:
         "The endpoints and credentials of nodes: those of the list that `getNodes` returns for the same " +
         `filters, or of the one node \`id\`. ${CONNECTIONS_NOTE}`,
@@ -274,15 +274,8 @@ function resources(doc: (owner: string, member?: string) => string) {
     note: str(doc("FaucetDrip", "note")),
   };
   return {
-    [TOKENS.network]: {
-      description:
-        "A network of the blockchain node service, adopted by id (networks cannot be created through the " +
-        "service's API). Create reads the network and applies `name`/`project` when given; refresh shows " +
-        "drift; update changes only what changed. Destroy deletes the network in the service (the service " +
-        "refuses while nodes remain), and so does a replacement for the old network, unless the resource has the " +
-        "`retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview " +
-        "fails for a `networkId` that does not exist. Import an existing one with " +
-        "`pulumi import blockchain:index:Network <name> NW-…`.",
+    [KINDS.network.token]: {
+      description: KINDS.network.docs.description,
       properties: networkOutputs,
       required: [
         "networkId",
@@ -303,11 +296,8 @@ function resources(doc: (owner: string, member?: string) => string) {
       },
       requiredInputs: ["networkId"],
     },
-    [TOKENS.faucetDrip]: {
-      description:
-        "One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), " +
-        "made once when the resource is created. A new address or chain replaces the resource (a new request). " +
-        "Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.",
+    [KINDS.faucetDrip.token]: {
+      description: KINDS.faucetDrip.docs.description,
       properties: faucetOutputs,
       required: ["address", "outcome", "amountSent", "transaction", "note"],
       inputProperties: {

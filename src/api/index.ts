@@ -54,14 +54,4 @@ export { compact } from "./mapping";
 export { checkApiUrl } from "./url";
 export { guardInputValue, maskUrlCredentials, redact, type MaskUrlOptions, type Redactor } from "./redact";
 
-// The views of a node that the Pulumi layers return (metadata, and connection data to keep secret).
-export { maskEndpoint, MASK } from "./mask-endpoint";
 export { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../model";
-export {
-  toNodeConnection,
-  toNodeResult,
-  toNodeWithConnection,
-  type NodeConnection,
-  type NodeResult,
-  type NodeWithConnection,
-} from "./node-view";

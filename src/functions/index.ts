@@ -1,13 +1,152 @@
 /**
- * The data-source functions: node metadata, readable (`getNode`, `getNodes` and their Output
- * forms), and node endpoints and credentials, secret as a whole (`getNodeConnectionsOutput`).
+ * The data-source functions: node metadata, readable (`getNode`, `getNodes`), and the brief's
+ * Output forms, which add every endpoint and credential, secret as a whole (`getNodeOutput`,
+ * `getNodesOutput`, `getNodeConnectionsOutput`). Each runs a host-neutral lookup
+ * (`./lookups.ts`) through the program host (`./program.ts`).
  */
-export { getNode, getNodeOutput } from "./get-node";
-export type { GetNodeArgs, GetNodeOutputArgs } from "./get-node";
-export { getNodes, getNodesOutput } from "./get-nodes";
-export type { GetNodesArgs, GetNodesOutputArgs } from "./get-nodes";
-export { getNodeConnectionsOutput } from "./get-node-connections";
-export type { GetNodeConnectionsArgs, GetNodeConnectionsOutputArgs } from "./get-node-connections";
-export type { NodeFilterArgs } from "./filters";
-export type { NodeConnection, NodeResult, NodeWithConnection } from "../api";
+import * as pulumi from "@pulumi/pulumi";
+import {
+  toNodeResult,
+  toNodeWithConnection,
+  type NodeConnection,
+  type NodeResult,
+  type NodeWithConnection,
+} from "../provider";
+import { nodeConnections, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./lookups";
+import { failingQuietly, fetchNode, fetchNodes, unsecretArgs } from "./program";
+
+export type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs, NodeFilterArgs } from "./lookups";
+export type { NodeConnection, NodeResult, NodeWithConnection } from "../provider";
 export type { WaitFor } from "./wait";
+
+/**
+ * Every field of `T` as a `pulumi.Input`, optional where it is optional in `T`. A homomorphic
+ * mapped type: each field keeps its JSDoc, so the `…Output` forms show the same docs as the
+ * plain ones.
+ */
+export type Inputs<T> = { [K in keyof T]: pulumi.Input<Exclude<T[K], undefined>> };
+
+/** Arguments of {@link getNodeOutput}: those of {@link getNode}, each an Input (`apiKey` may be a secret Output). */
+export type GetNodeOutputArgs = Inputs<GetNodeArgs>;
+
+/** Arguments of {@link getNodesOutput}: those of {@link getNodes}, each an Input (`apiKey` may be a secret Output). */
+export type GetNodesOutputArgs = Inputs<GetNodesArgs>;
+
+/**
+ * Arguments of {@link getNodeConnectionsOutput}: those of `getNodesOutput`, or an `id`, each an
+ * Input (`apiKey` may be a secret Output).
+ */
+export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
+
+/**
+ * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints (`NodeResult`),
+ * readable. A Promise cannot carry secretness, so this form has **no endpoint and no
+ * credential**: for them, use the Output form {@link getNodeOutput}, whose every endpoint and
+ * credential is a secret `Output<string>` property.
+ *
+ * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
+ * timeout, an unreachable or failing service) throw a `pulumi.RunError`: the program ends with
+ * that one message, no stack trace.
+ */
+export function getNode(args: GetNodeArgs): Promise<NodeResult> {
+  return failingQuietly(async () => toNodeResult(await fetchNode("getNode", args)));
+}
+
+/**
+ * The brief's data source: one node (`GET /v1/nodes/{id}/`) with its metadata, masked twins
+ * **and** every endpoint and credential, as one Output **secret as a whole**:
+ *
+ * each a property of the result: `getNodeOutput({ id })` followed by a field of
+ * {@link NodeWithConnection} is a secret `Output<string>` that fits any resource input or stack
+ * output (the README's "Functions" section has the examples).
+ *
+ * Everything computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) stays secret. For a
+ * readable value (a name, a status), `pulumi.unsecret(getNodeOutput({ id }).status)`, or the
+ * Promise form {@link getNode}.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNode`.
+ */
+export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeWithConnection> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi
+    .secret(unsecretArgs(args))
+    .apply((a) =>
+      failingQuietly(async () => toNodeWithConnection(await fetchNode("getNodeOutput", a as GetNodeArgs))),
+    );
+}
+
+/**
+ * Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered
+ * and ordered: their metadata and masked endpoints (`NodeResult`), readable. A Promise cannot
+ * carry secretness, so this form has **no endpoint and no credential**: for them, use the Output
+ * form, `getNodesOutput(filters)` (secret as a whole).
+ *
+ * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout, an
+ * unreachable or failing service) throw a `pulumi.RunError`: the program ends with that one
+ * message, no stack trace.
+ */
+export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
+  return failingQuietly(async () => (await fetchNodes("getNodes", args)).map(toNodeResult));
+}
+
+/**
+ * The brief's data source: the matching nodes (`GET /v1/nodes/`, every page), each with its
+ * metadata, masked twins **and** every endpoint and credential, as one Output **secret as a
+ * whole**:
+ *
+ * ```ts
+ * const nodes = getNodesOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
+ * ```
+ *
+ * Each node is a {@link NodeWithConnection}: an `apply` over `nodes` reads its endpoints and
+ * credentials, and what it returns is secret too (the README's "Functions" section has examples).
+ *
+ * Everything computed from it stays secret. For a readable list (names, statuses), unwrap what
+ * you keep: `pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)))`, or use the Promise
+ * form {@link getNodes}.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
+ */
+export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<NodeWithConnection[]> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi
+    .secret(unsecretArgs(args))
+    .apply((a) =>
+      failingQuietly(async () =>
+        (await fetchNodes("getNodesOutput", a as GetNodesArgs)).map(toNodeWithConnection),
+      ),
+    );
+}
+
+/**
+ * The endpoints and credentials of nodes, as one Output **secret as a whole**, holding plain
+ * strings: one {@link NodeConnection} per node (its id, name, and each endpoint and credential
+ * the service sent), in the order of the list (or the one node of
+ * `id`). Every value computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) is secret
+ * too, so an app's configuration is one `apply` away:
+ *
+ * ```ts
+ * const conns = getNodeConnectionsOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
+ * ```
+ *
+ * Takes the filters, `limit` and `waitFor` of `getNodesOutput`, or `id` for one node. There is no
+ * Promise form on purpose: a Promise cannot carry secretness. Metadata (status, region, masked
+ * endpoints, ...) comes from `getNodesOutput`, readable.
+ *
+ * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
+ */
+export function getNodeConnectionsOutput(
+  args: GetNodeConnectionsOutputArgs = {},
+): pulumi.Output<NodeConnection[]> {
+  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
+  return pulumi.secret(unsecretArgs(args)).apply((a) =>
+    failingQuietly(() =>
+      nodeConnections(
+        "getNodeConnectionsOutput",
+        a as GetNodeConnectionsArgs,
+        (args) => fetchNodes("getNodeConnectionsOutput", args),
+        (args) => fetchNode("getNodeConnectionsOutput", args),
+      ),
+    ),
+  );
+}

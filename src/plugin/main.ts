@@ -6,7 +6,7 @@
  * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`, default 5 s), then answers those still running with an error
  * and exits (see `./shutdown.ts`). Standard input is not watched: the engine gives plugins none.
  */
-import { engineLog } from "../resources/engine-log";
+import { engineLog } from "../provider";
 import { setWaitReporter } from "../settings";
 import { serve } from "./server";
 import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";

@@ -7,7 +7,7 @@
  * says so, and the process exits. Without the bound, a call retrying against a silent service
  * would keep the process alive for minutes after it was asked to stop.
  */
-import { beginStopping, interruptCalls } from "../resources/interrupt";
+import { beginStopping, interruptCalls } from "../provider";
 
 /** Default grace for the calls in flight, ms. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;

@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { FAUCET_DRIP_INPUT_NAMES, type FaucetOutcome } from "./faucet-drip-provider";
-import { refuseImport, refuseUnknownArgs } from "./import-option";
-import { providerFor } from "./provider-shell";
+import { KINDS, type FaucetOutcome } from "../provider";
+import { checkDeclaration, providerFor } from "./shell";
 
 /** Arguments of {@link FaucetDrip}. */
 export interface FaucetDripArgs {
@@ -69,18 +68,9 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
    * or `args` is missing.
    */
   constructor(name: string, args: FaucetDripArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImport("FaucetDrip", name, opts);
-    if (args === undefined || args === null || typeof args !== "object") {
-      throw new pulumi.ResourceError(
-        `FaucetDrip ${JSON.stringify(name)}: the arguments are missing: pass the address to send test tokens to, ` +
-          `e.g. new FaucetDrip(${JSON.stringify(name)}, { address: "0x…" }).`,
-        undefined,
-        true,
-      );
-    }
-    refuseUnknownArgs("FaucetDrip", name, args, FAUCET_DRIP_INPUT_NAMES);
+    const options = checkDeclaration(KINDS.faucetDrip, name, args, opts);
     super(
-      providerFor("faucetDrip"),
+      providerFor(KINDS.faucetDrip.key),
       name,
       {
         address: args.address,
@@ -95,7 +85,7 @@ export class FaucetDrip extends pulumi.dynamic.Resource {
         transaction: undefined,
         note: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["apiKey"] }),
+      options,
       "blockchain",
       "FaucetDrip",
     );

@@ -3,4 +3,4 @@ export { Network } from "./network";
 export type { NetworkArgs } from "./network";
 export { FaucetDrip } from "./faucet-drip";
 export type { FaucetDripArgs } from "./faucet-drip";
-export type { FaucetOutcome } from "./faucet-drip-provider";
+export type { FaucetOutcome } from "../provider";

@@ -1,8 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Creator, NodeConnection, NodeResult } from "../api";
-import { refuseImport, refuseUnknownArgs } from "./import-option";
-import { NETWORK_INPUT_NAMES } from "./network-provider";
-import { providerFor } from "./provider-shell";
+import type { Creator } from "../api";
+import { KINDS, type NodeConnection, type NodeResult } from "../provider";
+import { checkDeclaration, providerFor } from "./shell";
 
 /**
  * Arguments of {@link Network}.
@@ -45,7 +44,7 @@ export interface NetworkArgs {
 }
 
 /** Outputs that carry credentials and are always secret. */
-export const NETWORK_SECRET_OUTPUTS = ["connections", "apiKey"];
+export const NETWORK_SECRET_OUTPUTS = KINDS.network.secretOutputs;
 
 /**
  * A network of the blockchain node service, adopted by id.
@@ -103,18 +102,9 @@ export class Network extends pulumi.dynamic.Resource {
    * is missing.
    */
   constructor(name: string, args: NetworkArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImport("Network", name, opts);
-    if (args === undefined || args === null || typeof args !== "object") {
-      throw new pulumi.ResourceError(
-        `Network ${JSON.stringify(name)}: the arguments are missing: pass at least the id of the network to adopt, ` +
-          `e.g. new Network(${JSON.stringify(name)}, { networkId: "NW-…" }).`,
-        undefined,
-        true,
-      );
-    }
-    refuseUnknownArgs("Network", name, args, NETWORK_INPUT_NAMES);
+    const options = checkDeclaration(KINDS.network, name, args, opts);
     super(
-      providerFor("network"),
+      providerFor(KINDS.network.key),
       name,
       {
         networkId: args.networkId,
@@ -134,7 +124,7 @@ export class Network extends pulumi.dynamic.Resource {
         nodes: undefined,
         connections: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: NETWORK_SECRET_OUTPUTS }),
+      options,
       "blockchain",
       "Network",
     );

@@ -1,34 +1,68 @@
 /**
  * The dynamic providers' implementation, loaded by name inside the provider process at call
  * time (`require("pulumi-blockchain-nodes/provider-runtime")`). The serialized providers
- * therefore capture no client, no key and no module by value: see `./provider-shell.ts`.
+ * therefore capture no client, no key and no module by value: see `./shell.ts`. Every kind of
+ * the provider core's registry is served here under its key (`network`, `faucetDrip`).
  * The SDK is imported for its types only: the provider process never loads it from here.
+ *
+ * Errors of the provider methods as the user sees them: one clear message, no stack trace.
+ *
+ * The engine shows a failed provider call as the error's message, on the resource. Pulumi's
+ * dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) also prints every error thrown
+ * by `check`, `diff`, `read` and `delete` to its stderr as `${error}: ${error.stack}`, and the
+ * engine shows that text again, with the trace, under the stack. Every message of this package
+ * already names the operation, the resource and what to do, so the second copy only repeats it
+ * with frames of the provider's internals.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  checkFaucetDrip,
-  createFaucetDrip,
-  deleteFaucetDrip,
-  diffFaucetDrip,
-  FaucetDripInputs,
-  FaucetDripOutputs,
-  readFaucetDrip,
-  updateFaucetDrip,
-} from "./faucet-drip-provider";
-import {
-  checkNetwork,
-  createNetwork,
-  deleteNetwork,
-  diffNetwork,
-  NetworkInputs,
-  NetworkOutputs,
-  readNetwork,
-  updateNetwork,
-} from "./network-provider";
+import { engineLog, KINDS, setProviderConfig, type KindMethods, type ResourceKind } from "../provider";
 import { setWaitReporter } from "../settings";
-import { engineLog } from "./engine-log";
-import { setProviderConfig } from "./provider-config";
-import { quietly } from "./quiet-errors";
+
+/** How long a muted line is waited for, ms (the host prints it right after the call fails). */
+const MUTE_FOR_MS = 10_000;
+
+/** The exact lines the host is about to print for errors thrown here. */
+const muted = new Set<string>();
+let installed = false;
+
+/** Lets `console.error` drop the host's copy of an error thrown here; prints everything else. */
+function installFilter(): void {
+  if (installed) return;
+  installed = true;
+  const print = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    if (args.length === 1 && typeof args[0] === "string" && muted.delete(args[0])) return;
+    print(...args);
+  };
+}
+
+/**
+ * Makes an error thrown to the dynamic-provider host quiet: its stack becomes its first line
+ * (`name: message`, no frames), and the host's copy of it on stderr is dropped (see above).
+ * The error object, its class, message and fields are kept. Returns the error.
+ */
+export function quiet(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  error.stack = `${error.name}: ${error.message}`;
+  installFilter();
+  const line = `${error}: ${error.stack}`;
+  muted.add(line);
+  setTimeout(() => muted.delete(line), MUTE_FOR_MS).unref();
+  return error;
+}
+
+/** A provider method whose errors are made {@link quiet}. */
+export function quietly<A extends unknown[], R>(
+  method: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await method(...args);
+    } catch (error) {
+      throw quiet(error);
+    }
+  };
+}
 
 // A wait between two attempts shows in the engine's log as it happens (a 429, a 5xx, a timeout).
 setWaitReporter((event) => engineLog("info", event.message));
@@ -39,27 +73,30 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 }
 
 /**
- * The Network provider's methods; their errors are quiet (one message, no trace: see
- * `./quiet-errors.ts`). `read` also returns the inputs that match the refreshed outputs; the SDK
- * types `ReadResult.inputs` as outputs, and the host hands them to the engine as inputs.
+ * The dynamic provider of a kind: its methods, their errors quiet. `read` also returns the inputs
+ * that match the refreshed outputs; the SDK types `ReadResult.inputs` as outputs, and the host
+ * hands them to the engine as inputs.
  */
-export const network = {
-  check: quietly(checkNetwork),
-  diff: quietly(diffNetwork),
-  create: quietly(createNetwork),
-  read: quietly(
-    readNetwork as (id: string, props?: NetworkOutputs) => Promise<pulumi.dynamic.ReadResult<NetworkOutputs>>,
-  ),
-  update: quietly(updateNetwork),
-  delete: quietly(deleteNetwork),
-} satisfies pulumi.dynamic.ResourceProvider<NetworkInputs, NetworkOutputs>;
+function dynamicProvider<I, O>(kind: ResourceKind<I, O>) {
+  const m: KindMethods<I, O> = kind.methods;
+  return {
+    check: quietly(m.check),
+    diff: quietly(m.diff),
+    create: quietly(m.create),
+    read: quietly(m.read as (id: string, props?: O) => Promise<pulumi.dynamic.ReadResult<O>>),
+    update: quietly(m.update),
+    delete: quietly(m.delete),
+  } satisfies pulumi.dynamic.ResourceProvider<I, O>;
+}
 
-/** The FaucetDrip provider's methods; their errors are quiet (see `./quiet-errors.ts`). */
-export const faucetDrip = {
-  check: quietly(checkFaucetDrip),
-  diff: quietly(diffFaucetDrip),
-  create: quietly(createFaucetDrip),
-  read: quietly(readFaucetDrip),
-  update: quietly(updateFaucetDrip),
-  delete: quietly(deleteFaucetDrip),
-} satisfies pulumi.dynamic.ResourceProvider<FaucetDripInputs, FaucetDripOutputs>;
+/** The Network provider (key `network` of the registry). */
+export const network = dynamicProvider(KINDS.network);
+/** The FaucetDrip provider (key `faucetDrip` of the registry). */
+export const faucetDrip = dynamicProvider(KINDS.faucetDrip);
+
+/** Compile-time check: every kind of the registry is exported under its key. */
+type _EveryKindServed = Assert<Same<keyof typeof KINDS, "network" | "faucetDrip">>;
+/** `true` only when `A` and `B` are the same set. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Accepts `true` only. */
+type Assert<T extends true> = T;

@@ -7,10 +7,7 @@ import http from "node:http";
 import { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { ApiError, NodeServiceClient, NotFoundError } from "../../src/api";
-import {
-  readNetwork as providerRead,
-  deleteNetwork as providerDelete,
-} from "../../src/resources/network-provider";
+import { readNetwork as providerRead, deleteNetwork as providerDelete } from "../../src/provider/network";
 import {
   ScriptedServer,
   collect,

@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as os from "os";
-import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/provider-shell";
+import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/shell";
 import { withEmulator } from "../helpers/emulator";
 import { ProviderHost, serializeProvider } from "../helpers/provider-host";
 

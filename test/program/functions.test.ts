@@ -5,7 +5,8 @@
  * (one message, no trace), one error object per message.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NodeServiceClient, toNodeConnection, type Node } from "../../src/api";
+import { NodeServiceClient, type Node } from "../../src/api";
+import { toNodeConnection } from "../../src/provider";
 import { NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
 

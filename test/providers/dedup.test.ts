@@ -9,7 +9,7 @@ import {
   getNodes,
   getNodesOutput,
 } from "../../src/functions";
-import { forgetSharedCalls } from "../../src/functions/dedup";
+import { forgetSharedCalls } from "../../src/functions/program";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator();

@@ -8,15 +8,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "f
 import { tmpdir } from "os";
 import { join } from "path";
 import type { Fault } from "../../src/emulator";
-import { setProviderConfig } from "../../src/resources/provider-config";
+import { setProviderConfig } from "../../src/provider/calls";
 import {
   checkFaucetDrip,
   createFaucetDrip,
   diffFaucetDrip,
   type FaucetDripOutputs,
-} from "../../src/resources/faucet-drip-provider";
+} from "../../src/provider/faucet-drip";
 import { UNKNOWN } from "../../src/settings";
-import { beginSend, journalDir } from "../../src/resources/faucet-journal";
+import { beginSend, journalDir } from "../../src/provider/faucet-journal";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator({ quiet: true });

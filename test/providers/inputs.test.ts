@@ -6,8 +6,8 @@ import { mkdtempSync, readdirSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import util from "node:util";
-import { checkFaucetDrip, createFaucetDrip } from "../../src/resources/faucet-drip-provider";
-import { checkNetwork, createNetwork } from "../../src/resources/network-provider";
+import { checkFaucetDrip, createFaucetDrip } from "../../src/provider/faucet-drip";
+import { checkNetwork, createNetwork } from "../../src/provider/network";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator({ quiet: true });

@@ -4,7 +4,7 @@
  * on a scripted server whose listing has six pages.
  */
 import type http from "node:http";
-import { checkApiKeyOnce } from "../../src/resources/checks";
+import { checkApiKeyOnce } from "../../src/provider/checks";
 import { ScriptedServer, startScriptedServer, wireNode } from "../helpers/client";
 
 let server: ScriptedServer;

@@ -6,10 +6,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { FaucetDrip } from "../../src/resources/faucet-drip";
-import * as faucet from "../../src/resources/faucet-drip-provider";
+import * as faucet from "../../src/provider/faucet-drip";
 import { Network, NETWORK_SECRET_OUTPUTS } from "../../src/resources/network";
-import * as net from "../../src/resources/network-provider";
-import { setProviderConfig } from "../../src/resources/provider-config";
+import * as net from "../../src/provider/network";
+import { setProviderConfig } from "../../src/provider/calls";
 import { network as networkRuntime } from "../../src/resources/provider-runtime";
 import { UNKNOWN } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";

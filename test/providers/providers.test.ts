@@ -1,7 +1,7 @@
 /** Provider methods called directly (no Pulumi engine), against the emulator over real HTTP. */
-import { setProviderConfig } from "../../src/resources/provider-config";
-import * as faucet from "../../src/resources/faucet-drip-provider";
-import * as net from "../../src/resources/network-provider";
+import { setProviderConfig } from "../../src/provider/calls";
+import * as faucet from "../../src/provider/faucet-drip";
+import * as net from "../../src/provider/network";
 import { UNKNOWN } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";
 

@@ -78,6 +78,23 @@ const PROBES: { file: string; content: string; expected: RegExp }[] = [
     expected: /error layer-resources: src\/resources\/__layer_probe__\.ts → src\/functions\//,
   },
   {
+    // the provider core serves both hosts: it never reaches up into one of them
+    file: "src/provider/__layer_probe__.ts",
+    content: 'import type { Network } from "../resources";\nexport type Probe = Network;\n',
+    expected: /error layer-provider: src\/provider\/__layer_probe__\.ts → src\/resources\//,
+  },
+  {
+    file: "src/provider/__layer_probe_functions__.ts",
+    content: 'export { getNode } from "../functions";\n',
+    expected: /error layer-provider: src\/provider\/__layer_probe_functions__\.ts → src\/functions\//,
+  },
+  {
+    // the plugin serves the registry, never the other host's shell
+    file: "src/plugin/__layer_probe__.ts",
+    content: 'export { providerFor } from "../resources/shell";\n',
+    expected: /error layer-plugin: src\/plugin\/__layer_probe__\.ts → src\/resources\/shell\.ts/,
+  },
+  {
     // the package's own name, resolved through tsconfig's paths to the entry point
     file: "src/functions/__layer_probe__.ts",
     content: 'import { Network } from "pulumi-blockchain-nodes";\nexport const probe = Network;\n',

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { maskEndpoint } from "../../src/api/mask-endpoint";
+import { maskEndpoint } from "../../src/provider/node-views";
 
 /** Characters of generated keys: letters, digits, URL-safe punctuation and base64's `+ / =`. */
 const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/="];

@@ -1,4 +1,4 @@
-import { maskEndpoint } from "../../src/api/mask-endpoint";
+import { maskEndpoint } from "../../src/provider/node-views";
 
 describe("maskEndpoint", () => {
   test("replaces a key in the path, known credentials and user info; keeps scheme, host and the rest", () => {

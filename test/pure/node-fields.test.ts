@@ -46,6 +46,7 @@ describe("a made-up secret field added to the table", () => {
   const VALUE = "correct-horse-battery-staple";
   let mod: {
     api: typeof import("../../src/api");
+    views: typeof import("../../src/provider/node-views");
     model: typeof import("../../src/model");
     transport: typeof import("../../src/api/transport");
     mapping: typeof import("../../src/api/mapping");
@@ -74,6 +75,7 @@ describe("a made-up secret field added to the table", () => {
       });
       mod = {
         api: require("../../src/api"),
+        views: require("../../src/provider/node-views"),
         model: require("../../src/model"),
         transport: require("../../src/api/transport"),
         mapping: require("../../src/api/mapping"),
@@ -110,12 +112,14 @@ describe("a made-up secret field added to the table", () => {
   test("is mapped from the wire, in the connection views and not in the readable one", () => {
     const node = mod.mapping.toNode(wireNode({ signer_seed: VALUE, https_endpoint: "https://h.example/x" }));
     expect((node.details as Record<string, unknown>).signerSeed).toBe(VALUE);
-    expect((mod.api.toNodeConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
-    expect((mod.api.toNodeWithConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
-    const readable = JSON.stringify(mod.api.toNodeResult(node));
+    expect((mod.views.toNodeConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
+    expect((mod.views.toNodeWithConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(
+      VALUE,
+    );
+    const readable = JSON.stringify(mod.views.toNodeResult(node));
     expect(readable).not.toContain(VALUE);
     expect(readable).not.toContain("signerSeed");
-    const absent = mod.api.toNodeWithConnection(mod.mapping.toNode(wireNode({})));
+    const absent = mod.views.toNodeWithConnection(mod.mapping.toNode(wireNode({})));
     expect((absent as unknown as Record<string, unknown>).signerSeed).toBe("");
   });
 

@@ -1,10 +1,11 @@
 /**
- * The two views of a node (src/api/node-view.ts): the metadata view holds no endpoint or
+ * The two views of a node (src/provider/node-views.ts): the metadata view holds no endpoint or
  * credential, only masked twins; the connection view holds exactly the endpoints and credentials
  * the service sent. Neither carries an `undefined` field.
  */
 import type { Node } from "../../src/api";
-import { NODE_SECRET_FIELDS, toNodeConnection, toNodeResult } from "../../src/api";
+import { NODE_SECRET_FIELDS } from "../../src/api";
+import { toNodeConnection, toNodeResult } from "../../src/provider";
 
 const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
 

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { createRedactor, previewBody, redact, sanitizeServerText } from "../../src/api/redact";
-import { maskEndpoint } from "../../src/api/mask-endpoint";
+import { maskEndpoint } from "../../src/provider/node-views";
 
 /**
  * Redaction and masking read text from servers, so they must run in time linear in its length.

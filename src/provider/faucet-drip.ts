@@ -2,10 +2,17 @@ import type * as pulumi from "@pulumi/pulumi";
 import { compact, invalidInput, isApiError } from "../api";
 import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownProperties } from "../model";
 import { UNKNOWN, withClient } from "../settings";
-import { Checked, checkConnection, describeError, PropertyDiff, toFailures, UncheckedInputs } from "./checks";
+import {
+  Checked,
+  checkConnection,
+  describeError,
+  Diff,
+  PropertyDiff,
+  toFailures,
+  UncheckedInputs,
+} from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
-import { CallInterrupted, interruptible } from "./interrupt";
-import { readProviderConfig } from "./provider-config";
+import { CallInterrupted, interruptible, readProviderConfig } from "./calls";
 
 /** Inputs of the FaucetDrip resource as the provider receives them. */
 export interface FaucetDripInputs {
@@ -99,13 +106,7 @@ export async function diffFaucetDrip(
   _id: string,
   olds: FaucetDripOutputs,
   news: FaucetDripInputs,
-): Promise<{
-  changes: boolean;
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-  diffs: string[];
-  detailedDiff: Record<string, PropertyDiff>;
-}> {
+): Promise<Diff> {
   const replaces = [
     ...(news.address !== olds.address ? ["address"] : []),
     ...(chainOf(news) !== chainOf(olds) ? ["chain"] : []),

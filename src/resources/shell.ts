@@ -1,4 +1,11 @@
-import type * as pulumi from "@pulumi/pulumi";
+/**
+ * The dynamic resources' shell, shared by every kind of the provider core's registry: the checks
+ * of a declaration (no `import` option, arguments present and known) and the small provider
+ * object that Pulumi serializes into state, which loads the provider runtime at call time.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { formatProblems, unknownProperties } from "../model";
+import type { ResourceKind } from "../provider";
 
 /** The package specifier of the provider runtime, as the provider process requires it. */
 export const RUNTIME_SPECIFIER = "pulumi-blockchain-nodes/provider-runtime";
@@ -6,7 +13,7 @@ export const RUNTIME_SPECIFIER = "pulumi-blockchain-nodes/provider-runtime";
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** The provider object of a kind, built once per process so Pulumi serializes it once. */
-export function providerFor(kind: "network" | "faucetDrip"): pulumi.dynamic.ResourceProvider {
+export function providerFor(kind: ResourceKind<unknown, unknown>["key"]): pulumi.dynamic.ResourceProvider {
   let provider = providers.get(kind);
   if (!provider) {
     provider = makeProvider(kind);
@@ -27,7 +34,7 @@ export function providerFor(kind: "network" | "faucetDrip"): pulumi.dynamic.Reso
  *    `dist/provider-runtime.js` there. Found anew on each machine: state stays portable.
  */
 export function makeProvider(
-  kind: "network" | "faucetDrip",
+  kind: ResourceKind<unknown, unknown>["key"],
   specifier: string = RUNTIME_SPECIFIER,
 ): pulumi.dynamic.ResourceProvider {
   function load() {
@@ -68,4 +75,40 @@ export function makeProvider(
     update: (id, olds, news) => load()[kind].update(id, olds, news),
     delete: (id, props) => load()[kind].delete(id, props),
   };
+}
+
+/**
+ * Checks a declaration of `kind` before it reaches the engine, and returns its options with the
+ * kind's always-secret outputs. Throws a `pulumi.ResourceError` (no stack trace):
+ * - for the `import` resource option: the engine reads an imported resource without its
+ *   serialized provider, so Pulumi's dynamic-provider host fails before any code of this package
+ *   runs ("code must be a string, not undefined", or "Cannot read properties of undefined
+ *   (reading 'toJavaScript')" with older SDKs); the constructor is the only place that can
+ *   explain it, and say what works instead;
+ * - for missing arguments, with an example declaration;
+ * - for an argument the kind does not know (a JavaScript caller's typo such as `nmae`, which
+ *   TypeScript would have caught), naming each and the known name it resembles.
+ */
+export function checkDeclaration(
+  kind: ResourceKind<unknown, unknown>,
+  name: string,
+  args: object | undefined,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions {
+  const refuse = (message: string) => new pulumi.ResourceError(message, undefined, true);
+  if (opts?.import !== undefined && opts.import !== null) {
+    const id = typeof opts.import === "string" ? opts.import : undefined;
+    throw refuse(kind.importing.dynamicRefusal(name, id));
+  }
+  if (args === undefined || args === null || typeof args !== "object") {
+    throw refuse(
+      `${kind.name} ${JSON.stringify(name)}: the arguments are missing: pass ${kind.docs.needs}, ` +
+        `e.g. ${kind.docs.example(name)}.`,
+    );
+  }
+  const problems = unknownProperties(args as Record<string, unknown>, kind.inputNames, "argument");
+  if (problems.length > 0) {
+    throw refuse(`${kind.name} ${JSON.stringify(name)}: ${formatProblems(problems).split("\n").join("; ")}`);
+  }
+  return pulumi.mergeOptions(opts, { additionalSecretOutputs: [...kind.secretOutputs] });
 }

@@ -1,20 +1,20 @@
-import type { NetworkInfo, NetworkUpdate, NodeConnection, NodeResult } from "../api";
-import { compact, invalidInput, isApiError, toNodeConnection, toNodeResult } from "../api";
+import type { NetworkInfo, NetworkUpdate } from "../api";
+import { compact, invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
-import { ConnectionArgs, resolveCallSettings, UNKNOWN, withClient } from "../settings";
+import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
+import { engineLog, readProviderConfig } from "./calls";
 import {
-  CheckFailure,
   Checked,
   checkConnection,
+  checkNetworkExists,
   describeError,
-  KEY_PROBE_DEADLINE_MS,
+  Diff,
   kindOf,
   PropertyDiff,
   toFailures,
   UncheckedInputs,
 } from "./checks";
-import { engineLog } from "./engine-log";
-import { readProviderConfig } from "./provider-config";
+import { toNodeConnection, toNodeResult, type NodeConnection, type NodeResult } from "./node-views";
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
 export interface NetworkInputs {
@@ -130,43 +130,10 @@ function requireValidInputs(inputs: NetworkInputs, operation: string): void {
 }
 
 /**
- * Whether the network `news.networkId` can be adopted, read once when the id is new to the stack
- * or changed (never on each preview of an adopted network). The service has no read-only call for
- * a network: this is the same no-op read that refresh uses (`PATCH` with an empty body, which
- * changes nothing). Only the service's own "does not exist" (404, confirmed against the same API
- * base) fails the check; anything else (unreachable, 5xx, a timeout) is left for `up` to report.
- */
-async function checkAdoption(olds: unknown, news: UncheckedInputs<NetworkInputs>): Promise<CheckFailure[]> {
-  const id = news.networkId as string;
-  const previous =
-    typeof olds === "object" && olds !== null ? (olds as { networkId?: unknown }).networkId : undefined;
-  if (previous === id) return [];
-  // A preview waits for this read no longer than for the key check: a hung service is `up`'s to report.
-  const configured = resolveCallSettings(news as ConnectionArgs, readProviderConfig).deadlineMs;
-  const deadlineMs = Math.min(configured ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
-  const connection = { ...(news as ConnectionArgs), deadlineMs };
-  try {
-    await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
-    return [];
-  } catch (err) {
-    if (!isApiError(err) || err.kind !== "not_found") return [];
-    return [
-      {
-        property: "networkId",
-        reason:
-          `${id} does not exist in the service, or is not visible to this API key's organization (the service answered 404 ` +
-          `to a read of it). Networks cannot be created through the API: create it in the service's console, or set ` +
-          `networkId to the id of an existing network (the console shows it, NW-...).`,
-      },
-    ];
-  }
-}
-
-/**
  * `check`: validates inputs with the model, and the connection settings wherever they come from
  * (arguments, stack config, environment); when all is valid, checks once per process that the
  * service accepts the API key (see `checkConnection`), and, when `networkId` is new to the stack
- * or changed, that the network exists ({@link checkAdoption}). Unknown values (preview) are
+ * or changed, that the network exists ({@link checkNetworkExists}). Unknown values (preview) are
  * accepted as they are. The inputs are handed back unchanged: with no failure, they are valid
  * {@link NetworkInputs}.
  */
@@ -177,19 +144,9 @@ export async function checkNetwork(
   const failures = toFailures(inputProblems(news));
   failures.push(...(await checkConnection(news, failures)));
   const known = Object.values(news).every((v) => v !== UNKNOWN);
-  if (failures.length === 0 && known) failures.push(...(await checkAdoption(olds, news)));
+  if (failures.length === 0 && known)
+    failures.push(...(await checkNetworkExists(olds, news as NetworkInputs)));
   return { inputs: news as NetworkInputs, failures };
-}
-
-/** What `diff` answers: the SDK's `DiffResult`, always explicit, with the changed keys and their kinds. */
-export interface NetworkDiff {
-  changes: boolean;
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-  /** Every changed property. */
-  diffs: string[];
-  /** Each changed property and how: `update-replace` for `networkId`, `update`/`add`/`delete` for the rest. */
-  detailedDiff: Record<string, PropertyDiff>;
 }
 
 /**
@@ -197,11 +154,7 @@ export interface NetworkDiff {
  * `detailedDiff` names every changed property with its kind, against the old outputs (so drift
  * found by a refresh counts), for hosts that pass it on to the engine.
  */
-export async function diffNetwork(
-  _id: string,
-  olds: NetworkOutputs,
-  news: NetworkInputs,
-): Promise<NetworkDiff> {
+export async function diffNetwork(_id: string, olds: NetworkOutputs, news: NetworkInputs): Promise<Diff> {
   const replaces = NETWORK_REPLACE_PROPERTIES.filter((k) => news[k] !== olds[k]);
   const updates = NETWORK_UPDATE_PROPERTIES.filter((k) => {
     if (k === "name" || k === "project") return news[k] !== undefined && news[k] !== olds[k];

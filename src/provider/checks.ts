@@ -8,6 +8,7 @@ import {
   ConfigReader,
   ConnectionArgs,
   findSettings,
+  resolveCallSettings,
   MISSING_API_KEY,
   MISSING_API_URL,
   settingFix,
@@ -16,7 +17,7 @@ import {
   UNKNOWN,
   withClient,
 } from "../settings";
-import { readProviderConfig } from "./provider-config";
+import { readProviderConfig } from "./calls";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
 export type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -38,6 +39,17 @@ export type Checked<T> = Required<pulumi.dynamic.CheckResult<T>>;
 export interface PropertyDiff {
   kind: "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
   inputDiff: boolean;
+}
+
+/** What `diff` answers: the SDK's `DiffResult`, always explicit, with the changed keys and their kinds. */
+export interface Diff {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Every changed property. */
+  diffs: string[];
+  /** Each changed property and how. */
+  detailedDiff: Record<string, PropertyDiff>;
 }
 
 /** How a property changes: added, removed or changed, in place or by replacing the resource. */
@@ -228,4 +240,40 @@ export function describeError(err: unknown, operation: string, resourceId: strin
   const wrapped = new Error(hint ? `${base}\n${hint}` : base);
   wrapped.name = err instanceof Error && err.name ? err.name : "Error";
   return wrapped;
+}
+
+/**
+ * Whether the network `news.networkId` can be adopted, read once when the id is new to the stack
+ * or changed (never on each preview of an adopted network). The service has no read-only call for
+ * a network: this is the same no-op read that refresh uses (`PATCH` with an empty body, which
+ * changes nothing). Only the service's own "does not exist" (404, confirmed against the same API
+ * base) fails the check; anything else (unreachable, 5xx, a timeout) is left for `up` to report.
+ */
+export async function checkNetworkExists(
+  olds: unknown,
+  news: { networkId?: unknown } & ConnectionArgs,
+): Promise<CheckFailure[]> {
+  const id = news.networkId as string;
+  const previous =
+    typeof olds === "object" && olds !== null ? (olds as { networkId?: unknown }).networkId : undefined;
+  if (previous === id) return [];
+  // A preview waits for this read no longer than for the key check: a hung service is `up`'s to report.
+  const configured = resolveCallSettings(news, readProviderConfig).deadlineMs;
+  const deadlineMs = Math.min(configured ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
+  const connection = { ...news, deadlineMs };
+  try {
+    await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
+    return [];
+  } catch (err) {
+    if (!isApiError(err) || err.kind !== "not_found") return [];
+    return [
+      {
+        property: "networkId",
+        reason:
+          `${id} does not exist in the service, or is not visible to this API key's organization (the service answered 404 ` +
+          `to a read of it). Networks cannot be created through the API: create it in the service's console, or set ` +
+          `networkId to the id of an existing network (the console shows it, NW-...).`,
+      },
+    ];
+  }
 }

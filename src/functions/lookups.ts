@@ -1,20 +1,80 @@
 /**
- * What the functions fetch, Pulumi-free, so that two hosts share it: the TypeScript functions
- * (`getNode`, `getNodes`, `getNodeConnectionsOutput`: the program's stack config) and the
- * provider plugin's `getNode`, `getNodes`, `getNodeConnections` (its provider config). Each host
- * passes its own {@link Connect}: the one path from connection arguments to a client.
+ * What the functions look up, Pulumi-free, so that two hosts share it: the TypeScript functions
+ * (`getNode`, `getNodes`, `getNodeConnectionsOutput`: the program's stack config, `./program.ts`)
+ * and the provider plugin's `getNode`, `getNodes`, `getNodeConnections` (its provider config).
+ * Each host passes its own {@link Connect}: the one path from connection arguments to a client.
+ * The arguments are plain values here; `waitFor` is checked and polled by `./wait.ts`.
  */
-import {
-  invalidInput,
-  toNodeConnection,
-  type Node,
-  type NodeConnection,
-  type NodeServiceClient,
-} from "../api";
-import { show, unknownProperties } from "../model";
+import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } from "../api";
+import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
+import { toNodeConnection, type NodeConnection } from "../provider";
 import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
-import { GET_NODE_ARG_NAMES, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./args";
-import { waitUntil } from "./wait";
+import { waitUntil, type WaitFor } from "./wait";
+
+/**
+ * The filters of the node list (`GET /v1/nodes/`), each documented for the editor: the client's
+ * `NodeFilters`, one list for both.
+ */
+export type NodeFilterArgs = NodeFilters;
+
+/** Arguments of `getNode`. */
+export interface GetNodeArgs extends ConnectionArgs {
+  /** The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`. */
+  id: string;
+  /**
+   * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
+   * fail with a clear timeout error.
+   */
+  waitFor?: WaitFor;
+}
+
+/** Arguments of `getNodes`: every filter of the node list, ordering, a bound and connection settings. */
+export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
+  /**
+   * Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
+   * filters, never a silent cut.
+   */
+  limit?: number;
+  /**
+   * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
+   * clear timeout error naming the nodes still elsewhere.
+   */
+  waitFor?: WaitFor;
+}
+
+/**
+ * Arguments of `getNodeConnectionsOutput`, as plain values: the filters, `limit`, `waitFor`
+ * and connection settings of `getNodes`, or the `id` of one node.
+ */
+export interface GetNodeConnectionsArgs extends GetNodesArgs {
+  /**
+   * One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
+   * an unknown id fails. Not together with filters, `orderBy` or `limit`.
+   */
+  id?: string;
+}
+
+/** Every argument of `getNode`. */
+export const GET_NODE_ARG_NAMES: readonly string[] = [
+  "id",
+  "waitFor",
+  "apiUrl",
+  "apiKey",
+  ...CALL_SETTING_NAMES,
+];
+
+/** Every argument of `getNodes` (its filters and `orderBy` included). */
+export const GET_NODES_ARG_NAMES: readonly string[] = [
+  "waitFor",
+  "limit",
+  "apiUrl",
+  "apiKey",
+  ...CALL_SETTING_NAMES,
+  ...NODE_FILTER_NAMES,
+];
+
+/** Every argument of `getNodeConnectionsOutput`: those of `getNodes`, or an `id`. */
+export const GET_NODE_CONNECTIONS_ARG_NAMES: readonly string[] = ["id", ...GET_NODES_ARG_NAMES];
 
 /** Default bound of a node listing: more matching nodes than this is an error, never a silent cut. */
 export const DEFAULT_GET_NODES_LIMIT = 1000;

@@ -1,0 +1,196 @@
+/**
+ * The one registry of resource kinds, for both hosts: each kind's type token, provider methods,
+ * inputs, always-secret outputs, what an import does, and its docs. The dynamic providers
+ * (`../resources/`) and the `blockchain` plugin (`../plugin/`) both serve every kind from here;
+ * adding a resource kind means one entry here (and, for TypeScript programs, its class).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Checked, Diff, UncheckedInputs } from "./checks";
+import {
+  checkFaucetDrip,
+  createFaucetDrip,
+  deleteFaucetDrip,
+  diffFaucetDrip,
+  FAUCET_DRIP_INPUT_NAMES,
+  type FaucetDripInputs,
+  type FaucetDripOutputs,
+  readFaucetDrip,
+  updateFaucetDrip,
+} from "./faucet-drip";
+import {
+  checkNetwork,
+  createNetwork,
+  deleteNetwork,
+  diffNetwork,
+  NETWORK_INPUT_NAMES,
+  type NetworkInputs,
+  type NetworkOutputs,
+  readNetwork,
+  updateNetwork,
+} from "./network";
+
+/** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
+export const PACKAGE = "blockchain";
+/** The token of a resource or function of the package. */
+export const token = (name: string) => `${PACKAGE}:index:${name}`;
+
+/** The plugin's functions, by name: their type tokens. */
+export const FUNCTION_TOKENS = {
+  getNode: token("getNode"),
+  getNodes: token("getNodes"),
+  getNodeConnections: token("getNodeConnections"),
+} as const;
+
+/** What a read answers: the current outputs and the inputs that reproduce them; an empty id when gone. */
+export type ReadResult<I, O> = { id: string; props: O; inputs?: I };
+
+/** The provider methods of a kind, on plain values (the hosts wrap and unwrap secrets). */
+export interface KindMethods<I, O> {
+  check(olds: unknown, news: UncheckedInputs<I>): Promise<Checked<I>>;
+  diff(id: string, olds: O, news: I): Promise<Diff>;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
+  read(id: string, props: O | undefined): Promise<ReadResult<I, O> | pulumi.dynamic.ReadResult<O>>;
+  update(id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(id: string, props: O): Promise<void>;
+}
+
+/** One resource kind, as both hosts serve it. */
+export interface ResourceKind<I, O> {
+  /** The name of the resource (the TypeScript class, the last part of its type tokens). */
+  name: "Network" | "FaucetDrip";
+  /** Its key among the dynamic providers' runtime exports (`require(…/provider-runtime).network`). */
+  key: "network" | "faucetDrip";
+  /** The plugin's type token, e.g. `blockchain:index:Network`. */
+  token: string;
+  /** The provider methods. */
+  methods: KindMethods<I, O>;
+  /** Every input a program may pass; any other is refused by name. */
+  inputNames: readonly string[];
+  /** Outputs that are always secret. */
+  secretOutputs: readonly string[];
+  /** What an import does: why the dynamic resource refuses it, and the plugin's import. */
+  importing: {
+    /** The message of a dynamic resource given the `import` option (`id`: the id asked for). */
+    dynamicRefusal(name: string, id: string | undefined): string;
+    /** The plugin's answer to a read with no prior state: the resource and the inputs that reproduce it. */
+    pluginRead(
+      id: string,
+      read: KindMethods<I, O>["read"],
+    ): Promise<{ id: string; props: O; inputs: Partial<I> }>;
+  };
+  /**
+   * Docs: the resource's description in the plugin's schema; what its arguments must hold at
+   * least, and a declaration, for the error of a declaration without arguments.
+   */
+  docs: { description: string; needs: string; example: (name: string) => string };
+}
+
+/** The adopted network of an import, with no managed input: the imported program sets `networkId` only. */
+async function importNetwork(
+  id: string,
+  read: KindMethods<NetworkInputs, NetworkOutputs>["read"],
+): Promise<{ id: string; props: NetworkOutputs; inputs: Partial<NetworkInputs> }> {
+  const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
+  if (!found.id) {
+    throw new Error(
+      `Network ${id}: cannot import it: the service answered 404 (it does not exist, or this API key's ` +
+        `organization cannot see it). Check the id, and the provider's apiKey.`,
+    );
+  }
+  return { id: found.id, props: found.props as NetworkOutputs, inputs: { networkId: found.id } };
+}
+
+/** A network of the service, adopted by id. */
+const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
+  name: "Network",
+  key: "network",
+  token: token("Network"),
+  methods: {
+    check: checkNetwork,
+    diff: diffNetwork,
+    create: createNetwork,
+    read: readNetwork,
+    update: updateNetwork,
+    delete: deleteNetwork,
+  },
+  inputNames: NETWORK_INPUT_NAMES,
+  secretOutputs: ["connections", "apiKey"],
+  importing: {
+    dynamicRefusal: (name, id) =>
+      `Network ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources ` +
+      `(the engine reads an imported resource without its provider). Adopt the existing network with \`networkId\` instead: ` +
+      `remove \`import\` and write new Network(${JSON.stringify(name)}, { networkId: ${id === undefined ? `"NW-…"` : JSON.stringify(id)} }); the next \`pulumi up\` reads the network and records it in the stack ` +
+      `(add \`retainOnDelete: true\` to the options to leave the network in place when the resource is removed or destroyed).`,
+    // Adopted with no managed input, so the imported program's preview shows no change; `name`
+    // or `project` added later are managed from then on.
+    pluginRead: importNetwork,
+  },
+  docs: {
+    description:
+      "A network of the blockchain node service, adopted by id (networks cannot be created through the " +
+      "service's API). Create reads the network and applies `name`/`project` when given; refresh shows " +
+      "drift; update changes only what changed. Destroy deletes the network in the service (the service " +
+      "refuses while nodes remain), and so does a replacement for the old network, unless the resource has the " +
+      "`retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview " +
+      "fails for a `networkId` that does not exist. Import an existing one with " +
+      "`pulumi import blockchain:index:Network <name> NW-…`.",
+    needs: "at least the id of the network to adopt",
+    example: (name) => `new Network(${JSON.stringify(name)}, { networkId: "NW-…" })`,
+  },
+};
+
+/** One request of test tokens from the service's faucet. */
+const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
+  name: "FaucetDrip",
+  key: "faucetDrip",
+  token: token("FaucetDrip"),
+  methods: {
+    check: checkFaucetDrip,
+    diff: diffFaucetDrip,
+    create: createFaucetDrip,
+    read: readFaucetDrip,
+    update: updateFaucetDrip,
+    delete: deleteFaucetDrip,
+  },
+  inputNames: FAUCET_DRIP_INPUT_NAMES,
+  secretOutputs: ["apiKey"],
+  importing: {
+    dynamicRefusal: (name) =>
+      `FaucetDrip ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources, and a ` +
+      `faucet request cannot be imported: the service has no call that reads one. Remove \`import\`; a FaucetDrip ` +
+      `records the request it makes when it is created.`,
+    pluginRead: async (id) => {
+      throw new Error(
+        `FaucetDrip ${id}: a faucet request cannot be imported: the service has no call that reads one. ` +
+          `Declare a FaucetDrip instead; it records the request it makes when it is created.`,
+      );
+    },
+  },
+  docs: {
+    description:
+      "One request of test tokens from the service's faucet (`POST /v1/faucet/{chain}`, by default `goerli`), " +
+      "made once when the resource is created. A new address or chain replaces the resource (a new request). " +
+      "Deleting it does nothing: tokens that were sent cannot be returned. It cannot be imported.",
+    needs: "the address to send test tokens to",
+    example: (name) => `new FaucetDrip(${JSON.stringify(name)}, { address: "0x…" })`,
+  },
+};
+
+/** Every resource kind, by key. */
+export const KINDS = { network, faucetDrip } as const;
+
+/** A kind seen by a host that handles every kind alike: its values are the engine's plain values. */
+export type AnyKind = ResourceKind<unknown, unknown>;
+
+/** Every resource kind, as a list. */
+export const KIND_LIST: readonly AnyKind[] = Object.values(KINDS) as readonly AnyKind[];
+
+/** The kind of a type token; an unknown token is an error naming the ones served. */
+export function kindOfToken(type: string): AnyKind {
+  const kind = KIND_LIST.find((k) => k.token === type);
+  if (!kind)
+    throw new Error(
+      `unknown resource type ${type}: this plugin serves ${KIND_LIST.map((k) => k.token).join(", ")}`,
+    );
+  return kind;
+}
