@@ -1,12 +1,12 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
-import { ConcurrencyLimiter } from "./concurrency";
+import { ConcurrencyLimiter } from "./limits";
 import * as faucet from "./faucet";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
 import { NodeServiceClientOptions, resolveClientOptions } from "./options";
 import { LearnedSecrets } from "./learned-secrets";
 import type { ListAllOptions, ListOptions } from "./nodes";
-import { RateLimiter } from "./rate-limiter";
+import { RateLimiter } from "./limits";
 import type { Transport } from "./transport";
 import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
 

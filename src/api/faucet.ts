@@ -1,12 +1,12 @@
 /** The test-token faucet (spec 4.5). */
 import { DEFAULT_FAUCET_CHAIN, PATHS, Problem, checkAddress, checkFaucetChain } from "../model";
 import { toFaucetResult } from "./mapping";
-import { mapResponse } from "./map-response";
+import { mapResponse } from "./answer";
 import { request } from "./request";
 import type { Transport } from "./transport";
 import type { FaucetResult } from "./types";
 import { apiUrl } from "./url";
-import { requireNoProblems } from "./validation";
+import { requireNoProblems } from "./errors";
 
 /**
  * Asks the faucet of `chain` (default `goerli`; `POST /v1/faucet/{chain}`) to send test tokens to

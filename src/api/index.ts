@@ -35,7 +35,7 @@ export {
   type ApiErrorInit,
   type ApiErrorKind,
 } from "./errors";
-export { invalidInput } from "./validation";
+export { invalidInput } from "./errors";
 
 // The service's objects, camelCase.
 export type {

@@ -3,12 +3,12 @@ import { PATHS, show, validateNetworkUpdate } from "../model";
 import { confirmNotFound } from "./confirm-not-found";
 import { NotFoundError } from "./errors";
 import { toNetwork } from "./mapping";
-import { mapResponse } from "./map-response";
+import { mapResponse } from "./answer";
 import { request } from "./request";
 import { Transport, learnNodeSecrets } from "./transport";
 import type { DeleteResult, NetworkInfo, NetworkUpdate } from "./types";
 import { apiUrl } from "./url";
-import { requireId, requireNoProblems } from "./validation";
+import { requireId, requireNoProblems } from "./errors";
 
 const UPDATE_FIELDS = ["name", "project"] as const;
 

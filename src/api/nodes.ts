@@ -2,14 +2,14 @@
 import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, Problem, show, validateNodeFilters } from "../model";
 import { toNode } from "./mapping";
 import { ListingStats, paginate } from "./pagination";
-import { mapResponse } from "./map-response";
+import { mapResponse } from "./answer";
 import { request } from "./request";
 import { Transport, learnNodeSecrets } from "./transport";
 import type { Node, NodeFilters } from "./types";
 import { confirmNotFound, wrongApiUrlHint } from "./confirm-not-found";
 import { NotFoundError, createApiError } from "./errors";
 import { apiUrl } from "./url";
-import { Redacting, invalidInput, requireId, requireNoProblems } from "./validation";
+import { Redacting, invalidInput, requireId, requireNoProblems } from "./errors";
 
 /** Options of {@link listAllNodes}. */
 export interface ListAllOptions {

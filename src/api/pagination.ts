@@ -4,7 +4,7 @@
  */
 import { DEFAULT_LIST_DEADLINE_MS, LIST_SLACK_PAGES, MAX_LIST_PAGES } from "./defaults";
 import { ApiError, createApiError } from "./errors";
-import { invalidResponse, mapResponse } from "./map-response";
+import { invalidResponse, mapResponse } from "./answer";
 import { request } from "./request";
 import { PageFetch, PageWindow, pageTemplate } from "./page-window";
 import type { ApiResponse, Transport } from "./transport";

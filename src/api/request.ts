@@ -1,16 +1,31 @@
 /**
  * The one request path of the client: every HTTP call goes through {@link request}, which
- * applies the rate limiter to each attempt (see `attempt.ts`), cuts each attempt to the time left
+ * applies the rate limiter to each attempt ({@link attempt}, below), cuts each attempt to the time left
  * of the overall deadline, follows the retry rules of `retry.ts`, and turns the last failure into
  * an {@link ApiError} with credentials redacted.
  */
-import { attempt } from "./attempt";
+import {
+  AttemptFailure,
+  httpFailure,
+  MAY_HAVE_BEEN_PROCESSED_NOTE,
+  SERVER_SHORT_CHARS,
+  serverText,
+  unusableAnswer,
+} from "./answer";
+import { USER_AGENT } from "./defaults";
 import { ApiError, createApiError } from "./errors";
-import { AttemptFailure, formatDuration } from "./http-failure";
-import { MAY_HAVE_BEEN_PROCESSED_NOTE } from "./map-response";
-import { RetryContext, RetryStop, isIdempotent, retryDelay, retryStop } from "./retry";
+import { BodyTooLargeError, classifyFailure, describeBody, parseBody, readBodyText } from "./node-fetch";
+import {
+  formatDuration,
+  isIdempotent,
+  reportWait,
+  retryDelay,
+  retryStop,
+  RetryContext,
+  RetryStop,
+} from "./retry";
 import type { ApiResponse, RequestSpec, Transport } from "./transport";
-import { isSameOrigin } from "./url";
+import { isSameOrigin, shownPath } from "./url";
 
 const STOP_NOTES: Record<
   RetryStop,
@@ -119,45 +134,6 @@ export async function request(t: Transport, spec: RequestSpec): Promise<ApiRespo
   }
 }
 
-/** Why an attempt failed, in a few words for a log line. */
-function failureReason(t: Transport, init: AttemptFailure["init"], ctx: RetryContext): string {
-  if (ctx.status !== undefined) return `the service answered ${ctx.status}`;
-  if (ctx.failure === "timeout") return `no answer within ${formatDuration(t.timeoutMs)}`;
-  if (ctx.failure === "refused") return "the connection was refused";
-  return `the connection failed (${init.code})`;
-}
-
-/** Tells the transport's `onWait` of a wait before attempt `nextAttempt`; a failing listener is ignored. */
-function reportWait(
-  t: Transport,
-  spec: RequestSpec,
-  init: AttemptFailure["init"],
-  ctx: RetryContext,
-  delayMs: number,
-  nextAttempt: number,
-): void {
-  if (!t.onWait) return;
-  const reason = failureReason(t, init, ctx);
-  const subject = spec.resourceId ? `${spec.operation} ${spec.resourceId}` : spec.operation;
-  const message = t.redact(
-    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${t.maxAttempts}`,
-  );
-  try {
-    t.onWait({
-      operation: spec.operation,
-      resourceId: spec.resourceId,
-      reason,
-      status: ctx.status,
-      delayMs,
-      nextAttempt,
-      maxAttempts: t.maxAttempts,
-      message,
-    });
-  } catch {
-    // A log that fails must not fail the call.
-  }
-}
-
 /** Runs `task` holding a place of the client-wide concurrency bound, when there is one. */
 function limited<T>(t: Transport, task: () => Promise<T>): Promise<T> {
   return t.concurrency ? t.concurrency.run(task) : task();
@@ -203,4 +179,119 @@ function toError(
     },
     t.redact,
   );
+}
+
+/*
+ * One attempt of a call: the request sent with its headers and body, a timer that aborts it,
+ * the body read with a size cap; the result is the response, or the description of a failure
+ * (a timeout, a connection that failed or was refused, an unusable or failed answer).
+ */
+
+/** Sends one attempt; returns the response, or a failure description. */
+export async function attempt(
+  t: Transport,
+  spec: RequestSpec,
+  timeoutMs: number,
+  deadlineHit: boolean,
+): Promise<{ response: ApiResponse } | { failed: AttemptFailure }> {
+  const headers: Record<string, string> = {
+    Authorization: t.authorization(),
+    Accept: "application/json",
+    "User-Agent": USER_AGENT,
+  };
+  let body: string | undefined;
+  if (spec.body !== undefined) {
+    body = JSON.stringify(spec.body);
+    headers["Content-Type"] = "application/json";
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  let status = 0;
+  let contentType = "";
+  let text: string;
+  let retryAfterHeader: string | null = null;
+  let answered = false;
+  try {
+    const res = await t.fetch(spec.url, {
+      method: spec.method,
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: "manual",
+    });
+    answered = true;
+    status = res.status;
+    contentType = res.headers.get("content-type") ?? "";
+    retryAfterHeader = res.headers.get("retry-after");
+    const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
+    text = await readBodyText(res, t.maxResponseBytes, () => controller.abort());
+    if (location !== null) text = `redirect to ${serverText(t, location, SERVER_SHORT_CHARS * 2)}`;
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      return unusableAnswer(
+        status,
+        "response_too_large",
+        `${spec.method} ${shownPath(spec.url)}: ${error.message}`,
+        "Raise maxResponseBytes if the service really sends bodies this large; otherwise check the API URL.",
+      );
+    }
+    if (timedOut || controller.signal.aborted) {
+      const reason = deadlineHit
+        ? `the overall deadline of ${t.deadlineMs} ms passed before the service answered`
+        : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
+      return {
+        failed: {
+          notProcessed: false,
+          ctx: { failure: "timeout" },
+          init: {
+            kind: "timeout",
+            code: deadlineHit ? "deadline_exceeded" : "timeout",
+            detail: `${spec.method} ${shownPath(spec.url)}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
+            hint: deadlineHit
+              ? "Raise deadlineMs, or check that the service is reachable."
+              : "Raise timeoutMs if the service is slow, or check that it is reachable.",
+          },
+        },
+      };
+    }
+    const { failure, code, detail } = answered
+      ? {
+          failure: "connection" as const,
+          code: "body_interrupted",
+          detail: String((error as Error)?.message ?? error),
+        }
+      : classifyFailure(error);
+    return {
+      failed: {
+        notProcessed: failure === "refused",
+        ctx: { failure },
+        init: {
+          kind: "network",
+          code,
+          detail: `${spec.method} ${t.base.origin}${shownPath(spec.url)}: ${detail}`,
+          hint: "Check the API URL and the network connection.",
+        },
+      },
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const parsed = parseBody(text);
+
+  if (status >= 200 && status < 300) {
+    if (!parsed.ok) {
+      return unusableAnswer(
+        status,
+        "invalid_json",
+        `expected JSON, got ${describeBody(t, contentType, text)}`,
+      );
+    }
+    return { response: { status, contentType, text, body: parsed.value, attempts: 0 } };
+  }
+  return httpFailure(t, spec, { status, contentType, text, parsed, retryAfterHeader });
 }

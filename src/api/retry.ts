@@ -6,6 +6,8 @@ import {
   DEFAULT_MAX_RETRY_AFTER_MS,
   RETRYABLE_STATUSES,
 } from "./defaults";
+import type { AttemptFailure } from "./answer";
+import type { RequestSpec, Transport } from "./transport";
 
 /**
  * How an attempt failed without an HTTP answer:
@@ -183,4 +185,51 @@ export function parseDateDelay(value: unknown, nowMs: number): number | undefine
   const at = Date.parse(value);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
+}
+
+/** A duration for a message: `250 ms`, `1.5 s`, `3 min`, `2.5 h`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}
+
+/** Why an attempt failed, in a few words for a log line. */
+function failureReason(t: Transport, init: AttemptFailure["init"], ctx: RetryContext): string {
+  if (ctx.status !== undefined) return `the service answered ${ctx.status}`;
+  if (ctx.failure === "timeout") return `no answer within ${formatDuration(t.timeoutMs)}`;
+  if (ctx.failure === "refused") return "the connection was refused";
+  return `the connection failed (${init.code})`;
+}
+
+/** Tells the transport's `onWait` of a wait before attempt `nextAttempt`; a failing listener is ignored. */
+export function reportWait(
+  t: Transport,
+  spec: RequestSpec,
+  init: AttemptFailure["init"],
+  ctx: RetryContext,
+  delayMs: number,
+  nextAttempt: number,
+): void {
+  if (!t.onWait) return;
+  const reason = failureReason(t, init, ctx);
+  const subject = spec.resourceId ? `${spec.operation} ${spec.resourceId}` : spec.operation;
+  const message = t.redact(
+    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${t.maxAttempts}`,
+  );
+  try {
+    t.onWait({
+      operation: spec.operation,
+      resourceId: spec.resourceId,
+      reason,
+      status: ctx.status,
+      delayMs,
+      nextAttempt,
+      maxAttempts: t.maxAttempts,
+      message,
+    });
+  } catch {
+    // A log that fails must not fail the call.
+  }
 }

@@ -4,9 +4,9 @@
  * successful answer.
  */
 import { secretValues } from "../model";
-import type { ConcurrencyLimiter } from "./concurrency";
+import type { ConcurrencyLimiter } from "./limits";
 import type { LearnedSecrets } from "./learned-secrets";
-import type { RateLimiter } from "./rate-limiter";
+import type { RateLimiter } from "./limits";
 import type { Redactor } from "./redact";
 import type { RetryPolicy } from "./retry";
 import type { Node } from "./types";

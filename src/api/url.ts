@@ -165,3 +165,8 @@ export function checkApiUrl(apiUrl: unknown): string | undefined {
     throw error;
   }
 }
+
+/** The path of a request URL, for messages: never a query value. */
+export function shownPath(url: string): string {
+  return new URL(url).pathname;
+}

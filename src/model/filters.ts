@@ -1,8 +1,8 @@
-import { MAX_NAME_FILTER_LENGTH, checkLength, closestName } from "./limits";
+import { MAX_NAME_FILTER_LENGTH, checkLength, closestName } from "./problems";
 import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
 import { checkId, IdKind } from "./ids";
-import { PROVIDERS, REGIONS } from "./infrastructure";
-import { isOwnKey } from "./own";
+import { PROVIDERS, REGIONS } from "./enums";
+import { isOwnKey } from "./problems";
 import { Problem, checkOneOf, show } from "./problems";
 import { PROTOCOLS, PUBLIC_NETWORK_NAMES } from "./protocols";
 import { combinationProblems } from "./rules";

@@ -1,4 +1,4 @@
-import { isOwnKey } from "./own";
+import { isOwnKey } from "./problems";
 import { Problem, show } from "./problems";
 
 /** The prefix of each kind of identifier (spec 2), with a human name and an example. */

@@ -2,7 +2,7 @@
  * Every allowed value and rule of the service's interface, in one place: pure, no I/O.
  * The API client, the Pulumi resources' `check` and the emulator all read these tables.
  */
-export { isOwnKey, ownValue } from "./own";
+export { isOwnKey, ownValue } from "./problems";
 export type { Problem } from "./problems";
 export { checkOneOf, formatProblems, show } from "./problems";
 export type { Protocol, PublicNetwork } from "./protocols";
@@ -16,8 +16,8 @@ export {
   allowsSharedNodes,
   protocolOfPublicNetwork,
 } from "./protocols";
-export type { CloudProvider, Region } from "./infrastructure";
-export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./infrastructure";
+export type { CloudProvider, Region } from "./enums";
+export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./enums";
 export type { NetworkStatus, NodeRole, NodeStatus, NodeType, OrderBy, ProjectType } from "./enums";
 export {
   NETWORK_STATUSES,
@@ -44,7 +44,7 @@ export {
   validateNetworkUpdate,
   validateNodePlacement,
 } from "./rules";
-export { checkAddress, toChecksumAddress } from "./address";
+export { checkAddress, toChecksumAddress } from "./faucet";
 export {
   DEFAULT_FAUCET_CHAIN,
   FAUCET_CHAIN_PATTERN,
@@ -79,4 +79,4 @@ export {
   checkLength,
   closestName,
   unknownProperties,
-} from "./limits";
+} from "./problems";

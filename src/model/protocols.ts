@@ -1,4 +1,4 @@
-import { ownValue } from "./own";
+import { ownValue } from "./problems";
 
 /** Every protocol the service runs (spec 2.2). */
 export const PROTOCOLS = [

@@ -1,6 +1,6 @@
 import { NODE_TYPES } from "./enums";
 import { checkId } from "./ids";
-import { PROVIDERS, REGIONS, regionsOf } from "./infrastructure";
+import { PROVIDERS, REGIONS, regionsOf } from "./enums";
 import { Problem, checkOneOf, show } from "./problems";
 import {
   PROTOCOLS,

@@ -1,4 +1,4 @@
-import { RateLimiter } from "../../src/api/rate-limiter";
+import { RateLimiter } from "../../src/api/limits";
 
 /** A fake clock whose sleep advances time. */
 function fakeClock() {

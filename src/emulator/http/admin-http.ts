@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "crypto";
 import type { IncomingHttpHeaders } from "http";
 import type { RouteDelays } from "./delays";
 import type { Fault, FaultOptions } from "./fault-options";
-import { parseJsonObject } from "./json-body";
+import { parseJsonObject } from "./reply";
 import type { Reply } from "./reply";
 import { errorReply, json } from "./reply";
 import type { RunningEmulator } from "./running-emulator";

@@ -3,7 +3,7 @@ import type { Problem } from "../../model";
 import { nextUtcMidnight } from "../data/faucet-ledger";
 import type { NodeView, Store } from "../data/store";
 import type { ApiContext, ApiRequest } from "./context";
-import { parseJsonObject } from "./json-body";
+import { parseJsonObject } from "./reply";
 import { matchesFilters, parseNodeListQuery, sortNodes } from "./node-query";
 import type { NodeListQuery } from "./node-query";
 import { pageLinks, slicePage } from "./pagination";

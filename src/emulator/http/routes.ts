@@ -1,5 +1,5 @@
 import type { IdKind } from "../../model";
-import { authenticate } from "./auth";
+import { authenticate } from "./context";
 import type { ApiContext, ApiRequest } from "./context";
 import { deleteNetwork, getNode, listNodes, requestTokens, updateNetwork } from "./handlers";
 import type { Reply } from "./reply";

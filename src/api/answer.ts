@@ -3,10 +3,13 @@
  * error (kind, code, detail, hint, per-field messages, server-requested wait), with every server
  * string redacted, escaped and capped, and whether the service said it did not process the request.
  */
-import type { ApiErrorInit, ApiErrorKind } from "./errors";
-import { previewBody, sanitizeServerText } from "./redact";
-import { RetryContext, parseDateDelay, parseRetryAfter } from "./retry";
-import type { RequestSpec, Transport } from "./transport";
+import { ApiError, createApiError, type ApiErrorInit, type ApiErrorKind, type Redacting } from "./errors";
+import { ResponseShapeError } from "./mapping";
+import { sanitizeServerText } from "./redact";
+import { describeBody, type ParsedBody } from "./node-fetch";
+import { shownPath } from "./url";
+import { formatDuration, isIdempotent, parseDateDelay, parseRetryAfter, RetryContext } from "./retry";
+import type { ApiResponse, RequestSpec, Transport } from "./transport";
 
 /** Longest server message quoted in an error message; the full text is kept on `serverMessage`. */
 const SERVER_MESSAGE_CHARS = 1000;
@@ -109,23 +112,6 @@ function isObjectNotFoundCode(code: string): boolean {
   return /(?:^|_)not_?found$/.test(text) || /(?:^|_)does_?not_?exist$/.test(text) || text === "notfound";
 }
 
-function isJsonContentType(contentType: string): boolean {
-  return /\bjson\b/i.test(contentType);
-}
-
-/** The result of `JSON.parse` on a body, or that it is not JSON. */
-export type ParsedBody = { ok: true; value: unknown } | { ok: false };
-
-/** Parses a body: an empty body is `undefined`. */
-export function parseBody(text: string): ParsedBody {
-  if (text === "") return { ok: true, value: undefined };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
 /** The kind of error an HTTP status means. */
 function kindForStatus(status: number): ApiErrorKind {
   if (status === 401) return "unauthorized";
@@ -144,11 +130,6 @@ const HINTS: Partial<Record<ApiErrorKind, string>> = {
   not_found:
     "The object does not exist, or the API key's organization may not access it; check the id and the key.",
 };
-
-/** The path of a request URL, for messages: never a query value. */
-export function shownPath(url: string): string {
-  return new URL(url).pathname;
-}
 
 /**
  * An answer that cannot be used (too large, not JSON): never retried, and for a non-idempotent
@@ -264,18 +245,55 @@ export function httpFailure(
   };
 }
 
-/** Describes an unexpected body: content type and its first characters, redacted. */
-export function describeBody(t: Transport, contentType: string, text: string): string {
-  const type = contentType || "no content-type";
-  if (text === "") return `an empty body (${type})`;
-  const what = isJsonContentType(contentType) ? "invalid or truncated JSON" : "a non-JSON body";
-  return `${what} (${type}, ${text.length} characters): ${JSON.stringify(previewBody(text, t.redact))}`;
+/*
+ * Mapping a successful answer: a body of the wrong shape becomes an `invalid_response`
+ * {@link ApiError} that names the wrong fields, here and nowhere else.
+ */
+/** The note on an error of a non-idempotent request that may have been processed. */
+export const MAY_HAVE_BEEN_PROCESSED_NOTE =
+  "The request reached the service and its answer does not say it was refused, so it may have been processed: it is not repeated automatically.";
+
+/**
+ * Maps a successful response with `map`; a {@link ResponseShapeError} becomes an
+ * `invalid_response` {@link ApiError} that names the wrong fields (with `mayHaveBeenProcessed`
+ * for a non-idempotent `method`: the service answered 2xx, so it did something).
+ */
+export function mapResponse<T>(
+  t: Redacting,
+  spec: Pick<RequestSpec, "operation" | "resourceId"> & { method?: RequestSpec["method"] },
+  response: ApiResponse,
+  map: (body: unknown, text: string) => T,
+): T {
+  try {
+    return map(response.body, response.text);
+  } catch (error) {
+    if (!(error instanceof ResponseShapeError)) throw error;
+    throw invalidResponse(t, spec, response, `unexpected response shape: ${error.problems.join("; ")}`);
+  }
 }
 
-/** A duration for a message: `250 ms`, `1.5 s`, `3 min`, `2.5 h`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 360_000) / 10} h`;
+/** An `invalid_response` error for a successful response whose content is unusable. */
+export function invalidResponse(
+  t: Redacting,
+  spec: Pick<RequestSpec, "operation" | "resourceId"> & { method?: RequestSpec["method"] },
+  response: Pick<ApiResponse, "status" | "attempts">,
+  detail: string,
+  code = "unexpected_shape",
+): ApiError {
+  return createApiError(
+    {
+      kind: "invalid_response",
+      code,
+      status: response.status,
+      operation: spec.operation,
+      resourceId: spec.resourceId,
+      detail,
+      attempts: response.attempts,
+      // A non-idempotent request answered with an unusable success body was processed, or may have been.
+      mayHaveBeenProcessed: spec.method !== undefined && !isIdempotent(spec.method) ? true : undefined,
+      hint:
+        spec.method !== undefined && !isIdempotent(spec.method) ? MAY_HAVE_BEEN_PROCESSED_NOTE : undefined,
+    },
+    t.redact,
+  );
 }
