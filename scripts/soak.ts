@@ -44,7 +44,7 @@ import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
 import type { PluginSoakResult } from "./soak/plugin-calls";
 
-/** Goals of the figures (see the README's Reliability section). */
+/** Goals of the figures (see docs/reliability.md, Soak). */
 const GOALS = {
   rssGrowthMb: 32,
   /** The plugin's calls that met no fault, against the plain client's time for the same requests (p50 and p99). */
@@ -297,7 +297,7 @@ function cycleFigures(c: CyclesResult): Figure[] {
   ];
 }
 
-/** Prints the rows as a Markdown table (pasteable into the README). */
+/** Prints the rows as a Markdown table (pasteable into docs/reliability.md). */
 function printTable(rows: Figure[]): void {
   const cells = rows.map((r) => [
     r.figure,
