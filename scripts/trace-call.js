@@ -66,7 +66,7 @@ function counts(result) {
     const proto = sdkRequire("./proto/provider_pb");
     const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb");
     const call = (m, req) =>
-      new Promise((res) => server.providerService[m]({ request: req }, (e, v) => (e ? rej(e) : res(v))));
+      new Promise((res, rej) => server.providerService[m]({ request: req }, (e, v) => (e ? rej(e) : res(v))));
     const conf = new proto.ConfigureRequest();
     conf.setArgs(Struct.fromJavaScript({ apiUrl: url, apiKey }));
     await call("configure", conf);
