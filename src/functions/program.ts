@@ -136,22 +136,18 @@ function shared<T>(
   return promise;
 }
 
-/** The result of `run` for these arguments, made once per program run. */
-export function oncePerRun<T>(
+/**
+ * The result of `run` for these arguments (a hash of `kind`, them and the connection they use),
+ * made once per program run (`"run"`: listings) or shared by the calls made while it is in flight
+ * (`"flight"`: node reads).
+ */
+function sharedCall<T>(
+  scope: "run" | "flight",
   kind: string,
   args: ConnectionArgs & Record<string, unknown>,
   run: () => Promise<T>,
 ): Promise<T> {
-  return shared(forRun, keyOf(kind, args), true, run);
-}
-
-/** The result of `run` for these arguments, shared by the calls made while it is in flight. */
-export function oncePerFlight<T>(
-  kind: string,
-  args: ConnectionArgs & Record<string, unknown>,
-  run: () => Promise<T>,
-): Promise<T> {
-  return shared(inFlight, keyOf(kind, args), false, run);
+  return shared(scope === "run" ? forRun : inFlight, keyOf(kind, args), scope === "run", run);
 }
 
 /** Forgets every shared call (tests that change the service between two calls use it). */
@@ -165,7 +161,7 @@ export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
   const { waitFor, ...rest } = args;
   const reading = () => readNode(operation, args, withFunctionClient);
   // Concurrent reads of one node share one request; a call that waits polls on its own.
-  return waitFor ? reading() : oncePerFlight("getNode", rest, reading);
+  return waitFor ? reading() : sharedCall("flight", "getNode", rest, reading);
 }
 
 /** Lists the matching nodes (and waits for their status when asked), with the program's stack config. */
@@ -173,7 +169,9 @@ export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
   const listing = () => listNodes(operation, args, withFunctionClient);
   // The same listing in one program run is made once; a call that waits polls on its own.
-  return waitFor ? listing() : oncePerRun("listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
+  return waitFor
+    ? listing()
+    : sharedCall("run", "listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
 }
 
 /**
