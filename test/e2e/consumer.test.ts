@@ -317,7 +317,7 @@ describe("the packed package, installed from its tarball", () => {
     // or a "go to definition" lands in a file of the package.
     const maps = packed.files.filter((f) => f.endsWith(".map"));
     expect(maps.length).toBeGreaterThan(50);
-    expect(maps).toContain("dist/settings.js.map");
+    expect(maps).toContain("dist/settings/index.js.map");
     expect(maps).toContain("dist/index.d.ts.map");
     const installed = path.join(project, "node_modules", NAME);
     const missing: string[] = [];
