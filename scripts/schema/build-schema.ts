@@ -80,6 +80,15 @@ function required(docs: DocLookup): (owner: string, member?: string) => string {
   };
 }
 
+/** String properties of `owner`, in the order given, each with its member's doc. */
+function stringProperties(
+  doc: (owner: string, member?: string) => string,
+  owner: string,
+  names: readonly string[],
+): Record<string, SchemaProperty> {
+  return Object.fromEntries(names.map((n) => [n, str(doc(owner, n))]));
+}
+
 /** The schema type of one node-list filter, from its rule in the model. */
 function filterProperty(name: NodeFilterName, doc: string): SchemaProperty {
   const rule = NODE_FILTERS[name].rule;
@@ -110,8 +119,7 @@ function nodeResultProperties(
 ): Record<string, SchemaProperty> {
   // Every required field but `configuration` (an object), and the optional strings.
   const plain = [...NODE_RESULT_REQUIRED.filter((k) => k !== "configuration"), "mode", "version"];
-  const props: Record<string, SchemaProperty> = {};
-  for (const k of plain) props[k] = str(doc("NodeResult", k));
+  const props = stringProperties(doc, "NodeResult", plain);
   props.configuration = { ...ANY, description: doc("NodeResult", "configuration") };
   props.creator = ref("Creator", doc("NodeResult", "creator"));
   props.apiNamespaces = arrayOf({ type: "string" }, doc("NodeResult", "apiNamespaces"));
@@ -252,12 +260,14 @@ function functions(doc: (owner: string, member?: string) => string) {
 /** The `resources` section: Network and FaucetDrip. */
 function resources(doc: (owner: string, member?: string) => string) {
   const networkOutputs: Record<string, SchemaProperty> = {
-    networkId: str(doc("Network", "networkId")),
-    name: str(doc("Network", "name")),
-    project: str(doc("Network", "project")),
-    protocol: str(doc("Network", "protocol")),
-    publicNetwork: str(doc("Network", "publicNetwork")),
-    status: str(doc("Network", "status")),
+    ...stringProperties(doc, "Network", [
+      "networkId",
+      "name",
+      "project",
+      "protocol",
+      "publicNetwork",
+      "status",
+    ]),
     details: { ...ANY, description: doc("Network", "details") },
     createdAt: str(doc("Network", "createdAt")),
     creator: ref("Creator", doc("Network", "creator")),
@@ -265,14 +275,14 @@ function resources(doc: (owner: string, member?: string) => string) {
     connections: arrayOf(ref("NodeConnection"), doc("Network", "connections"), { secret: true }),
     ...callSettings(doc, "NetworkArgs"),
   };
-  const faucetOutputs: Record<string, SchemaProperty> = {
-    address: str(doc("FaucetDrip", "address")),
-    chain: str(doc("FaucetDrip", "chain")),
-    outcome: str(doc("FaucetDrip", "outcome")),
-    amountSent: str(doc("FaucetDrip", "amountSent")),
-    transaction: str(doc("FaucetDrip", "transaction")),
-    note: str(doc("FaucetDrip", "note")),
-  };
+  const faucetOutputs = stringProperties(doc, "FaucetDrip", [
+    "address",
+    "chain",
+    "outcome",
+    "amountSent",
+    "transaction",
+    "note",
+  ]);
   return {
     [KINDS.network.token]: {
       description: KINDS.network.docs.description,
