@@ -42,6 +42,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
+import { yamlNetworkProgram } from "./yaml-program";
 
 /** This checkout (the script runs compiled, from build/upgrade-baseline/scripts/). */
 const ROOT = path.resolve(__dirname, "..", "..", "..");
@@ -152,53 +153,17 @@ const TS_CONFIG = `{
 }
 `;
 
-const YAML_PROGRAM = `name: upgrade-yaml
-runtime: yaml
-description: The upgrade baseline's YAML program on the provider plugin.
-plugins:
-  providers:
-    - name: blockchain
-      path: __PLUGIN_DIR__
-configuration:
-  networkId:
-    type: string
-  networkName:
-    type: string
-  faucetAddress:
-    type: string
-resources:
-  network:
-    type: blockchain:index:Network
-    properties:
-      networkId: \${networkId}
-      name: \${networkName}
-    options:
-      retainOnDelete: true
-  drip:
-    type: blockchain:index:FaucetDrip
-    properties:
-      address: \${faucetAddress}
-variables:
-  nodes:
-    fn::invoke:
-      function: blockchain:index:getNodes
-      arguments:
-        network: \${network.networkId}
-        orderBy: name
-      return: nodes
-  connections:
-    fn::invoke:
-      function: blockchain:index:getNodeConnections
-      arguments:
-        network: \${network.networkId}
-        orderBy: name
-      return: connections
-outputs:
-  networkName: \${network.name}
-  firstNodeId: \${nodes[0].id}
-  firstNodeHttpsEndpoint: \${connections[0].httpsEndpoint}
-  faucetAmountSent: \${drip.amountSent}
-`;
+const YAML_PROGRAM = yamlNetworkProgram({
+  name: "upgrade-yaml",
+  description: "The upgrade baseline's YAML program on the provider plugin.",
+  pluginDir: "__PLUGIN_DIR__",
+  outputs: {
+    networkName: "${network.name}",
+    firstNodeId: "${nodes[0].id}",
+    firstNodeHttpsEndpoint: "${connections[0].httpsEndpoint}",
+    faucetAmountSent: "${drip.amountSent}",
+  },
+});
 
 const PROGRAMS: Program[] = [
   {

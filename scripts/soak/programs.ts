@@ -13,6 +13,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import { yamlNetworkProgram } from "../yaml-program";
 import { ROOT } from "./common";
 
 /** The resource types of each program's network and drip, as the state names them. */
@@ -29,53 +30,17 @@ export const PROJECTS = { dynamic: "soak-dynamic", yaml: "soak-yaml" } as const;
 
 /** The YAML program on the provider plugin (the `Pulumi.yaml` of its project). */
 export function yamlProgram(): string {
-  return `name: ${PROJECTS.yaml}
-runtime: yaml
-description: The soak's YAML program on the blockchain provider plugin.
-plugins:
-  providers:
-    - name: blockchain
-      path: ${path.join(ROOT, "bin")}
-configuration:
-  networkId:
-    type: string
-  networkName:
-    type: string
-  faucetAddress:
-    type: string
-resources:
-  network:
-    type: blockchain:index:Network
-    properties:
-      networkId: \${networkId}
-      name: \${networkName}
-    options:
-      retainOnDelete: true
-  drip:
-    type: blockchain:index:FaucetDrip
-    properties:
-      address: \${faucetAddress}
-variables:
-  nodes:
-    fn::invoke:
-      function: blockchain:index:getNodes
-      arguments:
-        network: \${network.networkId}
-        orderBy: name
-      return: nodes
-  connections:
-    fn::invoke:
-      function: blockchain:index:getNodeConnections
-      arguments:
-        network: \${network.networkId}
-        orderBy: name
-      return: connections
-outputs:
-  networkName: \${network.name}
-  nodes: \${nodes}
-  connections: \${connections}
-  dripOutcome: \${drip.outcome}
-`;
+  return yamlNetworkProgram({
+    name: PROJECTS.yaml,
+    description: "The soak's YAML program on the blockchain provider plugin.",
+    pluginDir: path.join(ROOT, "bin"),
+    outputs: {
+      networkName: "${network.name}",
+      nodes: "${nodes}",
+      connections: "${connections}",
+      dripOutcome: "${drip.outcome}",
+    },
+  });
 }
 
 /**
