@@ -22,6 +22,7 @@
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
+import { CommandLine } from "./command-line";
 import {
   Goal,
   captureOutput,
@@ -49,22 +50,16 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { seed: 1, only: new Set([1, 2, 3, 4, 5]), quick: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (name: string) => {
-      const eq = a.indexOf("=");
-      if (eq >= 0) return a.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${name} needs a value`);
-      return v;
-    };
+  const line = new CommandLine(argv);
+  for (const a of line) {
     if (a === "--seed" || a.startsWith("--seed=")) {
-      const seed = Number(value("--seed"));
+      const seed = Number(line.value("--seed"));
       if (!Number.isSafeInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer`);
       args.seed = seed;
     } else if (a === "--only" || a.startsWith("--only=")) {
       args.only = new Set(
-        value("--only")
+        line
+          .value("--only")
           .split(",")
           .map((s) => Number(s.trim())),
       );

@@ -22,6 +22,7 @@ import * as path from "path";
 import { NodeServiceClient } from "../src/api";
 import { startEmulator } from "../src/emulator";
 import type { RunningEmulator } from "../src/emulator";
+import { CommandLine } from "./command-line";
 import { createEngineSandbox } from "./engine-sandbox";
 import { captureOutput, capturedOutput, say, unhandled, watchUnhandled } from "./reliability/common";
 import { auditSecrets } from "./soak/audit";
@@ -66,20 +67,13 @@ function parseArgs(argv: string[]): Args {
   const fromEnv = process.env.SOAK_MINUTES ? Number(process.env.SOAK_MINUTES) : undefined;
   const args: Args = { minutes: fromEnv ?? 10, quick: false, seed: 1, calls: GOALS.minCalls, keep: false };
   let minutesGiven = fromEnv !== undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (name: string) => {
-      const eq = a.indexOf("=");
-      if (eq >= 0) return a.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${name} needs a value`);
-      return v;
-    };
+  const line = new CommandLine(argv);
+  for (const a of line) {
     if (a === "--minutes" || a.startsWith("--minutes=")) {
-      args.minutes = Number(value("--minutes"));
+      args.minutes = Number(line.value("--minutes"));
       minutesGiven = true;
-    } else if (a === "--seed" || a.startsWith("--seed=")) args.seed = Number(value("--seed"));
-    else if (a === "--calls" || a.startsWith("--calls=")) args.calls = Number(value("--calls"));
+    } else if (a === "--seed" || a.startsWith("--seed=")) args.seed = Number(line.value("--seed"));
+    else if (a === "--calls" || a.startsWith("--calls=")) args.calls = Number(line.value("--calls"));
     else if (a === "--quick") args.quick = true;
     else if (a === "--keep") args.keep = true;
     else if (a === "--help" || a === "-h") {
