@@ -193,50 +193,59 @@ function compareProperties(
   }
 }
 
+/**
+ * The entries of one section (`resources`, `functions`, `types`) of the old schema with the same
+ * token's entry of the new one, in the old schema's order; an entry the new schema no longer has
+ * is reported as removed (`removed: <kind> <token>`) instead.
+ */
+function* keptEntries<T>(
+  kind: string,
+  before: Record<string, T> | undefined,
+  after: Record<string, T> | undefined,
+  out: Break[],
+): Generator<[token: string, before: T, after: T]> {
+  for (const [token, old] of Object.entries(before ?? {})) {
+    const now = after?.[token];
+    if (!now) {
+      out.push({ kind: "removed", name: short(token), message: `removed: ${kind} ${token}` });
+      continue;
+    }
+    yield [token, old, now];
+  }
+}
+
+/** The inputs of a resource or of the provider, as a property map with its required list. */
+const inputsOf = (r: ResourceSpec | undefined): ObjectSpec => ({
+  properties: r?.inputProperties,
+  required: r?.requiredInputs,
+});
+
 /** Every breaking change from `before` to `after` (see the header for what counts). */
 export function compareSchemas(before: PackageSchema, after: PackageSchema): Break[] {
   const out: Break[] = [];
 
-  for (const [token, oldRes] of Object.entries(before.resources ?? {})) {
-    const newRes = after.resources?.[token];
-    if (!newRes) {
-      out.push({ kind: "removed", name: short(token), message: `removed: resource ${token}` });
-      continue;
-    }
+  for (const [token, oldRes, newRes] of keptEntries("resource", before.resources, after.resources, out)) {
     const what = `resource ${token}`;
-    compareProperties(
-      what,
-      "input",
-      { properties: oldRes.inputProperties, required: oldRes.requiredInputs },
-      { properties: newRes.inputProperties, required: newRes.requiredInputs },
-      out,
-    );
+    compareProperties(what, "input", inputsOf(oldRes), inputsOf(newRes), out);
     compareProperties(what, "output", oldRes, newRes, out);
   }
 
-  for (const [token, oldFn] of Object.entries(before.functions ?? {})) {
-    const newFn = after.functions?.[token];
-    if (!newFn) {
-      out.push({ kind: "removed", name: short(token), message: `removed: function ${token}` });
-      continue;
-    }
+  for (const [token, oldFn, newFn] of keptEntries("function", before.functions, after.functions, out)) {
     const what = `function ${token}`;
     compareProperties(what, "input", oldFn.inputs ?? {}, newFn.inputs ?? {}, out);
     compareProperties(what, "output", oldFn.outputs ?? {}, newFn.outputs ?? {}, out);
   }
 
-  compareProperties(
-    "the provider's config (config.variables)",
-    "input",
-    { properties: before.config?.variables, required: before.config?.defaults },
-    { properties: after.config?.variables, required: after.config?.defaults },
-    out,
-  );
+  const config = (s: PackageSchema): ObjectSpec => ({
+    properties: s.config?.variables,
+    required: s.config?.defaults,
+  });
+  compareProperties("the provider's config (config.variables)", "input", config(before), config(after), out);
   compareProperties(
     "the provider's inputs",
     "input",
-    { properties: before.provider?.inputProperties, required: before.provider?.requiredInputs },
-    { properties: after.provider?.inputProperties, required: after.provider?.requiredInputs },
+    inputsOf(before.provider),
+    inputsOf(after.provider),
     out,
   );
 
@@ -244,12 +253,7 @@ export function compareSchemas(before: PackageSchema, after: PackageSchema): Bre
   // breaks a type used by outputs (the new schema's uses); removed and retyped properties break either.
   const inputTypes = reachable(after, inputRoots(after));
   const outputTypes = reachable(after, outputRoots(after));
-  for (const [token, oldType] of Object.entries(before.types ?? {})) {
-    const newType = after.types?.[token];
-    if (!newType) {
-      out.push({ kind: "removed", name: short(token), message: `removed: type ${token}` });
-      continue;
-    }
+  for (const [token, oldType, newType] of keptEntries("type", before.types, after.types, out)) {
     const what = `type ${token}`;
     if (oldType.enum) {
       const values = new Set((newType.enum ?? []).map((e) => JSON.stringify(e.value)));
@@ -368,45 +372,33 @@ export function decide(input: {
     };
   }
   const listed = breaks.map((b) => `  ${b.message}`);
+  /** The verdict refusing the breaks, with what to do about them. */
+  const refused = (advice: string): Verdict => ({
+    ok: false,
+    breaks,
+    lines: [`${against}: ${breaks.length} breaking change(s):`, ...listed, advice],
+  });
   if (!isMajorBump(releasedVersion, version)) {
     const major = parseVersion(releasedVersion)?.[0] === 0 ? "a minor or major" : "a major";
-    return {
-      ok: false,
-      breaks,
-      lines: [
-        `${against}: ${breaks.length} breaking change(s):`,
-        ...listed,
-        `A breaking change needs ${major} version bump over ${releasedVersion} in package.json (it is ${version}) ` +
-          `and a "### … breaking …" heading in the CHANGELOG section of that version naming each change; ` +
-          `or keep the schema compatible (add, do not remove or retype).`,
-      ],
-    };
+    return refused(
+      `A breaking change needs ${major} version bump over ${releasedVersion} in package.json (it is ${version}) ` +
+        `and a "### … breaking …" heading in the CHANGELOG section of that version naming each change; ` +
+        `or keep the schema compatible (add, do not remove or retype).`,
+    );
   }
   const notes = breakingNotes(input.changelog, version);
   if (notes === undefined) {
-    return {
-      ok: false,
-      breaks,
-      lines: [
-        `${against}: ${breaks.length} breaking change(s):`,
-        ...listed,
-        `${version} is a major bump over ${releasedVersion}, but CHANGELOG.md has no "## ${version}" section ` +
-          `with a "### … breaking …" heading (e.g. "### Changed (breaking)"): add it, naming each change.`,
-      ],
-    };
+    return refused(
+      `${version} is a major bump over ${releasedVersion}, but CHANGELOG.md has no "## ${version}" section ` +
+        `with a "### … breaking …" heading (e.g. "### Changed (breaking)"): add it, naming each change.`,
+    );
   }
   const unnamed = breaks.filter((b) => !namedIn(notes, b.name));
   if (unnamed.length > 0) {
-    return {
-      ok: false,
-      breaks,
-      lines: [
-        `${against}: ${breaks.length} breaking change(s):`,
-        ...listed,
-        `The breaking section of ${version} in CHANGELOG.md does not name (in backticks) ` +
-          `${[...new Set(unnamed.map((b) => `\`${b.name}\``))].join(", ")}: say what broke and what users do about it.`,
-      ],
-    };
+    return refused(
+      `The breaking section of ${version} in CHANGELOG.md does not name (in backticks) ` +
+        `${[...new Set(unnamed.map((b) => `\`${b.name}\``))].join(", ")}: say what broke and what users do about it.`,
+    );
   }
   return {
     ok: true,
