@@ -34,6 +34,7 @@ import {
   table,
   unhandled,
   watchUnhandled,
+  zeroGoal,
 } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
 import { sourceState } from "./source-state";
@@ -112,13 +113,7 @@ async function main(): Promise<number> {
     rmSync(journal, { recursive: true, force: true });
   }
 
-  goals.push({
-    section: "all",
-    figure: "unhandled rejections or uncaught exceptions (whole run)",
-    value: String(unhandled.length),
-    goal: "0",
-    met: unhandled.length === 0,
-  });
+  goals.push(zeroGoal("all", "unhandled rejections or uncaught exceptions (whole run)", unhandled.length));
   if (args.quick) {
     goals.push({
       section: "run",

@@ -15,9 +15,9 @@ import { checkNetwork, createNetwork } from "../../src/provider/network";
 import {
   Goal,
   Rng,
+  addEmulatorSecrets,
   addSecret,
   deriveSeed,
-  emulatorSecretKind,
   isEngineError,
   keep,
   sayProblems,
@@ -27,6 +27,7 @@ import {
   table,
   tick,
   unhandled,
+  zeroGoal,
 } from "./common";
 
 const SECTION = "3 bad input";
@@ -465,7 +466,7 @@ export async function runBadInput(options: BadInputOptions): Promise<Goal[]> {
     seed: deriveSeed(options.seed, "bad-input/emulator"),
     quiet: false,
   });
-  for (const s of e.secrets()) addSecret(s, emulatorSecretKind(s));
+  addEmulatorSecrets(e);
   let fetchCalls = 0;
   const recordingFetch: FetchLike = (url, init) => {
     fetchCalls++;
@@ -644,26 +645,8 @@ export async function runBadInput(options: BadInputOptions): Promise<Goal[]> {
   );
   sayProblems(problems);
   return [
-    {
-      section: "3 bad input",
-      figure: `crashes (of ${totals.inputs} inputs)`,
-      value: String(totals.crashes),
-      goal: "0",
-      met: totals.crashes === 0,
-    },
-    {
-      section: "3 bad input",
-      figure: "untyped errors",
-      value: String(totals.untyped),
-      goal: "0",
-      met: totals.untyped === 0,
-    },
-    {
-      section: "3 bad input",
-      figure: "requests sent for invalid input",
-      value: String(totals.requests),
-      goal: "0",
-      met: totals.requests === 0,
-    },
+    zeroGoal("3 bad input", `crashes (of ${totals.inputs} inputs)`, totals.crashes),
+    zeroGoal("3 bad input", "untyped errors", totals.untyped),
+    zeroGoal("3 bad input", "requests sent for invalid input", totals.requests),
   ];
 }

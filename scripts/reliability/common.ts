@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the reliability run: a seeded random generator, table printing, output
+ * Shared pieces of the reliability run: a seeded random generator, table printing, goals, output
  * capture, the evidence kept for the leak scan, and small helpers to time and classify calls.
  */
 import { ApiError } from "../../src/api";
@@ -144,6 +144,11 @@ export interface Goal {
   informational?: boolean;
 }
 
+/** A figure whose goal is 0: `count` as its value, met when it is 0. */
+export function zeroGoal(section: string, figure: string, count: number): Goal {
+  return { section, figure, value: String(count), goal: "0", met: count === 0 };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Evidence for the leak scan
 
@@ -244,6 +249,11 @@ export function emulatorSecretKind(value: string): string {
   if (/^[0-9a-f]{4}(?:-[0-9a-f]{4})+$/.test(value)) return "auth_password";
   if (/^[a-z]+-[a-z]+-\d+$/.test(value)) return "auth_username";
   return "credential";
+}
+
+/** Adds every secret of an emulator (keys, endpoints, node credentials) to look for, each with its kind. */
+export function addEmulatorSecrets(emulator: { secrets(): string[] }): void {
+  for (const s of emulator.secrets()) addSecret(s, emulatorSecretKind(s));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,6 +371,11 @@ export function providerCause(error: Error): string {
   if (API_ERROR_NAMES.has(error.name) && match) return `${kind}/${match[1]}`;
   if (/cannot adopt it/.test(firstLine)) return "not_found/cannot_adopt";
   return `${error.name}: ${firstLine.replace(/\s+/g, " ").slice(0, 60)}`;
+}
+
+/** The fault an emulator's request record names, less added latency (`""`: none, or latency only). */
+export function faultBeyondLatency(fault: string | undefined): string {
+  return (fault ?? "").replace(/^latency\+?/, "");
 }
 
 /** Waits for the next turn of the event loop (so pending rejections surface). */

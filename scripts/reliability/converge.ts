@@ -22,15 +22,16 @@ import * as net from "../../src/provider/network";
 import {
   Goal,
   Rng,
-  addSecret,
+  addEmulatorSecrets,
   causeOf,
   deriveSeed,
-  emulatorSecretKind,
+  faultBeyondLatency,
   keep,
   pool,
   say,
   seconds,
   table,
+  zeroGoal,
 } from "./common";
 
 const SECTION = "1 converge";
@@ -322,7 +323,7 @@ export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
         startEmulator({ port: 0, seed: dataSeed, pageSize }),
       ]);
       try {
-        for (const s of faultedEmu.secrets()) addSecret(s, emulatorSecretKind(s));
+        addEmulatorSecrets(faultedEmu);
         const f = faultedEmu.fixtures;
         const fixtures: Fixtures = { ...f };
         const sequence = randomSequence(rng, fixtures);
@@ -384,7 +385,7 @@ export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
         expected += b.expectedErrors;
         for (const r of faultedEmu.requests()) {
           requests++;
-          const label = (r.fault ?? "").replace(/^latency\+?/, "");
+          const label = faultBeyondLatency(r.fault);
           if (r.fault !== undefined && label === "") latencyOnly++;
           if (label === "") continue;
           faulted++;
@@ -427,13 +428,5 @@ export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
   ];
   table(`1. Converge under faults (${seconds(performance.now() - started)})`, ["figure", "value"], rows);
   for (const m of mismatchExamples) say(`  mismatch: ${m}`);
-  return [
-    {
-      section: "1 converge",
-      figure: "runs with a final-state or listing mismatch",
-      value: String(runsWithMismatch),
-      goal: "0",
-      met: runsWithMismatch === 0,
-    },
-  ];
+  return [zeroGoal("1 converge", "runs with a final-state or listing mismatch", runsWithMismatch)];
 }

@@ -11,15 +11,16 @@ import { createFaucetDrip, type FaucetDripOutputs } from "../../src/provider/fau
 import {
   Goal,
   Rng,
-  addSecret,
+  addEmulatorSecrets,
   causeOf,
   deriveSeed,
-  emulatorSecretKind,
+  faultBeyondLatency,
   keep,
   pool,
   say,
   seconds,
   table,
+  zeroGoal,
 } from "./common";
 
 const SECTION = "2 faucet";
@@ -116,7 +117,7 @@ export async function runFaucet(options: FaucetOptions): Promise<Goal[]> {
       // Fresh addresses: no daily limit, so that a second send is counted rather than refused.
       faucetDailyLimit: prefunded ? 1 : 1_000_000,
     });
-    for (const s of emulator.secrets()) addSecret(s, emulatorSecretKind(s));
+    addEmulatorSecrets(emulator);
     const addresses: string[] = [];
     while (
       addresses.length < perEmulator &&
@@ -176,7 +177,7 @@ export async function runFaucet(options: FaucetOptions): Promise<Goal[]> {
       for (const r of g.emulator.requests()) {
         if (r.method !== "POST") continue;
         requests++;
-        const label = (r.fault ?? "").replace(/^latency\+?/, "");
+        const label = faultBeyondLatency(r.fault);
         if (label === "") continue;
         injected++;
         faultKinds.set(label, (faultKinds.get(label) ?? 0) + 1);
@@ -273,20 +274,8 @@ export async function runFaucet(options: FaucetOptions): Promise<Goal[]> {
     for (const v of violations.slice(0, 8)) say(`  violation: ${v}`);
     const crossCheck = sentNotOne + unknownMoreThanOne + refusedButSent + prefundedSent + prefundedCountWrong;
     return [
-      {
-        section: "2 faucet",
-        figure: "duplicate sends (addresses with more than 1 send)",
-        value: String(duplicates),
-        goal: "0",
-        met: duplicates === 0,
-      },
-      {
-        section: "2 faucet",
-        figure: "outcome cross-check violations",
-        value: String(crossCheck),
-        goal: "0",
-        met: crossCheck === 0,
-      },
+      zeroGoal("2 faucet", "duplicate sends (addresses with more than 1 send)", duplicates),
+      zeroGoal("2 faucet", "outcome cross-check violations", crossCheck),
     ];
   } finally {
     await Promise.all(groups.map((g) => g.emulator.close()));

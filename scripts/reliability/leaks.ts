@@ -24,6 +24,7 @@ import {
   sayProblems,
   secrets,
   table,
+  zeroGoal,
 } from "./common";
 
 /** The ways an error ends up as text. */
@@ -170,14 +171,8 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
     3,
   );
   return [
-    {
-      section: "5 leak scan",
-      figure: "plaintext hits of credentials, endpoints and keys the client knew",
-      value: String(literal),
-      goal: "0",
-      met: literal === 0,
-    },
-    { section: "5 leak scan", figure: "encoded hits", value: String(encoded), goal: "0", met: encoded === 0 },
+    zeroGoal("5 leak scan", "plaintext hits of credentials, endpoints and keys the client knew", literal),
+    zeroGoal("5 leak scan", "encoded hits", encoded),
     {
       section: "5 leak scan",
       figure: "echoes of credentials the client never read (hits)",
