@@ -24,7 +24,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { call, listAll, withEmulator } from "../helpers/emulator";
 import { findSecrets } from "../helpers/audit";
 import { describeWithEngine } from "../helpers/engine";
-import { CliResult, EngineRun, resource } from "../helpers/engine-run";
+import { changes, CliResult, EngineRun, resource } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -43,11 +43,6 @@ interface ListedNode {
   organization: string;
   network: string;
   httpsEndpointMasked?: string;
-}
-
-/** The change kinds of a preview other than `same`. */
-function changes(summary: Record<string, number | undefined>): string[] {
-  return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
 }
 
 /** Renames a network through the service API, as someone using the console would. */

@@ -32,7 +32,7 @@ import { promisify } from "util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
 import { describeWithEngine, findEngine } from "../helpers/engine";
-import { EngineRun } from "../helpers/engine-run";
+import { changes, EngineRun } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -180,11 +180,6 @@ func main() {
 }
 `;
 
-/** The change kinds of a preview other than `same`. */
-function changes(summary: Record<string, number | undefined>): string[] {
-  return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
-}
-
 describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users install it`, () => {
   let work: string;
   let release: string;
@@ -204,6 +199,45 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
   const emulator = withEmulator();
   const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
   const firstNode = () => emulator().admin.getNode(emulator().fixtures.beaconNode)!;
+
+  /**
+   * The last steps of a language's stack: a preview that expects no changes, then a destroy that
+   * empties the stack and leaves the retained network with its declared name.
+   */
+  function previewThenDestroy(
+    label: string,
+    declared: string,
+    stackOf: () => Stack,
+    audit: () => void,
+  ): void {
+    test(
+      "preview expects no changes",
+      async () => {
+        const preview = await stackOf().preview({
+          expectNoChanges: true,
+          diff: true,
+          ...run.recorded(`${label} preview`),
+        });
+        expect(changes(preview.changeSummary)).toEqual([]);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "destroy empties the stack and leaves the retained network",
+      async () => {
+        const stack = stackOf();
+        const destroyed = await stack.destroy(run.recorded(`${label} destroy`));
+        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
+        expect(network().name).toBe(declared);
+        stacks.splice(stacks.indexOf(stack), 1);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+  }
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-release-"));
@@ -319,32 +353,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       STEP_TIMEOUT,
     );
 
-    test(
-      "preview expects no changes",
-      async () => {
-        const preview = await stack.preview({
-          expectNoChanges: true,
-          diff: true,
-          ...run.recorded("python preview"),
-        });
-        expect(changes(preview.changeSummary)).toEqual([]);
-        audit();
-      },
-      STEP_TIMEOUT,
-    );
-
-    test(
-      "destroy empties the stack and leaves the retained network",
-      async () => {
-        const destroyed = await stack.destroy(run.recorded("python destroy"));
-        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
-        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
-        expect(network().name).toBe(declared);
-        stacks.splice(stacks.indexOf(stack), 1);
-        audit();
-      },
-      STEP_TIMEOUT,
-    );
+    previewThenDestroy("python", declared, () => stack, audit);
   });
 
   describe("TypeScript: the Node.js SDK tarball in a fresh project", () => {
@@ -444,32 +453,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       STEP_TIMEOUT,
     );
 
-    test(
-      "preview expects no changes",
-      async () => {
-        const preview = await stack.preview({
-          expectNoChanges: true,
-          diff: true,
-          ...run.recorded("nodejs preview"),
-        });
-        expect(changes(preview.changeSummary)).toEqual([]);
-        audit();
-      },
-      STEP_TIMEOUT,
-    );
-
-    test(
-      "destroy empties the stack and leaves the retained network",
-      async () => {
-        const destroyed = await stack.destroy(run.recorded("nodejs destroy"));
-        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
-        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
-        expect(network().name).toBe(declared);
-        stacks.splice(stacks.indexOf(stack), 1);
-        audit();
-      },
-      STEP_TIMEOUT,
-    );
+    previewThenDestroy("nodejs", declared, () => stack, audit);
   });
 
   test(

@@ -126,3 +126,8 @@ export function resource(state: StateResource[], type: string, name: string): St
   if (!found) throw new Error(`no ${type} ${name} in state: ${state.map((r) => r.urn).join(", ")}`);
   return found;
 }
+
+/** The change kinds of a preview other than `same` (the kinds with a count above 0). */
+export function changes(summary: Record<string, number | undefined>): string[] {
+  return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
+}
