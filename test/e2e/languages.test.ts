@@ -24,7 +24,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { call, listAll, withEmulator } from "../helpers/emulator";
 import { findSecrets } from "../helpers/audit";
 import { describeWithEngine } from "../helpers/engine";
-import { changes, CliResult, EngineRun, resource } from "../helpers/engine-run";
+import { changes, expectPluginListed, CliResult, EngineRun, resource } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const EXAMPLES = path.join(ROOT, "examples");
@@ -509,16 +509,7 @@ describeWithEngine(YAML_HOST)("the plugin:pack tarball installed with pulumi plu
       ]);
       const installed = path.join(run.sandbox.homeDir, "plugins", `resource-blockchain-v${VERSION}`);
       expect(fs.statSync(path.join(installed, "pulumi-resource-blockchain")).mode & 0o111).not.toBe(0);
-      const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
-        name: string;
-        kind: string;
-        version: string;
-      }>;
-      expect(listed).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ name: "blockchain", kind: "resource", version: VERSION }),
-        ]),
-      );
+      await expectPluginListed(run, VERSION);
     },
     PACK_TIMEOUT,
   );

@@ -32,7 +32,7 @@ import { promisify } from "util";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
 import { describeWithEngine, findEngine } from "../helpers/engine";
-import { changes, EngineRun } from "../helpers/engine-run";
+import { changes, expectPluginListed, EngineRun } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -288,16 +288,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       expect(fs.readdirSync(pluginDir).sort()).toEqual(
         expect.arrayContaining(["pulumi-resource-blockchain", "pulumi-resource-blockchain.js"]),
       );
-      const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
-        name: string;
-        kind: string;
-        version: string;
-      }>;
-      expect(listed).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ name: "blockchain", kind: "resource", version: VERSION }),
-        ]),
-      );
+      await expectPluginListed(run, VERSION);
     },
     STEP_TIMEOUT,
   );

@@ -131,3 +131,15 @@ export function resource(state: StateResource[], type: string, name: string): St
 export function changes(summary: Record<string, number | undefined>): string[] {
   return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
 }
+
+/** `pulumi plugin ls` of the run's sandbox lists the `blockchain` resource plugin at `version`. */
+export async function expectPluginListed(run: EngineRun, version: string): Promise<void> {
+  const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
+    name: string;
+    kind: string;
+    version: string;
+  }>;
+  expect(listed).toEqual(
+    expect.arrayContaining([expect.objectContaining({ name: "blockchain", kind: "resource", version })]),
+  );
+}
