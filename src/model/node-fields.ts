@@ -94,16 +94,16 @@ export const SECRET_DETAIL_FIELDS = NODE_SECRET_FIELDS.map(
  * A field name as the redaction compares names: lower case, without `_` and `-`
  * (`api_key`, `apiKey` and `API-KEY` are one name).
  */
-export function normalizeFieldName(name: string): string {
+function normalizeFieldName(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, "");
 }
 
 /** The secret fields' names as {@link normalizeFieldName} gives them: credential names for redaction. */
 export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(NODE_SECRET_FIELDS.map(normalizeFieldName));
 
-/** Every secret of one node's details (values of its secret fields that are non-empty strings). */
-export function secretValues(details: Readonly<Record<string, unknown>>, wire = false): string[] {
-  return NODE_SECRET_FIELDS.map((k) => details[wire ? NODE_DETAIL_FIELDS[k].wire : k]).filter(
+/** Every secret of one node's details: the values of its secret fields that are non-empty strings. */
+export function secretValues(details: Readonly<Record<string, unknown>>): string[] {
+  return NODE_SECRET_FIELDS.map((k) => details[k]).filter(
     (v): v is string => typeof v === "string" && v !== "",
   );
 }

@@ -106,7 +106,7 @@ describe("a made-up secret field added to the table", () => {
     expect(mod.model.NODE_SECRET_FIELDS).toContain("signerSeed");
     expect(mod.model.NODE_CREDENTIAL_FIELDS).toContain("signerSeed");
     expect(mod.model.SECRET_DETAIL_FIELDS).toContain("signer_seed");
-    expect(mod.model.secretValues({ signer_seed: VALUE }, true)).toEqual([VALUE]);
+    expect(mod.model.secretValues({ signerSeed: VALUE, mode: "full" })).toEqual([VALUE]);
   });
 
   test("is mapped from the wire, in the connection views and not in the readable one", () => {
