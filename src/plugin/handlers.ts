@@ -18,6 +18,7 @@ import {
   toFailures,
   toNodeResult,
   type AnyKind,
+  type Diff,
   type PropertyDiff,
 } from "../provider";
 import {
@@ -44,14 +45,8 @@ export interface Failure {
 /** How a property changes in a diff (the engine's kinds). */
 export type DiffKind = PropertyDiff["kind"];
 
-/** What `diff` answers. */
-export interface Diff {
-  changes: boolean | undefined;
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-  diffs: string[];
-  detailedDiff: Record<string, PropertyDiff>;
-}
+/** What `diff` answers: the provider core's `Diff`, for the resources and the provider's config alike. */
+export type { Diff } from "../provider";
 
 /** The kind of the resource of a URN (see `kindOfToken`). */
 const resourceKind = (urn: string): AnyKind => kindOfToken(typeOfUrn(urn));
