@@ -3,13 +3,13 @@
 # that works offline.
 #
 # stdout: ONLY the absolute path of a directory containing the executables
-#           pulumi                          the CLI (v3.259.0 when built here)
+#           pulumi                          the CLI (v3.274.1 when built here)
 #           pulumi-language-nodejs          Node.js language host
 #           pulumi-language-yaml            YAML language host (pulumi-yaml v1.11.0 when built here)
 #           pulumi-language-python          Python language host (sdk v3.65.0 when built here)
 #           pulumi-language-python-exec     its program runner, next to the real host binary
 #           pulumi-python                   the Python of a virtualenv holding the `pulumi`
-#                                           Python SDK 3.259.0 (shell wrapper, see below)
+#                                           Python SDK 3.272.0 (shell wrapper, see below)
 #         and, except when taken as-is from PATH, `pulumi-resource-pulumi-nodejs`.
 #         Everything else (logs, with the time each piece took): stderr.
 #
@@ -17,9 +17,9 @@
 # `runtime.options.virtualenv` as the engine passes it and runs `python3` from
 # PATH unless PULUMI_PYTHON_CMD is set. Callers running Python programs set
 #     PULUMI_PYTHON_CMD=<dir>/pulumi-python
-# which runs  <cache>/engine/python-3.259.0/venv/bin/python  (a virtualenv made
+# which runs  <cache>/engine/python-3.272.0/venv/bin/python  (a virtualenv made
 # with `python3` >= 3.10, or $PULUMI_ENGINE_PYTHON, and `pip install
-# pulumi==3.259.0` from PyPI). Programs needing more packages install them into
+# pulumi==3.272.0` from PyPI). Programs needing more packages install them into
 # that virtualenv or use their own interpreter in PULUMI_PYTHON_CMD.
 # YAML programs (`runtime: yaml`) need nothing besides the directory on PATH.
 #
@@ -35,8 +35,8 @@
 #         modules into <cache>/engine/langhost-v3.65.0/bin (nodejs, python) or
 #         <cache>/engine/yaml-v1.11.0/bin), `pulumi-python` and the
 #         dynamic-provider wrapper.
-#   (b) a cached build in <cache>/engine/v3.259.0/bin whose `pulumi version`
-#       prints v3.259.0 and that holds all the executables above (and the
+#   (b) a cached build in <cache>/engine/v3.274.1/bin whose `pulumi version`
+#       prints v3.274.1 and that holds all the executables above (and the
 #       virtualenv) is reused. When only the CLI and the Node.js host are there
 #       (a cache made before the YAML/Python pieces existed), only the missing
 #       pieces are built and added.
@@ -71,7 +71,7 @@
 #   --help    show this header.
 set -euo pipefail
 
-readonly ENGINE_VERSION=v3.259.0
+readonly ENGINE_VERSION=v3.274.1
 # The stand-alone language host modules are not served by the Go proxy; sdk/v3
 # at this version still contains nodejs/cmd/pulumi-language-nodejs and
 # python/cmd/pulumi-language-python.
@@ -79,15 +79,16 @@ readonly LANGHOST_SDK_VERSION=v3.65.0
 # The newest github.com/pulumi/pulumi-yaml the Go proxy serves.
 readonly YAML_VERSION=v1.11.0
 # The `pulumi` Python SDK installed from PyPI into the virtualenv.
-readonly PYTHON_SDK_VERSION=${ENGINE_VERSION#v}
+# PyPI has no pulumi 3.274.1: the newest release it serves.
+readonly PYTHON_SDK_VERSION=3.272.0
 readonly PYTHON_MIN=3.10
 # What the virtualenv holds: the pulumi SDK, and what the generated SDK in sdk/python needs
 # (its pyproject.toml: parver, semver), pinned.
 readonly PYTHON_PACKAGES="pulumi==$PYTHON_SDK_VERSION parver==0.5 semver==3.0.4"
 python_stamp=".packages-$(printf '%s' "$PYTHON_PACKAGES" | cksum | cut -d' ' -f1)"
 readonly python_stamp
-# Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
-readonly GO_MIN=1.25.11
+# Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.274.1.
+readonly GO_MIN=1.26.6
 
 force_build=0
 for arg in "$@"; do

@@ -13,7 +13,7 @@ import { createEngineSandbox, type EngineSandbox } from "../../scripts/engine-sa
 export type { EngineSandbox } from "../../scripts/engine-sandbox";
 
 /** The engine version the project provisions. */
-export const ENGINE_VERSION = "v3.259.0";
+export const ENGINE_VERSION = "v3.274.1";
 
 function hasEngine(dir: string): boolean {
   return fs.existsSync(path.join(dir, "pulumi")) && fs.existsSync(path.join(dir, "pulumi-language-nodejs"));
@@ -102,7 +102,7 @@ export function filesUnder(dir: string): string[] {
   return out;
 }
 
-/** The engine's version line, e.g. `v3.259.0`. */
+/** The engine's version line, e.g. `v3.274.1`. */
 export function engineVersion(engineDir: string): string {
   return execFileSync(path.join(engineDir, "pulumi"), ["version"], {
     env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
