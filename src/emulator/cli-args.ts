@@ -66,7 +66,9 @@ Options:
 
 Admin endpoints (Authorization: Bearer <admin key printed on start>):
   GET|PUT /_emulator/faults, GET|POST|DELETE /_emulator/faults/queue,
-  GET|PUT /_emulator/route-delays, GET /_emulator/faucet/sends, GET /_emulator/requests
+  GET|PUT /_emulator/route-delays, GET /_emulator/faucet/sends, GET /_emulator/requests,
+  PATCH /_emulator/nodes/{id} {"status", "name"}, POST /_emulator/nodes/{id}/rotate-credentials,
+  POST /_emulator/keys/{organization}/rotate
 `;
 
 /** A command line error: the message is shown and the command exits with status 2. */

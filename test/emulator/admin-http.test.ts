@@ -86,4 +86,105 @@ describe("admin endpoints (/_emulator/)", () => {
     expect([bad.status, bad.json.error.message]).toEqual([400, expect.stringContaining("rate429")]);
     expect(emulator().faults()).toEqual({ rate429: 1, malformedRate: 0, match: { method: "GET" } });
   });
+
+  describe("rehearsals: a node changed, credentials and keys rotated", () => {
+    const node = () => emulator().fixtures.beaconNode;
+
+    test("PATCH /_emulator/nodes/{id} changes status and name as every API caller then sees them", async () => {
+      const patched = await admin(`nodes/${node()}`, {
+        method: "PATCH",
+        body: { status: "maintenance", name: "Rehearsal node" },
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.json).toMatchObject({ id: node(), status: "maintenance", name: "Rehearsal node" });
+      expect((await call(emulator(), `/v1/nodes/${node()}/`)).json).toMatchObject({ status: "maintenance" });
+      const listed = await call(emulator(), "/v1/nodes/?status=maintenance&name=Rehearsal%20node");
+      expect(listed.json.results.map((n: { id: string }) => n.id)).toEqual([node()]);
+      expect(emulator().admin.setNodeStatus(node(), "running")).toBe(true);
+      expect(emulator().admin.getNode(node())?.status).toBe("running");
+    });
+
+    test("a bad or unknown field: 400 naming it and what is allowed; a missing node: 404", async () => {
+      const bad = await admin(`nodes/${node()}`, { method: "PATCH", body: { status: "asleep", nmae: "x" } });
+      expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
+      expect(bad.json.error.message).toContain('status: got "asleep"; expected one of pending, running,');
+      expect(bad.json.error.fields.nmae[0]).toContain("did you mean `name`?");
+      expect(
+        (await admin(`nodes/${node()}`, { method: "PATCH", body: { name: " " } })).json.error.fields,
+      ).toEqual({
+        name: ['expected a non-empty name (got " ")'],
+      });
+      expect(() => emulator().admin.updateNode(node(), { status: "off" as never })).toThrow(RangeError);
+      expect(emulator().admin.getNode(node())?.status).toBe("running");
+      const missing = await admin("nodes/ND-999-999-999", { method: "PATCH", body: { status: "failed" } });
+      expect([missing.status, missing.json.error.code]).toEqual([404, "not_found"]);
+      expect((await admin(`nodes/${node()}`, { method: "PUT", body: {} })).status).toBe(405);
+    });
+
+    test("rotate-credentials: new auth_* values, and every endpoint URL carries the new key", async () => {
+      const before = emulator().admin.getNode(node())!.details as Record<string, string>;
+      const rotated = await admin(`nodes/${node()}/rotate-credentials`, { method: "POST" });
+      expect(rotated.status).toBe(200);
+      const after = (await call(emulator(), `/v1/nodes/${node()}/`)).json.details;
+      expect(rotated.json.details).toEqual(after);
+      const endpoints = ["https_endpoint", "wss_endpoint", "graphql_endpoint", "beacon_endpoint"];
+      for (const field of endpoints) {
+        expect(before[field]).toContain(before.auth_key);
+        expect(after[field]).toBe(before[field].replace(before.auth_key, after.auth_key));
+      }
+      for (const field of ["auth_username", "auth_password", "auth_key"]) {
+        expect(after[field]).toEqual(expect.any(String));
+        expect(after[field]).not.toBe(before[field]);
+        expect(emulator().secrets()).toContain(after[field]);
+      }
+      expect(JSON.stringify(after)).not.toContain(before.auth_key);
+      expect(emulator().admin.rotateCredentials(node())!.details.auth_key).not.toBe(after.auth_key);
+      expect((await admin("nodes/ND-999-999-999/rotate-credentials", { method: "POST" })).status).toBe(404);
+    });
+
+    test("a node without credentials yet (pending) cannot be rotated: 400 saying why", async () => {
+      const pending = (await call(emulator(), "/v1/nodes/?status=pending")).json.results[0];
+      const refused = await admin(`nodes/${pending.id}/rotate-credentials`, { method: "POST" });
+      expect([refused.status, refused.json.error.message]).toEqual([
+        400,
+        `node ${pending.id} has no credentials to rotate yet (status pending)`,
+      ]);
+    });
+
+    test("keys/{organization}/rotate answers the new key; the old one is refused with 401 from then on", async () => {
+      const { organization, otherOrganization } = emulator().fixtures;
+      const old = emulator().apiKey;
+      const otherKey = emulator().keys[otherOrganization];
+      const rotated = await admin(`keys/${organization}/rotate`, { method: "POST" });
+      expect(rotated.status).toBe(200);
+      expect(rotated.json).toEqual({ apiKey: expect.stringMatching(/^[0-9a-f]{40}$/) });
+      const refused = await call(emulator(), "/v1/nodes/", { key: old });
+      expect([refused.status, refused.json]).toEqual([
+        401,
+        { error: { code: "authentication_failed", message: "Invalid API key." } },
+      ]);
+      expect((await call(emulator(), "/v1/nodes/", { key: rotated.json.apiKey })).status).toBe(200);
+      expect(emulator().apiKey).toBe(rotated.json.apiKey);
+      expect(emulator().keys).toEqual({ ...emulator().keys, [organization]: rotated.json.apiKey });
+      expect(emulator().keys[otherOrganization]).toBe(otherKey);
+      expect(emulator().secrets()).toEqual(expect.arrayContaining([old, rotated.json.apiKey]));
+      expect(emulator().admin.rotateKey(organization)).not.toBe(rotated.json.apiKey);
+      expect((await admin("keys/RG-999-999/rotate", { method: "POST" })).status).toBe(404);
+      expect(emulator().admin.rotateKey("constructor")).toBeUndefined();
+    });
+
+    test("the rehearsal endpoints need the admin key like every other", async () => {
+      for (const path of [
+        `nodes/${node()}/rotate-credentials`,
+        `keys/${emulator().fixtures.organization}/rotate`,
+      ]) {
+        const refused = await call(emulator(), `${ADMIN_PREFIX}${path}`, {
+          method: "POST",
+          key: emulator().apiKey,
+        });
+        expect(refused.status).toBe(401);
+      }
+      expect(emulator().admin.getNode(node())).toEqual((await call(emulator(), `/v1/nodes/${node()}/`)).json);
+    });
+  });
 });

@@ -39,6 +39,7 @@ describe("--verbose log (quiet: false)", () => {
       `/_emulator/faults?key=${SECRET}`,
       `/v1/faucet/${SECRET}`,
       `/v1/faucet/${SECRET.toLowerCase()}`,
+      `/_emulator/keys/${SECRET}/rotate`,
     ];
     for (const path of paths) {
       await rawRequest(emulator(), path, { headers: { "X-Api-Key": SECRET } });
@@ -67,6 +68,9 @@ describe("--verbose log (quiet: false)", () => {
       /^GET \/v1\/nodes\/ query: region=\(hidden\) provider=\(hidden\) network=\(hidden\) archive=\(hidden\) -> 400 /,
     );
     expect(lines[13]).toMatch(/^GET \(unmatched route\) -> 404 .*\[admin\]\n$/);
+    expect(lines[paths.length - 1]).toMatch(
+      /^GET \/_emulator\/keys\/\{organization\}\/rotate -> 401 .*\[admin\]\n$/,
+    );
     expect(lines.at(-1)).toMatch(/^GET \/_emulator\/faults -> 200 .*\[admin\]\n$/);
   });
 
@@ -112,8 +116,8 @@ describe("--verbose log (quiet: false)", () => {
     // The faucet: a served chain is shown, any other chain is not.
     expect(describeRequest("POST", "/v1/faucet/sepolia", "")).toBe("POST /v1/faucet/sepolia");
     expect(describeRequest("POST", `/v1/faucet/${SECRET.toLowerCase()}`, "")).toBe("POST /v1/faucet/{chain}");
-    expect(describeRequest("POST", "/v1/faucet/amoy", "", new Map(), ["amoy"])).toBe("POST /v1/faucet/amoy");
-    expect(describeRequest("POST", "/v1/faucet/goerli", "", new Map(), ["amoy"])).toBe(
+    expect(describeRequest("POST", "/v1/faucet/amoy", "", undefined, ["amoy"])).toBe("POST /v1/faucet/amoy");
+    expect(describeRequest("POST", "/v1/faucet/goerli", "", undefined, ["amoy"])).toBe(
       "POST /v1/faucet/{chain}",
     );
   });

@@ -1,8 +1,34 @@
-import { NODE_STATUSES, checkNetworkName, checkOneOf, formatProblems } from "../../model";
-import type { NodeStatus, WireNetwork, WireNode } from "../../model";
+import {
+  NODE_STATUSES,
+  SECRET_DETAIL_FIELDS,
+  checkNetworkName,
+  checkOneOf,
+  formatProblems,
+  unknownProperties,
+} from "../../model";
+import type { NodeStatus, Problem, WireNetwork, WireNode } from "../../model";
+import { seedHash } from "./derive";
 import type { Store } from "./store";
 
-/** Out-of-band operations that bypass the API, as if someone changed things in the web UI. */
+/** The fields of a node that {@link EmulatorAdmin.updateNode} changes. */
+export interface NodeChanges {
+  /** A node status of the model: `pending`, `running`, `maintenance`, `failed`, ... */
+  status?: NodeStatus;
+  /** A non-empty name of at most 255 characters. */
+  name?: string;
+}
+
+/** A RangeError that carries the model's problems, so HTTP answers can name each field. */
+export class ProblemsError extends RangeError {
+  constructor(readonly problems: readonly Problem[]) {
+    super(formatProblems(problems));
+  }
+}
+
+/**
+ * Out-of-band operations that bypass the API, as if someone changed things in the web UI or the
+ * service rotated secrets. Values are checked with the model; a bad one throws a RangeError.
+ */
 export interface EmulatorAdmin {
   /** Renames a network; returns false when it does not exist. */
   renameNetwork(id: string, name: string): boolean;
@@ -14,19 +40,47 @@ export interface EmulatorAdmin {
   getNode(id: string): WireNode | undefined;
   /** Sets a node's status (a model node status; throws on any other value); false when missing. */
   setNodeStatus(nodeId: string, status: NodeStatus): boolean;
+  /**
+   * Changes a node's `status` and/or `name`; returns the node as its owner sees it, or undefined
+   * when missing. Throws a RangeError naming each bad or unknown field and what is allowed.
+   *
+   * @example emulator.admin.updateNode("ND-100-000-001", { status: "maintenance" });
+   */
+  updateNode(nodeId: string, changes: NodeChanges): WireNode | undefined;
+  /**
+   * Gives a node new `auth_username`, `auth_password` and `auth_key` (deterministic per seed);
+   * every endpoint URL that carried the old key carries the new one. Returns the node as its
+   * owner sees it, or undefined when missing; throws a RangeError when it has no credentials yet
+   * (a `pending` node).
+   *
+   * @example const { details } = emulator.admin.rotateCredentials("ND-100-000-001")!;
+   */
+  rotateCredentials(nodeId: string): WireNode | undefined;
+  /**
+   * Gives an organization a new API key (deterministic per seed) and returns it; the old key is
+   * refused with 401 from then on. Undefined when the organization does not exist.
+   *
+   * @example const apiKey = emulator.admin.rotateKey("RG-100-001");
+   */
+  rotateKey(organization: string): string | undefined;
   /** Removes every node of a network; returns how many were removed. */
   removeNodes(networkId: string): number;
 }
 
-/**
- * Out-of-band operations on the store that bypass the API (and its authentication), as if
- * someone changed things in the provider's web UI. Values are still checked with the model.
- */
-export function createAdmin(store: Store): EmulatorAdmin {
-  return {
+const CREDENTIALS = ["auth_username", "auth_password", "auth_key"] as const;
+
+/** The admin operations on a store; `seed` makes rotated secrets deterministic. */
+export function createAdmin(store: Store, seed: number): EmulatorAdmin {
+  let rotations = 0;
+  const fresh = (what: string, id: string) => seedHash("rotation", seed, what, id, ++rotations);
+  const nodeWire = (id: string) => {
+    const node = store.node(id);
+    return node ? store.nodeWire(node, node.organization) : undefined;
+  };
+  const admin: EmulatorAdmin = {
     renameNetwork(id: string, name: string): boolean {
       const problem = checkNetworkName("name", name);
-      if (problem) throw new RangeError(formatProblems([problem]));
+      if (problem) throw new ProblemsError([problem]);
       const network = store.network(id);
       if (!network) return false;
       store.rename(network, name);
@@ -37,19 +91,58 @@ export function createAdmin(store: Store): EmulatorAdmin {
       const network = store.network(id);
       return network ? store.networkWire(network, store.ownerOf(network)) : undefined;
     },
-    getNode(id: string) {
-      const node = store.node(id);
-      return node ? store.nodeWire(node, node.organization) : undefined;
-    },
-    setNodeStatus(nodeId: string, status: NodeStatus): boolean {
-      const problem = checkOneOf("status", status, NODE_STATUSES);
-      if (problem) throw new RangeError(formatProblems([problem]));
+    getNode: nodeWire,
+    setNodeStatus: (nodeId, status) => admin.updateNode(nodeId, { status }) !== undefined,
+    updateNode(nodeId, changes) {
+      const given = (changes ?? {}) as Record<string, unknown>;
+      const problems = [
+        ...unknownProperties(given, ["status", "name"], "field"),
+        given.status === undefined ? undefined : checkOneOf("status", given.status, NODE_STATUSES),
+        given.name === undefined ? undefined : checkNetworkName("name", given.name),
+      ].filter((p): p is Problem => p !== undefined);
+      if (problems.length > 0) throw new ProblemsError(problems);
       const node = store.node(nodeId);
-      if (!node) return false;
-      node.status = status;
+      if (!node) return undefined;
+      if (changes.status !== undefined) node.status = changes.status;
+      if (changes.name !== undefined) node.name = changes.name;
       store.version++;
-      return true;
+      return nodeWire(nodeId);
+    },
+    rotateCredentials(nodeId) {
+      const node = store.node(nodeId);
+      if (!node) return undefined;
+      const details = node.details as Record<string, unknown>;
+      if (typeof details.auth_key !== "string") {
+        throw new RangeError(`node ${nodeId} has no credentials to rotate yet (status ${node.status})`);
+      }
+      const hash = fresh("node", nodeId);
+      const next: Record<string, string> = {
+        auth_username: `rotated-${hash.slice(32, 36)}-${hash.slice(36, 40)}`,
+        auth_password: hash.slice(40, 64).replace(/(.{4})(?!$)/g, "$1-"),
+        auth_key: hash.slice(0, 32),
+      };
+      // Endpoint URLs carry the key in their path: every old value is replaced wherever it is.
+      const swaps = CREDENTIALS.filter((name) => typeof details[name] === "string").map(
+        (name) => [details[name] as string, next[name]] as const,
+      );
+      for (const [field, value] of Object.entries(details)) {
+        if (typeof value === "string")
+          details[field] = swaps.reduce((t, [old, now]) => t.split(old).join(now), value);
+      }
+      store.secrets.push(
+        ...SECRET_DETAIL_FIELDS.flatMap((f) =>
+          typeof details[f] === "string" ? [details[f] as string] : [],
+        ),
+      );
+      return nodeWire(nodeId);
+    },
+    rotateKey(organization) {
+      if (!Object.hasOwn(store.keys(), organization)) return undefined;
+      const key = fresh("api-key", organization).slice(0, 40);
+      store.setKey(organization, key);
+      return key;
     },
     removeNodes: (networkId: string) => store.removeNodes(networkId),
   };
+  return admin;
 }

@@ -24,10 +24,13 @@ export class Store {
   private readonly projects = new Map<string, ProjectRecord>();
   private readonly networks = new Map<string, NetworkRecord>();
   private readonly nodes = new Map<string, NodeRecord>();
+  /** Every secret ever served: the dataset's, then every rotated key and credential. */
+  readonly secrets: string[];
 
   /** Copies the dataset, so changes never reach the seed's objects. */
   constructor(dataset: Dataset) {
     const copy = structuredClone(dataset);
+    this.secrets = copy.secrets;
     for (const o of copy.organizations) {
       this.organizations.set(o.id, o);
       this.organizationByKey.set(o.apiKey, o.id);
@@ -47,6 +50,20 @@ export class Store {
   /** The organization of an API key, or undefined. */
   organizationOfKey(key: string): string | undefined {
     return this.organizationByKey.get(key);
+  }
+
+  /** The API key of every organization, by organization id. */
+  keys(): Record<string, string> {
+    return Object.fromEntries([...this.organizations.values()].map((o) => [o.id, o.apiKey]));
+  }
+
+  /** Replaces an organization's key: the old one is refused from then on. */
+  setKey(organization: string, key: string): void {
+    const org = this.organizations.get(organization)!;
+    this.organizationByKey.delete(org.apiKey);
+    org.apiKey = key;
+    this.organizationByKey.set(key, organization);
+    this.secrets.push(key);
   }
 
   /** A project, or undefined. */

@@ -4,7 +4,9 @@ import type { RouteDelays } from "./delays";
 import type { Fault, FaultOptions } from "./fault-options";
 import { parseJsonObject } from "./reply";
 import type { Reply } from "./reply";
-import { errorReply, json } from "./reply";
+import { errorReply, json, notFound, validationError } from "./reply";
+import { show } from "../../model";
+import { ProblemsError } from "../data/admin";
 import type { RunningEmulator } from "./running-emulator";
 
 /** Every path of the emulator's own admin endpoints starts with this; the service has none. */
@@ -22,6 +24,7 @@ export type AdminTarget = Pick<
   | "routeDelays"
   | "faucetSendCounts"
   | "requestStats"
+  | "admin"
 >;
 
 /** A request to an admin endpoint (the body already read). */
@@ -32,55 +35,102 @@ export interface AdminRequest {
   body: Buffer;
 }
 
-type AdminHandler = (target: AdminTarget, body: Record<string, unknown>) => Reply;
+type AdminHandler = (target: AdminTarget, body: Record<string, unknown>, param: string) => Reply;
+
+interface AdminRoute {
+  /** The path as logged; `{id}` and `{organization}` stand for the path parameter. */
+  template: string;
+  methods: Readonly<Record<string, AdminHandler>>;
+}
 
 const faultsState = (t: AdminTarget) => json(200, { random: t.faults(), queued: t.queuedFaults() });
+const found = (value: unknown, what: string) =>
+  value === undefined ? notFound(`No ${what}.`) : json(200, value);
 
-/**
- * The admin endpoints, by exact path and method. Every one answers JSON; a body is a JSON object.
- *
- * - `GET /_emulator/faults`: `{ random: FaultOptions, queued: number }`.
- * - `PUT /_emulator/faults` with a `FaultOptions` object: replaces the random faults.
- * - `POST /_emulator/faults/queue` with `{ "faults": [Fault, ...] }`: queues one-shot faults.
- * - `DELETE /_emulator/faults/queue`: drops every queued fault.
- * - `GET` / `PUT /_emulator/route-delays` with `{ faucetMs?, networkUpdateMs? }`: the delays.
- * - `GET /_emulator/faucet/sends`: `{ total, byAddress }`, every send ever counted.
- * - `GET /_emulator/requests`: `{ total, retained, capacity }` of the request record.
- */
-export const ADMIN_ROUTES: Readonly<Record<string, Readonly<Record<string, AdminHandler>>>> = {
-  [`${ADMIN_PREFIX}faults`]: {
-    GET: faultsState,
-    PUT: (t, body) => {
-      t.setFaults(body as FaultOptions);
-      return faultsState(t);
+/** The admin endpoints (docs/emulator.md). Every one answers JSON; a body is a JSON object. */
+const ADMIN_ROUTES: readonly AdminRoute[] = [
+  {
+    template: `${ADMIN_PREFIX}faults`,
+    methods: {
+      GET: faultsState,
+      PUT: (t, body) => {
+        t.setFaults(body as FaultOptions);
+        return faultsState(t);
+      },
     },
   },
-  [`${ADMIN_PREFIX}faults/queue`]: {
-    GET: faultsState,
-    POST: (t, body) => {
-      const list = body.faults;
-      if (!Array.isArray(list)) throw new RangeError(`expected a body { "faults": [ ... ] }`);
-      t.enqueueFaults(list as Fault[]);
-      return faultsState(t);
-    },
-    DELETE: (t) => {
-      t.clearQueuedFaults();
-      return faultsState(t);
-    },
-  },
-  [`${ADMIN_PREFIX}route-delays`]: {
-    GET: (t) => json(200, t.routeDelays()),
-    PUT: (t, body) => {
-      t.setRouteDelays(body as RouteDelays);
-      return json(200, t.routeDelays());
+  {
+    template: `${ADMIN_PREFIX}faults/queue`,
+    methods: {
+      GET: faultsState,
+      POST: (t, body) => {
+        const list = body.faults;
+        if (!Array.isArray(list)) throw new RangeError(`expected a body { "faults": [ ... ] }`);
+        t.enqueueFaults(list as Fault[]);
+        return faultsState(t);
+      },
+      DELETE: (t) => {
+        t.clearQueuedFaults();
+        return faultsState(t);
+      },
     },
   },
-  [`${ADMIN_PREFIX}faucet/sends`]: { GET: (t) => json(200, t.faucetSendCounts()) },
-  [`${ADMIN_PREFIX}requests`]: { GET: (t) => json(200, t.requestStats()) },
-};
+  {
+    template: `${ADMIN_PREFIX}route-delays`,
+    methods: {
+      GET: (t) => json(200, t.routeDelays()),
+      PUT: (t, body) => {
+        t.setRouteDelays(body as RouteDelays);
+        return json(200, t.routeDelays());
+      },
+    },
+  },
+  { template: `${ADMIN_PREFIX}faucet/sends`, methods: { GET: (t) => json(200, t.faucetSendCounts()) } },
+  { template: `${ADMIN_PREFIX}requests`, methods: { GET: (t) => json(200, t.requestStats()) } },
+  {
+    template: `${ADMIN_PREFIX}nodes/{id}`,
+    methods: { PATCH: (t, body, id) => found(t.admin.updateNode(id, body), `node ${show(id)}`) },
+  },
+  {
+    template: `${ADMIN_PREFIX}nodes/{id}/rotate-credentials`,
+    methods: { POST: (t, _body, id) => found(t.admin.rotateCredentials(id), `node ${show(id)}`) },
+  },
+  {
+    template: `${ADMIN_PREFIX}keys/{organization}/rotate`,
+    methods: {
+      POST: (t, _body, org) => {
+        const apiKey = t.admin.rotateKey(org);
+        return found(apiKey === undefined ? undefined : { apiKey }, `organization ${show(org)}`);
+      },
+    },
+  },
+];
 
-/** The admin paths, each mapped to itself (they carry nothing secret and may be logged). */
-export const ADMIN_PATHS: ReadonlyMap<string, string> = new Map(Object.keys(ADMIN_ROUTES).map((p) => [p, p]));
+/** The admin route of a path (one trailing `/` allowed) and its percent-decoded parameter. */
+function matchAdmin(path: string): { route: AdminRoute; param: string } | undefined {
+  const parts = path.replace(/(.)\/$/, "$1").split("/");
+  for (const route of ADMIN_ROUTES) {
+    const segments = route.template.split("/");
+    if (segments.length !== parts.length) continue;
+    let param = "";
+    const ok = segments.every((segment, i) => {
+      if (!segment.startsWith("{")) return segment === parts[i];
+      try {
+        param = decodeURIComponent(parts[i]);
+      } catch {
+        return false;
+      }
+      return param !== "";
+    });
+    if (ok) return { route, param };
+  }
+  return undefined;
+}
+
+/** The template of an admin path, for the log (never its parameter), or undefined. */
+export function adminTemplate(path: string): string | undefined {
+  return matchAdmin(path)?.route.template;
+}
 
 /** Whether a path belongs to the admin endpoints. */
 export function isAdminPath(path: string): boolean {
@@ -98,8 +148,9 @@ function sameKey(given: string, expected: string): boolean {
  * emulator refuses is a 400 `validation_error` naming it.
  */
 export function handleAdminRequest(req: AdminRequest, target: AdminTarget, adminKey: string): Reply {
-  const methods = Object.hasOwn(ADMIN_ROUTES, req.path) ? ADMIN_ROUTES[req.path] : undefined;
-  if (!methods) return errorReply(404, "not_found", "Unknown admin path.");
+  const matched = matchAdmin(req.path);
+  if (!matched) return errorReply(404, "not_found", "Unknown admin path.");
+  const { methods } = matched.route;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!match || !sameKey(match[1], adminKey)) {
     return errorReply(401, "authentication_failed", "The admin endpoints need the emulator's admin key.", {
@@ -115,8 +166,9 @@ export function handleAdminRequest(req: AdminRequest, target: AdminTarget, admin
   const body = parseJsonObject(req.body, req.headers["content-type"]);
   if ("reply" in body) return body.reply;
   try {
-    return handler(target, body.value);
+    return handler(target, body.value, matched.param);
   } catch (error) {
+    if (error instanceof ProblemsError) return validationError(error.problems);
     if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
     return errorReply(400, "validation_error", error.message);
   }

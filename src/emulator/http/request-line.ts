@@ -48,8 +48,7 @@ function templateOf(matched: { route: Route; id: string }, faucetChains: readonl
  * the names of the known query parameters with their values only when they are allowed values of
  * the model (a free-text `name` is always hidden); other query parameters are only counted.
  *
- * `extraRoutes` maps exact paths outside the service (the emulator's own admin paths) to
- * themselves, so they can be shown too. The faucet's route is shown as {@link routeTemplate}
+ * `extraRoute` names the template of a path outside the service (the emulator's admin paths). The faucet's route is shown as {@link routeTemplate}
  * names it, given the chains served (`faucetChains`).
  *
  * @example
@@ -60,13 +59,13 @@ export function describeRequest(
   method: string,
   path: string,
   rawQuery: string,
-  extraRoutes: ReadonlyMap<string, string> = new Map(),
+  extraRoute: (path: string) => string | undefined = () => undefined,
   faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
 ): string {
   const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
   const matched = matchRoute(path);
   if (!matched) {
-    parts.push(extraRoutes.get(path) ?? UNMATCHED_ROUTE);
+    parts.push(extraRoute(path) ?? UNMATCHED_ROUTE);
   } else {
     parts.push(templateOf(matched, faucetChains));
     const id = idPart(matched.route, matched.id);

@@ -47,13 +47,13 @@ export interface RunningEmulator {
    * `Authorization: Bearer <adminKey>`); deterministic per seed, never an organization's key.
    */
   adminKey: string;
-  /** API key of the primary organization (deterministic per seed). */
-  apiKey: string;
-  /** API key of every organization, by organization id. */
-  keys: Record<string, string>;
+  /** API key of the primary organization (deterministic per seed; the new one after {@link EmulatorAdmin.rotateKey}). */
+  readonly apiKey: string;
+  /** API key of every organization, by organization id (current keys). */
+  readonly keys: Record<string, string>;
   /** Well-known identifiers of the seeded data. */
   fixtures: EmulatorFixtures;
-  /** Out-of-band changes that bypass the API. */
+  /** Out-of-band changes that bypass the API (also served at `/_emulator/`, see docs/emulator.md). */
   admin: EmulatorAdmin;
   /** Stops listening and closes every open connection; resolves when the server is closed. */
   close(): Promise<void>;
@@ -87,8 +87,8 @@ export interface RunningEmulator {
   /** Empties the request record and resets its total. */
   resetRequests(): void;
   /**
-   * Every secret in the data: API keys, endpoint URLs and `auth_username` / `auth_password` /
-   * `auth_key` values of every node ever seeded. For audits that nothing leaked.
+   * Every secret ever served: API keys, endpoint URLs and `auth_username` / `auth_password` /
+   * `auth_key` values, rotated ones included, and the admin key. For audits that nothing leaked.
    */
   secrets(): string[];
 }

@@ -7,7 +7,7 @@ import { Ring } from "../data/ring";
 import { buildDataset } from "../data/seed";
 import { Store } from "../data/store";
 import type { AdminTarget } from "./admin-http";
-import { ADMIN_PATHS, handleAdminRequest, isAdminPath } from "./admin-http";
+import { adminTemplate, handleAdminRequest, isAdminPath } from "./admin-http";
 import { announcedTooLarge, readBody, refuseAndClose, tooLarge } from "./body-limit";
 import type { ApiContext } from "./context";
 import type { RouteDelays } from "./delays";
@@ -73,6 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     routeDelays: () => ({ ...delays }),
     faucetSendCounts: () => ctx.faucet.counts(),
     requestStats: () => ({ total: record.total, retained: record.size, capacity: record.capacity }),
+    admin: createAdmin(store, settings.seed),
   };
 
   const sleep = (ms: number) =>
@@ -109,7 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else write(res, reply);
       if (!settings.quiet) {
         // Only what cannot carry a secret: never the raw path, query, headers or body.
-        const line = describeRequest(method, path, rawQuery, ADMIN_PATHS, settings.faucetChains);
+        const line = describeRequest(method, path, rawQuery, adminTemplate, settings.faucetChains);
         process.stderr.write(
           `${line} -> ${entry.status || "dropped"} (${Date.now() - started} ms)${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
         );
@@ -186,14 +187,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   url = `http://${urlHost(settings.host)}:${(server.address() as AddressInfo).port}`;
 
   const primary = dataset.fixtures.organization;
-  const keys = Object.fromEntries(dataset.organizations.map((o) => [o.id, o.apiKey]));
   return {
     url,
     adminKey,
-    apiKey: keys[primary],
-    keys,
+    get apiKey() {
+      return store.keys()[primary];
+    },
+    get keys() {
+      return store.keys();
+    },
     fixtures: { ...dataset.fixtures },
-    admin: createAdmin(store),
     close() {
       closing ??= new Promise<void>((resolve) => {
         for (const done of [...waits]) done();
@@ -208,7 +211,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faucetSendCount: (address) => ctx.faucet.countFor(address),
     requests: () => record.toArray().map((e) => ({ ...e, query: { ...e.query } })),
     resetRequests: () => record.clear(),
-    secrets: () => [...dataset.secrets, adminKey],
+    secrets: () => [...store.secrets, adminKey],
   };
 }
 
