@@ -8,7 +8,7 @@ import { MAX_BULK } from "./data/bulk";
 import { MAX_ROUTE_DELAY_MS } from "./http/delays";
 import type { RouteDelays } from "./http/delays";
 import type { FaultMatch, FaultOptions } from "./http/fault-options";
-import { EMULATOR_DEFAULTS, MAX_CAPACITY } from "./http/options";
+import { EMULATOR_DEFAULTS, MAX_CAPACITY, MAX_RATE_LIMIT } from "./http/options";
 import type { EmulatorOptions } from "./http/options";
 
 /** The command's usage text. */
@@ -35,6 +35,8 @@ Options:
   --rate-5xx P             probability (0..1) of answering 503/502/504 without processing
   --drop-rate P            probability (0..1) of closing the connection without a response
   --retry-after-seconds N  send Retry-After: N on injected 429 and 503 answers
+  --rate-limit R           serve at most R requests per second per API key (sliding 1 s
+                           window); past it, 429 with Retry-After (seconds), not processed
   --drop-after-processing-rate P
                            probability (0..1) of processing, then closing without a response
   --rate-5xx-after-processing P
@@ -132,6 +134,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         networks: { type: "string" },
         "latency-ms": { type: "string" },
         "rate-429": { type: "string" },
+        "rate-limit": { type: "string" },
         "rate-5xx": { type: "string" },
         "drop-rate": { type: "string" },
         "retry-after-seconds": { type: "string" },
@@ -182,6 +185,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     } else {
       faults.latencyMs = integer("latency-ms", latency, 0, 600_000);
     }
+  }
+  if (values["rate-limit"] !== undefined) {
+    options.rateLimit = integer("rate-limit", values["rate-limit"], 1, MAX_RATE_LIMIT);
   }
   if (values["rate-429"] !== undefined) faults.rate429 = probability("rate-429", values["rate-429"]);
   if (values["rate-5xx"] !== undefined) faults.rate5xx = probability("rate-5xx", values["rate-5xx"]);

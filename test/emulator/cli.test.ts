@@ -207,6 +207,7 @@ describe("blockchain-nodes-emulator command", () => {
     [["--port", "abc"], /--port/],
     [["--port", "70000"], /--port/],
     [["--rate-429", "1.5"], /--rate-429/],
+    [["--rate-limit", "0"], /--rate-limit must be an integer from 1/],
     [["--bogus"], /bogus/],
     [["--latency-ms", "50-10"], /--latency-ms/],
     [["--malformed-rate", "2"], /--malformed-rate/],
@@ -282,6 +283,8 @@ describe("blockchain-nodes-emulator command", () => {
         "50",
         "--max-body-bytes",
         "4096",
+        "--rate-limit",
+        "10",
       ]),
     ).toEqual({
       action: "serve",
@@ -298,6 +301,7 @@ describe("blockchain-nodes-emulator command", () => {
         requestLogCapacity: 500,
         faucetSendLogCapacity: 50,
         maxBodyBytes: 4096,
+        rateLimit: 10,
       },
     });
     expect(parseCliArgs(["--json"])).toEqual({ action: "serve", output: "json", options: { quiet: true } });

@@ -226,4 +226,56 @@ describe("fault injection", () => {
       expect(String(await pending)).toMatch(/fetch failed/);
     });
   });
+
+  describe("rateLimit: requests per second per API key over a sliding 1 s window", () => {
+    let clock = 0;
+    const limited = withEmulator({ seed: 13, rateLimit: 3, now: () => new Date(clock) }, { each: true });
+    const at = async (ms: number, key?: string) => {
+      clock = ms;
+      return call(limited(), "/v1/nodes/", { key });
+    };
+
+    test("past the limit: 429 throttled with Retry-After in seconds, until the oldest request leaves the window", async () => {
+      for (const ms of [0, 500, 500]) expect((await at(ms)).status).toBe(200);
+      const throttled = await at(999);
+      expect([throttled.status, throttled.json.error.code]).toEqual([429, "throttled"]);
+      expect(throttled.headers.get("retry-after")).toBe("1");
+      expect((await at(1000)).status).toBe(200); // the request of t=0 left; t=500 twice and t=1000 remain
+      expect((await at(1200)).status).toBe(429);
+      expect((await at(1500)).status).toBe(200);
+      expect(
+        limited()
+          .requests()
+          .map((r) => [r.status, r.fault]),
+      ).toEqual([
+        [200, undefined],
+        [200, undefined],
+        [200, undefined],
+        [429, "rate-limit"],
+        [200, undefined],
+        [429, "rate-limit"],
+        [200, undefined],
+      ]);
+    });
+
+    test("each key has its own window; an unknown key is answered 401; a throttled request is not processed", async () => {
+      for (let i = 0; i < 3; i++) expect((await at(0)).status).toBe(200);
+      expect((await at(0, limited().keys[limited().fixtures.otherOrganization])).status).toBe(200);
+      expect((await at(0, "not-a-key")).status).toBe(401);
+      const network = limited().fixtures.emptyNetwork;
+      const rename = await call(limited(), `/v1/networks/${network}/`, {
+        method: "PATCH",
+        body: { name: "late" },
+      });
+      expect(rename.status).toBe(429);
+      expect(limited().admin.getNetwork(network)?.name).not.toBe("late");
+      expect((await call(limited(), "/_emulator/requests", { key: limited().adminKey })).status).toBe(200);
+    });
+
+    test("a rate limit that is not a whole number of at least 1 is refused", async () => {
+      for (const rateLimit of [0, 2.5, -1]) {
+        await expect(startEmulator({ rateLimit })).rejects.toThrow(/rateLimit must be an integer from 1/);
+      }
+    });
+  });
 });

@@ -41,18 +41,40 @@ const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="api"' };
  * `not_authenticated`. A Bearer header with an empty or unknown key: 401 `authentication_failed`.
  */
 export function authenticate(header: string | undefined, store: Store): AuthResult {
-  const match = header === undefined ? null : /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
-  if (!match) {
+  const key = bearerKey(header);
+  if (key === undefined) {
     return {
       reply: errorReply(401, "not_authenticated", "Authentication credentials were not provided.", {
         headers: CHALLENGE,
       }),
     };
   }
-  const key = (match[1] ?? "").trim();
   const organization = key === "" ? undefined : store.organizationOfKey(key);
   if (organization === undefined) {
     return { reply: errorReply(401, "authentication_failed", "Invalid API key.", { headers: CHALLENGE }) };
   }
   return { organization };
+}
+
+/** The key of a Bearer `Authorization` header (`""` when empty), or undefined for none or another scheme. */
+export function bearerKey(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
+}
+
+/**
+ * Requests per second per API key over a sliding 1 s window (only served requests count):
+ * `take(key)` records one and returns undefined, or returns the seconds until one is allowed.
+ */
+export function rateLimiter(perSecond: number, now: () => number): (key: string) => number | undefined {
+  const windows = new Map<string, number[]>();
+  return (key) => {
+    const t = now();
+    const times = windows.get(key) ?? [];
+    while (times.length > 0 && times[0] <= t - 1000) times.shift();
+    windows.set(key, times);
+    if (times.length >= perSecond) return Math.max(1, Math.ceil((times[0] + 1000 - t) / 1000));
+    times.push(t);
+    return undefined;
+  };
 }

@@ -31,7 +31,12 @@ export interface EmulatorOptions {
    * digits and hyphens, up to 63 characters. Default {@link EMULATOR_DEFAULTS.faucetChains}.
    */
   faucetChains?: readonly string[];
-  /** Clock used by the faucet's daily limit; default the system clock. */
+  /**
+   * Requests per second per API key, over a sliding 1 s window, like a throttling service: past
+   * it, `429` `throttled` with `Retry-After` (seconds), the request not processed. Default none.
+   */
+  rateLimit?: number;
+  /** Clock of the faucet's daily limit and of {@link rateLimit}'s window; default the system clock. */
   now?: () => Date;
   /**
    * `true` (default): log nothing. `false`: one line per request on stderr holding only what
@@ -84,6 +89,9 @@ export const EMULATOR_DEFAULTS = {
   faucetSendLogCapacity: 10_000,
 } as const;
 
+/** The largest rate limit accepted, in requests per second. */
+export const MAX_RATE_LIMIT = 1_000_000;
+
 /** The largest value accepted for the capacity options. */
 export const MAX_CAPACITY = 10_000_000;
 
@@ -97,6 +105,7 @@ export interface ResolvedOptions {
   networks: number;
   faucetDailyLimit: number;
   faucetChains: readonly string[];
+  rateLimit: number;
   now: () => Date;
   quiet: boolean;
   requestLogCapacity: number;
@@ -150,6 +159,7 @@ export function resolveOptions(options: EmulatorOptions): ResolvedOptions {
       1_000_000,
     ),
     faucetChains: faucetChains(options.faucetChains),
+    rateLimit: integer("rateLimit", options.rateLimit, 0, 1, MAX_RATE_LIMIT),
     now: options.now ?? (() => new Date()),
     quiet: options.quiet ?? true,
     requestLogCapacity: integer(

@@ -30,7 +30,7 @@ export interface LoggedRequest {
   /** Status answered; `0` when the connection was dropped without a response. */
   status: number;
   /**
-   * The injected fault, if any: `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
+   * The injected fault, if any: `rate-limit` (past {@link EmulatorOptions.rateLimit}), `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
    * `504`, `drop`, `<status>-after-processing` (e.g. `504-after-processing`),
    * `drop-after-processing` or `malformed-<kind>` (e.g. `malformed-html`). Several are joined
    * with `+`, e.g. `latency+503`.

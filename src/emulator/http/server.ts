@@ -10,9 +10,10 @@ import type { AdminTarget } from "./admin-http";
 import { adminTemplate, handleAdminRequest, isAdminPath } from "./admin-http";
 import { announcedTooLarge, readBody, refuseAndClose, tooLarge } from "./body-limit";
 import type { ApiContext } from "./context";
+import { bearerKey, rateLimiter } from "./context";
 import type { RouteDelays } from "./delays";
 import { routeDelayMs, validateRouteDelays } from "./delays";
-import { malformedReply } from "./fault-replies";
+import { faultReply, malformedReply } from "./fault-replies";
 import { FaultInjector } from "./faults";
 import type { EmulatorOptions } from "./options";
 import { resolveOptions } from "./options";
@@ -54,6 +55,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     now: settings.now,
   };
   const record = new Ring<LoggedRequest>(settings.requestLogCapacity);
+  const limit =
+    settings.rateLimit > 0 ? rateLimiter(settings.rateLimit, () => settings.now().getTime()) : undefined;
   const adminKey = deriveAdminKey(settings.seed);
   const sockets = new Set<Socket>();
   const waits = new Set<() => void>();
@@ -128,6 +131,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return finish(handleAdminRequest({ method, path, headers: req.headers, body }, controls, adminKey));
     }
 
+    const key = bearerKey(req.headers.authorization);
+    const wait = limit && key && store.organizationOfKey(key) !== undefined ? limit(key) : undefined;
+    if (wait !== undefined) {
+      labels.push("rate-limit");
+      return finish(faultReply(429, String(wait)));
+    }
     const decision = faults.decide(method, path);
     if (decision.label) labels.push(decision.label);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
