@@ -1,20 +1,13 @@
 /**
- * The main job, offline: starts the embedded emulator, runs the quickstart example under the
- * real Pulumi engine through the Automation API (in the engine sandbox the end-to-end tests use
- * too, `scripts/engine-sandbox.ts`: file backend, passphrase secrets and PULUMI_HOME in a temp
- * folder), streams the engine's progress, and walks the lifecycle: up, a no-op preview, an
- * out-of-band change caught by refresh and restored by up, destroy. Secrets are never printed.
- *
- * Run with `npm run demo`.
+ * `npm run demo`, offline: the quickstart example under the real engine against the embedded
+ * emulator, through its lifecycle: up, a no-op preview, an out-of-band change caught by refresh
+ * and restored by up, destroy. Secrets are never printed.
  */
-import { execFileSync } from "child_process";
-import * as path from "path";
 import { LocalWorkspace, OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "pulumi-blockchain-nodes/emulator";
 import quickstart from "../examples/quickstart";
-import { createEngineSandbox, type EngineSandbox } from "./engine-sandbox";
+import { createEngineSandbox, provisionEngine, type EngineSandbox } from "./engine-sandbox";
 
-const root = path.resolve(__dirname, "..", "..", "..");
 const steps: { step: string; seconds: number; result: string }[] = [];
 
 function banner(text: string): void {
@@ -37,20 +30,10 @@ function printOutputs(outputs: OutputMap): void {
   }
 }
 
-/** The engine directory: `pulumi` on PATH, else the cached build, else a build from Go modules. */
-function provisionEngine(): string {
-  banner("Pulumi engine");
-  const dir = execFileSync("bash", [path.join(root, "scripts", "pulumi-engine.sh")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .toString()
-    .trim();
-  console.log(`engine: ${dir}`);
-  return dir;
-}
-
 async function main(): Promise<void> {
+  banner("Pulumi engine");
   const engineDir = provisionEngine();
+  console.log(`engine: ${engineDir}`);
   const emulator = await startEmulator({ port: 0 });
   let sandbox: EngineSandbox | undefined;
   try {

@@ -1,40 +1,15 @@
 /**
- * Records the upgrade baseline of a release: the state that release writes, for the upgrade test
- * (`test/e2e/upgrade.test.ts`) to run the current version on.
- *
- * Run it once per release, from a checkout of the current code, naming the release's commit (or a
- * checkout of it that `npm ci && npm run build` has built):
+ * Records the upgrade baseline of a release for test/e2e/upgrade.test.ts, once per release:
  *
  *     npx tsc -p tsconfig.upgrade-baseline.json && \
  *       node build/upgrade-baseline/scripts/record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]
  *
- * A commit is checked out in a temporary git worktree (outside this checkout), installed with
- * `npm ci` and built; the worktree is removed afterwards. The version defaults to the release's
- * `package.json` version; the baseline goes to `test/fixtures/upgrade/<version>/` of this checkout.
- *
- * With the release's own build, each stack against a fresh emulator of the release (its
- * `dist/emulator`, started in this process) with a fixed seed (the data, ids and keys are the
- * same on every run and in every later emulator), in an engine sandbox (a `file://` backend, the
- * fixed passphrase below, `PULUMI_HOME` in a temp folder), it runs `pulumi up` of two stacks and
- * checks their outputs and that the release previews its own state with no changes:
- * - `ts`: a TypeScript program on the dynamic providers (`Network` adopting the network with
- *   nodes, named, `retainOnDelete`; a second `Network` adopting a network without nodes, deleted
- *   by destroy; a `FaucetDrip`; exports from `getNodesOutput` and `getNodeConnectionsOutput`);
- * - `yaml`: a YAML program on the provider plugin (`bin/` of the release): a `Network`, a
- *   `FaucetDrip`, and both list functions invoked.
- * The connection comes from stack config only: `blockchain:apiUrl` (plain) and
- * `blockchain:apiKey` (secret), so that no resource input carries the URL.
- *
- * Then it writes, per stack, the exported state (`<stack>.json`) and the project files
- * (`<stack>/`: Pulumi.yaml, the program, `Pulumi.<stack>.yaml` with the encrypted key), with every
- * machine path and the emulator's URL replaced by placeholders (`__EMULATOR_URL__`,
- * `__PLUGIN_DIR__`, `__PROJECT_DIR__`, `__CHECKOUT__`, `__SANDBOX__`, `__ENGINE_DIR__`) that the
- * test fills in; and `baseline.json`: the seed, the passphrase, the emulator's fixture ids, a
- * digest of its API key, the networks' names the stacks left in the emulator (the test renames a
- * fresh emulator's networks so), the recorded URNs, and where each file is. It fails, writing
- * nothing, if any file still holds a machine path, the emulator's port, the API key or any other
- * secret of the emulator. The files are formatted with this checkout's prettier (`npm run lint`).
- * An existing `test/fixtures/upgrade/<version>/` is replaced.
+ * With the release's own build (a commit is checked out in a temporary worktree, `npm ci` and
+ * built), it runs `pulumi up` of a TypeScript stack on the dynamic providers and a YAML stack on
+ * the plugin against the release's emulator (fixed seed), checks that the release previews its own
+ * state with no changes, and writes each stack's state and project files to
+ * `test/fixtures/upgrade/<version>/`, machine paths and URLs replaced by `__NAME__` placeholders,
+ * with `baseline.json`. It writes nothing if any file still holds a machine path or a secret.
  */
 import { execFileSync, spawn } from "child_process";
 import * as crypto from "crypto";
@@ -42,17 +17,15 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
+import { parseArgs } from "util";
+import { ROOT, engineEnvironment, provisionEngine } from "./engine-sandbox";
 import { yamlNetworkProgram } from "./yaml-program";
 
-/** This checkout (the script runs compiled, from build/upgrade-baseline/scripts/). */
-const ROOT = path.resolve(__dirname, "..", "..", "..");
-/** Where the baselines go, one folder per release. */
-export const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
+const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
 /** The seed of the recording emulator, and of the test's. */
-export const SEED = 1;
+const SEED = 1;
 /** The passphrase of the secrets provider (a test value, not a secret). */
-export const PASSPHRASE = "upgrade-baseline-passphrase";
-/** The type tokens of a Network, through the dynamic provider and through the plugin. */
+const PASSPHRASE = "upgrade-baseline-passphrase";
 const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
 
 /** What `baseline.json` holds. */
@@ -221,13 +194,6 @@ function log(text: string): void {
   console.log(`record-upgrade-baseline: ${text}`);
 }
 
-function usage(): never {
-  console.error(
-    "usage: node build/upgrade-baseline/scripts/record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]",
-  );
-  process.exit(2);
-}
-
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
 }
@@ -265,15 +231,6 @@ function checkoutOf(target: string): { dir: string; cleanup: () => void } {
     throw error;
   }
   return { dir, cleanup };
-}
-
-/** The engine folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` provisions. */
-function engineDir(): string {
-  if (process.env.PULUMI_ENGINE_DIR) return process.env.PULUMI_ENGINE_DIR;
-  return run("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], ROOT)
-    .trim()
-    .split("\n")
-    .pop()!;
 }
 
 /** Runs `pulumi` in `cwd`; fails with what it printed unless it succeeds. */
@@ -422,33 +379,26 @@ async function recordStack(program: Program, r: Recording): Promise<Recorded> {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const versionAt = args.indexOf("--version");
-  const versionArg = versionAt >= 0 ? args.splice(versionAt, 2)[1] : undefined;
-  if (args.length !== 1 || args[0].startsWith("-")) usage();
-
-  const release = checkoutOf(args[0]);
+  const { values, positionals } = parseArgs({
+    options: { version: { type: "string" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1)
+    throw new Error("usage: record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]");
+  const release = checkoutOf(positionals[0]);
   const sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-upgrade-")));
   const projectsDir = path.join(release.dir, "build", "upgrade-baseline-projects");
   try {
     const pkg = JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8"));
-    const version: string = versionArg ?? pkg.version;
+    const version: string = values.version ?? pkg.version;
     const commit = run("git", ["rev-parse", "HEAD"], release.dir).trim();
-    const engine = engineDir();
+    const engine = provisionEngine();
     const outDir = path.join(FIXTURES_DIR, version);
     log(`release ${version} (${commit}) from ${release.dir}; engine ${engine}`);
 
     const env: Record<string, string> = {
-      PATH: [
-        engine,
-        path.join(release.dir, "node_modules", "@pulumi", "pulumi"),
-        process.env.PATH ?? "",
-      ].join(path.delimiter),
-      PULUMI_HOME: path.join(sandbox, "home"),
-      PULUMI_BACKEND_URL: `file://${path.join(sandbox, "state")}`,
-      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      // The dynamic providers' plugin of the release's own @pulumi/pulumi.
+      ...engineEnvironment(engine, sandbox, PASSPHRASE, path.join(release.dir, "node_modules")),
       PULUMI_SKIP_CONFIRMATIONS: "true",
       BLOCKCHAIN_API_KEY: "",
       BLOCKCHAIN_API_URL: "",

@@ -1,92 +1,47 @@
 /**
- * A long run of the provider plugin and the dynamic providers under the real engine, on this
- * machine: `npm run soak [-- --minutes N] [--quick] [--seed N] [--calls N] [--keep]`.
- *
- * For `--minutes` (default 10, or `SOAK_MINUTES`; `--quick`: 2), against in-process emulators
- * injecting 25% faults (`./soak/common.ts`), two things run at once:
- *
- * 1. engine cycles (`./soak/cycles.ts`): a TypeScript program on the dynamic providers and a YAML
- *    program on the plugin, each in its own stack of one sandboxed `file://` backend: up,
- *    refresh, an out-of-band rename undone by `up --refresh`, destroy (networks retained),
- *    adopt again; failed steps run again, counted; the state compared with the emulator after
- *    every step;
- * 2. one plugin process across at least `--calls` calls (default 10,000; `./soak/plugin-calls.ts`):
- *    Check, Diff, Read, Invoke, with its RSS sampled and its latency set against a plain client's
- *    for the same requests.
- *
- * Then a secrets audit (`./soak/audit.ts`) and the duplicate faucet sends by the emulator's own
- * count. Prints each figure with its goal; exits with status 1 when a goal is missed.
+ * `npm run soak [-- --minutes N] [--quick] [--seed N] [--calls N] [--keep]` (docs/reliability.md):
+ * for `--minutes` (default 10, or SOAK_MINUTES; `--quick`: 2), against emulators faulting 25% of
+ * requests, engine cycles of two programs (`./soak/cycles.ts`) and one plugin process across at
+ * least `--calls` calls (`./soak/plugin-calls.ts`), then a secrets audit and the faucet's sends.
+ * `--keep` keeps the engine sandbox. Exits 1 when a goal is missed.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { parseArgs } from "util";
 import { NodeServiceClient } from "../src/api";
 import { startEmulator } from "../src/emulator";
 import type { RunningEmulator } from "../src/emulator";
-import { CommandLine } from "./command-line";
-import { createEngineSandbox } from "./engine-sandbox";
+import { findSecrets } from "../test/helpers/audit";
+import { createEngineSandbox, provisionEngine } from "./engine-sandbox";
 import { captureOutput, capturedOutput, say, unhandled, watchUnhandled } from "./reliability/common";
-import { auditSecrets } from "./soak/audit";
-import {
-  SOAK_FAULTS,
-  engineDir,
-  engineVersion,
-  faultShare,
-  mbFromKb,
-  ms,
-  n,
-  quantile,
-  sourceState,
-  transcripts,
-  x,
-} from "./soak/common";
+import { SOAK_FAULTS, faultShare, mbFromKb, ms, n, quantile, transcripts, x } from "./soak/common";
 import { MAX_ATTEMPTS, runCycles } from "./soak/cycles";
 import { writeProjects } from "./soak/programs";
 import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
 import type { PluginSoakResult } from "./soak/plugin-calls";
+import { sourceState } from "./source-state";
 
-/** Goals of the figures (see docs/reliability.md, Soak). */
-const GOALS = {
-  rssGrowthMb: 32,
-  /** The plugin's calls that met no fault, against the plain client's time for the same requests (p50 and p99). */
-  cleanRatio: 10,
-  /** p50 of those calls at the end of the run against the start (no slowdown over time). */
-  driftRatio: 1.5,
-  minCalls: 10_000,
-};
+const GOALS = { rssGrowthMb: 32, cleanRatio: 10, driftRatio: 1.5, minCalls: 10_000 };
 
-interface Args {
-  minutes: number;
-  quick: boolean;
-  seed: number;
-  calls: number;
-  keep: boolean;
-}
-
-function parseArgs(argv: string[]): Args {
-  const fromEnv = process.env.SOAK_MINUTES ? Number(process.env.SOAK_MINUTES) : undefined;
-  const args: Args = { minutes: fromEnv ?? 10, quick: false, seed: 1, calls: GOALS.minCalls, keep: false };
-  let minutesGiven = fromEnv !== undefined;
-  const line = new CommandLine(argv);
-  for (const a of line) {
-    if (a === "--minutes" || a.startsWith("--minutes=")) {
-      args.minutes = Number(line.value("--minutes"));
-      minutesGiven = true;
-    } else if (a === "--seed" || a.startsWith("--seed=")) args.seed = Number(line.value("--seed"));
-    else if (a === "--calls" || a.startsWith("--calls=")) args.calls = Number(line.value("--calls"));
-    else if (a === "--quick") args.quick = true;
-    else if (a === "--keep") args.keep = true;
-    else if (a === "--help" || a === "-h") {
-      say("npm run soak [-- --minutes N] [--quick] [--seed N] [--calls N] [--keep]");
-      say("  --minutes N  how long the cycles and the plugin calls run (default 10; env SOAK_MINUTES)");
-      say("  --quick      2 minutes (unless --minutes is given), to see that it works");
-      say("  --seed N     seed of the emulators' data and faults, addresses and call mix (default 1)");
-      say("  --calls N    least number of calls to the one plugin process (default 10,000)");
-      say("  --keep       keep the engine sandbox (backend, projects) and print where it is");
-      process.exit(0);
-    } else throw new Error(`unknown argument ${JSON.stringify(a)} (try --help)`);
-  }
-  if (args.quick && !minutesGiven) args.minutes = 2;
+function options() {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: "string", default: process.env.SOAK_MINUTES },
+      quick: { type: "boolean", default: false },
+      seed: { type: "string", default: "1" },
+      calls: { type: "string", default: String(GOALS.minCalls) },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const args = {
+    minutes: Number(values.minutes ?? (values.quick ? 2 : 10)),
+    quick: values.quick,
+    seed: Number(values.seed),
+    calls: Number(values.calls),
+    keep: values.keep,
+  };
   if (!(args.minutes > 0)) throw new Error("--minutes must be a positive number");
   if (!Number.isSafeInteger(args.seed) || args.seed < 0)
     throw new Error("--seed must be a non-negative integer");
@@ -97,8 +52,7 @@ function parseArgs(argv: string[]): Args {
 
 /**
  * The network the YAML program adopts: the primary organization's network with the most nodes,
- * other than the well-known one (the TypeScript program's) and the consortium network. Listed
- * before any fault is set.
+ * other than the TypeScript program's and the consortium network. Listed before any fault is set.
  */
 async function yamlNetwork(emulator: RunningEmulator): Promise<string> {
   const client = new NodeServiceClient({
@@ -313,20 +267,21 @@ function tally(causes: string[]): Array<[string, number]> {
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = options();
   captureOutput();
   watchUnhandled();
   // The programs and the plugin must use only the connection settings given to them here.
   delete process.env.BLOCKCHAIN_API_URL;
   delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
-  const engine = engineDir();
+  const engine = provisionEngine();
+  const engineVersion = execFileSync(path.join(engine, "pulumi"), ["version"]).toString().trim();
   const rerun = `npm run soak --${args.quick ? " --quick" : ""} --minutes ${args.minutes} --seed ${args.seed}${args.calls !== GOALS.minCalls ? ` --calls ${args.calls}` : ""}`;
   say(
     `soak: ${args.minutes} min, seed ${args.seed}, at least ${n(args.calls)} plugin calls; rerun with: ${rerun}`,
   );
   say(
-    `node ${process.version}, ${process.platform}/${process.arch}; engine ${engineVersion(engine)}; source: ${sourceState()}`,
+    `node ${process.version}, ${process.platform}/${process.arch}; engine ${engineVersion}; source: ${sourceState()}`,
   );
   say(
     `faults on every request of every emulator: ${Math.round(faultShare() * 100)}% (${Object.entries(
@@ -424,23 +379,20 @@ async function main(): Promise<number> {
         `${u.what}: ${e instanceof Error ? `${e.name}: ${e.stack ?? e.message}` : String(e)}`.slice(0, 1500),
       );
     }
-    // Everything printed so far, the engine's output and the plugin's stderr; every file of the sandbox.
+    // The secrets audit: every file of the sandbox and the projects, everything the engine, the plugin and this run printed.
     const secrets = [
-      ...cyclesEmulator.secrets(),
-      ...pluginEmulator.secrets(),
-      cyclesEmulator.apiKey,
-      cyclesEmulator.adminKey,
-      pluginEmulator.apiKey,
-      pluginEmulator.adminKey,
+      ...new Set([cyclesEmulator, pluginEmulator].flatMap((e) => [...e.secrets(), e.apiKey, e.adminKey])),
     ];
-    const audit = auditSecrets(secrets, [sandbox.dir, ...cycles.projectDirs], {
-      ...transcripts,
-      "plugin stderr": plugin.stderr,
-      "soak output": capturedOutput.join(""),
-    });
-
-    for (const f of audit.findings.slice(0, 20)) say(`secret found: ${f.secret} in ${f.where}`);
-    say(`audit took ${ms(audit.ms)}`);
+    const files = [sandbox.dir, ...cycles.projectDirs]
+      .filter((d) => fs.existsSync(d))
+      .flatMap((d) => fs.readdirSync(d, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.path, e.name));
+    const texts = { ...transcripts, "plugin stderr": plugin.stderr, "soak output": capturedOutput.join("") };
+    const findings = findSecrets(secrets, { files, texts });
+    for (const f of findings.slice(0, 20)) say(`secret found: ${f.secret} in ${f.where}`);
+    const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
+    const chars = Object.values(texts).reduce((sum, t) => sum + t.length, 0);
 
     const faults = faultCount(cyclesEmulator);
     const pluginFaults = faultCount(pluginEmulator);
@@ -455,10 +407,10 @@ async function main(): Promise<number> {
       },
       ...cycleFigures(cycles),
       {
-        figure: `plaintext hits of secrets (${audit.secrets} secrets of the emulators and their keys, in ${n(audit.files)} files of the backend and projects, ${(audit.bytes / 1e6).toFixed(1)} MB, and ${n(audit.texts)} engine transcripts and outputs, ${(audit.textChars / 1e6).toFixed(1)} M characters)`,
-        value: n(audit.findings.length),
+        figure: `plaintext hits of secrets (${secrets.length} secrets of the emulators and their keys, in ${n(files.length)} files of the backend and projects, ${(bytes / 1e6).toFixed(1)} MB, and ${n(Object.keys(texts).length)} engine transcripts and outputs, ${(chars / 1e6).toFixed(1)} M characters)`,
+        value: n(findings.length),
         goal: "0",
-        met: audit.findings.length === 0,
+        met: findings.length === 0,
       },
       ...faucetFigures(cyclesEmulator, cycles),
       ...pluginFigures(plugin),

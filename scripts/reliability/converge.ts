@@ -1,8 +1,7 @@
 /**
- * Section 1: converge under faults. Each run is a random sequence of listings and Network
- * provider operations, played twice at the same time: against an emulator injecting 30%
- * transient faults, and against a fault-free emulator of the same seed. The final states and the
- * listing results must be the same.
+ * Section 1: converge under faults. Each run, a random sequence of listings and Network provider
+ * operations, is played against an emulator injecting 30% transient faults and against a
+ * fault-free one of the same seed: the final states and listings must be the same.
  */
 import { createHash } from "crypto";
 import { ApiError, NodeServiceClient, type Node, type NodeFilters } from "../../src/api";
@@ -44,19 +43,8 @@ type Op =
   | { kind: "read"; network: string }
   | { kind: "delete"; network: string };
 
-interface Fixtures {
-  organization: string;
-  project: string;
-  otherProject: string;
-  foreignProject: string;
-  networkWithNodes: string;
-  emptyNetwork: string;
-  secondEmptyNetwork: string;
-  consortiumNetwork: string;
-  foreignNetwork: string;
-}
+type Fixtures = RunningEmulator["fixtures"];
 
-/** The same for every seed (see the emulator's WELL_KNOWN_IDS); the others are read per emulator. */
 function randomFilters(rng: Rng, f: Fixtures): NodeFilters {
   for (;;) {
     const filters: Record<string, unknown> = {};
@@ -133,13 +121,12 @@ function randomSequence(rng: Rng, f: Fixtures): Op[] {
   return ops;
 }
 
-/** One side of a run: an emulator, a listing client and the provider state (what Pulumi keeps). */
+/** One side of a run: an emulator, a listing client, the provider state (what Pulumi keeps), the errors the user saw. */
 interface Side {
   emulator: RunningEmulator;
   client: NodeServiceClient;
   state: Map<string, net.NetworkOutputs>;
   declared: Map<string, net.NetworkInputs>;
-  /** Errors the user saw, by cause, and operations they ran again. */
   visible: Map<string, number>;
   reruns: number;
   expectedErrors: number;
@@ -156,15 +143,17 @@ function outsDigest(outs: net.NetworkOutputs | Record<string, never>): string {
 
 /** Errors a user would answer by running the step again (`pulumi up` once more). */
 function isTransient(error: unknown): boolean {
-  if (error instanceof ApiError) {
+  // Providers rethrow the client's errors as plain Errors named after its classes.
+  const names = [
+    "RateLimitedError",
+    "UnavailableError",
+    "TimeoutError",
+    "NetworkError",
+    "InvalidResponseError",
+  ];
+  if (error instanceof ApiError)
     return ["rate_limited", "unavailable", "timeout", "network", "invalid_response"].includes(error.kind);
-  }
-  return (
-    error instanceof Error &&
-    ["RateLimitedError", "UnavailableError", "TimeoutError", "NetworkError", "InvalidResponseError"].includes(
-      error.name,
-    )
-  );
+  return error instanceof Error && names.includes(error.name);
 }
 
 async function perform(side: Side, op: Op): Promise<string> {
@@ -230,19 +219,14 @@ async function play(side: Side, ops: Op[], where: string): Promise<string[]> {
         break;
       } catch (error) {
         keep(SECTION, `${where} op ${i} ${op.kind}`, error);
+        const cause = causeOf(error);
+        if (isTransient(error)) side.visible.set(cause, (side.visible.get(cause) ?? 0) + 1);
+        else side.expectedErrors++;
         if (isTransient(error) && tries < 5) {
-          const cause = causeOf(error);
-          side.visible.set(cause, (side.visible.get(cause) ?? 0) + 1);
           side.reruns++;
           continue;
         }
-        if (isTransient(error)) {
-          const cause = causeOf(error);
-          side.visible.set(cause, (side.visible.get(cause) ?? 0) + 1);
-        } else {
-          side.expectedErrors++;
-        }
-        outcome = `${op.kind} error ${causeOf(error)}`;
+        outcome = `${op.kind} error ${cause}`;
         break;
       }
     }
@@ -284,14 +268,12 @@ function faultsFor(run: number, rng: Rng): FaultOptions {
   };
 }
 
-export interface ConvergeOptions {
+/** Runs section 1 and prints its table; returns its goals. */
+export async function runConverge(options: {
   seed: number;
   runs: number;
   concurrency: number;
-}
-
-/** Runs section 1 and prints its table; returns its goals. */
-export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
+}): Promise<Goal[]> {
   const started = performance.now();
   const faultCounts = new Map<string, number>();
   const visible = new Map<string, number>();
@@ -324,8 +306,7 @@ export async function runConverge(options: ConvergeOptions): Promise<Goal[]> {
       ]);
       try {
         addEmulatorSecrets(faultedEmu);
-        const f = faultedEmu.fixtures;
-        const fixtures: Fixtures = { ...f };
+        const fixtures = faultedEmu.fixtures;
         const sequence = randomSequence(rng, fixtures);
         for (const op of sequence) opCounts.set(op.kind, (opCounts.get(op.kind) ?? 0) + 1);
         ops += sequence.length;

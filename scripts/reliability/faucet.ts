@@ -1,8 +1,7 @@
 /**
- * Section 2: no second faucet send. FaucetDrip creates (the provider's `createFaucetDrip`)
- * against emulators that lose answers after processing, answer 5xx after processing, and send
- * unreadable 200s. The emulators' daily limit is lifted so that a second send would be counted,
- * not refused; the emulator's `faucetSendCounts` is the judge.
+ * Section 2: no second faucet send. FaucetDrip creates against emulators that lose answers after
+ * processing and send unreadable 200s, with no daily limit (a second send is counted, not
+ * refused); the emulator's `faucetSendCounts` is the judge.
  */
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";
@@ -96,13 +95,8 @@ interface Group {
   second: Map<number, Outcome>;
 }
 
-export interface FaucetOptions {
-  seed: number;
-  creates: number;
-}
-
 /** Runs section 2 and prints its table; returns its goals. */
-export async function runFaucet(options: FaucetOptions): Promise<Goal[]> {
+export async function runFaucet(options: { seed: number; creates: number }): Promise<Goal[]> {
   const started = performance.now();
   const emulators = 10;
   const perEmulator = Math.ceil(options.creates / emulators);

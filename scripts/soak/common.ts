@@ -1,22 +1,9 @@
-/**
- * Shared pieces of `npm run soak`: where the repository and the engine are, the faults every
- * emulator of the run injects, the engine's transcripts (kept for the secrets audit), percentiles
- * and formatting.
- */
-import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as path from "path";
+/** Shared pieces of `npm run soak`: the faults of every emulator, the engine's transcripts, figures' formats. */
 import type { FaultOptions } from "../../src/emulator";
 
-/** The repository's root (the script runs from build/soak/scripts/soak/). */
-export const ROOT = path.resolve(__dirname, "..", "..", "..", "..");
-
 /**
- * The faults of every emulator of the run, drawn once per request from the emulator's seed: 25%
- * of requests in all (`retryAfterSeconds: 0`: the injected 429 and 503 ask for an immediate retry).
- * About half are refused before processing (429, 502/503/504, a dropped connection); the rest are
- * processed first, then lost (dropped connection, a gateway's 502/504 page) or answered with an
- * unreadable 200.
+ * 25% of requests in all: about half refused before processing (429 and 503 asking for an
+ * immediate retry, 502/504, dropped), the rest processed, then lost or answered unreadably.
  */
 export const SOAK_FAULTS: FaultOptions = {
   rate429: 0.05,
@@ -29,44 +16,8 @@ export const SOAK_FAULTS: FaultOptions = {
 };
 
 /** The sum of the fault rates of {@link SOAK_FAULTS}. */
-export function faultShare(f: FaultOptions = SOAK_FAULTS): number {
-  return (
-    (f.rate429 ?? 0) +
-    (f.rate5xx ?? 0) +
-    (f.dropRate ?? 0) +
-    (f.dropAfterProcessingRate ?? 0) +
-    (f.rate5xxAfterProcessing ?? 0) +
-    (f.malformedRate ?? 0)
-  );
-}
-
-/** The engine's folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` prints. */
-export function engineDir(): string {
-  const dir =
-    process.env.PULUMI_ENGINE_DIR ||
-    execFileSync("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], {
-      stdio: ["ignore", "pipe", "inherit"],
-    })
-      .toString()
-      .trim()
-      .split("\n")
-      .pop()!;
-  for (const exe of ["pulumi", "pulumi-language-nodejs", "pulumi-language-yaml"]) {
-    if (!fs.existsSync(path.join(dir, exe))) {
-      throw new Error(`the engine in ${dir} has no ${exe} (bash scripts/pulumi-engine.sh provisions it)`);
-    }
-  }
-  return dir;
-}
-
-/** The engine's version line, e.g. `v3.259.0`. */
-export function engineVersion(dir: string): string {
-  return execFileSync(path.join(dir, "pulumi"), ["version"], {
-    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-  })
-    .toString()
-    .trim();
-}
+export const faultShare = (): number =>
+  Object.entries(SOAK_FAULTS).reduce((sum, [k, v]) => sum + (/rate/i.test(k) ? Number(v) : 0), 0);
 
 /** Everything the engine printed, by step (`<stack> cycle <n> <step> #<attempt>`), for the audit. */
 export const transcripts: Record<string, string> = {};
@@ -94,14 +45,3 @@ export const x = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x`
 
 /** A count with thousands separators. */
 export const n = (v: number): string => v.toLocaleString("en-US");
-
-/** Waits `ms` milliseconds. */
-export const sleep = (waitMs: number): Promise<void> => new Promise((r) => setTimeout(r, waitMs));
-
-/** The first line of an error's message (or of its text), without the engine's noise. */
-export function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n").find((l) => l.trim() !== "") ?? "";
-}
-
-export { sourceState } from "../source-state";

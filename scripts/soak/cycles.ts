@@ -1,28 +1,14 @@
 /**
- * The engine cycles of the soak: each program of `./programs.ts` in a stack of its own, in one
- * sandboxed `file://` backend, driven by the Automation API (the engine's CLI, from the project
- * folders) against the faulted in-process emulator, cycle after cycle until the time is up:
- *
- * 1. `up` (a new declared name and a new faucet address: the network is renamed, the drip replaced);
- * 2. `refresh`;
- * 3. the network renamed out of band (`emulator.admin.renameNetwork`), then `up --refresh`, which
- *    must restore the declared name;
- * 4. `destroy` (the network is retained, the drip forgotten);
- * 5. `up` again with a new faucet address: the network is adopted again, a new drip created.
- *
- * The two stacks cycle at the same time, each on its own network. A step that fails (an injected
- * fault outlasting the client's retries, an unreadable answer) is run again, up to
- * {@link MAX_ATTEMPTS} times; retries are counted with their causes. After every step the stack's
- * state is compared with the emulator: the network in state (or not, after destroy) under its id
- * with the declared name, the same name in the emulator, the drip of the current address, the
- * stack's `networkName` output, no pending operation. Every drip seen in state is kept to judge
- * duplicate faucet sends against the emulator's count.
+ * The soak's engine cycles, each program in its own stack of one sandboxed backend, until the
+ * time is up: up (a new name and faucet address), refresh, a rename out of band undone by
+ * `up --refresh`, destroy (the network retained), up again. A failed step runs again, up to
+ * {@link MAX_ATTEMPTS} times; after every step the state is compared with the emulator.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
 import { Rng, deriveSeed } from "../reliability/common";
-import { firstLine, transcripts } from "./common";
+import { transcripts } from "./common";
 import { PROJECTS, TYPES } from "./programs";
 import type { EngineSandbox } from "../engine-sandbox";
 
@@ -31,20 +17,11 @@ export const MAX_ATTEMPTS = 5;
 
 type Label = keyof typeof TYPES;
 
-/** A resource of an exported deployment. */
 interface StateResource {
   urn: string;
   type: string;
   id?: string;
   outputs?: Record<string, unknown>;
-}
-
-/** A FaucetDrip seen in a stack's state: one creation. */
-export interface DripRecord {
-  stack: Label;
-  id: string;
-  address: string;
-  outcome: string;
 }
 
 /** What the cycles did and found. */
@@ -58,8 +35,8 @@ export interface CyclesResult {
   /** State checks made, and the problems of those that failed. */
   checks: number;
   mismatches: Array<{ stack: Label; cycle: number; step: string; problems: string[] }>;
-  /** Every drip seen in state, by `<stack>|<id>`. */
-  drips: Map<string, DripRecord>;
+  /** Every drip seen in state (one creation each), by `<stack>|<id>`. */
+  drips: Map<string, { stack: Label; id: string; address: string; outcome: string }>;
   /** The faucet addresses the programs were given, lower case. */
   addresses: Set<string>;
   /** The emulator's network of each stack. */
@@ -69,14 +46,11 @@ export interface CyclesResult {
   durationMs: number;
 }
 
-/** Options of {@link runCycles}. */
 export interface CyclesOptions {
   seed: number;
   sandbox: EngineSandbox;
   emulator: RunningEmulator;
-  /** The network each stack adopts. */
   networks: Record<Label, string>;
-  /** The projects' folders (`./programs.ts`). */
   projects: Record<Label, string>;
   /** `performance.now()` after which no new cycle starts (the first always runs). */
   deadline: number;
@@ -90,7 +64,7 @@ export function causeOf(error: unknown): string {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => /^error: /.test(l) && !/^error: (update|preview|refresh|destroy) failed/.test(l));
-  const line = (lines[0] ?? firstLine(error)).replace(/^error: /, "");
+  const line = (lines[0] ?? text.split("\n").find((l) => l.trim() !== "") ?? "").replace(/^error: /, "");
   return line
     .replace(/0x[0-9a-fA-F]{40}/g, "0x…")
     .replace(/\b(NW|ND|PR|RG)-[\d-]+/g, "$1-…")
@@ -98,12 +72,7 @@ export function causeOf(error: unknown): string {
     .slice(0, 140);
 }
 
-/** A lower-case address of 40 hex digits, drawn from the stack's seed stream. */
-function address(rng: Rng): string {
-  return `0x${rng.hex(40)}`;
-}
-
-/** Runs the cycles of both stacks until `deadline`; see the file's comment. */
+/** Runs the cycles of both stacks until `deadline`. */
 export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
   const started = performance.now();
   const { emulator, sandbox } = options;
@@ -204,7 +173,7 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
         resources = (exported.deployment?.resources ?? []) as StateResource[];
         pending = (exported.deployment?.pending_operations ?? []).length;
       } catch (error) {
-        problems.push(`stack export failed: ${firstLine(error)}`);
+        problems.push(`stack export failed: ${causeOf(error)}`);
       }
       for (const d of resources.filter((r) => r.type === types.drip)) {
         const key = `${label}|${d.id}`;
@@ -256,7 +225,7 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
       if (cycle > 0 && performance.now() + mean > options.deadline) break;
       const t = performance.now();
       const declared = `soak-${label}-cycle-${cycle}`;
-      let addr = address(rng);
+      let addr = `0x${rng.hex(40)}`;
 
       await setConfig(declared, addr);
       await step(cycle, "up", (o) => stack.up(o));
@@ -272,7 +241,7 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
       await step(cycle, "destroy", (o) => stack.destroy(o));
       await check(cycle, "destroy", { present: false, name: declared, address: addr });
 
-      addr = address(rng);
+      addr = `0x${rng.hex(40)}`;
       await setConfig(declared, addr);
       await step(cycle, "up (re-adopt)", (o) => stack.up(o));
       await check(cycle, "up (re-adopt)", { present: true, name: declared, address: addr });

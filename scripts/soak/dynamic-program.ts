@@ -1,11 +1,6 @@
 /**
- * The soak's TypeScript program on the dynamic providers, run by the engine's nodejs language
- * host as `pulumi up` runs a program in its folder (the module's export is the program): adopts
- * the network `networkId` under the name `networkName` (retained on destroy, so that the next
- * `up` adopts it again), requests test tokens for `faucetAddress` once, and exports the nodes of
- * the network (`getNodesOutput`, secret as a whole; their ids, readable) and the first node's
- * endpoint (`getNodeConnectionsOutput`, secret). Config in the project's namespace, connection in
- * `blockchain:apiUrl` / `blockchain:apiKey` (secret).
+ * The soak's TypeScript program (the module's export): adopts `networkId` as `networkName`,
+ * retained on destroy so that the next `up` adopts it again; a FaucetDrip; the network's nodes.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { FaucetDrip, Network, getNodeConnectionsOutput, getNodesOutput } from "../../src";

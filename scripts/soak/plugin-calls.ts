@@ -1,25 +1,10 @@
 /**
- * One provider plugin process (`bin/pulumi-resource-blockchain`) kept alive across at least
- * 10,000 calls, spawned and spoken to over gRPC as the engine does (`test/helpers/plugin-client.ts`):
- * Configure once, then a seeded mix of Check, Diff and Read of a Network and Invoke of `getNode`,
- * `getNodes` and `getNodeConnections`, against a faulted emulator of its own (same seed and
- * faults as the cycles' one; its own so that its request record tells which requests each call
- * made and whether a fault met them).
- *
- * Calls run one at a time. Those that reach the service (Read, Invokes, a Check of a network new
- * to the resource, which reads it to see it exists) start at least {@link HTTP_GAP_MS} after the
- * previous one ended, so that they never wait for the plugin client's limiter (one request per
- * 100 ms): the latency measured is the call's, retries included, not the limiter's queue. Calls
- * that stay in the plugin (Check of an adopted network, Diff) fill the time in between, paced to
- * reach the number of calls asked for by the end of the run.
- *
- * After each call that reached the service, the same requests (method, path, query; `{}` for the
- * PATCH of a read) are made again directly with a plain `http` client, each on a new connection
- * as the plugin's client makes them (`Connection: close`): the emulator's own latency for them. A
- * replayed request met by a fault is made again; only its clean answer is timed.
- *
- * The plugin's RSS (VmRSS of /proc/<pid>/status) is sampled every {@link RSS_EVERY} calls from
- * the end of the warm-up ({@link WARMUP_CALLS} calls) on, and at the end.
+ * One plugin process spoken to over gRPC as the engine does, across at least `calls` calls: a
+ * seeded mix of Check, Diff, Read and Invokes against a faulted emulator of its own. Calls that
+ * reach the service start {@link HTTP_GAP_MS} after the previous one (never queued by the
+ * plugin's limiter) and are timed against a plain HTTP client replaying the same requests until
+ * one meets no fault; local calls fill the time between. RSS (VmRSS) is sampled every
+ * {@link RSS_EVERY} calls after the warm-up.
  */
 import * as fs from "fs";
 import * as http from "http";
@@ -28,7 +13,7 @@ import type { LoggedRequest, RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../../test/helpers/plugin-client";
 import type { Props } from "../../test/helpers/plugin-client";
 import { Rng, deriveSeed } from "../reliability/common";
-import { sleep } from "./common";
+import { setTimeout as sleep } from "timers/promises";
 
 /** Time between the end of a call that reached the service and the start of the next one. */
 export const HTTP_GAP_MS = 105;

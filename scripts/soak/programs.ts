@@ -1,20 +1,12 @@
 /**
- * The two projects the soak cycles run under the real engine, each adopting one network of the
- * emulator, naming it, requesting test tokens once, and exporting its nodes:
- *
- * - `dynamic`: the TypeScript program of `./dynamic-program.ts` (compiled with the soak) on the
- *   dynamic providers, run by the nodejs language host from a project folder under
- *   `build/soak/projects/` (inside the repository, so that the host finds `@pulumi/pulumi`);
- * - `yaml`: a YAML program on the provider plugin (`bin/pulumi-resource-blockchain`, found through
- *   the `plugins:` path entry), like examples/yaml-quickstart, plus a `FaucetDrip`.
- *
- * Both read `networkId`, `networkName` and `faucetAddress` from the stack's config (project
- * namespace), and `blockchain:apiUrl` / `blockchain:apiKey` (secret) for the connection.
+ * The soak's two projects, each adopting a network, naming it, requesting test tokens once and
+ * exporting its nodes: `dynamic`, the TypeScript program of `./dynamic-program.ts` on the dynamic
+ * providers; `yaml`, a YAML program on the provider plugin.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { yamlNetworkProgram } from "../yaml-program";
-import { ROOT } from "./common";
+import { ROOT } from "../engine-sandbox";
 
 /** The resource types of each program's network and drip, as the state names them. */
 export const TYPES = {
@@ -44,10 +36,9 @@ export function yamlProgram(): string {
 }
 
 /**
- * Writes both projects into a folder of this run, `build/soak/projects/run-<pid>/`, and returns
- * their folders. The dynamic one holds a `Pulumi.yaml`, a `package.json` of its own (else the
- * language host would take the repository's `main`) and an `index.js` that re-exports the
- * compiled program.
+ * Writes both projects into `build/soak/projects/run-<pid>/` (inside the checkout, so that the
+ * nodejs host finds `@pulumi/pulumi`); the dynamic one has a `package.json` of its own, else the
+ * host would take the checkout's `main`.
  */
 export function writeProjects(): { root: string; dynamic: string; yaml: string } {
   const root = path.join(ROOT, "build", "soak", "projects", `run-${process.pid}`);
