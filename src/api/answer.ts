@@ -11,7 +11,7 @@ import { shownPath } from "./url";
 import { formatDuration, isIdempotent, parseDateDelay, parseRetryAfter, RetryContext } from "./retry";
 import type { ApiResponse, RequestSpec, Transport } from "./transport";
 
-/** Longest server message quoted in an error message; the full text is kept on `serverMessage`. */
+/** Longest server message quoted in an error message; `serverMessage` keeps more. */
 const SERVER_MESSAGE_CHARS = 1000;
 /** Longest server error code, field name, or other short server string quoted. */
 export const SERVER_SHORT_CHARS = 120;

@@ -4,7 +4,6 @@ import * as faucet from "./faucet";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
 import { NodeServiceClientOptions, resolveClientOptions } from "./options";
-import { LearnedSecrets } from "./learned-secrets";
 import type { ListAllOptions, ListOptions } from "./nodes";
 import { RateLimiter } from "./limits";
 import type { Transport } from "./transport";
@@ -34,12 +33,8 @@ export class NodeServiceClient {
     const { maxRequestsPerSecond, limiterSleep, maxConcurrentRequests, ...settings } =
       resolveClientOptions(options);
     this.apiUrl = settings.base.href;
-    const learned = new LearnedSecrets();
     this.transport = {
       ...settings,
-      // Credentials read from the service are removed first, then the key and the generic patterns.
-      redact: (text: string) => settings.redact(learned.redact(text)),
-      learned,
       limiter: new RateLimiter({ maxRequestsPerSecond, now: settings.now, sleep: limiterSleep }),
       concurrency: new ConcurrencyLimiter(maxConcurrentRequests),
       maxConcurrentRequests,

@@ -72,8 +72,8 @@ export class ApiError extends Error {
   /** HTTP attempts made (0 when the client refused the input). */
   readonly attempts: number;
   /**
-   * The service's full `error.message`, credentials redacted but otherwise as sent (it may be long
-   * and hold control characters: the `message` quotes it escaped and capped). Not enumerable, so
+   * The service's `error.message` (up to 16,384 characters), credentials redacted but otherwise as
+   * sent (it may hold control characters: the `message` quotes it escaped and capped). Not enumerable, so
    * logs and `JSON.stringify` show only the capped form.
    */
   declare readonly serverMessage?: string;

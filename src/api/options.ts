@@ -25,6 +25,7 @@ import {
   unknownKeys,
 } from "./option-checks";
 import { watchedNodeFetch } from "./node-fetch";
+import { LearnedSecrets } from "./learned-secrets";
 import { createRedactor } from "./redact";
 import { DEFAULT_RETRY_POLICY } from "./retry";
 import type { FetchLike, RetryWait, Transport } from "./transport";
@@ -124,9 +125,9 @@ export interface NodeServiceClientOptions {
 
 /**
  * The settings a client runs with: every option checked, defaults filled in. The transport the
- * client builds from them adds the rate limiter and the learned credentials (see `Transport`).
+ * client builds from them adds the rate limiter (see `Transport`).
  */
-export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "learned" | "concurrency"> {
+export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "concurrency"> {
   /** Request attempts per second; `0` or `Infinity` for no limit. */
   maxRequestsPerSecond: number;
   /** Request attempts in flight at once across the client. */
@@ -221,10 +222,13 @@ export function resolveClientOptions(options: unknown): ResolvedClientOptions {
 
   if (!problems.empty) fail(redactor, "invalid_option", "invalid client options", problems.record());
 
+  const learned = new LearnedSecrets();
   return {
     base,
     authorization: () => `Bearer ${key}`,
-    redact: createRedactor(secrets),
+    // Credentials read from the service are removed first, then the key and the generic patterns.
+    redact: createRedactor(secrets, learned),
+    learned,
     fetch: fetch ?? watchedNodeFetch,
     timeoutMs,
     deadlineMs,

@@ -1,0 +1,298 @@
+/**
+ * Redaction of credentials from text that may come from a server (error messages, bodies, URLs).
+ * The text is cut first, so every pattern here runs on bounded input; none nests quantifiers.
+ */
+import { SECRET_FIELD_NAMES, secretForms } from "../model";
+import { BODY_PREVIEW_CHARS, REDACTED } from "./defaults";
+import { PART, TOKEN, type LearnedSecrets } from "./learned-secrets";
+
+/** Longest text redacted; the rest is cut off (a server's error message is far shorter). */
+export const MAX_REDACTED_CHARS = 16_384;
+/** How far a cut moves on to keep a token whole (a learned credential is no longer). */
+const CUT_MARGIN = 2_048;
+/** Longest URL masked part by part; a longer one is replaced whole. */
+const MAX_URL_CHARS = 4_096;
+
+/** Returns `text` cut (with `…`) near `max` characters, with credentials replaced by `[REDACTED]`. */
+export type Redactor = (text: string, max?: number) => string;
+
+const [TOKEN_AFTER, PART_AFTER] = [new RegExp(`^${TOKEN}*`), new RegExp(`^${PART}*`)];
+
+/** Where to cut `text` near `max`: never inside a token (a key, a learned credential) nor a known secret. */
+function cutAt(text: string, max: number, forms: readonly string[]): number {
+  if (text.length <= max) return text.length;
+  // After the token, or after its part if the token is longer, or at `max` inside a part too long to be a secret.
+  const ahead = text.slice(max, max + CUT_MARGIN + 1);
+  const [token, part] = [TOKEN_AFTER, PART_AFTER].map((re) => (re.exec(ahead) ?? [""])[0].length);
+  let end = max + (token <= CUT_MARGIN ? token : part <= CUT_MARGIN ? part : 0);
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const form of forms) {
+      const from = Math.max(0, end - form.length + 1);
+      const at = text.slice(from, end + form.length - 1).indexOf(form);
+      if (at >= 0 && from + at < end) [end, moved] = [from + at, true];
+    }
+  }
+  return end;
+}
+
+const BEARER = /\bbearer\s+[\w.~+/=-]+/gi;
+/** An `Authorization` value and its scheme (`Basic …`); `Bearer` ones are left to {@link BEARER}. */
+const AUTHORIZATION =
+  /\b(authorization["']?\s*[:=]\s*["']?)(?!bearer\b)(?:(?:basic|token|digest)\s+(?!bearer\b))?[^\s,;"'}]+/gi;
+/** Words that make a parameter name secret: its value is hidden, however short. */
+const SECRET_WORD = /key|token|secret|passw|pwd|auth|sig|credential/i;
+/** `?api_key=…`: the lookaheads check the name for a secret word, then read it once (no backtracking). */
+const SECRET_PARAM = new RegExp(
+  String.raw`([?&;](?=[^=&#\s"'<>?;]*?(?:${SECRET_WORD.source}))(?=([^=&#\s"'<>?;]*))\2=)[^&#\s"'<>]*`,
+  "gi",
+);
+/** `token=…`, `password:…` in free text; not `name: value`, how messages list fields. */
+const ASSIGNMENT = /(?<![\w.-])([\w.-]{1,64})( *(?:=|:(?! |\/\/)) *)(?!\[REDACTED\])([^\s"',;&)\]}]+)/g;
+/** A quoted field name and its colon, in JSON or in JSON escaped in a string (`\"password\":\"`). */
+const FIELD = /(\\?)(["'])([\w-]{1,64})\1\2\s*:\s*\1(["'])/g;
+/** A field's value up to its closing quote, or to the end of a text cut short. */
+const FIELD_VALUE: Record<string, RegExp> = {
+  '"': /(?:\\[^]|[^"\\])*/y,
+  "'": /(?:\\[^]|[^'\\])*/y,
+  '\\"': /[^]*?(?=(?<!\\)\\"|$)/y,
+  "\\'": /[^]*?(?=(?<!\\)\\'|$)/y,
+};
+/** A URL (`scheme://…`) or a path on its own (`GET /v1/<key>`, `//host/…`) in free text. */
+const URL_IN_TEXT =
+  /(?<![a-z\d+.-])(?=[\d+.-]*[a-z])[a-z\d+.-]+:\/\/[^\s"'<>`]+|(?<![^\s"'<>`])\/[^\s"'<>`]*/gi;
+/** Credential field names (lower case, without `-_.`), besides the node's secret fields. */
+const CREDENTIAL_NAME =
+  /password|passwd|passphrase|secret|apikey|authkey|privatekey|accesskey|credential|authorization|(?:token|key|pwd|signature)$|^(?:auth|pass|sig)$/;
+
+function isCredentialName(name: string): boolean {
+  const normal = name.toLowerCase().replace(/[-_.]/g, "");
+  return CREDENTIAL_NAME.test(normal) || SECRET_FIELD_NAMES.has(normal);
+}
+
+/** String values of credential fields. */
+function hideFields(text: string): string {
+  let out = "";
+  let last = 0;
+  FIELD.lastIndex = 0;
+  for (let m = FIELD.exec(text); m; m = FIELD.exec(text)) {
+    if (!isCredentialName(m[3])) {
+      FIELD.lastIndex = m.index + 1;
+      continue;
+    }
+    const start = m.index + m[0].length;
+    const value = FIELD_VALUE[m[1] + m[4]];
+    value.lastIndex = start;
+    value.exec(text);
+    out += text.slice(last, start) + REDACTED;
+    last = FIELD.lastIndex = Math.max(value.lastIndex, start);
+  }
+  return out + text.slice(last);
+}
+
+/** `text` with each run of `hidden` characters and of `forms` found in `hay` (overlapping too) replaced `by`. */
+function hideForms(text: string, hay: string, forms: string[], hidden: Uint8Array, by: string): string {
+  for (const form of forms) {
+    for (let i = hay.indexOf(form); form && i >= 0; i = hay.indexOf(form, i + 1))
+      hidden.fill(1, i, i + form.length);
+  }
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    if (!hidden[i]) out += text[i];
+    else if (!hidden[i - 1]) out += by;
+  }
+  return out;
+}
+
+/** Known secrets; empty and missing ones are ignored. */
+type Secrets = ReadonlyArray<string | undefined>;
+
+/**
+ * A {@link Redactor}: cuts the text, then replaces what `learned` knows, each of `secrets` (plain,
+ * URL-encoded, JSON-escaped), `Bearer` tokens, `Authorization` values, secret-named parameters,
+ * assignments (`password=…`) and JSON fields (also escaped, or cut short), and credentials in
+ * URLs (see {@link maskUrlCredentials}). Resource ids (`ND-123-456-789`) stay.
+ */
+export function createRedactor(secrets: Secrets = [], learned?: Pick<LearnedSecrets, "redact">): Redactor {
+  const forms = [...new Set(secrets.flatMap((s) => (typeof s === "string" && s ? secretForms(s) : [])))];
+  return (text, max = MAX_REDACTED_CHARS) => {
+    const whole = String(text);
+    const end = cutAt(whole, count(max), forms);
+    const head = learned ? learned.redact(whole.slice(0, end)) : whole.slice(0, end);
+    let out = hideForms(head, head, forms, new Uint8Array(head.length), REDACTED)
+      .replace(BEARER, `Bearer ${REDACTED}`)
+      .replace(AUTHORIZATION, `$1${REDACTED}`)
+      .replace(SECRET_PARAM, `$1${REDACTED}`)
+      .replace(ASSIGNMENT, (all: string, name: string, op: string, value: string) =>
+        value === "Bearer" || !isCredentialName(name) ? all : `${name}${op}${REDACTED}`,
+      );
+    out = hideFields(out).replace(URL_IN_TEXT, (url) => maskUrlCredentials(url, { replacement: REDACTED }));
+    return end < whole.length ? `${out}…` : out;
+  };
+}
+
+/** `text` redacted by a {@link createRedactor} of `secrets`. */
+export function redact(text: string, secrets: Secrets = [], max?: number): string {
+  return createRedactor(secrets)(text, max);
+}
+
+/** A length limit as a count: `NaN` and negatives are 0. */
+const count = (max: number) => (Number.isNaN(max) ? 0 : Math.max(0, Math.floor(max)));
+
+/**
+ * The first `max` characters of a body for an error message, redacted, on one line; `…` marks a
+ * cut, which never splits a surrogate pair nor shows part of a secret (redaction comes first).
+ */
+export function previewBody(body: string, redactor: Redactor, max: number = BODY_PREVIEW_CHARS): string {
+  const limit = count(max);
+  const raw = redactor(String(body), 2 * limit);
+  const line = raw.replace(/\s+/g, " ").trim();
+  if (line.length <= limit) return line;
+  return `${line.slice(0, limit > 0 && /[\ud800-\udbff]/.test(line[limit - 1]) ? limit - 1 : limit)}…`;
+}
+
+/** Control, bidi and separator characters, and lone surrogates (`for…of` yields those alone). */
+const UNSAFE_CHAR =
+  // eslint-disable-next-line no-control-regex
+  /^[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]$/;
+const ESCAPES: Record<string, string | undefined> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Server text made safe for an error message, on one line: control, bidi and separator
+ * characters and lone surrogates become visible escapes (`\n`, `\u001b`), so no message drives a
+ * terminal or fakes a log line. At most `maxChars` characters, never splitting an escape or a
+ * surrogate pair, then `… (N more characters)`.
+ */
+export function sanitizeServerText(text: string, maxChars: number): string {
+  const s = String(text);
+  const limit = count(maxChars);
+  let out = "";
+  let used = 0;
+  for (const ch of s) {
+    const shown =
+      ESCAPES[ch] ?? (UNSAFE_CHAR.test(ch) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}` : ch);
+    if (out.length + shown.length > limit) break;
+    out += shown;
+    used += ch.length;
+  }
+  const more = [...s.slice(used)].length;
+  return more === 0 ? out : `${out}… (${more} more character${more === 1 ? "" : "s"})`;
+}
+
+/**
+ * An input value as quoted in an "invalid input" message, or only its length when it could be a
+ * credential pasted in the wrong place (over 40 characters, key-like, or redacted). A hex
+ * address (`0x…`, even mistyped) is shown so that it can be fixed.
+ */
+export function guardInputValue(shown: string): string {
+  const text = String(shown);
+  const quotable =
+    text.length <= 42 && redact(text) === text && !(text.match(/[\w.~+/=-]{16,}/g) ?? []).some(isKeyLike);
+  if (quotable || /^("?)0x[\da-f]{0,64}\1$/i.test(text)) return text;
+  return `a value of ${text.length} characters (not shown: it may hold a credential)`;
+}
+
+/** Percent-decodes what can be decoded (a malformed sequence becomes U+FFFD); never throws. */
+function looseDecode(text: string): string {
+  return text.replace(/(?:%[\da-f][\da-f])+/gi, (run) =>
+    Buffer.from(run.replace(/%/g, ""), "hex").toString(),
+  );
+}
+
+/** Words of ordinary names: all letters, all digits, or up to 12 letters then up to 3 digits (`v1`). */
+const ORDINARY_WORD = /^(?:[a-z]+|\d+|[a-z]{1,12}\d{1,3})$/i;
+
+/** `text` decoded, without what was redacted already (so that redacting twice changes nothing). */
+const plain = (text: string) => looseDecode(text).split(REDACTED).join("");
+
+/** Whether `text` has a word no ordinary name has (`3c6e0b8a`, `p2pify`). */
+function hasUnusualWord(text: string): boolean {
+  return (plain(text).match(/[a-z\d]+/gi) ?? []).some((word) => !ORDINARY_WORD.test(word));
+}
+
+/** At least 16 characters, letters, digits and an unusual word: `sk_live_0a1b2c3d4e5f6789`, not `ND-123-456-789`. */
+function isKeyLike(text: string): boolean {
+  const p = plain(text);
+  return p.length >= 16 && /[a-z]/i.test(p) && /\d/.test(p) && hasUnusualWord(p);
+}
+
+type Hide = (start: number, end: number) => void;
+
+/** A path judged whole (a base64 key spans segments); if key-like, its odd segments but their `.json`. */
+function markPath(path: string, at: number, hide: Hide): void {
+  if (!isKeyLike(path)) return;
+  for (const m of path.matchAll(/[^/]+/g)) {
+    if (!/[+=]/.test(m[0]) && !hasUnusualWord(m[0])) continue;
+    const extension = /.\.[a-z]{1,6}$/i.exec(m[0]);
+    hide(at + m.index, at + m.index + (extension ? extension.index + 1 : m[0].length));
+  }
+}
+
+/** Query or fragment parameters: key-like names and values, and values of secret-named ones. */
+function markParams(params: string, at: number, pathLike: boolean, hide: Hide): void {
+  for (const m of params.matchAll(/[^&;]+/g)) {
+    const [param] = m;
+    const [s, eq] = [at + m.index, param.indexOf("=")];
+    if (eq < 0) {
+      if (pathLike) markPath(param, s, hide);
+      else if (isKeyLike(param)) hide(s, s + param.length);
+      continue;
+    }
+    const keyLike = isKeyLike(param);
+    if (keyLike && hasUnusualWord(param.slice(0, eq))) hide(s, s + eq);
+    const value = param.slice(eq + 1);
+    if (value && ((keyLike && hasUnusualWord(value)) || SECRET_WORD.test(looseDecode(param.slice(0, eq))))) {
+      hide(s + eq + 1, s + param.length);
+    }
+  }
+}
+
+/** A URL's scheme, authority, path, query and fragment (RFC 3986, appendix B). */
+const URI_PARTS = /^([^:/?#]+:)?(\/\/[^/?#]*)?([^?#]*)(\?[^#]*)?(#[^]*)?$/;
+
+/** Marks what holds or looks like a credential in a URL or a path (see {@link maskUrlCredentials}). */
+function markUrl(url: string, hide: Hide): void {
+  const [, scheme = "", authority = "", path = "", query = "", fragment = ""] = URI_PARTS.exec(url) ?? [];
+  const at = scheme.length;
+  const userEnd = authority.lastIndexOf("@");
+  if (userEnd >= 0) hide(at + 2, at + userEnd);
+  const hostAt = Math.max(2, userEnd + 1);
+  if (authority && authority[hostAt] !== "[") {
+    for (const m of authority.slice(hostAt).matchAll(/[^.:]+/g)) {
+      if (isKeyLike(m[0])) hide(at + hostAt + m.index, at + hostAt + m.index + m[0].length);
+    }
+  }
+  const pathAt = at + authority.length;
+  markPath(path, pathAt, hide);
+  markParams(query.slice(1), pathAt + path.length + 1, false, hide);
+  markParams(fragment.slice(1), url.length - fragment.length + 1, true, hide);
+  for (const m of url.matchAll(/:\/\/([^/?#]*)@/g)) hide(m.index + 3, m.index + 3 + m[1].length);
+}
+
+/** What replaces each credential, the known secrets, and whether they match in any ASCII case (as in host names). */
+export interface MaskUrlOptions {
+  replacement: string;
+  secrets?: ReadonlyArray<string>;
+  ignoreCase?: boolean;
+}
+
+/**
+ * `url` (from its scheme, as written) with what holds or looks like a credential replaced: user
+ * info (also of nested URLs), key-like host labels, path segments (`.json` stays), query names
+ * and values and fragments, values of secret-named parameters however short, and `secrets`.
+ * The whole URL is replaced if a known secret stays readable (an odd encoding) or it is over
+ * 4,096 characters.
+ */
+export function maskUrlCredentials(url: string, options: MaskUrlOptions): string {
+  const text = String(url);
+  if (text.length > MAX_URL_CHARS) return options.replacement;
+  const fold = (s: string) => (options.ignoreCase ? s.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : s);
+  const secrets = (options.secrets ?? []).filter((s) => typeof s === "string" && s !== "");
+  const forms = [...new Set(secrets.flatMap(secretForms).map(fold))];
+  const hidden = new Uint8Array(text.length);
+  markUrl(text, (start, end) => hidden.fill(1, start, end));
+  const out = hideForms(text, fold(text), forms, hidden, options.replacement);
+  const [folded, decoded] = [fold(out), fold(looseDecode(out))];
+  const readable = forms.some((f) => folded.includes(f)) || secrets.some((s) => decoded.includes(fold(s)));
+  return readable ? options.replacement : out;
+}
