@@ -29,6 +29,8 @@ export interface EmulatorProcess {
   bulkNetworks: string[];
   /** Requests the emulator has answered so far. */
   requests(): Promise<number>;
+  /** Its answers by status since the last call (the request record, then emptied). */
+  statuses(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -37,17 +39,19 @@ export async function startEmulatorProcess(options: EmulatorOptions): Promise<Em
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(__dirname, "emulator-child.js"), JSON.stringify(options)],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
-  const info = await new Promise<Omit<EmulatorProcess, "requests" | "close">>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      const nl = out.indexOf("\n");
-      if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-    });
-    child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
-  });
+  const info = await new Promise<Omit<EmulatorProcess, "requests" | "statuses" | "close">>(
+    (resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => {
+        out += d.toString();
+        const nl = out.indexOf("\n");
+        if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
+      });
+      child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
+    },
+  );
   return {
     ...info,
     requests: async () => {
@@ -56,6 +60,11 @@ export async function startEmulatorProcess(options: EmulatorOptions): Promise<Em
       ) as { total: number };
       return stats.total;
     },
+    statuses: () =>
+      new Promise((resolve) => {
+        child.once("message", (m) => resolve(m as Record<string, number>));
+        child.send("statuses");
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

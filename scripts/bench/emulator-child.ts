@@ -25,9 +25,16 @@ async function main(): Promise<void> {
       bulkNetworks: bulkNetworks.map((n) => n.id),
     })}\n`,
   );
+  process.on("message", () => {
+    const counts: Record<string, number> = {};
+    for (const r of emulator.requests()) counts[r.status] = (counts[r.status] ?? 0) + 1;
+    emulator.resetRequests();
+    process.send!(counts);
+  });
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  process.on("disconnect", stop);
 }
 
 main().catch((error) => {
