@@ -1,36 +1,10 @@
 #!/usr/bin/env bash
-# Generate the Python, Node.js (and Go) SDKs of the `blockchain` Pulumi package
-# from schema.json (npm run sdk:gen), or check that the committed ones are up
-# to date (npm run sdk:check).
-#
-#   scripts/gen-sdk.sh            regenerate sdk/python, sdk/nodejs and, when the
-#                                 schema has a language.go section, sdk/go
-#   scripts/gen-sdk.sh --check    exit 1, listing the files that differ, when
-#                                 sdk/ is not what schema.json generates
-#
-# Steps:
-#   1. tools/sdk-gen (Go, the code generators of github.com/pulumi/pulumi/pkg/v3
-#      v3.259.0) is built once into <cache>/sdk-gen/<hash>/bin, <hash> being a
-#      hash of the files in tools/sdk-gen, so a change there rebuilds it. The
-#      build goes to a temporary directory that is renamed into place.
-#   2. sdk-gen validates and binds the schema (printing the binder's diagnostics
-#      and failing when it is invalid) and writes <tmp>/<language>.
-#   3. scripts/sdk-postprocess.js removes the plain (non-Output) forms of
-#      getNodeConnections, and fails when the generated code does not have the
-#      expected shape.
-#   4. Default mode: each sdk/<language> is replaced by the result as a whole
-#      (the generator owns these directories; stale files disappear).
-#      --check: sdk/<language> is compared with the result (diff -r).
-#
+# npm run sdk:gen: regenerates sdk/python, sdk/nodejs and (when the schema has language.go) sdk/go
+# from schema.json with tools/sdk-gen (built once into <cache>/sdk-gen/<hash of its files>), then
+# scripts/sdk-postprocess.js; each sdk/<language> is replaced whole. npm run sdk:check (--check)
+# compares instead and exits 1 listing what differs (--diff: and prints the differences).
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-#
-# Options:
-#   --check          compare instead of writing
-#   --diff           with --check: also print the differences
-#   --schema FILE    schema to generate from (default: schema.json at the repository root)
-#   --sdk-dir DIR    SDK directory (default: sdk at the repository root)
-#   --rebuild        rebuild sdk-gen even when a cached build exists
-#   --help           show this header
+# Options: --check, --diff, --schema FILE, --sdk-dir DIR, --rebuild (sdk-gen), --help.
 set -euo pipefail
 
 # Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
@@ -68,11 +42,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# ---- 1. the generator ---------------------------------------------------------
-
 cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
 tool_root=$cache_root/sdk-gen
-# Hash of the names and contents of the files in tools/sdk-gen.
 tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
@@ -106,8 +77,6 @@ if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then
   build_tool
 fi
 
-# ---- 2./3. generate and post-process ------------------------------------------
-
 if [[ $check == 1 ]]; then
   work=$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")
 else
@@ -117,8 +86,7 @@ else
 fi
 tmp_dirs+=("$work")
 
-# Go only when the schema says where its import path is (language.go); without
-# it the Go generator makes one up (example.com/...).
+# Go only when the schema gives its import path (else the generator makes one up).
 LANGUAGES=(python nodejs)
 has_go=$(node -e '
   try {
@@ -135,8 +103,6 @@ node "$script_dir/sdk-postprocess.js" "$work" "${LANGUAGES[@]}" ||
 
 rel() { local p=$1; [[ $p == "$repo/"* ]] && p=${p#"$repo/"}; printf '%s' "$p"; }
 
-# ---- 4a. --check --------------------------------------------------------------
-
 if [[ $check == 1 ]]; then
   differing=()
   if [[ -z $has_go && -e $sdk_dir/go ]]; then
@@ -148,8 +114,7 @@ if [[ $check == 1 ]]; then
       differing+=("$(rel "$committed")/ (missing)")
       continue
     fi
-    # What the SDK's own .gitignore (generated) leaves out of git is not
-    # compared: __pycache__ of an import, node_modules/ and bin/ of a build.
+    # What the SDK's own .gitignore leaves out of git is not compared.
     excludes=()
     if [[ -f $work/$lang/.gitignore ]]; then
       while IFS= read -r pat; do
@@ -191,8 +156,6 @@ if [[ $check == 1 ]]; then
   log "sdk/ is up to date with $(rel "$schema") (${LANGUAGES[*]})"
   exit 0
 fi
-
-# ---- 4b. write sdk/<language> -------------------------------------------------
 
 for lang in "${LANGUAGES[@]}"; do
   dest=$sdk_dir/$lang

@@ -72,21 +72,30 @@ async function yamlNetwork(emulator: RunningEmulator): Promise<string> {
   return best[0];
 }
 
-/** Faults injected into an emulator's recorded requests. */
+/** Faults injected into an emulator's requests (estimated from those it retained). */
 function faultCount(emulator: RunningEmulator): { total: number; faulted: number } {
-  const stats = emulator.requestStats();
+  const { total } = emulator.requestStats();
   const retained = emulator.requests();
-  const faulted = retained.filter((r) => r.fault).length;
-  return { total: stats.total, faulted: Math.round((faulted * stats.total) / Math.max(1, retained.length)) };
+  return {
+    total,
+    faulted: Math.round((retained.filter((r) => r.fault).length * total) / Math.max(1, retained.length)),
+  };
 }
 
+/** A figure; without `met`, for information. */
 interface Figure {
   figure: string;
   value: string;
   goal: string;
-  /** `undefined`: informational. */
   met?: boolean;
 }
+
+const zero = (figure: string, count: number): Figure => ({
+  figure,
+  value: n(count),
+  goal: "0",
+  met: count === 0,
+});
 
 /** The duplicate faucet sends: each address's sends beyond the drips created for it. */
 function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[] {
@@ -113,18 +122,11 @@ function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[
     (d) => d.outcome !== "sent" && (counts.byAddress[d.address] ?? 0) > 0,
   ).length;
   return [
-    {
-      figure: `duplicate faucet sends (the emulator's count per address beyond the FaucetDrip creations for it; ${n(drips.length)} creations: ${sent} \`sent\`, ${unknown} \`unknown\` of which ${unknownSent} did send; ${n(counts.total)} sends)`,
-      value: n(duplicates),
-      goal: "0",
-      met: duplicates === 0,
-    },
-    {
-      figure: "creations reported `sent` with no send in the emulator's count",
-      value: n(sentNotRecorded),
-      goal: "0",
-      met: sentNotRecorded === 0,
-    },
+    zero(
+      `duplicate faucet sends (the emulator's count per address beyond the FaucetDrip creations for it; ${n(drips.length)} creations: ${sent} \`sent\`, ${unknown} \`unknown\` of which ${unknownSent} did send; ${n(counts.total)} sends)`,
+      duplicates,
+    ),
+    zero("creations reported `sent` with no send in the emulator's count", sentNotRecorded),
   ];
 }
 
@@ -230,18 +232,11 @@ function cycleFigures(c: CyclesResult): Figure[] {
       value: n(c.retries.length),
       goal: "(counted)",
     },
-    {
-      figure: `engine steps that failed on all ${MAX_ATTEMPTS} attempts`,
-      value: n(c.failedSteps.length),
-      goal: "0",
-      met: c.failedSteps.length === 0,
-    },
-    {
-      figure: `state mismatches (state vs emulator after every step: network id and declared name, the service's name, drip, networkName output, no pending operation; ${n(c.checks)} checks)`,
-      value: n(c.mismatches.length),
-      goal: "0",
-      met: c.mismatches.length === 0,
-    },
+    zero(`engine steps that failed on all ${MAX_ATTEMPTS} attempts`, c.failedSteps.length),
+    zero(
+      `state mismatches (state vs emulator after every step: network id and declared name, the service's name, drip, networkName output, no pending operation; ${n(c.checks)} checks)`,
+      c.mismatches.length,
+    ),
   ];
 }
 
@@ -396,30 +391,22 @@ async function main(): Promise<number> {
 
     const faults = faultCount(cyclesEmulator);
     const pluginFaults = faultCount(pluginEmulator);
+    const share = (faults.faulted + pluginFaults.faulted) / Math.max(1, faults.total + pluginFaults.total);
     const figures: Figure[] = [
       {
         figure: `faults injected: cycles' emulator ${n(faults.faulted)} of ${n(faults.total)} requests, plugin's emulator ${n(pluginFaults.faulted)} of ${n(pluginFaults.total)} (the plugin's and the plain client's)`,
-        value: `${((100 * (faults.faulted + pluginFaults.faulted)) / Math.max(1, faults.total + pluginFaults.total)).toFixed(1)}%`,
+        value: `${(100 * share).toFixed(1)}%`,
         goal: "20-30%",
-        met:
-          (faults.faulted + pluginFaults.faulted) / (faults.total + pluginFaults.total) >= 0.2 &&
-          (faults.faulted + pluginFaults.faulted) / (faults.total + pluginFaults.total) <= 0.3,
+        met: share >= 0.2 && share <= 0.3,
       },
       ...cycleFigures(cycles),
-      {
-        figure: `plaintext hits of secrets (${secrets.length} secrets of the emulators and their keys, in ${n(files.length)} files of the backend and projects, ${(bytes / 1e6).toFixed(1)} MB, and ${n(Object.keys(texts).length)} engine transcripts and outputs, ${(chars / 1e6).toFixed(1)} M characters)`,
-        value: n(findings.length),
-        goal: "0",
-        met: findings.length === 0,
-      },
+      zero(
+        `plaintext hits of secrets (${secrets.length} secrets of the emulators and their keys, in ${n(files.length)} files of the backend and projects, ${(bytes / 1e6).toFixed(1)} MB, and ${n(Object.keys(texts).length)} engine transcripts and outputs, ${(chars / 1e6).toFixed(1)} M characters)`,
+        findings.length,
+      ),
       ...faucetFigures(cyclesEmulator, cycles),
       ...pluginFigures(plugin),
-      {
-        figure: "unhandled rejections or uncaught exceptions in this process",
-        value: n(unhandled.length),
-        goal: "0",
-        met: unhandled.length === 0,
-      },
+      zero("unhandled rejections or uncaught exceptions in this process", unhandled.length),
     ];
 
     say("");

@@ -12,7 +12,6 @@ import { transcripts } from "./common";
 import { PROJECTS, TYPES } from "./programs";
 import type { EngineSandbox } from "../engine-sandbox";
 
-/** Attempts of one step before it counts as failed for good. */
 export const MAX_ATTEMPTS = 5;
 
 type Label = keyof typeof TYPES;
@@ -28,20 +27,15 @@ interface StateResource {
 export interface CyclesResult {
   cycles: Record<Label, number>;
   steps: number;
-  /** Attempts beyond the first, by stack and cause. */
   retries: Array<{ stack: Label; step: string; cause: string }>;
-  /** Steps that failed on every attempt. */
   failedSteps: Array<{ stack: Label; step: string; cause: string }>;
   /** State checks made, and the problems of those that failed. */
   checks: number;
   mismatches: Array<{ stack: Label; cycle: number; step: string; problems: string[] }>;
   /** Every drip seen in state (one creation each), by `<stack>|<id>`. */
   drips: Map<string, { stack: Label; id: string; address: string; outcome: string }>;
-  /** The faucet addresses the programs were given, lower case. */
   addresses: Set<string>;
-  /** The emulator's network of each stack. */
   networks: Record<Label, string>;
-  /** The projects' folders (their stack config files are audited). */
   projectDirs: string[];
   durationMs: number;
 }

@@ -15,11 +15,8 @@ import type { Props } from "../../test/helpers/plugin-client";
 import { Rng, deriveSeed } from "../reliability/common";
 import { setTimeout as sleep } from "timers/promises";
 
-/** Time between the end of a call that reached the service and the start of the next one. */
 export const HTTP_GAP_MS = 105;
-/** Calls before the first RSS sample. */
 export const WARMUP_CALLS = 1_000;
-/** Calls between two RSS samples. */
 export const RSS_EVERY = 100;
 const URN = "urn:pulumi:soak::soak::blockchain:index:Network::main";
 
@@ -38,26 +35,20 @@ const HTTP_KINDS: readonly HttpKind[] = [
 /** One call that reached the service, with the emulator's own time for the same requests. */
 export interface TimedCall {
   kind: HttpKind;
-  /** The call's number in the run (1 for the first). */
   at: number;
   ms: number;
-  /** Requests the call made (retries included). */
   requests: number;
-  /** Whether a fault met any of them. */
   faulted: boolean;
   /** The plain client's time for the same successful requests; undefined when none succeeded. */
   plainMs?: number;
 }
 
-/** What the plugin soak did and measured. */
 export interface PluginSoakResult {
   calls: number;
   byKind: Record<string, number>;
-  /** Calls that reached the service and succeeded. */
   timed: TimedCall[];
   /** Local calls' times (Check of an adopted network, Diff). */
   localMs: number[];
-  /** Calls that failed, by cause. */
   failures: Map<string, number>;
   requests: number;
   faultedRequests: number;
@@ -68,11 +59,9 @@ export interface PluginSoakResult {
   durationMs: number;
 }
 
-/** Options of {@link runPluginSoak}. */
 export interface PluginSoakOptions {
   seed: number;
   emulator: RunningEmulator;
-  /** Least number of calls. */
   calls: number;
   /** `performance.now()` by which the calls should be done (they are paced to it). */
   deadline: number;
@@ -89,7 +78,6 @@ export function rssKb(pid: number): number {
   return Number(m[1]);
 }
 
-/** The plugin process this process started (a direct child running pulumi-resource-blockchain). */
 function pluginPid(): number {
   const found: number[] = [];
   for (const name of fs.readdirSync("/proc")) {
@@ -119,7 +107,6 @@ function causeOf(error: unknown): string {
     .slice(0, 120);
 }
 
-/** Drives the plugin; see the file's comment. */
 export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginSoakResult> {
   const { emulator } = options;
   const rng = new Rng(deriveSeed(options.seed, "plugin"));
