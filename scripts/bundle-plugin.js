@@ -1,25 +1,11 @@
 #!/usr/bin/env node
 /**
- * Bundles the `blockchain` provider plugin into one file, `dist/plugin/pulumi-resource-blockchain.js`
- * (part of `npm run build`), with esbuild: the plugin's code (`src/plugin/main.ts` and what it
- * imports), `@pulumi/pulumi`'s gRPC stubs it loads, `@grpc/grpc-js`, `google-protobuf`,
- * `node-fetch` and `@noble/hashes`. The package's version and the text of `schema.json` are
- * embedded, so the file needs nothing beside it but Node.js. Run as a program it serves; the
- * launchers in `bin/` load it (with a V8 code cache) and call its `main`, in the npm package and in
- * the plugin tarballs (`scripts/plugin-pack.js`).
- *
- * - `@grpc/grpc-js` and `google-protobuf` are resolved from `@pulumi/pulumi`'s own folder, so the
- *   bundle holds the copies its stubs use (one of each), as the unbundled build loads them.
- * - `whatwg-url` (node-fetch's fallback for a Node.js without a global `URL`) is replaced by
- *   Node's own `URL`: every supported Node.js has it, and the fallback's Unicode tables are most
- *   of the bundle's load time otherwise.
- * - `@grpc/proto-loader` (and with it protobufjs) is left out: gRPC loads it only to serve
- *   channelz or ORCA, from .proto files of its own folder that a bundle does not have, and the
- *   plugin serves neither. A stub that says so stands in.
- * - The licences of the bundled packages are written beside it
- *   (`pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt`).
- *
- * Usage: node scripts/bundle-plugin.js [--metafile]  (--metafile: print what takes the room)
+ * `npm run build`'s last step: the provider plugin in one file, dist/plugin/pulumi-resource-blockchain.js
+ * (esbuild), with its dependencies, the package's version and schema.json, and the licences of
+ * what it bundles beside it. gRPC and protobuf come from `@pulumi/pulumi`'s own folder (the copies
+ * its stubs use); `whatwg-url` is Node's own `URL` (its Unicode tables were most of the load
+ * time); `@grpc/proto-loader` is a stub (gRPC loads it only for channelz and ORCA, served by no
+ * plugin). `--metafile` prints what takes the room.
  */
 "use strict";
 const crypto = require("crypto");
@@ -28,7 +14,6 @@ const path = require("path");
 const esbuild = require("esbuild");
 
 const root = path.resolve(__dirname, "..");
-/** Where the bundle goes, and its name. */
 const OUT_DIR = path.join(root, "dist", "plugin");
 const BUNDLE = "pulumi-resource-blockchain.js";
 const LICENSES = "pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt";
@@ -38,7 +23,6 @@ const log = (line) => process.stderr.write(`bundle-plugin: ${line}\n`);
 /** The folder of the installed `@pulumi/pulumi` (where its stubs resolve gRPC and protobuf from). */
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
 
-/** Resolution rules of the bundle (see the header). */
 const resolution = {
   name: "plugin-resolution",
   setup(build) {
@@ -120,7 +104,7 @@ async function main() {
       BLOCKCHAIN_PLUGIN_SCHEMA: JSON.stringify(schema),
     },
     plugins: [resolution],
-    // Named only in the unbundled branch of server.ts and engine-log.ts, which the bundle drops.
+    // Named only in the unbundled branches of src/plugin/server.ts and src/provider/calls.ts.
     external: ["@pulumi/pulumi/package.json"],
   });
   const code = result.outputFiles[0].text;

@@ -27,12 +27,11 @@ export function provisionEngine(): string {
   return out.toString().trim().split("\n").pop()!;
 }
 
+/** The temp folder (a workspace may use it as its work dir), the engine's variables and command. */
 export interface EngineSandbox {
-  /** The temp folder holding everything; a workspace may use it as its work dir. */
   dir: string;
   backendDir: string;
   homeDir: string;
-  /** The variables to give the engine (the Automation API's `envVars`). */
   envVars: Record<string, string>;
   command: PulumiCommand;
   cleanup(): void;

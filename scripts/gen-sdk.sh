@@ -36,21 +36,14 @@ die() { log "error: $*"; exit 1; }
 [[ -f $schema ]] || die "no schema at $schema"
 command -v node >/dev/null 2>&1 || die "node is needed (scripts/sdk-postprocess.js)"
 
-tmp_dirs=()
-cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# cache_root, tmp_dirs, version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
+# shellcheck source=scripts/go-env.sh
+source "$script_dir/go-env.sh"
 
-cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
 tool_root=$cache_root/sdk-gen
 tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
-
-# version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
-# shellcheck source=scripts/go-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/go-env.sh"
 
 build_tool() {
   command -v go >/dev/null 2>&1 ||

@@ -1,15 +1,30 @@
 # shellcheck shell=bash
-# Sourced by scripts/pulumi-engine.sh and scripts/gen-sdk.sh: the one way this repository builds
-# Go programs (environment, scratch directory, build, lock of the build cache). The sourcing script defines GO_MIN and log() first.
+# Sourced by pulumi-engine.sh, gen-sdk.sh and release.sh: how this repository builds Go programs
+# and virtualenvs. The sourcing script defines log() and GO_MIN or PYTHON_MIN first.
+
+cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
+[[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
+
+# Temporary directories, removed on exit.
+tmp_dirs=()
+# shellcheck disable=SC2329 # called by the EXIT trap
+cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 version_ge() { # version_ge A B: A >= B (dotted numbers)
   [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
 }
 
+python_ok() { # PYTHON: is it >= PYTHON_MIN?
+  local v
+  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || return 1
+  version_ge "$v" "$PYTHON_MIN"
+}
+
 go_env_ready=0
-# Module-only build: no VCS stamping (the repository may have no commits), go.sum is
-# authoritative, no go.work from a parent directory, no cgo/C compiler; a Go older than GO_MIN
-# may fetch a newer toolchain. Idempotent.
+# Module-only builds, no VCS stamping, go.work or cgo; a Go older than GO_MIN may fetch a newer toolchain.
 setup_go_env() {
   [[ $go_env_ready == 0 ]] || return 0
   go_env_ready=1
@@ -30,8 +45,7 @@ setup_go_env() {
   log "using $(go version) (GOMODCACHE=$(go env GOMODCACHE), GOTOOLCHAIN=$GOTOOLCHAIN)"
 }
 
-# Keep go's scratch files inside the build directory, so that they are removed
-# with it even when a build is killed.
+# Go's scratch files inside the build directory: removed with it even when a build is killed.
 use_gotmpdir() { # BUILD_DIR
   mkdir -p "$1/bin" "$1/gotmp"
   export GOTMPDIR=$1/gotmp
@@ -42,9 +56,7 @@ go_build() {
   local mod_dir=$1 pkg=$2 out=$3 xdef=${4:-} t
   t=$SECONDS
   log "downloading Go modules for $(basename "$out") ($(basename "$mod_dir")) ..."
-  # Load the package graph instead of `go mod download`: the latter also asks
-  # the proxy for .info files, which it refuses for some pseudo-versions
-  # (e.g. gocloud.dev), while .mod/.zip (all a build needs) are served.
+  # Not `go mod download`: it asks for .info files the proxy refuses for some pseudo-versions.
   (cd "$mod_dir" && go list -deps "$pkg" >/dev/null) >&2
   log "  download took $((SECONDS - t))s"
   t=$SECONDS
@@ -53,9 +65,8 @@ go_build() {
   log "  compile took $((SECONDS - t))s ($(du -h "$out" | cut -f1))"
 }
 
-# lock_build_root DIR WHAT: serialize concurrent builds into DIR on DIR/.lock (file descriptor 9,
-# held until the script exits or closes it); holding it, any leftover DIR/.build-* is from a
-# killed run and is removed.
+# lock_build_root DIR WHAT: one build into DIR at a time (DIR/.lock on descriptor 9, held until
+# exit or closed); then any DIR/.build-* left is a killed run's, removed.
 lock_build_root() {
   mkdir -p "$1"
   command -v flock >/dev/null 2>&1 || return 0
@@ -67,8 +78,7 @@ lock_build_root() {
   rm -rf "$1"/.build-*
 }
 
-# relocate_venv FROM TO: a virtualenv built in FROM is about to be renamed to TO; its scripts in
-# bin/ (pip, activate, ...) name FROM: point them at TO. Binary files are left alone.
+# relocate_venv FROM TO: the scripts in bin/ of a virtualenv built in FROM, to be renamed TO, name TO.
 relocate_venv() {
   "$1/bin/python" - "$1" "$2" <<'PY'
 import os, sys

@@ -1,30 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm run plugin:pack`: packs the `blockchain` provider plugin into the tarballs Pulumi installs,
- * `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`, for
- * `pulumi plugin install resource blockchain <version> --file <tarball>` or `--server <URL>`
- * (the engine downloads `<URL>/<that name>`). Each holds the same bundled JavaScript
- * (`npm run build` makes it: `scripts/bundle-plugin.js`) and the launcher of its OS from `bin/`:
- *
- *   pulumi-resource-blockchain          the executable the engine runs on Linux and macOS (a shell
- *                                       script that runs itself with `node`: below its shell lines
- *                                       it is the JavaScript that loads the bundle); on Windows
- *                                       only that JavaScript, run by:
- *   pulumi-resource-blockchain.cmd      the executable on Windows
- *   pulumi-resource-blockchain.js       the plugin, one file: its code, its dependencies, the
- *                                       version and schema.json
- *   pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt
- *
- * Needs Node.js 18 or later on PATH where it runs, nothing else. The tarballs are reproducible:
- * entries in a fixed order, owner 0, mode 0755 or 0644, and one timestamp (SOURCE_DATE_EPOCH, else
- * the last commit's time).
- *
- *   node scripts/plugin-pack.js                 this machine's OS and architecture
- *   node scripts/plugin-pack.js --all           linux, darwin and windows on amd64 and arm64
- *   node scripts/plugin-pack.js --os linux --arch arm64
- *   --out DIR                                   where to write them (default build/plugin)
- *
- * Prints each tarball's path on stdout, sizes on stderr.
+ * `npm run plugin:pack [-- --all | --os linux --arch arm64] [--out DIR]`: packs the provider
+ * plugin into the tarballs `pulumi plugin install resource blockchain <version> --file|--server`
+ * takes, `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz` (default: this machine's, in
+ * build/plugin): the bundle `npm run build` made, its licences and the launcher of its OS from
+ * bin/. Reproducible: entries in a fixed order, owner 0, one timestamp (SOURCE_DATE_EPOCH, else
+ * the last commit's). Prints each tarball's path.
  */
 "use strict";
 const { Buffer } = require("buffer");
@@ -32,11 +13,11 @@ const fs = require("fs");
 const path = require("path");
 const zlib = require("zlib");
 const { execFileSync } = require("child_process");
+const util = require("util");
 
 const root = path.resolve(__dirname, "..");
 const log = (line) => process.stderr.write(`plugin:pack: ${line}\n`);
 
-/** The platforms of a release, as Pulumi names them. */
 const OSES = ["linux", "darwin", "windows"];
 const ARCHES = ["amd64", "arm64"];
 
@@ -45,7 +26,6 @@ const LICENSES = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.T
 const LAUNCHER = path.join(root, "bin", "pulumi-resource-blockchain");
 const LAUNCHER_CMD = path.join(root, "bin", "pulumi-resource-blockchain.cmd");
 
-/** Pulumi's names of this machine's OS and architecture. */
 function hostPlatform() {
   const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform];
   const arch = { x64: "amd64", arm64: "arm64" }[process.arch];
@@ -53,7 +33,6 @@ function hostPlatform() {
   return { os, arch };
 }
 
-/** The name Pulumi downloads for a version and platform. */
 function tarballName(version, os, arch) {
   return `pulumi-resource-blockchain-v${version}-${os}-${arch}.tar.gz`;
 }
@@ -123,28 +102,22 @@ function entriesFor(os) {
   return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function parseArgs(argv) {
-  const opts = { all: false, os: undefined, arch: undefined, out: path.join(root, "build", "plugin") };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === "--all") opts.all = true;
-    else if (a === "--os") opts.os = argv[++i];
-    else if (a === "--arch") opts.arch = argv[++i];
-    else if (a === "--out") opts.out = path.resolve(argv[++i] ?? "");
-    else if (a === "--help" || a === "-h") {
-      process.stderr.write(
-        `${fs.readFileSync(path.join(__dirname, "plugin-pack.js"), "utf8").split("*/")[0]}*/\n`,
-      );
-      process.exit(0);
-    } else throw new Error(`unknown argument ${JSON.stringify(a)} (try --help)`);
-  }
-  if (opts.os && !OSES.includes(opts.os)) throw new Error(`--os: one of ${OSES.join(", ")}`);
-  if (opts.arch && !ARCHES.includes(opts.arch)) throw new Error(`--arch: one of ${ARCHES.join(", ")}`);
-  return opts;
+function options() {
+  const { values } = util.parseArgs({
+    options: {
+      all: { type: "boolean" },
+      os: { type: "string" },
+      arch: { type: "string" },
+      out: { type: "string" },
+    },
+  });
+  if (values.os && !OSES.includes(values.os)) throw new Error(`--os: one of ${OSES.join(", ")}`);
+  if (values.arch && !ARCHES.includes(values.arch)) throw new Error(`--arch: one of ${ARCHES.join(", ")}`);
+  return { ...values, out: path.resolve(values.out ?? path.join(root, "build", "plugin")) };
 }
 
 function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = options();
   const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   for (const file of [BUNDLE, LICENSES]) {
     if (!fs.existsSync(file))
@@ -178,13 +151,9 @@ function main() {
   }
 }
 
-module.exports = { tarballName, OSES, ARCHES };
-
-if (require.main === module) {
-  try {
-    main();
-  } catch (err) {
-    process.stderr.write(`plugin:pack: ${err instanceof Error ? err.message : err}\n`);
-    process.exit(1);
-  }
+try {
+  main();
+} catch (err) {
+  process.stderr.write(`plugin:pack: ${err instanceof Error ? err.message : err}\n`);
+  process.exit(1);
 }

@@ -39,8 +39,9 @@ elapsed() { echo "$((SECONDS - start_s))"; }
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 tools_dir=$(cd "$script_dir/../tools/pulumi-engine" && pwd -P)
-cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-[[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
+# cache_root, tmp_dirs, python_ok, setup_go_env, use_gotmpdir, go_build, lock_build_root, relocate_venv
+# shellcheck source=scripts/go-env.sh
+source "$script_dir/go-env.sh"
 engine_root=$cache_root/engine
 engine_dir=$engine_root/$ENGINE_VERSION
 langhost_dir=$engine_root/langhost-$LANGHOST_SDK_VERSION
@@ -124,17 +125,6 @@ use_cache() {
   finish "$engine_dir/bin" "$ENGINE_VERSION"
 }
 
-tmp_dirs=()
-# shellcheck disable=SC2329 # called by the EXIT trap
-cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
-# shellcheck source=scripts/go-env.sh
-source "$(dirname "${BASH_SOURCE[0]}")/go-env.sh"
-
 readonly SDK_VERSION_VAR=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
 
 build_host_into() { # DIR NAME
@@ -196,12 +186,6 @@ install_hosts() {
     mv -f "$tmp/bin/$name" "$dir/"
   done
   rm -rf "$tmp"
-}
-
-python_ok() { # PYTHON: is it >= PYTHON_MIN?
-  local v
-  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || return 1
-  version_ge "$v" "$PYTHON_MIN"
 }
 
 ensure_venv() {

@@ -11,13 +11,13 @@
  * `test/fixtures/upgrade/<version>/`, machine paths and URLs replaced by `__NAME__` placeholders,
  * with `baseline.json`. It writes nothing if any file still holds a machine path or a secret.
  */
-import { execFileSync, spawn } from "child_process";
+import { execFile, execFileSync } from "child_process";
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
-import { parseArgs } from "util";
+import { parseArgs, promisify } from "util";
 import { ROOT, engineEnvironment, provisionEngine } from "./engine-sandbox";
 import { yamlNetworkProgram } from "./yaml-program";
 
@@ -30,11 +30,8 @@ const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:i
 
 /** What `baseline.json` holds. */
 export interface Baseline {
-  /** The release whose state this is. */
   version: string;
-  /** Its commit. */
   commit: string;
-  /** The engine that ran it (`pulumi version`). */
   engine: string;
   seed: number;
   passphrase: string;
@@ -51,7 +48,6 @@ export interface Baseline {
   stacks: BaselineStack[];
 }
 
-/** One recorded stack of {@link Baseline}. */
 export interface BaselineStack {
   stack: string;
   project: string;
@@ -66,15 +62,10 @@ export interface BaselineStack {
   files: string[];
   /** Network id → the name the stack gave it (the emulator's state the recording left). */
   networkNames: Record<string, string>;
-  /** The URNs of the recorded state. */
   urns: string[];
 }
 
-interface Program {
-  stack: string;
-  project: string;
-  runtime: "nodejs" | "yaml";
-  needs: string[];
+interface Program extends Pick<BaselineStack, "stack" | "project" | "runtime" | "needs"> {
   /** File name → content; `__PLUGIN_DIR__` is filled in before the run. */
   files: Record<string, string>;
   /** Plain stack config (project namespace), from the emulator's fixture ids. */
@@ -233,25 +224,21 @@ function checkoutOf(target: string): { dir: string; cleanup: () => void } {
   return { dir, cleanup };
 }
 
-/** Runs `pulumi` in `cwd`; fails with what it printed unless it succeeds. */
-function pulumi(engine: string, env: Record<string, string>, cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(engine, "pulumi"), [...args, "--color=never"], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let all = "";
-    child.stdout.on("data", (c: Buffer) => ((stdout += c.toString()), (all += c.toString())));
-    child.stderr.on("data", (c: Buffer) => (all += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new Error(`pulumi ${args.join(" ")} exited with ${code}:\n${all}`)),
-    );
-  });
+/** Runs `pulumi` in `cwd` (not blocking: the emulator answers from this process); fails with what it printed. */
+async function pulumi(
+  engine: string,
+  env: Record<string, string>,
+  cwd: string,
+  args: string[],
+): Promise<string> {
+  const options = { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 28 };
+  try {
+    return (await promisify(execFile)(path.join(engine, "pulumi"), [...args, "--color=never"], options))
+      .stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`pulumi ${args.join(" ")} failed: ${(error as Error).message}\n${stdout}${stderr}`);
+  }
 }
 
 /** Replaces every value by its placeholder, longest value first. */
@@ -302,13 +289,8 @@ interface Recorded {
 async function recordStack(program: Program, r: Recording): Promise<Recorded> {
   const emulator = await r.startEmulator();
   try {
-    const fixtures: Baseline["fixtures"] = {
-      organization: emulator.fixtures.organization,
-      networkWithNodes: emulator.fixtures.networkWithNodes,
-      emptyNetwork: emulator.fixtures.emptyNetwork,
-      beaconNode: emulator.fixtures.beaconNode,
-      faucetAddress: emulator.fixtures.faucetAddress,
-    };
+    const { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress } = emulator.fixtures;
+    const fixtures = { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress };
     // Inside the release's checkout: the program and the provider process find its build there.
     const projectDir = path.join(r.projectsDir, program.stack);
     fs.rmSync(projectDir, { recursive: true, force: true });

@@ -1,29 +1,10 @@
 #!/usr/bin/env bash
-# npm run release: builds into release/ (gitignored) everything a release v<version> publishes,
-# <version> being package.json's, and a SHA256SUMS of them. Publishes nothing.
-#
-#   pulumi-blockchain-nodes-<version>.tgz          the npm package (`npm pack`: its prepack cleans
-#                                                  and builds dist/, the bundled plugin included)
-#   pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz
-#                                                  the provider plugin for linux, darwin and windows
-#                                                  on amd64 and arm64 (scripts/plugin-pack.js): the
-#                                                  names `pulumi plugin install --server` downloads
-#   pulumi_blockchain-<version>.tar.gz, pulumi_blockchain-<version>-py3-none-any.whl
-#                                                  the Python SDK (`python -m build` on a copy of
-#                                                  sdk/python)
-#   pulumi-blockchain-<version>.tgz                the Node.js SDK (a copy of sdk/nodejs compiled
-#                                                  into its bin/, package.json and README beside,
-#                                                  `npm pack` of bin/)
-#   blockchain-sdk-go-v<version>.zip               the Go SDK module (sdk/go with its go.mod, in a
-#                                                  folder blockchain-sdk-go-v<version>/)
-#   SHA256SUMS                                     `sha256sum --check SHA256SUMS` in release/
-#
-# Needs `npm ci` done, Python 3.9 or later (python3, or $PULUMI_ENGINE_PYTHON) and PyPI the first
-# time: `build` and `setuptools`, pinned below, go into a virtualenv kept in
-# <cache>/release/python-build-<pins hash>/venv, made once like the engine's (scripts/pulumi-engine.sh).
-#   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-#
-# Options: --out DIR (default: release at the repository root; emptied first), --help.
+# npm run release: builds into release/ (or --out DIR, emptied first) what a release v<version>
+# publishes, and their SHA256SUMS; publishes nothing. The npm package (npm pack), the plugin
+# tarballs of every platform (scripts/plugin-pack.js), the Python SDK's sdist and wheel, the
+# Node.js SDK compiled and packed, the Go SDK module zipped. Needs `npm ci` done and Python 3.9+
+# (python3, or $PULUMI_ENGINE_PYTHON): `build` and `setuptools`, pinned below, go into a
+# virtualenv in <cache>/release, made once.
 set -euo pipefail
 
 readonly PYTHON_BUILD_PACKAGES="build==1.6.1 setuptools==84.2.1"
@@ -48,13 +29,7 @@ step_start=$SECONDS
 step() { log "$* (at $((SECONDS - step_start)) s)"; }
 
 # shellcheck source=scripts/go-env.sh
-source "$script_dir/go-env.sh" # version_ge, lock_build_root, relocate_venv
-
-tmp_dirs=()
-cleanup() { local d; for d in "${tmp_dirs[@]+"${tmp_dirs[@]}"}"; do rm -rf "$d"; done; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+source "$script_dir/go-env.sh" # cache_root, tmp_dirs, python_ok, lock_build_root, relocate_venv
 
 cd "$repo"
 version=$(node -p 'require("./package.json").version')
@@ -64,8 +39,6 @@ rm -rf "$out"
 mkdir -p "$out"
 log "version $version into $out"
 
-# ---- the npm package and the plugin tarballs ----------------------------------
-
 step "npm pack (prepack: clean and build)"
 npm pack --pack-destination "$out" --loglevel warn >/dev/null
 [[ -f $out/pulumi-blockchain-nodes-$version.tgz ]] || die "npm pack made no pulumi-blockchain-nodes-$version.tgz"
@@ -73,21 +46,10 @@ npm pack --pack-destination "$out" --loglevel warn >/dev/null
 step "plugin tarballs"
 node scripts/plugin-pack.js --all --out "$out" >/dev/null
 
-# ---- the Python SDK ---------------------------------------------------------
-
-python_ok() { # PYTHON: is it >= PYTHON_MIN?
-  local v
-  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || return 1
-  version_ge "$v" "$PYTHON_MIN"
-}
-
-cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-[[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
 build_root=$cache_root/release
 build_dir=$build_root/python-build-$(printf '%s' "$PYTHON_BUILD_PACKAGES" | cksum | cut -d' ' -f1)
 venv=$build_dir/venv
 
-# The virtualenv with `build` and `setuptools`: made in a temporary folder, renamed into place.
 ensure_build_venv() {
   [[ -x $venv/bin/python && -f $venv/.complete ]] && return 0
   lock_build_root "$build_root" "virtualenv build"
@@ -101,7 +63,6 @@ ensure_build_venv() {
   # shellcheck disable=SC2086 # a list of requirements
   "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
     $PYTHON_BUILD_PACKAGES >&2
-  # Scripts in bin/ name the temporary path: point them at the final one.
   relocate_venv "$tmp/venv" "$venv"
   : >"$tmp/venv/.complete"
   rm -rf "$build_dir"
@@ -120,8 +81,6 @@ rm -rf "$work/python/build" "$work/python"/*.egg-info
 compgen -G "$out/pulumi_blockchain-$version-*.whl" >/dev/null || die "no wheel pulumi_blockchain-$version-*.whl"
 [[ -f $out/pulumi_blockchain-$version.tar.gz ]] || die "no sdist pulumi_blockchain-$version.tar.gz"
 
-# ---- the Node.js SDK ---------------------------------------------------------
-
 step "Node.js SDK"
 sdk=$work/nodejs
 mkdir -p "$sdk"
@@ -134,8 +93,6 @@ node "$repo/node_modules/typescript/bin/tsc" -p "$sdk"
 cp "$sdk/package.json" "$sdk/README.md" "$sdk/bin/"
 (cd "$sdk/bin" && npm pack --pack-destination "$out" --ignore-scripts --loglevel warn >/dev/null)
 [[ -f $out/pulumi-blockchain-$version.tgz ]] || die "npm pack made no pulumi-blockchain-$version.tgz"
-
-# ---- the Go SDK --------------------------------------------------------------
 
 step "Go SDK"
 [[ -f sdk/go/go.mod ]] || die "sdk/go/go.mod is missing: run npm run sdk:gen"
@@ -154,21 +111,8 @@ with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
                 z.writestr(info, f.read())
 PY
 
-# ---- SHA256SUMS --------------------------------------------------------------
-
 step "SHA256SUMS"
-node - "$out" <<'JS'
-const fs = require("fs");
-const path = require("path");
-const crypto = require("crypto");
-const dir = process.argv[2];
-const lines = fs
-  .readdirSync(dir)
-  .filter((f) => f !== "SHA256SUMS")
-  .sort()
-  .map((f) => `${crypto.createHash("sha256").update(fs.readFileSync(path.join(dir, f))).digest("hex")}  ${f}`);
-fs.writeFileSync(path.join(dir, "SHA256SUMS"), `${lines.join("\n")}\n`);
-JS
+(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
 
 log "done in $((SECONDS - step_start)) s:"
 (cd "$out" && for f in *; do printf '  %8s  %s\n' "$(du -h "$f" | cut -f1)" "$f"; done) >&2

@@ -242,16 +242,11 @@ function cycleFigures(c: CyclesResult): Figure[] {
 
 /** Prints the rows as a Markdown table (pasteable into docs/reliability.md). */
 function printTable(rows: Figure[]): void {
-  const cells = rows.map((r) => [
-    r.figure,
-    r.value,
-    r.goal,
-    r.met === undefined ? "" : r.met ? "PASS" : "**FAIL**",
-  ]);
-  const line = (c: string[]) => `| ${c.join(" | ")} |`;
-  say(line(["figure", "value", "goal", "met"]));
-  say(line(["---", "---", "---", "---"]));
-  for (const c of cells) say(line(c));
+  const line = (c: string[]) => say(`| ${c.join(" | ")} |`);
+  line(["figure", "value", "goal", "met"]);
+  line(["---", "---", "---", "---"]);
+  for (const r of rows)
+    line([r.figure, r.value, r.goal, r.met === undefined ? "" : r.met ? "PASS" : "**FAIL**"]);
 }
 
 /** Counts of a list of causes, most frequent first. */
@@ -378,7 +373,7 @@ async function main(): Promise<number> {
     const secrets = [
       ...new Set([cyclesEmulator, pluginEmulator].flatMap((e) => [...e.secrets(), e.apiKey, e.adminKey])),
     ];
-    const files = [sandbox.dir, ...cycles.projectDirs]
+    const files = [sandbox.dir, projects.dynamic, projects.yaml]
       .filter((d) => fs.existsSync(d))
       .flatMap((d) => fs.readdirSync(d, { recursive: true, withFileTypes: true }))
       .filter((e) => e.isFile())

@@ -1,10 +1,7 @@
 #!/usr/bin/env node
-// Reads jest's --json output and prints the time of each tier and one closing line
-// "N passed, N failed, N skipped" computed from the run; extra checks run outside jest are given
-// as arguments "name:passed" or "name:failed" and counted too. Exits 1 when anything failed or
-// the results file is missing. A tier is a jest project of jest.config.js (its displayName, for
-// the files under its roots), listed in the config's order; the JSON output does not name the
-// project, so each test file is placed by its path.
+// node scripts/summarize-jest.js <jest --json output> [name:passed|name:failed]...: the time of
+// each tier (jest.config.js's projects, a file placed by its path), then "N passed, N failed, N
+// skipped", the extra checks counted too; exits 1 when anything failed or there is no output.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -13,13 +10,7 @@ const root = path.resolve(__dirname, "..");
 
 /** The tiers in the config's order: each name with the folders its tests live in. */
 function configuredTiers() {
-  let projects = [];
-  try {
-    projects = require(path.join(root, "jest.config.js")).projects || [];
-  } catch {
-    projects = [];
-  }
-  return projects
+  return (require(path.join(root, "jest.config.js")).projects || [])
     .filter((p) => typeof p === "object" && p.displayName)
     .map((p) => ({
       name: typeof p.displayName === "string" ? p.displayName : p.displayName.name,

@@ -1,10 +1,7 @@
 /**
- * Which files of src/ one call runs, as built in dist/: `node scripts/trace-call.js getNodeOutput`
- * (a `getNodeOutput({ id })` under Pulumi's mocks) or `node scripts/trace-call.js pluginRead` (the
- * plugin's gRPC `Read` of a Network), against the emulator, after `npm run build`. The call runs
- * twice; V8's precise coverage of the second (counters reset right before it) names every file
- * with a function that ran: module loading, the warm-up and the emulator are not counted.
- * Optional second argument: another checkout's root (built), to compare two versions.
+ * `node scripts/trace-call.js getNodeOutput|pluginRead [checkout root]`, after `npm run build`:
+ * the files of src/ that one `getNodeOutput({ id })` (under Pulumi's mocks) or one plugin `Read`
+ * of a Network runs against the emulator, by V8's precise coverage of a second call.
  */
 const path = require("path");
 const inspector = require("inspector");

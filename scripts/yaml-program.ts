@@ -1,20 +1,15 @@
 /**
- * The YAML program on the provider plugin that both the soak (`./soak/programs.ts`) and the
- * upgrade baseline (`./record-upgrade-baseline.ts`) run: a `Network` adopting the network of the
- * config's `networkId` under the name `networkName` (left in place by destroy), a `FaucetDrip` to
- * `faucetAddress`, and `getNodes` and `getNodeConnections` invoked on that network. The projects
- * differ only in their name, description, plugin folder and outputs.
+ * The YAML program on the provider plugin of the soak and the upgrade baseline: a `Network`
+ * adopting `networkId` as `networkName` (retained on destroy), a `FaucetDrip` to `faucetAddress`,
+ * and `getNodes` and `getNodeConnections` of that network.
  */
-
-/** What a project of {@link yamlNetworkProgram} sets. */
 export interface YamlNetworkProgram {
   /** The project's name (and so its config namespace). */
   name: string;
-  /** The project's description. */
   description: string;
-  /** The folder of the provider plugin (the `plugins:` path entry). */
+  /** The folder of the provider plugin. */
   pluginDir: string;
-  /** The stack outputs, name → value (`${network.name}`, `${nodes}`, …), in order. */
+  /** The stack outputs, name → value (`${network.name}`, ...). */
   outputs: Record<string, string>;
 }
 

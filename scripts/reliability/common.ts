@@ -182,20 +182,14 @@ export function scrub(text: string): string {
 
 /** Adds every secret of an emulator (keys, endpoints, node credentials), each with its kind from its shape. */
 export function addEmulatorSecrets(emulator: { secrets(): string[] }): void {
-  for (const s of emulator.secrets()) {
-    const kind = /^https?:\/\//.test(s)
-      ? "endpoint URL"
-      : /^wss?:\/\//.test(s)
-        ? "websocket endpoint URL"
-        : /^[0-9a-f]{40}$/.test(s)
-          ? "API or admin key"
-          : /^[0-9a-f]{32}$/.test(s)
-            ? "auth_key"
-            : /^[0-9a-f]{4}(?:-[0-9a-f]{4})+$/.test(s)
-              ? "auth_password"
-              : "credential";
-    addSecret(s, kind);
-  }
+  const kinds: Array<[RegExp, string]> = [
+    [/^https?:\/\//, "endpoint URL"],
+    [/^wss?:\/\//, "websocket endpoint URL"],
+    [/^[0-9a-f]{40}$/, "API or admin key"],
+    [/^[0-9a-f]{32}$/, "auth_key"],
+    [/^[0-9a-f]{4}(?:-[0-9a-f]{4})+$/, "auth_password"],
+  ];
+  for (const s of emulator.secrets()) addSecret(s, kinds.find(([re]) => re.test(s))?.[1] ?? "credential");
 }
 
 export type Settled<T> =

@@ -12,16 +12,12 @@ import { sayProblems, secrets, table, zeroGoal } from "./common";
 
 /** The ways an error ends up as text. */
 function renders(value: unknown): Array<[string, () => unknown]> {
-  if (typeof value === "string") return [["text", () => value]];
+  if (!(value instanceof Error)) return [["text", () => String(value)]];
   return [
-    ...(value instanceof Error
-      ? ([
-          ["message", () => value.message],
-          ["stack", () => value.stack ?? ""],
-        ] as Array<[string, () => unknown]>)
-      : []),
+    ["message", () => value.message],
+    ["stack", () => value.stack],
     ["String(err)", () => String(value)],
-    ["JSON.stringify(err)", () => JSON.stringify(value) ?? "undefined"],
+    ["JSON.stringify(err)", () => JSON.stringify(value)],
     ["util.inspect(err)", () => inspect(value, { depth: 5 })],
   ];
 }

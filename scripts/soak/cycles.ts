@@ -34,9 +34,6 @@ export interface CyclesResult {
   mismatches: Array<{ stack: Label; cycle: number; step: string; problems: string[] }>;
   /** Every drip seen in state (one creation each), by `<stack>|<id>`. */
   drips: Map<string, { stack: Label; id: string; address: string; outcome: string }>;
-  addresses: Set<string>;
-  networks: Record<Label, string>;
-  projectDirs: string[];
   durationMs: number;
 }
 
@@ -78,23 +75,12 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
     checks: 0,
     mismatches: [],
     drips: new Map(),
-    addresses: new Set(),
-    networks: options.networks,
-    projectDirs: [],
     durationMs: 0,
   };
   const workspace = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
-  result.projectDirs.push(options.projects.dynamic, options.projects.yaml);
-  const stacks: Record<Label, Stack> = {
-    dynamic: await LocalWorkspace.createOrSelectStack(
-      { stackName: "soak", workDir: options.projects.dynamic },
-      workspace,
-    ),
-    yaml: await LocalWorkspace.createOrSelectStack(
-      { stackName: "soak", workDir: options.projects.yaml },
-      workspace,
-    ),
-  };
+  const stack = (label: Label) =>
+    LocalWorkspace.createOrSelectStack({ stackName: "soak", workDir: options.projects[label] }, workspace);
+  const stacks: Record<Label, Stack> = { dynamic: await stack("dynamic"), yaml: await stack("yaml") };
 
   const runStack = async (label: Label) => {
     const stack = stacks[label];
@@ -105,7 +91,6 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
     const cycleTimes: number[] = [];
 
     const setConfig = async (name: string, faucetAddress: string) => {
-      result.addresses.add(faucetAddress);
       await stack.setAllConfig({
         "blockchain:apiUrl": { value: emulator.url },
         "blockchain:apiKey": { value: emulator.apiKey, secret: true },
@@ -116,26 +101,19 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
     };
 
     /** Runs a step, again after a failure, up to MAX_ATTEMPTS times; false when every attempt failed. */
+    type Opts = { color: "never"; onOutput: (s: string) => void; onError: (s: string) => void };
     const step = async (
       cycle: number,
       name: string,
-      run: (opts: {
-        color: "never";
-        onOutput: (s: string) => void;
-        onError: (s: string) => void;
-      }) => Promise<unknown>,
+      run: (opts: Opts) => Promise<unknown>,
     ): Promise<boolean> => {
       result.steps++;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const key = `${label} cycle ${cycle} ${name} #${attempt}`;
         transcripts[key] = "";
-        const opts = {
-          color: "never" as const,
-          onOutput: (s: string) => (transcripts[key] += s),
-          onError: (s: string) => (transcripts[key] += s),
-        };
+        const record = (s: string) => (transcripts[key] += s);
         try {
-          await run(opts);
+          await run({ color: "never", onOutput: record, onError: record });
           return true;
         } catch (error) {
           transcripts[key] += `\n${error instanceof Error ? error.message : String(error)}`;
@@ -152,7 +130,7 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
       return false;
     };
 
-    /** Compares the stack's state with the emulator; records drips; returns nothing. */
+    /** Compares the stack's state with the emulator; records drips. */
     const check = async (
       cycle: number,
       name: string,
@@ -171,14 +149,11 @@ export async function runCycles(options: CyclesOptions): Promise<CyclesResult> {
       }
       for (const d of resources.filter((r) => r.type === types.drip)) {
         const key = `${label}|${d.id}`;
-        if (!result.drips.has(key)) {
-          result.drips.set(key, {
-            stack: label,
-            id: d.id ?? "",
-            address: String(d.outputs?.address ?? "").toLowerCase(),
-            outcome: String(d.outputs?.outcome ?? ""),
-          });
-        }
+        const [address, outcome] = [
+          String(d.outputs?.address ?? "").toLowerCase(),
+          String(d.outputs?.outcome ?? ""),
+        ];
+        if (!result.drips.has(key)) result.drips.set(key, { stack: label, id: d.id ?? "", address, outcome });
       }
       const networks = resources.filter((r) => r.type === types.network);
       const drips = resources.filter((r) => r.type === types.drip);

@@ -52,7 +52,6 @@ export interface PluginSoakResult {
   failures: Map<string, number>;
   requests: number;
   faultedRequests: number;
-  pid: number;
   /** RSS samples in kB, every {@link RSS_EVERY} calls: the first after the warm-up, the last at the end. */
   rss: Array<{ calls: number; kb: number }>;
   stderr: string;
@@ -125,7 +124,6 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
     failures: new Map(),
     requests: 0,
     faultedRequests: 0,
-    pid: 0,
     rss: [],
     stderr: "",
     durationMs: 0,
@@ -177,7 +175,7 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
   };
 
   const plugin = await PluginClient.start({});
-  result.pid = pluginPid();
+  const pid = pluginPid();
   try {
     await plugin.configure({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     // The state of the adopted network, for Diff and Read (retried: faults apply from the start).
@@ -196,7 +194,7 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
       result.calls++;
       result.byKind[kind] = (result.byKind[kind] ?? 0) + 1;
       if (result.calls >= WARMUP_CALLS && result.calls % RSS_EVERY === 0) {
-        result.rss.push({ calls: result.calls, kb: rssKb(result.pid) });
+        result.rss.push({ calls: result.calls, kb: rssKb(pid) });
       }
       if (result.calls % 2000 === 0) {
         const last = result.rss[result.rss.length - 1];
@@ -299,7 +297,7 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
         await sleep(Math.max(1, Math.min(5, lastHttpEnd + HTTP_GAP_MS - t)));
       }
     }
-    result.rss.push({ calls: result.calls, kb: rssKb(result.pid) });
+    result.rss.push({ calls: result.calls, kb: rssKb(pid) });
   } finally {
     result.stderr = plugin.stderr();
     await plugin.stop();
