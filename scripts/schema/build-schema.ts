@@ -9,8 +9,9 @@
  */
 import { NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../../src/model";
 import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
-import { FUNCTION_TOKENS, KINDS, PACKAGE, token } from "../../src/provider/kinds";
-import { CALL_SETTINGS, CALL_SETTING_NAMES } from "../../src/settings";
+import { FUNCTION_TOKENS, KIND_LIST, PACKAGE, token, type AnyKind } from "../../src/provider/kinds";
+import type { PropertySpec } from "../../src/provider/table";
+import { CALL_SETTING_NAMES, SETTINGS, SETTING_NAMES, type SettingName } from "../../src/settings";
 
 /**
  * Where the package lives, in one place: the repository (its GitHub releases are the plugin's
@@ -49,10 +50,11 @@ export interface ObjectSpec {
 }
 
 /**
- * Finds the doc comment of a member of a TypeScript interface or class of the surface (`owner`,
- * `member`), or of the declaration itself when `member` is omitted; undefined when it has none.
+ * Finds the doc comment of a member of a TypeScript interface, class or constant of the surface
+ * (`owner`, `member`), or of the declaration itself when `member` is omitted; with `tag`, the text
+ * of that tag of the member's doc comment instead (`@output`). Undefined when there is none.
  */
-export type DocLookup = (owner: string, member?: string) => string | undefined;
+export type DocLookup = (owner: string, member?: string, tag?: string) => string | undefined;
 
 const str = (description?: string, extra: Partial<SchemaProperty> = {}): SchemaProperty => ({
   type: "string",
@@ -185,27 +187,25 @@ const CONNECTIONS_NOTE =
   "Secret as a whole in every language: only the Output form exists (`getNodeConnectionsOutput`, " +
   "`get_node_connections_output`); metadata comes readable from `getNodes`.";
 
-/** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
-/** `timeoutMs`, `deadlineMs` and `maxRetries`, documented as `owner` documents them. */
-function callSettings(
-  doc: (owner: string, member?: string) => string,
-  owner: string,
-): Record<string, SchemaProperty> {
+/** The settings `names`, typed and documented as the settings table says. */
+function settings(doc: (owner: string, member?: string) => string, names: readonly SettingName[]) {
   return Object.fromEntries(
-    CALL_SETTING_NAMES.map((name) => [
+    names.map((name) => [
       name,
       {
-        type: CALL_SETTINGS[name].integer ? "integer" : "number",
-        description: doc(owner, name),
+        type: SETTINGS[name].type,
+        description: doc("SETTINGS", name),
+        ...("secret" in SETTINGS[name] ? { secret: true } : {}),
       } as SchemaProperty,
     ]),
   );
 }
 
+/** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
 function functions(doc: (owner: string, member?: string) => string) {
   const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
   const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
-  const listInputs = { ...filterProperties(doc), limit, waitFor, ...callSettings(doc, "CallSettingArgs") };
+  const listInputs = { ...filterProperties(doc), limit, waitFor, ...settings(doc, CALL_SETTING_NAMES) };
   return {
     [FUNCTION_TOKENS.getNode]: {
       description:
@@ -216,7 +216,7 @@ function functions(doc: (owner: string, member?: string) => string) {
         properties: {
           id: str(doc("GetNodeArgs", "id")),
           waitFor: ref("WaitFor", doc("GetNodeArgs", "waitFor")),
-          ...callSettings(doc, "CallSettingArgs"),
+          ...settings(doc, CALL_SETTING_NAMES),
         },
         required: ["id"],
       },
@@ -257,75 +257,50 @@ function functions(doc: (owner: string, member?: string) => string) {
   };
 }
 
-/** The `resources` section: Network and FaucetDrip. */
-function resources(doc: (owner: string, member?: string) => string) {
-  const networkOutputs: Record<string, SchemaProperty> = {
-    ...stringProperties(doc, "Network", [
-      "networkId",
-      "name",
-      "project",
-      "protocol",
-      "publicNetwork",
-      "status",
-    ]),
-    details: { ...ANY, description: doc("Network", "details") },
-    createdAt: str(doc("Network", "createdAt")),
-    creator: ref("Creator", doc("Network", "creator")),
-    nodes: arrayOf(ref("NodeResult"), doc("Network", "nodes")),
-    connections: arrayOf(ref("NodeConnection"), doc("Network", "connections"), { secret: true }),
-    ...callSettings(doc, "NetworkArgs"),
-  };
-  const faucetOutputs = stringProperties(doc, "FaucetDrip", [
-    "address",
-    "chain",
-    "outcome",
-    "amountSent",
-    "transaction",
-    "note",
-  ]);
-  return {
-    [KINDS.network.token]: {
-      description: KINDS.network.docs.description,
-      properties: networkOutputs,
-      required: [
-        "networkId",
-        "name",
-        "project",
-        "protocol",
-        "status",
-        "details",
-        "createdAt",
-        "nodes",
-        "connections",
-      ],
-      inputProperties: {
-        networkId: str(doc("NetworkArgs", "networkId"), { willReplaceOnChanges: true }),
-        name: str(doc("NetworkArgs", "name")),
-        project: str(doc("NetworkArgs", "project")),
-        ...callSettings(doc, "NetworkArgs"),
-      },
-      requiredInputs: ["networkId"],
-    },
-    [KINDS.faucetDrip.token]: {
-      description: KINDS.faucetDrip.docs.description,
-      properties: faucetOutputs,
-      required: ["address", "outcome", "amountSent", "transaction", "note"],
-      inputProperties: {
-        address: str(doc("FaucetDripArgs", "address"), { willReplaceOnChanges: true }),
-        chain: str(doc("FaucetDripArgs", "chain"), { willReplaceOnChanges: true }),
-        ...callSettings(doc, "FaucetDripArgs"),
-      },
-      requiredInputs: ["address"],
-    },
-  };
+/** The schema type of a property of a kind's table. */
+function typeOf(spec: PropertySpec): SchemaProperty {
+  if (spec.type === "object") return ANY;
+  if (spec.type.endsWith("[]")) return arrayOf({ $ref: `#/types/${token(spec.type.slice(0, -2))}` });
+  return /^[A-Z]/.test(spec.type) ? ref(spec.type) : { type: spec.type as SchemaProperty["type"] };
 }
 
-const API_URL_DOC =
-  "The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). " +
-  "Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.";
-const API_KEY_DOC =
-  "The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with " +
-  "`pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.";
+/** The `resources` section: every kind, from its property table (`<NAME>_PROPERTIES`). */
+function resources(docs: DocLookup) {
+  const doc = required(docs);
+  return Object.fromEntries(
+    KIND_LIST.map((kind: AnyKind) => {
+      const table = `${kind.name.replace(/(?<=[a-z])(?=[A-Z])/g, "_").toUpperCase()}_PROPERTIES`;
+      const rows = Object.entries(kind.properties).filter(([, s]) => s.schema !== false);
+      const property = (name: string, spec: PropertySpec, description: string): SchemaProperty => ({
+        ...typeOf(spec),
+        description,
+        ...(spec.secret ? { secret: true } : {}),
+      });
+      const outputs = rows.filter(([, s]) => s.output === "required" || s.output === "optional");
+      const inputs = rows.filter(([, s]) => s.input);
+      return [
+        kind.token,
+        {
+          description: kind.docs.description,
+          properties: Object.fromEntries(
+            outputs.map(([n, s]) => [n, property(n, s, docs(table, n, "output") ?? doc(table, n))]),
+          ),
+          required: outputs.filter(([, s]) => s.output === "required").map(([n]) => n),
+          inputProperties: Object.fromEntries(
+            inputs.map(([n, s]) => [
+              n,
+              {
+                ...property(n, s, doc(table, n)),
+                ...(s.change === "replace" ? { willReplaceOnChanges: true } : {}),
+              },
+            ]),
+          ),
+          requiredInputs: inputs.filter(([, s]) => s.input === "required").map(([n]) => n),
+        },
+      ];
+    }),
+  );
+}
 
 /**
  * The package schema of the plugin, version `version`, its property docs found by `docs`.
@@ -351,25 +326,15 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
     license: "Apache-2.0",
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)", supportPack: true },
-    config: {
-      variables: {
-        apiUrl: str(API_URL_DOC),
-        apiKey: str(API_KEY_DOC, { secret: true }),
-        ...callSettings(doc, "CallSettingArgs"),
-      },
-    },
+    config: { variables: settings(doc, SETTING_NAMES) },
     provider: {
       description:
         "The blockchain provider: where the service is and which organization's API key to use. An explicit " +
         "provider with another key reads and manages that organization's networks and nodes.",
-      inputProperties: {
-        apiUrl: str(API_URL_DOC),
-        apiKey: str(API_KEY_DOC, { secret: true }),
-        ...callSettings(doc, "CallSettingArgs"),
-      },
+      inputProperties: settings(doc, SETTING_NAMES),
     },
     types: types(doc),
-    resources: resources(doc),
+    resources: resources(docs),
     functions: functions(doc),
     language: {
       nodejs: {

@@ -14,7 +14,7 @@ function plainLinks(text: string): string {
   );
 }
 
-/** A doc lookup over every interface and class declared in `srcDir` (recursively, via its entry). */
+/** A doc lookup over every interface, class and constant declared in `srcDir` (recursively, via its entry). */
 export function surfaceDocs(srcDir: string): DocLookup {
   const entry = path.join(srcDir, "index.ts");
   const program = ts.createProgram([entry, path.join(srcDir, "functions", "index.ts")], {
@@ -25,13 +25,18 @@ export function surfaceDocs(srcDir: string): DocLookup {
     noEmit: true,
   });
   const checker = program.getTypeChecker();
-  const decls = new Map<string, ts.InterfaceDeclaration | ts.ClassDeclaration>();
+  const decls = new Map<string, ts.NamedDeclaration & { name: ts.Identifier }>();
   const root = path.resolve(srcDir);
   for (const file of program.getSourceFiles()) {
     if (!path.resolve(file.fileName).startsWith(root + path.sep)) continue;
     ts.forEachChild(file, (node) => {
       if ((ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) && node.name) {
-        decls.set(node.name.text, node);
+        decls.set(node.name.text, node as typeof node & { name: ts.Identifier });
+      }
+      if (ts.isVariableStatement(node)) {
+        for (const d of node.declarationList.declarations) {
+          if (ts.isIdentifier(d.name)) decls.set(d.name.text, d as typeof d & { name: ts.Identifier });
+        }
       }
     });
   }
@@ -40,12 +45,17 @@ export function surfaceDocs(srcDir: string): DocLookup {
     const doc = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
     return doc ? plainLinks(doc) : undefined;
   };
-  return (owner, member) => {
+  return (owner, member, tag) => {
     const decl = decls.get(owner);
-    if (!decl?.name) return undefined;
-    const symbol = checker.getSymbolAtLocation(decl.name);
+    if (!decl) return undefined;
+    const symbol = checker.getSymbolAtLocation(decl.name) as ts.Symbol;
     if (member === undefined) return text(symbol);
-    const type = checker.getDeclaredTypeOfSymbol(symbol as ts.Symbol);
-    return text(checker.getPropertyOfType(type, member));
+    const type = ts.isVariableDeclaration(decl)
+      ? checker.getTypeOfSymbol(symbol)
+      : checker.getDeclaredTypeOfSymbol(symbol);
+    const prop = checker.getPropertyOfType(type, member);
+    if (tag === undefined) return text(prop);
+    const found = prop?.getJsDocTags(checker).find((t) => t.name === tag);
+    return found?.text ? plainLinks(ts.displayPartsToString(found.text).trim()) : undefined;
   };
 }

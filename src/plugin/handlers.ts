@@ -15,7 +15,6 @@ import {
   kindOfToken,
   readProviderConfig,
   setProviderConfig,
-  toFailures,
   toNodeResult,
   type AnyKind,
   type Diff,
@@ -33,7 +32,7 @@ import {
   type GetNodeConnectionsArgs,
   type GetNodesArgs,
 } from "../functions/lookups";
-import { CALL_SETTINGS, CALL_SETTING_NAMES, CONFIG_API_KEY, CONFIG_API_URL, withClient } from "../settings";
+import { configKey, SETTING_NAMES, unknownSettings, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 
 /** A `check` failure: the property (may be `""`) and why. */
@@ -62,28 +61,44 @@ export function typeOfUrn(urn: string): string {
 let configUnknown = false;
 
 /**
- * Checks the provider's config (`apiUrl`, `apiKey`) with the resources' own checks of those
- * arguments; the inputs go back as they came, but the key always a secret, so that state stores
- * it encrypted even when the program passed it in plain text.
+ * Checks the provider's config with the resources' own checks of those arguments. A failure names
+ * no property: the engine would print the value of the property it names, and a refused one may
+ * be a key (a key under a mistyped name, a key pasted as the URL). The inputs go back as they
+ * came, but the key always a secret, so that state stores it encrypted even when given in plain text.
  */
 export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
   const { props } = revealProps(news);
-  const { apiKey } = props;
   const failures: Failure[] = [
-    ...toFailures(unknownProperties(props, PROVIDER_CONFIG_NAMES, "provider setting")),
+    ...unknownSettings(props, ENGINE_CONFIG_NAMES).map((u) => ({ property: u.name, reason: u.reason })),
     ...checkCredentialInputs(props),
     // Only the values given: the config being checked is these inputs.
     ...checkCallSettings(props, undefined, {}),
-  ];
+  ].map(unnamed);
+  const { apiKey } = props;
   let inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
   // A refused apiUrl may be a key pasted in the wrong place: never handed back in plain text.
-  if (failures.some((f) => f.property === "apiUrl") && props.apiUrl !== undefined && props.apiUrl !== UNKNOWN)
+  if (
+    failures.some((f) => f.reason.startsWith("apiUrl:")) &&
+    props.apiUrl !== undefined &&
+    props.apiUrl !== UNKNOWN
+  )
     inputs = { ...inputs, apiUrl: secret(news.apiUrl) };
   return { inputs, failures };
 }
 
-/** The provider's settings, and what the engine adds to a provider's inputs (`version`, ...). */
-const PROVIDER_CONFIG_NAMES = ["apiUrl", "apiKey", ...CALL_SETTING_NAMES, "version", "pluginDownloadURL"];
+/**
+ * A failure naming no property, its reason naming it instead: the engine prints the value of the
+ * property a failure names (`property apikey value {…} has a problem`), and it may be a key.
+ */
+function unnamed({ property, reason }: Failure): Failure {
+  return {
+    property: "",
+    reason: !property || reason.startsWith(`${property}:`) ? reason : `${property}: ${reason}`,
+  };
+}
+
+/** What the engine adds to a provider's config besides its settings. */
+const ENGINE_CONFIG_NAMES = ["version", "pluginDownloadURL"];
 
 /** Compares two configs: a new URL or key updates the provider in place, never replaces a resource. */
 export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
@@ -108,18 +123,10 @@ export function configure(args: PropertyMap, variables: Record<string, string> =
   const { props } = revealProps(args);
   const value = (key: string) => {
     const v = props[key] ?? variables[`blockchain:config:${key}`];
-    return typeof v === "string" ? v : undefined;
+    return typeof v === "number" ? String(v) : typeof v === "string" ? v : undefined;
   };
-  const values: Record<string, string | undefined> = {
-    [CONFIG_API_URL]: value("apiUrl"),
-    [CONFIG_API_KEY]: value("apiKey"),
-  };
-  // The call limits (`timeoutMs`, `deadlineMs`, `maxRetries`): numbers in YAML, strings in config.
-  for (const name of CALL_SETTING_NAMES) {
-    const v = props[name] ?? variables[`blockchain:config:${name}`];
-    values[CALL_SETTINGS[name].config] =
-      typeof v === "number" ? String(v) : typeof v === "string" ? v : undefined;
-  }
+  // Numbers in YAML, strings in config.
+  const values = Object.fromEntries(SETTING_NAMES.map((name) => [configKey(name), value(name)]));
   configUnknown = Object.values(values).includes(UNKNOWN);
   setProviderConfig((fullKey) => (values[fullKey] === UNKNOWN ? undefined : values[fullKey]));
 }
@@ -133,7 +140,10 @@ export async function check(urn: string, olds: PropertyMap, news: PropertyMap) {
   const result = await kind.methods.check(revealProps(olds).props, probe);
   const inputs = { ...(result.inputs as PropertyMap) };
   if (configUnknown) for (const k of ["apiUrl", "apiKey"]) inputs[k] = input.props[k];
-  return { inputs: sealProps(inputs, [...input.secretKeys, "apiKey"]), failures: result.failures };
+  // Only the inputs of the schema are named; any other (a mistyped name, apiKey) may hold a key.
+  const named = (p: string) => Object.hasOwn(kind.properties, p) && kind.properties[p].schema !== false;
+  const failures = result.failures.map((f) => (named(f.property) ? f : unnamed(f)));
+  return { inputs: sealProps(inputs, [...input.secretKeys, "apiKey"]), failures };
 }
 
 /** `diff` of a resource: the shared diff, always explicit. */

@@ -58,12 +58,17 @@ export function kindOf(old: unknown, next: unknown, replaces: boolean): Property
   return replaces ? `${kind}-replace` : kind;
 }
 
-/** Turns model problems into `check` failures naming the rule. */
-export function toFailures(problems: Problem[]): CheckFailure[] {
-  return problems.map((p) => ({
-    property: p.field,
-    reason: formatProblems([{ ...p, value: guardInputValue(p.value) }]),
-  }));
+/**
+ * Turns model problems into `check` failures naming the rule. A value that may be a credential is
+ * described, not shown; by its own length (`given`: the inputs), not its quoted rendering's.
+ */
+export function toFailures(problems: Problem[], given: Record<string, unknown> = {}): CheckFailure[] {
+  return problems.map((p) => {
+    const raw = Object.hasOwn(given, p.field) ? given[p.field] : undefined;
+    let value = guardInputValue(p.value);
+    if (value !== p.value && typeof raw === "string" && guardInputValue(raw) !== raw) value = guardInputValue(raw);
+    return { property: p.field, reason: formatProblems([{ ...p, value }]) };
+  });
 }
 
 /** Checks optional `apiUrl`/`apiKey` inputs (HTTPS rule, non-empty key); unknowns pass. */

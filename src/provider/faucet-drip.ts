@@ -1,78 +1,92 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { compact, invalidInput, isApiError } from "../api";
+import { invalidInput, isApiError } from "../api";
 import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownProperties } from "../model";
 import { UNKNOWN, withClient } from "../settings";
-import {
-  Checked,
-  checkConnection,
-  describeError,
-  Diff,
-  PropertyDiff,
-  toFailures,
-  UncheckedInputs,
-} from "./checks";
+import { Checked, checkConnection, describeError, Diff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
 import { CallInterrupted, interruptible, readProviderConfig } from "./calls";
+import {
+  diffOf,
+  inputNames,
+  outputsOf,
+  setting,
+  type Inputs,
+  type Outputs,
+  type PropertyTable,
+} from "./table";
+
+/**
+ * The properties of a FaucetDrip: its inputs, outputs and docs (the row's doc comment is the
+ * input's doc; `@output` the output's, where it differs).
+ */
+export const FAUCET_DRIP_PROPERTIES = {
+  /**
+   * The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
+   * @output The address tokens were sent to.
+   */
+  address: { type: "string", input: "required", output: "required", change: "replace" },
+  /**
+   * The test chain whose faucet sends the tokens (`POST /v1/faucet/{chain}`); default `goerli`,
+   * the chain of the service's interface. The real service serves the chains its public reference
+   * lists (sepolia and hoodi among others). A lowercase letter, then lowercase letters, digits
+   * and hyphens, up to 63 characters. A change replaces the resource (a new request); leaving it
+   * out is the same as `goerli`.
+   * @output The chain whose faucet was asked. Absent on drips recorded before `chain` existed: those
+   * asked `goerli`.
+   */
+  chain: {
+    type: "string",
+    input: "optional",
+    output: "optional",
+    change: "replace",
+    absentIs: DEFAULT_FAUCET_CHAIN,
+  },
+  /**
+   * `sent`, or `unknown` when the request reached the service (or may have) and no readable answer
+   * came back: the tokens may have been sent, and they are never sent again automatically. See
+   * `note` for how to check and how to send again on purpose.
+   */
+  outcome: { type: "string", values: ["sent", "unknown"], output: "required" },
+  /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
+  amountSent: { type: "string", output: "required" },
+  /** Link to the transaction; `""` when the outcome is unknown. */
+  transaction: { type: "string", output: "required" },
+  /** When the outcome is unknown: what happened and what to do; `""` otherwise. */
+  note: { type: "string", output: "required" },
+  /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
+  apiUrl: setting("apiUrl", undefined, "state"),
+  /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
+  apiKey: setting("apiKey", undefined, "state"),
+  /**
+   * Per-attempt timeout of the faucet request, ms (default 20000); defaults to stack config
+   * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change needs no action.
+   */
+  timeoutMs: setting("timeoutMs", undefined, undefined),
+  /**
+   * Overall deadline of the faucet request, ms (default 60000); defaults to stack config
+   * `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change needs no action.
+   */
+  deadlineMs: setting("deadlineMs", undefined, undefined),
+  /**
+   * Retries of the faucet request, only when the service clearly did not process it (default 4);
+   * defaults to stack config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+   */
+  maxRetries: setting("maxRetries", undefined, undefined),
+} as const satisfies PropertyTable;
 
 /** Inputs of the FaucetDrip resource as the provider receives them. */
-export interface FaucetDripInputs {
-  address: string;
-  /** The faucet's chain; absent: {@link DEFAULT_FAUCET_CHAIN} (`goerli`). */
-  chain?: string;
-  apiUrl?: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  maxRetries?: number;
-}
-
+export type FaucetDripInputs = Inputs<typeof FAUCET_DRIP_PROPERTIES>;
+/** Outputs of the FaucetDrip resource. */
+export type FaucetDripOutputs = Outputs<typeof FAUCET_DRIP_PROPERTIES>;
 /** Every input of a FaucetDrip, as a program or the plugin passes them. */
-export const FAUCET_DRIP_INPUT_NAMES = [
-  "address",
-  "chain",
-  "apiUrl",
-  "apiKey",
-  "timeoutMs",
-  "deadlineMs",
-  "maxRetries",
-] as const satisfies readonly (keyof FaucetDripInputs)[];
+export const FAUCET_DRIP_INPUT_NAMES = inputNames(FAUCET_DRIP_PROPERTIES);
 
 /**
  * How a faucet request ended: `sent` (the service confirmed it), or `unknown` (the request
  * reached the service, or may have, and no readable answer came back: the tokens may have been
  * sent). An `unknown` drip is never sent again automatically.
  */
-export type FaucetOutcome = "sent" | "unknown";
-
-/** Outputs of the FaucetDrip resource. */
-export interface FaucetDripOutputs {
-  address: string;
-  /**
-   * The chain whose faucet was asked. Absent in the state of drips recorded before `chain`
-   * existed: those asked `goerli` (see {@link chainOf}).
-   */
-  chain?: string;
-  /** `sent`, or `unknown` when the tokens may or may not have been sent; see {@link FaucetOutcome}. */
-  outcome: FaucetOutcome;
-  /** Amount sent, in wei, as an exact decimal string; `""` when the outcome is unknown. */
-  amountSent: string;
-  /** Link to the transaction; `""` when the outcome is unknown. */
-  transaction: string;
-  /** What happened and what to do, when the outcome is unknown; `""` otherwise. */
-  note: string;
-  apiUrl?: string;
-  apiKey?: string;
-}
-
-/**
- * The chain a drip's inputs or recorded outputs name: `chain`, or {@link DEFAULT_FAUCET_CHAIN}
- * (`goerli`) when it is absent. A drip recorded before `chain` existed has none, and asked
- * `goerli`: so an absent chain and `goerli` are the same chain, and neither is a change.
- */
-export function chainOf(props: { chain?: unknown } | undefined): unknown {
-  const chain = props?.chain;
-  return chain === undefined || chain === null ? DEFAULT_FAUCET_CHAIN : chain;
-}
+export type FaucetOutcome = FaucetDripOutputs["outcome"];
 
 /**
  * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55; `chain`, when
@@ -91,35 +105,22 @@ export async function checkFaucetDrip(
     news.address === UNKNOWN ? undefined : checkAddress("address", news.address),
     news.chain === undefined || news.chain === UNKNOWN ? undefined : checkFaucetChain("chain", news.chain),
   ].filter((p): p is Problem => p !== undefined);
-  const failures = toFailures(problems);
+  const failures = toFailures(problems, news);
   failures.push(...(await checkConnection(news, failures)));
   return { inputs: news as FaucetDripInputs, failures };
 }
 
 /**
- * `diff`: a new address or a new chain replaces (a new request), shown in `detailedDiff` as
- * `update-replace`; credential changes need no action. An absent chain counts as `goerli` on
- * both sides (see {@link chainOf}): a stack recorded before `chain` existed shows no change
- * when the program leaves `chain` out or sets it to `goerli`.
+ * `diff`: a new address or a new chain replaces (a new request); credential changes need no
+ * action. An absent chain counts as `goerli` on both sides: a stack recorded before `chain`
+ * existed shows no change when the program leaves `chain` out or sets it to `goerli`.
  */
 export async function diffFaucetDrip(
   _id: string,
   olds: FaucetDripOutputs,
   news: FaucetDripInputs,
 ): Promise<Diff> {
-  const replaces = [
-    ...(news.address !== olds.address ? ["address"] : []),
-    ...(chainOf(news) !== chainOf(olds) ? ["chain"] : []),
-  ];
-  const detailedDiff: Record<string, PropertyDiff> = {};
-  for (const k of replaces) detailedDiff[k] = { kind: "update-replace", inputDiff: false };
-  return {
-    changes: replaces.length > 0,
-    replaces,
-    deleteBeforeReplace: false,
-    diffs: replaces,
-    detailedDiff,
-  };
+  return diffOf(FAUCET_DRIP_PROPERTIES, olds, news);
 }
 
 /** The note recorded with an unknown outcome: how to check, and how to send again on purpose. */
@@ -148,15 +149,13 @@ export async function createFaucetDrip(
   const chain = inputs.chain ?? DEFAULT_FAUCET_CHAIN;
   const unknownOutcome = (why: string) => ({
     id: `${inputs.address}-unknown-${Date.now()}`,
-    outs: compact<FaucetDripOutputs>({
-      address: inputs.address,
+    outs: outputsOf(FAUCET_DRIP_PROPERTIES, {
+      ...inputs,
       chain,
       outcome: "unknown",
       amountSent: "",
       transaction: "",
       note: unknownOutcomeNote(inputs.address, why),
-      apiUrl: inputs.apiUrl,
-      apiKey: inputs.apiKey,
     }),
   });
   // The inputs are checked before anything is written or sent; a bad one is never echoed whole.
@@ -181,15 +180,13 @@ export async function createFaucetDrip(
         const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
         return {
           id,
-          outs: compact<FaucetDripOutputs>({
-            address: inputs.address,
+          outs: outputsOf(FAUCET_DRIP_PROPERTIES, {
+            ...inputs,
             chain,
             outcome: "sent",
             amountSent: result.amountSent,
             transaction: result.transaction,
             note: "",
-            apiUrl: inputs.apiUrl,
-            apiKey: inputs.apiKey,
           }),
         };
       } catch (err) {
@@ -240,7 +237,9 @@ export async function updateFaucetDrip(
   news: FaucetDripInputs,
 ): Promise<{ outs: FaucetDripOutputs }> {
   const { apiUrl: _oldUrl, apiKey: _oldKey, ...recorded } = olds;
-  return { outs: compact<FaucetDripOutputs>({ ...recorded, apiUrl: news.apiUrl, apiKey: news.apiKey }) };
+  return {
+    outs: outputsOf(FAUCET_DRIP_PROPERTIES, { ...recorded, apiUrl: news.apiUrl, apiKey: news.apiKey }),
+  };
 }
 
 /** `delete`: nothing to do: tokens that were sent cannot be returned. */

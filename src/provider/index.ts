@@ -18,7 +18,10 @@ export {
 } from "./calls";
 export { checkCallSettings, checkCredentialInputs, kindOf, toFailures } from "./checks";
 export type { Checked, Diff, PropertyDiff, UncheckedInputs } from "./checks";
+export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";
 export type { FaucetDripInputs, FaucetDripOutputs, FaucetOutcome } from "./faucet-drip";
+export { NETWORK_PROPERTIES } from "./network";
 export type { ManagedInput, NetworkInputs, NetworkOutputs } from "./network";
+export type { Inputs, Outputs, PropertySpec, PropertyTable, PropertyTypes, TypeOf } from "./table";
 export { MASK, maskEndpoint, toNodeConnection, toNodeResult, toNodeWithConnection } from "./node-views";
 export type { MaskedEndpoints, NodeConnection, NodeResult, NodeWithConnection } from "./node-views";

@@ -1,8 +1,8 @@
 /**
  * The one registry of resource kinds, for both hosts: each kind's type token, provider methods,
- * inputs, always-secret outputs, what an import does, and its docs. The dynamic providers
- * (`../resources/`) and the `blockchain` plugin (`../plugin/`) both serve every kind from here;
- * adding a resource kind means one entry here (and, for TypeScript programs, its class).
+ * property table, what an import does, and its docs. The dynamic providers (`../resources/`) and
+ * the `blockchain` plugin (`../plugin/`) both serve every kind from here; adding a resource kind
+ * means one entry here (and, for TypeScript programs, its class).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Checked, Diff, UncheckedInputs } from "./checks";
@@ -11,7 +11,7 @@ import {
   createFaucetDrip,
   deleteFaucetDrip,
   diffFaucetDrip,
-  FAUCET_DRIP_INPUT_NAMES,
+  FAUCET_DRIP_PROPERTIES,
   type FaucetDripInputs,
   type FaucetDripOutputs,
   readFaucetDrip,
@@ -22,12 +22,13 @@ import {
   createNetwork,
   deleteNetwork,
   diffNetwork,
-  NETWORK_INPUT_NAMES,
+  NETWORK_PROPERTIES,
   type NetworkInputs,
   type NetworkOutputs,
   readNetwork,
   updateNetwork,
 } from "./network";
+import { inputNames, secretOutputs, type PropertyTable } from "./table";
 
 /** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
 export const PACKAGE = "blockchain";
@@ -64,7 +65,12 @@ export interface ResourceKind<I, O> {
   token: string;
   /** The provider methods. */
   methods: KindMethods<I, O>;
-  /** Every input a program may pass; any other is refused by name. */
+  /**
+   * Its property table, `<NAME>_PROPERTIES` in its module (the schema reads each row's doc by that
+   * name): inputs (any other is refused by name), outputs, secrets, what a change does.
+   */
+  properties: PropertyTable;
+  /** Every input a program may pass. */
   inputNames: readonly string[];
   /** Outputs that are always secret. */
   secretOutputs: readonly string[];
@@ -113,8 +119,9 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
     update: updateNetwork,
     delete: deleteNetwork,
   },
-  inputNames: NETWORK_INPUT_NAMES,
-  secretOutputs: ["connections", "apiKey"],
+  properties: NETWORK_PROPERTIES,
+  inputNames: inputNames(NETWORK_PROPERTIES),
+  secretOutputs: secretOutputs(NETWORK_PROPERTIES),
   importing: {
     dynamicRefusal: (name, id) =>
       `Network ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources ` +
@@ -152,8 +159,9 @@ const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
     update: updateFaucetDrip,
     delete: deleteFaucetDrip,
   },
-  inputNames: FAUCET_DRIP_INPUT_NAMES,
-  secretOutputs: ["apiKey"],
+  properties: FAUCET_DRIP_PROPERTIES,
+  inputNames: inputNames(FAUCET_DRIP_PROPERTIES),
+  secretOutputs: secretOutputs(FAUCET_DRIP_PROPERTIES),
   importing: {
     dynamicRefusal: (name) =>
       `FaucetDrip ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources, and a ` +

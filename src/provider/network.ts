@@ -1,7 +1,7 @@
 import type { NetworkInfo, NetworkUpdate } from "../api";
-import { compact, invalidInput, isApiError } from "../api";
+import { invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
-import { ConnectionArgs, UNKNOWN, withClient } from "../settings";
+import { ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
 import { engineLog, readProviderConfig } from "./calls";
 import {
   Checked,
@@ -9,99 +9,112 @@ import {
   checkNetworkExists,
   describeError,
   Diff,
-  kindOf,
-  PropertyDiff,
   toFailures,
   UncheckedInputs,
 } from "./checks";
-import { toNodeConnection, toNodeResult, type NodeConnection, type NodeResult } from "./node-views";
+import { toNodeConnection, toNodeResult } from "./node-views";
+import {
+  diffOf,
+  inputNames,
+  managedInputsOf,
+  outputsOf,
+  refreshedInputs,
+  setting,
+  type Inputs,
+  type Outputs,
+  type PropertyTable,
+} from "./table";
+
+/**
+ * The properties of a Network: its inputs, outputs and docs (the row's doc comment is the
+ * input's doc; `@output` the output's, where it differs).
+ */
+export const NETWORK_PROPERTIES = {
+  /**
+   * Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
+   * service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+   * @output The network's id.
+   */
+  networkId: { type: "string", input: "required", output: "required", change: "replace" },
+  /**
+   * Desired name; updated in place. When omitted, the name is left as it is.
+   * @output Current name.
+   */
+  name: { type: "string", input: "optional", output: "required", change: "update", managed: true },
+  /**
+   * Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
+   * @output Project id.
+   */
+  project: { type: "string", input: "optional", output: "required", change: "update", managed: true },
+  /** Protocol, e.g. `ethereum`. */
+  protocol: { type: "string", output: "required" },
+  /** Public network, e.g. `ethereum-mainnet` (absent when the service does not say). */
+  publicNetwork: { type: "string", output: "optional" },
+  /** Network status: `pending`, `ok`, `failed`, `warning`, `stopping`, `stopped` or `starting`. */
+  status: { type: "string", output: "required" },
+  /** Network details object (may be empty). */
+  details: { type: "object", output: "required" },
+  /** Creation time (ISO 8601). */
+  createdAt: { type: "string", output: "required" },
+  /** Who created the network. */
+  creator: { type: "Creator", output: "optional" },
+  /**
+   * The network's nodes, the same shape as the functions' results (`getNodes`): readable metadata
+   * (id, name, status, region, …) and masked endpoints for display. Not secret: it holds no
+   * endpoint URL and no credential; those are in {@link connections}.
+   */
+  nodes: { type: "NodeResult[]", output: "required" },
+  /**
+   * The network's nodes' endpoints and credentials (each secret field of a {@link NodeConnection})
+   * as plain strings, in an Output that is secret as a whole: every value built from it in an
+   * `apply` or a `pulumi.interpolate` stays secret.
+   */
+  connections: { type: "NodeConnection[]", output: "required", secret: true },
+  /**
+   * Which managed inputs (`name`, `project`) the program sets: a refresh hands back the current
+   * values of exactly those, so that drift shows as `old => new`. Missing in state written before it.
+   */
+  managedInputs: { type: "string[]", values: ["name", "project"], output: "state" },
+  /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
+  apiUrl: setting("apiUrl", "update", "state"),
+  /** API key, always stored as a secret; defaults to `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
+  apiKey: setting("apiKey", "update", "state"),
+  /**
+   * Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
+   * `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
+   */
+  timeoutMs: setting("timeoutMs", "update", "optional"),
+  /**
+   * Overall deadline of each call to the service across its retries, ms (default 60000); defaults
+   * to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+   */
+  deadlineMs: setting("deadlineMs", "update", "optional"),
+  /**
+   * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
+   * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
+   */
+  maxRetries: setting("maxRetries", "update", "optional"),
+} as const satisfies PropertyTable;
 
 /** Inputs of the Network resource as the provider receives them (plain values). */
-export interface NetworkInputs {
-  networkId: string;
-  name?: string;
-  project?: string;
-  apiUrl?: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  maxRetries?: number;
-}
-
+export type NetworkInputs = Inputs<typeof NETWORK_PROPERTIES>;
+/** Outputs of the Network resource. */
+export type NetworkOutputs = Outputs<typeof NETWORK_PROPERTIES>;
 /** The optional inputs whose values the resource manages when the program sets them. */
 export type ManagedInput = "name" | "project";
 
-/** Outputs of the Network resource. */
-export interface NetworkOutputs {
-  networkId: string;
-  name: string;
-  project: string;
-  protocol: string;
-  publicNetwork?: string;
-  status: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-  creator?: NetworkInfo["creator"];
-  /** The network's nodes: readable metadata and masked endpoints, no secret (the functions' `NodeResult`). */
-  nodes: NodeResult[];
-  /** The network's nodes' endpoints and credentials; a secret output as a whole. */
-  connections: NodeConnection[];
-  /**
-   * Which of `name` and `project` the program sets (and the resource therefore manages). `read`
-   * uses it to hand the engine the current values of exactly those inputs, so that the diff after
-   * a refresh shows `old => new`. Missing in state written before it existed.
-   */
-  managedInputs?: ManagedInput[];
-  apiUrl?: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  deadlineMs?: number;
-  maxRetries?: number;
-}
-
-/** Properties whose change replaces the resource. */
-export const NETWORK_REPLACE_PROPERTIES = ["networkId"] as const;
-/** Properties updated in place. */
-export const NETWORK_UPDATE_PROPERTIES = [
-  "name",
-  "project",
-  "apiUrl",
-  "apiKey",
-  "timeoutMs",
-  "deadlineMs",
-  "maxRetries",
-] as const satisfies readonly (keyof NetworkInputs)[];
 /** Every input of a Network, as a program or the plugin passes them. */
-export const NETWORK_INPUT_NAMES = [...NETWORK_REPLACE_PROPERTIES, ...NETWORK_UPDATE_PROPERTIES] as const;
+export const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
 
-/** The optional inputs the program sets. */
-function managedInputsOf(inputs: Partial<NetworkInputs>): ManagedInput[] {
-  return (["name", "project"] as const).filter((k) => inputs[k] !== undefined);
-}
-
-function outputsOf(
-  network: NetworkInfo,
-  inputs: ConnectionArgs,
-  managedInputs: ManagedInput[] | undefined,
-): NetworkOutputs {
-  return compact<NetworkOutputs>({
-    networkId: network.id,
-    name: network.name,
-    project: network.project,
-    protocol: network.protocol,
-    publicNetwork: network.publicNetwork,
-    status: network.status,
-    details: network.details,
-    createdAt: network.createdAt,
-    creator: network.creator,
-    nodes: network.nodes.map(toNodeResult),
-    connections: network.nodes.map(toNodeConnection),
-    managedInputs,
-    apiUrl: inputs.apiUrl,
-    apiKey: inputs.apiKey,
-    timeoutMs: inputs.timeoutMs,
-    deadlineMs: inputs.deadlineMs,
-    maxRetries: inputs.maxRetries,
+/** The outputs of `network` as read from the service, with the connection settings of `inputs`. */
+function networkOutputs(network: NetworkInfo, inputs: ConnectionArgs, managedInputs: string[] | undefined) {
+  const nodes = network.nodes.map(toNodeResult);
+  const connections = network.nodes.map(toNodeConnection);
+  const settings = Object.fromEntries(SETTING_NAMES.map((n) => [n, inputs[n]]));
+  return outputsOf(NETWORK_PROPERTIES, {
+    ...network,
+    ...{ networkId: network.id, nodes, connections, managedInputs },
+    ...settings,
   });
 }
 
@@ -141,7 +154,7 @@ export async function checkNetwork(
   olds: unknown,
   news: UncheckedInputs<NetworkInputs>,
 ): Promise<Checked<NetworkInputs>> {
-  const failures = toFailures(inputProblems(news));
+  const failures = toFailures(inputProblems(news), news);
   failures.push(...(await checkConnection(news, failures)));
   const known = Object.values(news).every((v) => v !== UNKNOWN);
   if (failures.length === 0 && known)
@@ -149,29 +162,9 @@ export async function checkNetwork(
   return { inputs: news as NetworkInputs, failures };
 }
 
-/**
- * `diff`: always answers `changes` explicitly; `networkId` replaces, the rest updates in place.
- * `detailedDiff` names every changed property with its kind, against the old outputs (so drift
- * found by a refresh counts), for hosts that pass it on to the engine.
- */
+/** `diff`: `networkId` replaces, the rest updates in place (see `diffOf`). */
 export async function diffNetwork(_id: string, olds: NetworkOutputs, news: NetworkInputs): Promise<Diff> {
-  const replaces = NETWORK_REPLACE_PROPERTIES.filter((k) => news[k] !== olds[k]);
-  const updates = NETWORK_UPDATE_PROPERTIES.filter((k) => {
-    if (k === "name" || k === "project") return news[k] !== undefined && news[k] !== olds[k];
-    return (news[k] ?? undefined) !== (olds[k] ?? undefined);
-  });
-  const detailedDiff: Record<string, PropertyDiff> = {};
-  for (const k of replaces) detailedDiff[k] = { kind: kindOf(olds[k], news[k], true), inputDiff: false };
-  for (const k of updates) detailedDiff[k] = { kind: kindOf(olds[k], news[k], false), inputDiff: false };
-  const changed = [...replaces, ...updates];
-  // Adopting another network never deletes the first before the second is adopted.
-  return {
-    changes: changed.length > 0,
-    replaces: [...replaces],
-    deleteBeforeReplace: false,
-    diffs: changed,
-    detailedDiff,
-  };
+  return diffOf(NETWORK_PROPERTIES, olds, news);
 }
 
 /** The `name`/`project` inputs that differ from the network's current values (what a PATCH must send). */
@@ -191,7 +184,10 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
       const update = pendingUpdate(inputs, current);
       return Object.keys(update).length > 0 ? client.updateNetwork(current.id, update) : current;
     });
-    return { id: network.id, outs: outputsOf(network, inputs, managedInputsOf(inputs)) };
+    return {
+      id: network.id,
+      outs: networkOutputs(network, inputs, managedInputsOf(NETWORK_PROPERTIES, inputs)),
+    };
   } catch (err) {
     if (isApiError(err) && err.kind === "not_found") {
       throw new Error(
@@ -205,28 +201,7 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
 }
 
 /**
- * The inputs a refresh hands back to the engine: the program's inputs as recorded (`networkId`,
- * `apiUrl`, `apiKey`) with the service's current values of the managed ones (`name`,
- * `project`). The engine compares the program's next inputs with these, so that `pulumi preview
- * --diff` after a refresh shows drift as `name: "console-name" => "declared-name"`. Undefined for
- * state that does not say which inputs the program sets: the engine then keeps the old inputs.
- */
-function refreshedInputs(outs: NetworkOutputs): NetworkInputs | undefined {
-  if (!Array.isArray(outs.managedInputs)) return undefined;
-  const inputs: NetworkInputs = { networkId: outs.networkId };
-  for (const k of outs.managedInputs) if (k === "name" || k === "project") inputs[k] = outs[k];
-  return compact<NetworkInputs>({
-    ...inputs,
-    apiUrl: outs.apiUrl,
-    apiKey: outs.apiKey,
-    timeoutMs: outs.timeoutMs,
-    deadlineMs: outs.deadlineMs,
-    maxRetries: outs.maxRetries,
-  });
-}
-
-/**
- * `read`: the current network, and the inputs that match it (see {@link refreshedInputs}). When it
+ * `read`: the current network, and the inputs that match it (see `refreshedInputs`). When it
  * is gone, an empty id (so refresh drops it from state) and no properties. `props` may be missing
  * (a read without prior state): the settings then come from the stack config or the environment.
  */
@@ -237,9 +212,11 @@ export async function readNetwork(
   const connection: ConnectionArgs = props ?? {};
   try {
     const network = await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
-    const outs = outputsOf(network, connection, props?.managedInputs);
-    const inputs = refreshedInputs(outs);
-    return inputs ? { id: network.id, props: outs, inputs } : { id: network.id, props: outs };
+    const managed = props?.managedInputs;
+    const outs = networkOutputs(network, connection, managed);
+    // State written before `managedInputs` does not say which inputs the program sets: the engine keeps the old ones.
+    if (!Array.isArray(managed)) return { id: network.id, props: outs };
+    return { id: network.id, props: outs, inputs: refreshedInputs(NETWORK_PROPERTIES, outs, managed) };
   } catch (err) {
     // The engine reads an empty id as "gone"; the properties of a gone resource are not read.
     if (isApiError(err) && err.kind === "not_found") {
@@ -263,7 +240,7 @@ export async function updateNetwork(
     const network = await withClient(news, readProviderConfig, (client) =>
       Object.keys(update).length > 0 ? client.updateNetwork(id, update) : client.readNetwork(id),
     );
-    return { outs: outputsOf(network, news, managedInputsOf(news)) };
+    return { outs: networkOutputs(network, news, managedInputsOf(NETWORK_PROPERTIES, news)) };
   } catch (err) {
     throw describeError(err, "updating network", id);
   }

@@ -5,7 +5,20 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { formatProblems, unknownProperties } from "../model";
-import type { ResourceKind } from "../provider";
+import type { Inputs, PropertyTable, ResourceKind, TypeOf } from "../provider";
+import { reviewStackConfig } from "../settings";
+
+/** A kind's arguments in a program: its inputs, each a `pulumi.Input` (docs from its property table). */
+export type ArgsOf<P extends PropertyTable, I = Inputs<P>> = {
+  [K in keyof I]: pulumi.Input<NonNullable<I[K]>>;
+};
+
+/** A kind's declared outputs, the members of its class (docs from its property table). */
+export type OutputsOf<P extends PropertyTable> = {
+  readonly [K in keyof P as P[K] extends { output: "required" | "optional" } ? K : never]: pulumi.Output<
+    P[K] extends { output: "required" } ? TypeOf<P[K]> : TypeOf<P[K]> | undefined
+  >;
+};
 
 /** The package specifier of the provider runtime, as the provider process requires it. */
 export const RUNTIME_SPECIFIER = "pulumi-blockchain-nodes/provider-runtime";
@@ -78,23 +91,24 @@ export function makeProvider(
 }
 
 /**
- * Checks a declaration of `kind` before it reaches the engine, and returns its options with the
- * kind's always-secret outputs. Throws a `pulumi.ResourceError` (no stack trace):
+ * Checks a declaration of `kind` before it reaches the engine, and returns the properties to
+ * register (its inputs, a secret one wrapped; every declared output, unknown until created) and
+ * its options with the kind's always-secret outputs. Throws a `pulumi.ResourceError` (no stack trace):
  * - for the `import` resource option: the engine reads an imported resource without its
  *   serialized provider, so Pulumi's dynamic-provider host fails before any code of this package
- *   runs ("code must be a string, not undefined", or "Cannot read properties of undefined
- *   (reading 'toJavaScript')" with older SDKs); the constructor is the only place that can
- *   explain it, and say what works instead;
+ *   runs; the constructor is the only place that can explain it, and say what works instead;
  * - for missing arguments, with an example declaration;
  * - for an argument the kind does not know (a JavaScript caller's typo such as `nmae`, which
  *   TypeScript would have caught), naming each and the known name it resembles.
+ * The program's `blockchain:*` stack config is reviewed once (a mistyped key, a plain-text key).
  */
 export function checkDeclaration(
   kind: ResourceKind<unknown, unknown>,
   name: string,
   args: object | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
-): pulumi.CustomResourceOptions {
+): { props: pulumi.Inputs; options: pulumi.CustomResourceOptions } {
+  reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
   const refuse = (message: string) => new pulumi.ResourceError(message, undefined, true);
   if (opts?.import !== undefined && opts.import !== null) {
     const id = typeof opts.import === "string" ? opts.import : undefined;
@@ -110,5 +124,12 @@ export function checkDeclaration(
   if (problems.length > 0) {
     throw refuse(`${kind.name} ${JSON.stringify(name)}: ${formatProblems(problems).split("\n").join("; ")}`);
   }
-  return pulumi.mergeOptions(opts, { additionalSecretOutputs: [...kind.secretOutputs] });
+  const given = args as Record<string, pulumi.Input<unknown>>;
+  const props: pulumi.Inputs = {};
+  for (const [k, spec] of Object.entries(kind.properties)) {
+    if (spec.input) props[k] = spec.secret && given[k] !== undefined ? pulumi.secret(given[k]) : given[k];
+    else if (spec.output !== undefined && spec.output !== "state") props[k] = undefined;
+  }
+  const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...kind.secretOutputs] });
+  return { props, options };
 }

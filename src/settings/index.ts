@@ -15,6 +15,7 @@ import {
   CALL_SETTINGS_HINT,
   CONFIG_API_KEY,
   CONFIG_API_URL,
+  configKey,
   ConfigReader,
   ConnectionArgs,
   ENV_API_KEY,
@@ -22,6 +23,8 @@ import {
   FoundSetting,
   pick,
   resolveCallSettings,
+  SETTINGS,
+  settingValue,
   SettingsError,
   SettingSource,
   UNKNOWN,
@@ -39,8 +42,7 @@ export interface Settings {
 
 /**
  * Finds the API URL and key (arguments > stack config > environment) without checking them:
- * each is missing when no source has a non-blank string. Arguments that are not strings count as
- * not given here; {@link resolveSettings} refuses them.
+ * each is missing when no source has a non-blank string.
  */
 export function findSettings(
   explicit: ConnectionArgs = {},
@@ -48,8 +50,8 @@ export function findSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): { apiUrl?: FoundSetting; apiKey?: FoundSetting } {
   return {
-    apiUrl: pick(explicit.apiUrl, config, CONFIG_API_URL, env, ENV_API_URL),
-    apiKey: pick(explicit.apiKey, config, CONFIG_API_KEY, env, ENV_API_KEY),
+    apiUrl: pick("apiUrl", explicit.apiUrl, config, env),
+    apiKey: pick("apiKey", explicit.apiKey, config, env),
   };
 }
 
@@ -72,49 +74,48 @@ export function resolveSettings(
   config?: ConfigReader,
   env: NodeJS.ProcessEnv = process.env,
 ): Settings {
-  const missing: string[] = [];
-  for (const [name, value] of [
-    ["apiUrl", explicit.apiUrl],
-    ["apiKey", explicit.apiKey],
-  ] as const) {
-    if (value !== undefined && value !== null && typeof value !== "string") {
-      missing.push(
-        `${name} was given as ${Array.isArray(value) ? "an array" : typeof value}; pass a string.`,
-      );
-    }
+  const wrong = (["apiUrl", "apiKey"] as const).filter(
+    (n) => explicit[n] != null && typeof explicit[n] !== "string",
+  );
+  if (wrong.length > 0) {
+    const as = (v: unknown) => (Array.isArray(v) ? "an array" : typeof v);
+    throw new SettingsError(
+      wrong.map((n) => `${n} was given as ${as(explicit[n])}; pass a string.`).join("\n"),
+    );
   }
-  if (missing.length > 0) throw new SettingsError(missing.join("\n"));
   const { apiUrl: url, apiKey: key } = findSettings(explicit, config, env);
-  if (!url) missing.push(MISSING_API_URL);
-  if (!key) missing.push(MISSING_API_KEY);
-  if (!url || !key) throw new SettingsError(missing.join("\n"));
+  if (!url || !key)
+    throw new SettingsError([url ? [] : MISSING_API_URL, key ? [] : MISSING_API_KEY].flat().join("\n"));
   return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
 }
 
-/** Where each source of the API key is, and how to replace the key there. */
-const API_KEY_FIXES: Record<SettingSource, string> = {
-  argument: "it came from the apiKey argument: pass the right key (as a secret)",
-  "stack config": `it came from stack config ${CONFIG_API_KEY}: set the right one with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\``,
-  environment:
-    `it came from the environment variable ${ENV_API_KEY}: export the right one, ` +
-    `or set it in the stack with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\` (stack config comes first)`,
-};
-
-/** Where each source of the API URL is, and how to replace the URL there. */
-const API_URL_FIXES: Record<SettingSource, string> = {
-  argument: "it came from the apiUrl argument: pass the right URL",
-  "stack config": `it came from stack config ${CONFIG_API_URL}: set the right one with \`pulumi config set ${CONFIG_API_URL} https://<api host>\``,
-  environment:
-    `it came from the environment variable ${ENV_API_URL}: export the right one, ` +
-    `or set it in the stack with \`pulumi config set ${CONFIG_API_URL} https://<api host>\` (stack config comes first)`,
-};
-
 /**
- * Where a setting came from and the exact way to replace it there, e.g. "it came from stack
+ * Where a setting came from and the one way to replace it there, e.g. "it came from stack
  * config blockchain:apiUrl: set the right one with `pulumi config set blockchain:apiUrl …`".
+ * `overrides`: stack config hides another value of the environment variable, which is said.
  */
-export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource): string {
-  return (setting === "apiUrl" ? API_URL_FIXES : API_KEY_FIXES)[source];
+export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, overrides = false): string {
+  const [key, envName] = [configKey(setting), SETTINGS[setting].env];
+  const set =
+    setting === "apiKey"
+      ? `pulumi config set --secret ${key} <key>`
+      : `pulumi config set ${key} https://<api host>`;
+  if (source === "argument")
+    return `it came from the ${setting} argument: pass the right ${setting === "apiKey" ? "key (as a secret)" : "URL"}`;
+  if (source === "environment")
+    return `it came from the environment variable ${envName}: export the right one, or set it in the stack with \`${set}\` (stack config comes first)`;
+  return overrides
+    ? `it came from stack config ${key}, which overrides the environment variable ${envName} (also set): to use ${envName}, run \`pulumi config rm ${key}\``
+    : `it came from stack config ${key}: set the right one with \`${set}\``;
+}
+
+/** Whether the API key `found` comes from stack config while the environment holds another one. */
+export function overridesEnvKey(
+  found: FoundSetting | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const fromEnv = settingValue(env[ENV_API_KEY]);
+  return found?.source === "stack config" && fromEnv !== undefined && fromEnv !== found.value;
 }
 
 /** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
@@ -138,11 +139,12 @@ export function appendHint<E extends Error>(error: E, hint: string): E {
 
 /**
  * Adds the Pulumi wording to an error of the client: a refused API key (401) says where the key
- * came from and the exact way to set the right one there. Other errors are returned as they are.
+ * came from and the exact way to set the right one there (`overrides`: see {@link settingFix}).
+ * Other errors are returned as they are.
  */
-export function withSettingHints(error: unknown, sources: Settings["sources"]): unknown {
+export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
   if (isApiError(error) && error.kind === "unauthorized") {
-    return appendHint(error, `The API key was refused; ${API_KEY_FIXES[sources.apiKey]}.`);
+    return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
   }
   if (
     isApiError(error) &&
@@ -207,6 +209,7 @@ export async function withClient<T>(
   try {
     return await use(client);
   } catch (error) {
-    throw withSettingHints(error, settings.sources);
+    const overrides = overridesEnvKey({ value: settings.apiKey, source: settings.sources.apiKey });
+    throw withSettingHints(error, settings.sources, overrides);
   }
 }

@@ -1,8 +1,7 @@
 /**
- * The settings' sources and the call settings: the stack config keys and environment variables,
- * the one lookup (arguments > stack config > environment) and the one emptiness rule, and the
- * table of the limits of a call (`timeoutMs`, `deadlineMs`, `maxRetries`) with their checks.
- * Pulumi-free: callers pass a config reader.
+ * The connection settings, declared once in {@link SETTINGS}, and where their values come from:
+ * arguments, then stack config `blockchain:<name>`, then the environment. Pulumi-free: callers
+ * pass a config reader.
  */
 import {
   DEFAULT_DEADLINE_MS,
@@ -11,22 +10,103 @@ import {
   MAX_RETRIES_LIMIT,
   MAX_TIMER_MS,
 } from "../api";
+import { unknownProperties } from "../model";
 
 /** The stack configuration namespace. */
 export const CONFIG_NAMESPACE = "blockchain";
-/** Full stack configuration key of the API URL. */
-export const CONFIG_API_URL = `${CONFIG_NAMESPACE}:apiUrl`;
-/** Full stack configuration key of the API key. */
-export const CONFIG_API_KEY = `${CONFIG_NAMESPACE}:apiKey`;
-/** Environment variable holding the API URL. */
-export const ENV_API_URL = "BLOCKCHAIN_API_URL";
-/** Environment variable holding the API key. */
-export const ENV_API_KEY = "BLOCKCHAIN_API_KEY";
+
+/** One connection setting: its type, environment variable and, for a number, its bounds and default. */
+interface SettingSpec {
+  type: "string" | "number" | "integer";
+  env: string;
+  secret?: true;
+  min?: number;
+  max?: number;
+  defaultValue?: number;
+}
 
 /**
- * The value the engine sends for an input that is not known yet (during preview). It is the
- * same constant as `@pulumi/pulumi`'s internal `unknownValue`; kept here so the provider runtime
- * does not load the Pulumi SDK.
+ * Every connection setting: an argument of every resource and function, a stack config key
+ * `blockchain:<name>`, an environment variable, and a config of the plugin's provider. Each
+ * entry's doc comment is its doc in the plugin's schema and on hover.
+ */
+export const SETTINGS = {
+  /** The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`. */
+  apiUrl: { type: "string", env: "BLOCKCHAIN_API_URL" },
+  /** The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with `pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`. */
+  apiKey: { type: "string", env: "BLOCKCHAIN_API_KEY", secret: true },
+  /**
+   * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
+   * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
+   * `BLOCKCHAIN_TIMEOUT_MS`.
+   */
+  timeoutMs: {
+    type: "number",
+    env: "BLOCKCHAIN_TIMEOUT_MS",
+    min: 1,
+    max: MAX_TIMER_MS,
+    defaultValue: DEFAULT_TIMEOUT_MS,
+  },
+  /**
+   * Overall deadline of one call across its attempts and the waits between them, ms. Default
+   * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+   * `BLOCKCHAIN_DEADLINE_MS`.
+   */
+  deadlineMs: {
+    type: "number",
+    env: "BLOCKCHAIN_DEADLINE_MS",
+    min: 1,
+    max: MAX_TIMER_MS,
+    defaultValue: DEFAULT_DEADLINE_MS,
+  },
+  /**
+   * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
+   * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
+   * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
+   */
+  maxRetries: {
+    type: "integer",
+    env: "BLOCKCHAIN_MAX_RETRIES",
+    min: 0,
+    max: MAX_RETRIES_LIMIT,
+    defaultValue: DEFAULT_MAX_RETRIES,
+  },
+} as const satisfies Record<string, SettingSpec>;
+
+/** The name of a connection setting. */
+export type SettingName = keyof typeof SETTINGS;
+/** The names of the limits of a call (the numeric settings). */
+export type CallSettingName = {
+  [K in SettingName]: (typeof SETTINGS)[K]["type"] extends "string" ? never : K;
+}[SettingName];
+/** Connection arguments every resource and function accepts (see {@link SETTINGS}). */
+export type ConnectionArgs = {
+  -readonly [K in keyof typeof SETTINGS]?: (typeof SETTINGS)[K]["type"] extends "string" ? string : number;
+};
+/** The limits of one call to the service that a user can set. */
+export type CallSettingArgs = Pick<ConnectionArgs, CallSettingName>;
+
+/** Every setting's name, in the order of the docs. */
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+/** The names of the call settings, in the order of the docs. */
+export const CALL_SETTING_NAMES = SETTING_NAMES.filter(
+  (n) => SETTINGS[n].type !== "string",
+) as CallSettingName[];
+/** The full stack config key of a setting, e.g. `blockchain:apiKey`. */
+export const configKey = (name: SettingName) => `${CONFIG_NAMESPACE}:${name}`;
+
+/** Full stack configuration key of the API URL. */
+export const CONFIG_API_URL = configKey("apiUrl");
+/** Full stack configuration key of the API key. */
+export const CONFIG_API_KEY = configKey("apiKey");
+/** Environment variable holding the API URL. */
+export const ENV_API_URL = SETTINGS.apiUrl.env;
+/** Environment variable holding the API key. */
+export const ENV_API_KEY = SETTINGS.apiKey.env;
+
+/**
+ * The value the engine sends for an input that is not known yet (during preview): the same
+ * constant as `@pulumi/pulumi`'s internal `unknownValue`, so the provider runtime need not load the SDK.
  */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -36,89 +116,7 @@ export type ConfigReader = (fullKey: string) => string | undefined;
 /** Where a setting was found. */
 export type SettingSource = "argument" | "stack config" | "environment";
 
-/** The limits of one call to the service that a user can set (see {@link CALL_SETTINGS}). */
-export interface CallSettingArgs {
-  /**
-   * Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
-   * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
-   * `BLOCKCHAIN_TIMEOUT_MS`.
-   */
-  timeoutMs?: number;
-  /**
-   * Overall deadline of one call across its attempts and the waits between them, ms. Default
-   * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
-   * `BLOCKCHAIN_DEADLINE_MS`.
-   */
-  deadlineMs?: number;
-  /**
-   * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
-   * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
-   * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
-   */
-  maxRetries?: number;
-}
-
-/** Connection arguments every resource and function accepts. */
-export interface ConnectionArgs extends CallSettingArgs {
-  /** API URL; defaults to stack config `blockchain:apiUrl`, then `BLOCKCHAIN_API_URL`. */
-  apiUrl?: string;
-  /** API key; defaults to stack config `blockchain:apiKey`, then `BLOCKCHAIN_API_KEY`. */
-  apiKey?: string;
-}
-
-/** How one call setting is set, and the values it accepts. */
-export interface CallSetting {
-  /** Full stack configuration key, e.g. `blockchain:deadlineMs`. */
-  config: string;
-  /** Environment variable, e.g. `BLOCKCHAIN_DEADLINE_MS`. */
-  env: string;
-  /** Smallest value accepted. */
-  min: number;
-  /** Largest value accepted. */
-  max: number;
-  /** Whether only integers are accepted. */
-  integer: boolean;
-  /** The default, for messages and docs. */
-  defaultValue: number;
-  /** What is expected, for messages. */
-  expected: string;
-}
-
-/** Every call setting: argument name, stack config key, environment variable and bounds. */
-export const CALL_SETTINGS: Record<keyof CallSettingArgs, CallSetting> = {
-  timeoutMs: {
-    config: `${CONFIG_NAMESPACE}:timeoutMs`,
-    env: "BLOCKCHAIN_TIMEOUT_MS",
-    min: 1,
-    max: MAX_TIMER_MS,
-    integer: false,
-    defaultValue: DEFAULT_TIMEOUT_MS,
-    expected: `a number of milliseconds from 1 to ${MAX_TIMER_MS}`,
-  },
-  deadlineMs: {
-    config: `${CONFIG_NAMESPACE}:deadlineMs`,
-    env: "BLOCKCHAIN_DEADLINE_MS",
-    min: 1,
-    max: MAX_TIMER_MS,
-    integer: false,
-    defaultValue: DEFAULT_DEADLINE_MS,
-    expected: `a number of milliseconds from 1 to ${MAX_TIMER_MS}`,
-  },
-  maxRetries: {
-    config: `${CONFIG_NAMESPACE}:maxRetries`,
-    env: "BLOCKCHAIN_MAX_RETRIES",
-    min: 0,
-    max: MAX_RETRIES_LIMIT,
-    integer: true,
-    defaultValue: DEFAULT_MAX_RETRIES,
-    expected: `an integer from 0 to ${MAX_RETRIES_LIMIT}`,
-  },
-};
-
-/** The names of the call settings, in the order of the docs. */
-export const CALL_SETTING_NAMES = Object.keys(CALL_SETTINGS) as (keyof CallSettingArgs)[];
-
-/** A setting is missing: the message says exactly how to set it. */
+/** A setting is missing or refused: the message says exactly how to set it. */
 export class SettingsError extends Error {
   override name = "SettingsError";
 }
@@ -137,47 +135,89 @@ export interface FoundSetting {
   source: SettingSource;
 }
 
-/** The first source that sets a setting: the argument, the stack config, the environment. */
+/** The first source that sets a string setting: the argument, the stack config, the environment. */
 export function pick(
+  name: SettingName,
   explicit: unknown,
   config: ConfigReader | undefined,
-  key: string,
   env: NodeJS.ProcessEnv,
-  envName: string,
 ): FoundSetting | undefined {
   const fromArg = settingValue(explicit);
   if (fromArg) return { value: fromArg, source: "argument" };
-  const fromConfig = settingValue(config?.(key));
+  const fromConfig = settingValue(config?.(configKey(name)));
   if (fromConfig) return { value: fromConfig, source: "stack config" };
-  const fromEnv = settingValue(env[envName]);
+  const fromEnv = settingValue(env[SETTINGS[name].env]);
   if (fromEnv) return { value: fromEnv, source: "environment" };
   return undefined;
 }
 
-/** A call setting's value: a finite number (a string of one, from config or env) in its bounds. */
-function callSettingValue(setting: CallSetting, raw: unknown): number | undefined {
-  const value =
-    typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw.trim()) : NaN;
-  if (!Number.isFinite(value) || value < setting.min || value > setting.max) return undefined;
-  if (setting.integer && !Number.isInteger(value)) return undefined;
-  return value;
+/** What a call setting accepts, for messages. */
+function expected(name: CallSettingName): string {
+  const s = SETTINGS[name];
+  return s.type === "integer"
+    ? `an integer from ${s.min} to ${s.max}`
+    : `a number of milliseconds from ${s.min} to ${s.max}`;
 }
 
-/** How to set a call setting, for messages. */
-function callSettingFix(name: keyof CallSettingArgs, source: SettingSource): string {
-  const s = CALL_SETTINGS[name];
-  const example = s.defaultValue * 2;
-  return source === "argument"
-    ? `pass ${name} as ${s.expected}`
-    : source === "stack config"
-      ? `set it with \`pulumi config set ${s.config} ${example}\``
-      : `export ${s.env}=${example}`;
+/** A call setting's value: a finite number (a string of one, from config or env) in its bounds. */
+function callSettingValue(name: CallSettingName, raw: unknown): number | undefined {
+  const s = SETTINGS[name];
+  const value =
+    typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(value) || value < s.min || value > s.max) return undefined;
+  return s.type === "integer" && !Number.isInteger(value) ? undefined : value;
+}
+
+/** A call setting found in a source, before its check. */
+function findCallSetting(
+  name: CallSettingName,
+  explicit: CallSettingArgs,
+  config: ConfigReader | undefined,
+  env: NodeJS.ProcessEnv,
+): { raw: unknown; source: SettingSource } | undefined {
+  const arg = (explicit as Record<string, unknown>)[name];
+  if (arg !== undefined && arg !== null && arg !== UNKNOWN) return { raw: arg, source: "argument" };
+  const found = pick(name, undefined, config, env);
+  return found && { raw: found.value, source: found.source };
+}
+
+/** A call setting that is not accepted: which, where it came from, and the message. */
+export interface CallSettingProblem {
+  name: CallSettingName;
+  source: SettingSource;
+  /** The setting, where it came from, the value refused, what is accepted and how to set it there. */
+  reason: string;
+}
+
+/** The problems with the call settings (arguments > stack config > environment), one each. */
+export function callSettingProblems(
+  explicit: CallSettingArgs = {},
+  config?: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+): CallSettingProblem[] {
+  const problems: CallSettingProblem[] = [];
+  for (const name of CALL_SETTING_NAMES) {
+    const found = findCallSetting(name, explicit, config, env);
+    if (!found || callSettingValue(name, found.raw) !== undefined) continue;
+    const { env: envName, defaultValue } = SETTINGS[name];
+    const [where, fix] = {
+      argument: [`the ${name} argument`, `pass ${name} as ${expected(name)}`],
+      "stack config": [
+        `stack config ${configKey(name)}`,
+        `set it with \`pulumi config set ${configKey(name)} ${defaultValue * 2}\``,
+      ],
+      environment: [`the environment variable ${envName}`, `export ${envName}=${defaultValue * 2}`],
+    }[found.source];
+    const shown = typeof found.raw === "string" ? JSON.stringify(found.raw.slice(0, 40)) : String(found.raw);
+    const reason = `${name}: ${where} is ${shown}; expected ${expected(name)}: ${fix}.`;
+    problems.push({ name, source: found.source, reason });
+  }
+  return problems;
 }
 
 /**
  * Finds and checks the call settings (arguments > stack config > environment): each is missing
- * when no source sets it (the client's default applies). `undefined` arguments and {@link UNKNOWN}
- * count as not given.
+ * when no source sets it (the client's default applies); `undefined` and {@link UNKNOWN} count as not given.
  * @throws SettingsError naming each value that is not accepted, where it came from and how to fix it there.
  */
 export function resolveCallSettings(
@@ -190,66 +230,69 @@ export function resolveCallSettings(
   const out: CallSettingArgs = {};
   for (const name of CALL_SETTING_NAMES) {
     const found = findCallSetting(name, explicit, config, env);
-    if (found) out[name] = callSettingValue(CALL_SETTINGS[name], found.raw);
+    if (found) out[name] = callSettingValue(name, found.raw);
   }
   return out;
 }
 
-function findCallSetting(
-  name: keyof CallSettingArgs,
-  explicit: CallSettingArgs,
-  config: ConfigReader | undefined,
-  env: NodeJS.ProcessEnv,
-): { raw: unknown; source: SettingSource } | undefined {
-  const arg = (explicit as Record<string, unknown>)[name];
-  if (arg !== undefined && arg !== null && arg !== UNKNOWN) return { raw: arg, source: "argument" };
-  const found = pick(undefined, config, CALL_SETTINGS[name].config, env, CALL_SETTINGS[name].env);
-  return found && { raw: found.value, source: found.source };
-}
-
-/** A call setting that is not accepted: which, where it came from, and the message. */
-export interface CallSettingProblem {
-  name: keyof CallSettingArgs;
-  source: SettingSource;
-  /** The setting, where it came from, the value refused, what is accepted and how to set it there. */
-  reason: string;
-}
-
-/**
- * The problems with the call settings (arguments > stack config > environment), one each. Empty
- * when all are fine or not set.
- */
-export function callSettingProblems(
-  explicit: CallSettingArgs = {},
-  config?: ConfigReader,
-  env: NodeJS.ProcessEnv = process.env,
-): CallSettingProblem[] {
-  const problems: CallSettingProblem[] = [];
-  for (const name of CALL_SETTING_NAMES) {
-    const found = findCallSetting(name, explicit, config, env);
-    if (!found || callSettingValue(CALL_SETTINGS[name], found.raw) !== undefined) continue;
-    const s = CALL_SETTINGS[name];
-    const where =
-      found.source === "argument"
-        ? `the ${name} argument`
-        : found.source === "stack config"
-          ? `stack config ${s.config}`
-          : `the environment variable ${s.env}`;
-    const shown = typeof found.raw === "string" ? JSON.stringify(found.raw.slice(0, 40)) : String(found.raw);
-    problems.push({
-      name,
-      source: found.source,
-      reason: `${name}: ${where} is ${shown}; expected ${s.expected}: ${callSettingFix(name, found.source)}.`,
-    });
-  }
-  return problems;
-}
-
-/**
- * Where the limits named by the client's hints ("Raise deadlineMs", "Raise timeoutMs") are set
- * by a Pulumi user.
- */
+/** Where the limits named by the client's hints ("Raise deadlineMs", "Raise timeoutMs") are set by a Pulumi user. */
 export const CALL_SETTINGS_HINT =
   "timeoutMs, deadlineMs and maxRetries are arguments of every resource and function, and settings of the stack or provider: " +
-  `\`pulumi config set ${CALL_SETTINGS.deadlineMs.config} 120000\` (or export ${CALL_SETTINGS.deadlineMs.env}=120000); ` +
-  `likewise ${CALL_SETTINGS.timeoutMs.config} / ${CALL_SETTINGS.timeoutMs.env} and ${CALL_SETTINGS.maxRetries.config} / ${CALL_SETTINGS.maxRetries.env}.`;
+  `\`pulumi config set ${configKey("deadlineMs")} 120000\` (or export ${SETTINGS.deadlineMs.env}=120000); ` +
+  `likewise ${configKey("timeoutMs")} / ${SETTINGS.timeoutMs.env} and ${configKey("maxRetries")} / ${SETTINGS.maxRetries.env}.`;
+
+/**
+ * The names among `given` that are no setting (nor one of `extra`), one reason each naming the
+ * setting it resembles ("did you mean `apiKey`?"); the value is never shown, it may be a key.
+ * The plugin's provider config and a program's stack config are checked by this one rule.
+ */
+export function unknownSettings(
+  given: Record<string, unknown>,
+  extra: readonly string[] = [],
+): { name: string; reason: string }[] {
+  return unknownProperties(given, [...SETTING_NAMES, ...extra], "setting").map((p) => ({
+    name: p.field,
+    reason: `${p.field}: ${p.allowed}`,
+  }));
+}
+
+/**
+ * What is wrong with a program's `blockchain:*` stack config (`all`: every key, `isSecret`: whether
+ * a key is stored encrypted), one line each: a key that is no setting, and a plain-text API key.
+ */
+export function stackConfigWarnings(
+  all: Record<string, string>,
+  isSecret: (fullKey: string) => boolean,
+): string[] {
+  const ours = Object.fromEntries(
+    Object.entries(all)
+      .filter(([k]) => k.startsWith(`${CONFIG_NAMESPACE}:`))
+      .map(([k, v]) => [k.slice(CONFIG_NAMESPACE.length + 1), v]),
+  );
+  const warnings = unknownSettings(ours).map(
+    (u) => `stack config ${CONFIG_NAMESPACE}:${u.reason} (the key is ignored)`,
+  );
+  if (settingValue(ours.apiKey) && !isSecret(CONFIG_API_KEY)) {
+    warnings.push(
+      `stack config ${CONFIG_API_KEY} is stored in plain text: store it encrypted with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\``,
+    );
+  }
+  return warnings;
+}
+
+let reviewed = false;
+
+/**
+ * Reports {@link stackConfigWarnings} of a program's stack config through `warn`, once per
+ * process. `runtime` is `pulumi.runtime` (its `isConfigSecret` is internal: when it is missing, no
+ * key counts as plain).
+ */
+export function reviewStackConfig(
+  runtime: { allConfig(): Record<string, string>; isConfigSecret?(fullKey: string): boolean },
+  warn: (message: string) => unknown,
+): void {
+  if (reviewed) return;
+  reviewed = true;
+  const isSecret = (key: string) => runtime.isConfigSecret?.(key) ?? true;
+  for (const message of stackConfigWarnings(runtime.allConfig(), isSecret)) warn(message);
+}

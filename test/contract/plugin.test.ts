@@ -97,8 +97,8 @@ describe("plugin info and schema", () => {
 describe("provider config", () => {
   test("CheckConfig refuses a non-HTTPS remote apiUrl, naming apiUrl; accepts the emulator's local URL", async () => {
     const bad = await plugin.checkConfig({ apiUrl: "http://example.com", apiKey: secret("some-key-123456") });
-    expect(bad.failures.map((f) => f.property)).toEqual(["apiUrl"]);
-    expect(bad.failures[0].reason).toMatch(/https/i);
+    expect(bad.failures.map((f) => f.property)).toEqual([""]);
+    expect(bad.failures[0].reason).toMatch(/^apiUrl: .*https/i);
     // (Not the real key: CheckConfig hands the config back, and the audit below looks for real keys.)
     const good = await plugin.checkConfig({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
     expect(good.failures).toEqual([]);
@@ -112,7 +112,7 @@ describe("provider config", () => {
       apiUrl: "http://example.com/plain-key-123456",
       apiKey: "plain-key-123456",
     });
-    expect(pasted.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    expect(pasted.failures.map((f) => f.property)).toEqual([""]);
     expect(pasted.failures[0].reason).not.toContain("plain-key-123456");
   });
 
@@ -430,11 +430,11 @@ describe("FaucetDrip", () => {
 });
 
 describe("typos refused, sizes bounded, nothing handed back in plain", () => {
-  test("Check of a Network with `nmae` or `bogus`, and of a FaucetDrip with `amount`, fails naming it, and the close known name", async () => {
+  test("Check of a Network with `nmae` or `bogus`, and of a FaucetDrip with `amount`, fails naming it (in the reason: the engine prints the value of a property named), and the close known name", async () => {
     const id = emulator().fixtures.networkWithNodes;
     const typo = await plugin.check(NETWORK_URN, {}, { networkId: id, nmae: "renamed" });
     expect(typo.failures).toEqual([
-      { property: "nmae", reason: expect.stringMatching(/unknown property; did you mean `name`\?/) },
+      { property: "", reason: expect.stringMatching(/^nmae: .*unknown property; did you mean `name`\?/) },
     ]);
     const drip = await plugin.check(
       FAUCET_URN,
@@ -442,11 +442,17 @@ describe("typos refused, sizes bounded, nothing handed back in plain", () => {
       { address: emulator().fixtures.faucetAddress, amount: 5 },
     );
     expect(drip.failures).toEqual([
-      { property: "amount", reason: expect.stringMatching(/unknown property.*Known: `address`, `chain`/) },
+      {
+        property: "",
+        reason: expect.stringMatching(/^amount: .*unknown property.*Known: `address`, `chain`/),
+      },
     ]);
     const bogus = await plugin.check(NETWORK_URN, {}, { networkId: id, bogus: true });
-    expect(bogus.failures.map((f) => f.property)).toEqual(["bogus"]);
-    expect(bogus.failures[0].reason).toMatch(/unknown property/);
+    expect(bogus.failures.map((f) => f.property)).toEqual([""]);
+    expect(bogus.failures[0].reason).toMatch(/^bogus: .*unknown property/);
+    // A schema input keeps its property: its value is the engine's to show.
+    const badId = await plugin.check(NETWORK_URN, {}, { networkId: "nope" });
+    expect(badId.failures.map((f) => f.property)).toEqual(["networkId"]);
     expect(bogus.failures[0].reason).not.toMatch(/did you mean/);
   });
 
@@ -457,20 +463,40 @@ describe("typos refused, sizes bounded, nothing handed back in plain", () => {
       version: "0.1.0",
     });
     expect(typo.failures).toEqual([
-      { property: "apiKye", reason: expect.stringMatching(/did you mean `apiKey`\?/) },
+      { property: "", reason: expect.stringMatching(/^apiKye: unknown setting; did you mean `apiKey`\?/) },
     ]);
     const huge = await plugin.checkConfig({
       apiUrl: emulator().url,
       apiKey: secret("k".repeat(1024 * 1024)),
     });
-    expect(huge.failures.map((f) => f.property)).toEqual(["apiKey"]);
-    expect(huge.failures[0].reason).toMatch(/at most 1024/);
+    expect(huge.failures.map((f) => f.property)).toEqual([""]);
+    expect(huge.failures[0].reason).toMatch(/^apiKey: .*at most 1024/);
     const badLimit = await plugin.checkConfig({
       apiUrl: emulator().url,
       apiKey: secret("k-123456"),
       deadlineMs: -5,
     });
-    expect(badLimit.failures.map((f) => f.property)).toEqual(["deadlineMs"]);
+    expect(badLimit.failures.map((f) => f.property)).toEqual([""]);
+    expect(badLimit.failures[0].reason).toMatch(/^deadlineMs: /);
+  });
+
+  test("a plain key under a mistyped name is refused with no property for the engine to print and no value in the reason", async () => {
+    const key = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
+    const config = await plugin.checkConfig({ apiUrl: emulator().url, apikey: key });
+    expect(config.failures).toEqual([
+      { property: "", reason: expect.stringMatching(/^apikey: unknown setting; did you mean `apiKey`\?/) },
+    ]);
+    // On a resource, the value is described by its own length (not its quoted rendering's).
+    const id = emulator().fixtures.networkWithNodes;
+    const resource = await plugin.check(NETWORK_URN, {}, { networkId: id, apikey: key });
+    expect(resource.failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringContaining(`apikey: got a value of ${key.length} characters (not shown`),
+      },
+    ]);
+    const reasons = [...config.failures, ...resource.failures].map((f) => f.reason).join("\n");
+    expect(reasons).not.toContain(key);
   });
 
   test("a refused apiUrl holding the key comes back from CheckConfig as a secret, never in plain", async () => {
@@ -478,7 +504,7 @@ describe("typos refused, sizes bounded, nothing handed back in plain", () => {
       apiUrl: "http://example.com/plain-key-123456",
       apiKey: "plain-key-123456",
     });
-    expect(pasted.failures.map((f) => f.property)).toEqual(["apiUrl"]);
+    expect(pasted.failures.map((f) => f.property)).toEqual([""]);
     expect(pasted.inputs.apiUrl).toEqual(secret("http://example.com/plain-key-123456"));
     expect(audit(pasted.inputs).plainStrings.join(" ")).not.toContain("plain-key-123456");
   });

@@ -69,6 +69,8 @@ describe.each([
   "NodeResult",
   "NodeConnection",
   "WaitFor",
+  "NetworkArgs",
+  "FaucetDripArgs",
 ])("%s", (name) => {
   test("every field is documented", () => {
     const undocumented = Object.entries(members(name))

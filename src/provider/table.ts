@@ -1,0 +1,140 @@
+/**
+ * A resource kind's property table: one row per property, its doc the row's doc comment (read by
+ * the plugin's schema and shown on hover; an `@output` tag gives the output its own doc). The
+ * TypeScript types, the input names, the secret outputs, the diff, what a refresh hands back
+ * and the schema's properties all derive from it.
+ */
+import type { Creator } from "../api";
+import { SETTINGS, type SettingName } from "../settings";
+import { kindOf, type Diff, type PropertyDiff } from "./checks";
+import type { NodeConnection, NodeResult } from "./node-views";
+
+/** The TypeScript type of each property type (the schema maps the same names). */
+export interface PropertyTypes {
+  string: string;
+  number: number;
+  integer: number;
+  object: Record<string, unknown>;
+  "string[]": string[];
+  Creator: Creator;
+  "NodeResult[]": NodeResult[];
+  "NodeConnection[]": NodeConnection[];
+}
+
+/** One property of a resource kind. */
+export interface PropertySpec {
+  type: keyof PropertyTypes;
+  /** The only values a string (or each string of a list) takes. */
+  values?: readonly string[];
+  /** An input of the resource. */
+  input?: "required" | "optional";
+  /** An output: declared (class, schema) as required or optional, or kept in `state` only. */
+  output?: "required" | "optional" | "state";
+  /** What a changed input does; absent: nothing. */
+  change?: "replace" | "update";
+  /** An input left out leaves the current value as it is (and is no change). */
+  managed?: true;
+  /** The value an absent input or output stands for, in a diff. */
+  absentIs?: string;
+  secret?: true;
+  /** Only the TypeScript surface has it, not the plugin's schema. */
+  schema?: false;
+}
+
+/** A kind's property table. */
+export type PropertyTable = Record<string, PropertySpec>;
+
+/** The TypeScript type of a property. */
+export type TypeOf<S extends PropertySpec> = S extends { values: readonly (infer V)[] }
+  ? S["type"] extends `${string}[]`
+    ? V[]
+    : V
+  : PropertyTypes[S["type"]];
+
+/** The inputs of a kind as its provider receives them (plain values). */
+export type Inputs<P extends PropertyTable> = {
+  -readonly [K in keyof P as P[K] extends { input: "required" } ? K : never]: TypeOf<P[K]>;
+} & { -readonly [K in keyof P as P[K] extends { input: "optional" } ? K : never]?: TypeOf<P[K]> };
+
+/** The outputs of a kind, as its provider returns them and state keeps them. */
+export type Outputs<P extends PropertyTable> = {
+  -readonly [K in keyof P as P[K] extends { output: "required" } ? K : never]: TypeOf<P[K]>;
+} & { -readonly [K in keyof P as P[K] extends { output: "optional" | "state" } ? K : never]?: TypeOf<P[K]> };
+
+/**
+ * A connection setting as a row of a kind's table (its type and secrecy from `SETTINGS`): an
+ * optional input whose change does `change`, kept as an output when `output`. `apiUrl` and
+ * `apiKey` are the TypeScript surface's only: the plugin's resources take them from its provider.
+ */
+export function setting<
+  N extends SettingName,
+  C extends PropertySpec["change"],
+  O extends PropertySpec["output"],
+>(name: N, change: C, output: O) {
+  const spec: PropertySpec = { type: SETTINGS[name].type, input: "optional", change, output };
+  if ("secret" in SETTINGS[name]) spec.secret = true;
+  if (SETTINGS[name].type === "string") spec.schema = false;
+  return spec as { type: (typeof SETTINGS)[N]["type"]; input: "optional"; change: C; output: O };
+}
+
+const entries = (table: PropertyTable) => Object.entries(table);
+
+/** Every input of a kind, in the table's order. */
+export const inputNames = (table: PropertyTable) => entries(table).flatMap(([k, s]) => (s.input ? [k] : []));
+
+/** The outputs of a kind that are always secret. */
+export const secretOutputs = (table: PropertyTable) =>
+  entries(table).flatMap(([k, s]) => (s.secret && s.output ? [k] : []));
+
+/** The managed inputs (see {@link PropertySpec.managed}) that `inputs` sets. */
+export const managedInputsOf = (table: PropertyTable, inputs: object) =>
+  entries(table).flatMap(([k, s]) =>
+    s.managed && (inputs as Record<string, unknown>)[k] !== undefined ? [k] : [],
+  );
+
+/** The table's outputs among `values`, without `undefined` ones (the dynamic provider protocol refuses them). */
+export function outputsOf<P extends PropertyTable>(table: P, values: object): Outputs<P> {
+  const all = values as Record<string, unknown>;
+  return Object.fromEntries(
+    entries(table).flatMap(([k, s]) => (s.output && all[k] !== undefined ? [[k, all[k]]] : [])),
+  ) as Outputs<P>;
+}
+
+/**
+ * The inputs a refresh hands back to the engine: the recorded inputs, with the current values
+ * of the managed inputs the program sets (`managed`), so that a preview after a refresh shows drift.
+ */
+export function refreshedInputs<P extends PropertyTable>(
+  table: P,
+  outs: object,
+  managed: string[],
+): Inputs<P> {
+  const all = outs as Record<string, unknown>;
+  return Object.fromEntries(
+    entries(table).flatMap(([k, s]) =>
+      s.input && s.output && all[k] !== undefined && (!s.managed || managed.includes(k)) ? [[k, all[k]]] : [],
+    ),
+  ) as Inputs<P>;
+}
+
+/**
+ * `diff`: always explicit; each input with a `change` that differs from the old output (so drift
+ * found by a refresh counts) replaces or updates, named in `detailedDiff` with its kind. A managed
+ * input left out is no change; an absent value counts as its `absentIs`.
+ */
+export function diffOf(table: PropertyTable, olds: object, news: object): Diff {
+  const [o, n] = [olds as Record<string, unknown>, news as Record<string, unknown>];
+  const replaces: string[] = [];
+  const diffs: string[] = [];
+  const detailedDiff: Record<string, PropertyDiff> = {};
+  for (const [k, s] of entries(table)) {
+    if (!s.change || (s.managed && n[k] === undefined)) continue;
+    const [old, next] = [o[k] ?? s.absentIs, n[k] ?? s.absentIs];
+    if (old === next) continue;
+    diffs.push(k);
+    if (s.change === "replace") replaces.push(k);
+    detailedDiff[k] = { kind: kindOf(old, next, s.change === "replace"), inputDiff: false };
+  }
+  // A replacement never deletes the old resource before the new one exists.
+  return { changes: diffs.length > 0, replaces, deleteBeforeReplace: false, diffs, detailedDiff };
+}
