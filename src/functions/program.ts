@@ -20,6 +20,7 @@ import {
   ConfigReader,
   ConnectionArgs,
   findSettings,
+  reviewStackConfig,
   SettingsError,
   setWaitReporter,
   settingFix,
@@ -72,6 +73,7 @@ export async function withFunctionClient<T>(
   use: (client: NodeServiceClient) => Promise<T>,
 ): Promise<T> {
   setWaitReporter(logWait);
+  reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
   try {
     return await withClient(args, readStackConfig, use);
   } catch (error) {

@@ -132,6 +132,42 @@ describe("Network provider", () => {
   });
 });
 
+describe("a refused key from stack config while BLOCKCHAIN_API_KEY holds another", () => {
+  const saved = process.env.BLOCKCHAIN_API_KEY;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.BLOCKCHAIN_API_KEY;
+    else process.env.BLOCKCHAIN_API_KEY = saved;
+    setProviderConfig((key) =>
+      key === "blockchain:apiUrl"
+        ? emulator().url
+        : key === "blockchain:apiKey"
+          ? emulator().apiKey
+          : undefined,
+    );
+  });
+
+  test("the 401 says which source the key came from and that it overrides the environment", async () => {
+    process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
+    setProviderConfig((key) =>
+      key === "blockchain:apiUrl"
+        ? emulator().url
+        : key === "blockchain:apiKey"
+          ? "stale-key-1234567890"
+          : undefined,
+    );
+    const err = (await net
+      .readNetwork(emulator().fixtures.networkWithNodes, {} as net.NetworkOutputs)
+      .catch((e: Error) => e)) as Error;
+    expect(err.message).toMatch(/401/);
+    expect(err.message).toContain(
+      "The API key was refused; it came from stack config blockchain:apiKey, which overrides the environment " +
+        "variable BLOCKCHAIN_API_KEY (also set): to use BLOCKCHAIN_API_KEY, run `pulumi config rm blockchain:apiKey`.",
+    );
+    expect(err.message).not.toContain("stale-key-1234567890");
+    expect(err.message).not.toContain(emulator().apiKey);
+  });
+});
+
 describe("Network provider: read without prior state, hints by source", () => {
   test("read accepts missing props: the settings come from the stack config", async () => {
     const id = emulator().fixtures.networkWithNodes;

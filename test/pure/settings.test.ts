@@ -1,10 +1,12 @@
 import { NodeServiceClient, NotFoundError, UnauthorizedError } from "../../src/api";
 import { createApiError } from "../../src/api/errors";
 import {
+  overridesEnvKey,
   resolveCallSettings,
   resolveSettings,
   SettingSource,
   SettingsError,
+  stackConfigWarnings,
   UNKNOWN,
   withClient,
   withSettingHints,
@@ -172,5 +174,39 @@ describe("call settings: timeoutMs, deadlineMs, maxRetries", () => {
     expect(hinted).toBe(error);
     expect(hinted.message).toContain("pulumi config set blockchain:deadlineMs");
     expect(hinted.message).toContain("BLOCKCHAIN_DEADLINE_MS");
+  });
+});
+
+describe("the stack config as a whole", () => {
+  const KEY = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
+
+  test("a key that is no setting is named with the setting it resembles; other namespaces are not looked at", () => {
+    const warnings = stackConfigWarnings(
+      { "blockchain:timeoutms": "5000", "blockchain:colour": "blue", "aws:region": "x" },
+      () => true,
+    );
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^stack config blockchain:timeoutms: unknown setting; did you mean `timeoutMs`\?/,
+      ),
+      expect.stringMatching(/^stack config blockchain:colour: unknown setting Known: `apiUrl`, `apiKey`/),
+    ]);
+    expect(warnings[1]).not.toMatch(/did you mean/);
+  });
+
+  test("an API key in plain text gets one warning with the command, never the key; an encrypted one none", () => {
+    const plain = stackConfigWarnings({ "blockchain:apiKey": KEY }, () => false);
+    expect(plain).toEqual([
+      "stack config blockchain:apiKey is stored in plain text: store it encrypted with `pulumi config set --secret blockchain:apiKey <key>`",
+    ]);
+    expect(stackConfigWarnings({ "blockchain:apiKey": KEY }, (k) => k === "blockchain:apiKey")).toEqual([]);
+  });
+
+  test("the environment's key counts as overridden only when it differs from the stack config's", () => {
+    const env = { BLOCKCHAIN_API_KEY: "env-key" };
+    expect(overridesEnvKey({ value: "config-key", source: "stack config" }, env)).toBe(true);
+    expect(overridesEnvKey({ value: "env-key", source: "stack config" }, env)).toBe(false);
+    expect(overridesEnvKey({ value: "arg-key", source: "argument" }, env)).toBe(false);
+    expect(overridesEnvKey({ value: "config-key", source: "stack config" }, {})).toBe(false);
   });
 });
