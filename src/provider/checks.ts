@@ -66,7 +66,8 @@ export function toFailures(problems: Problem[], given: Record<string, unknown> =
   return problems.map((p) => {
     const raw = Object.hasOwn(given, p.field) ? given[p.field] : undefined;
     let value = guardInputValue(p.value);
-    if (value !== p.value && typeof raw === "string" && guardInputValue(raw) !== raw) value = guardInputValue(raw);
+    if (value !== p.value && typeof raw === "string" && guardInputValue(raw) !== raw)
+      value = guardInputValue(raw);
     return { property: p.field, reason: formatProblems([{ ...p, value }]) };
   });
 }
