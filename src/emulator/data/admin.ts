@@ -7,7 +7,7 @@ import {
   unknownProperties,
 } from "../../model";
 import type { NodeStatus, Problem, WireNetwork, WireNode } from "../../model";
-import { seedHash } from "./derive";
+import { seedHash } from "./random";
 import type { Store } from "./store";
 
 /** The fields of a node that {@link EmulatorAdmin.updateNode} changes. */
@@ -83,7 +83,7 @@ export function createAdmin(store: Store, seed: number): EmulatorAdmin {
       if (problem) throw new ProblemsError([problem]);
       const network = store.network(id);
       if (!network) return false;
-      store.rename(network, name);
+      network.name = name;
       return true;
     },
     deleteNetwork: (id: string) => store.deleteNetwork(id),

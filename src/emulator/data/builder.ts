@@ -18,28 +18,44 @@ import type {
   Region,
   WireNodeDetails,
 } from "../../model";
-import { deriveApiKey, deriveSeed } from "./derive";
-import { PROTOCOL_PROFILES, publicNetworkLabel } from "./profiles";
-import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./records";
-import { createRng } from "./rng";
-import type { Rng } from "./rng";
+import { createRng, deriveApiKey, deriveSeed } from "./random";
+import type { Rng } from "./random";
+import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./store";
 
-const FIRST_NAMES = [
-  "Ada",
-  "Grace",
-  "Linus",
-  "Margaret",
-  "Ken",
-  "Barbara",
-  "Dennis",
-  "Radia",
-  "Vint",
-  "Hedy",
-];
-const LAST_NAMES = ["Lovelace", "Hopper", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ritchie", "Perlman"];
+const FIRST_NAMES = "Ada Grace Linus Margaret Ken Barbara Dennis Radia Vint Hedy".split(" ");
+const LAST_NAMES = "Lovelace Hopper Torvalds Hamilton Thompson Liskov Ritchie Perlman".split(" ");
 const NICKNAMES = ["Indexer", "RPC", "Backfill", "Wallet backend", "Explorer", "Oracle", "Bridge relayer"];
 const NETWORK_SUFFIXES = ["", "", "", " payments", " analytics", " indexing", " sandbox"];
-const USERNAME_WORDS = ["amber", "brisk", "cobalt", "dapper", "ember", "frosty", "gentle", "hazel", "ivory"];
+const USERNAME_WORDS = "amber brisk cobalt dapper ember frosty gentle hazel ivory".split(" ");
+/**
+ * How the `details` of a protocol's nodes are shaped: a label for names, `mode` of a full node,
+ * `api_namespaces`, the extra namespaces of an archive node, endpoints beyond `https_endpoint`,
+ * and the software versions seen (lists are space-separated).
+ */
+const PROFILES: Record<Protocol, readonly [string, string, string, string, string, string]> = {
+  ethereum: ["Ethereum", "full", "net eth web3 txpool", "debug", "wss graphql", "1.13.14 1.13.15 1.14.3"],
+  "polygon-pos": ["Polygon PoS", "full", "net eth web3 txpool bor", "debug", "wss graphql", "1.2.8 1.3.0"],
+  bsc: ["BNB Smart Chain", "full", "net eth web3 txpool parlia", "debug", "wss", "1.3.10 1.4.5"],
+  avalanche: ["Avalanche", "full", "", "", "wss", "1.10.19 1.11.3"],
+  arbitrum: ["Arbitrum", "", "net eth web3 arb", "", "wss", "2.3.1 2.3.3"],
+  near: ["NEAR", "", "", "", "", "1.38.0 1.39.1"],
+  aurora: ["Aurora", "", "net eth web3", "", "wss", "2.11.0"],
+  gnosis: ["Gnosis", "", "net eth web3 txpool", "", "wss", "1.25.4 1.26.0"],
+  cronos: ["Cronos", "", "net eth web3", "", "wss", "1.1.1 1.2.0"],
+  fantom: ["Fantom", "full", "net eth web3 ftm dag", "debug", "wss graphql", "1.1.3-rc.5"],
+  starknet: ["StarkNet", "", "starknet", "", "", "0.11.4"],
+  harmony: ["Harmony", "", "hmy net eth web3", "", "wss", "2023.4.2"],
+  tezos: ["Tezos", "rolling", "", "", "", "19.1 20.0"],
+  fuse: ["Fuse", "", "net eth web3", "", "wss", "1.13.4"],
+  bitcoin: ["Bitcoin", "", "", "", "", "25.1 26.0"],
+};
+
+/** A readable label for a public network, e.g. `Polygon PoS Mainnet`, `Ethereum Ropsten testnet`. */
+export function publicNetworkLabel(network: PublicNetwork): string {
+  const protocol = PUBLIC_NETWORKS[network];
+  const rest = network.slice(protocol.length + 1).replace(/-/g, " ");
+  return `${PROFILES[protocol][0]} ${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+}
 
 /** A node to create once every network exists; `id` and `name` are drawn when not given. */
 export interface NodePlan {
@@ -235,22 +251,22 @@ export class DatasetBuilder {
 
   /** Details shaped per protocol; a pending node has no endpoints or credentials yet. */
   private details(id: string, protocol: Protocol, plan: NodePlan): WireNodeDetails {
-    const profile = PROTOCOL_PROFILES[protocol];
+    const [, fullMode, namespaces, archiveNamespaces, endpoints, versions] = PROFILES[protocol];
     const details: WireNodeDetails = {};
-    if (profile.fullMode) details.mode = plan.archive ? "archive" : profile.fullMode;
-    details.version = this.rng.pick(profile.versions);
-    if (profile.apiNamespaces) {
+    if (fullMode) details.mode = plan.archive ? "archive" : fullMode;
+    details.version = this.rng.pick(versions.split(" "));
+    if (namespaces) {
       details.api_namespaces = [
-        ...profile.apiNamespaces,
-        ...(plan.archive ? (profile.archiveNamespaces ?? []) : []),
+        ...namespaces.split(" "),
+        ...(plan.archive && archiveNamespaces ? [archiveNamespaces] : []),
       ];
     }
     if (plan.status === "pending") return details;
     const authKey = this.credential(() => this.rng.hex(32));
     const host = `${id.toLowerCase()}.p2pify.example`;
-    if (profile.graphql) details.graphql_endpoint = `https://${host}/${authKey}/graphql`;
+    if (endpoints.includes("graphql")) details.graphql_endpoint = `https://${host}/${authKey}/graphql`;
     details.https_endpoint = `https://${host}/${authKey}`;
-    if (profile.wss) details.wss_endpoint = `wss://ws-${host}/${authKey}`;
+    if (endpoints.includes("wss")) details.wss_endpoint = `wss://ws-${host}/${authKey}`;
     if (plan.beacon) details.beacon_endpoint = `https://beacon-${host}/${authKey}`;
     details.auth_username = this.credential(
       () => `${this.rng.pick(USERNAME_WORDS)}-${this.rng.pick(USERNAME_WORDS)}-${this.rng.digits(4)}`,

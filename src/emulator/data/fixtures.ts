@@ -1,12 +1,8 @@
 import { PROVIDER_REGION_PAIRS } from "../../model";
 import type { CloudProvider, NodeType, Region } from "../../model";
 import type { DatasetBuilder } from "./builder";
-import type { NetworkRecord, OrganizationRecord, ProjectRecord } from "./records";
 
-/**
- * Identifiers of the primary organization's main fixtures: the same for every seed, so READMEs
- * and examples can name them. All other identifiers vary with the seed.
- */
+/** Identifiers of the primary organization's main fixtures, the same for every seed (others vary). */
 export const WELL_KNOWN_IDS = {
   organization: "RG-100-001",
   project: "PR-100-001",
@@ -56,16 +52,10 @@ export interface EmulatorFixtures {
   faucetAddress: string;
 }
 
-const ORGANIZATION_NAMES = [
-  "Acme Chain Labs",
-  "Blue Harbor Payments",
-  "Northwind Ledger",
-  "Lattice Works",
-  "Orbit Analytics",
-  "Granite Capital",
-  "Helios Games",
-  "Kestrel Finance",
-];
+const ORGANIZATION_NAMES =
+  "Acme Chain Labs,Blue Harbor Payments,Northwind Ledger,Lattice Works,Orbit Analytics,Granite Capital,Helios Games,Kestrel Finance".split(
+    ",",
+  );
 
 /** The nodes of {@link WELL_KNOWN_IDS.networkWithNodes}: name, type, archive, provider, region, beacon. */
 const NETWORK_WITH_NODES_NODES: ReadonlyArray<[string, NodeType, boolean, CloudProvider, Region, boolean]> = [
@@ -75,29 +65,14 @@ const NETWORK_WITH_NODES_NODES: ReadonlyArray<[string, NodeType, boolean, CloudP
   ["Ethereum Mainnet shared node", "shared", false, "azure", "uksouth", false],
 ];
 
-/** The records the fixtures are made of, for the generated filler to build around. */
-export interface FixtureRecords {
-  /** The primary organization, the other one, and a third that runs a node in the consortium. */
-  primary: OrganizationRecord;
-  other: OrganizationRecord;
-  third: OrganizationRecord;
-  project: ProjectRecord;
-  otherProject: ProjectRecord;
-  foreignProject: ProjectRecord;
-  otherSideProject: ProjectRecord;
-  thirdProject: ProjectRecord;
-  networkWithNodes: NetworkRecord;
-  emptyNetwork: NetworkRecord;
-  secondEmptyNetwork: NetworkRecord;
-  consortiumNetwork: NetworkRecord;
-}
+/** The records the fixtures are made of, for the generated data to build around. */
+export type FixtureRecords = ReturnType<typeof seedFixtures>;
 
 /**
- * Makes the fixed part of the data: three organizations and their projects, the network with
- * its four well-known nodes, the two empty networks, and the consortium network in which the
- * third organization runs a node. Ids of {@link WELL_KNOWN_IDS} are fixed; the others are drawn.
+ * The fixed part of the data: three organizations (the third runs a node in the consortium
+ * network) and their projects, the network with its four well-known nodes, the empty networks.
  */
-export function seedFixtures(b: DatasetBuilder): FixtureRecords {
+export function seedFixtures(b: DatasetBuilder) {
   const names = b.rng.shuffle(ORGANIZATION_NAMES);
   const primary = b.organization(WELL_KNOWN_IDS.organization, names[0]);
   const other = b.organization(b.newId("organization"), names[1]);

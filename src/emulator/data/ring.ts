@@ -1,8 +1,4 @@
-/**
- * A bounded first-in, first-out record: once `capacity` items are held, each new item drops the
- * oldest one. {@link total} counts every item ever pushed (since creation or the last
- * {@link clear}), so a reader can tell how many were dropped.
- */
+/** A bounded first-in, first-out record: when full, each push drops the oldest item; `total` counts every push. */
 export class Ring<T> {
   private items: T[] = [];
   private start = 0;
@@ -15,7 +11,6 @@ export class Ring<T> {
     }
   }
 
-  /** Adds an item, dropping the oldest one when full. */
   push(item: T): void {
     this.pushed++;
     if (this.capacity === 0) return;
@@ -32,17 +27,15 @@ export class Ring<T> {
     return [...this.items.slice(this.start), ...this.items.slice(0, this.start)];
   }
 
-  /** How many items are held (at most {@link capacity}). */
   get size(): number {
     return this.items.length;
   }
 
-  /** How many items were ever pushed (since creation or the last {@link clear}). */
+  /** Items ever pushed since creation or the last {@link clear}. */
   get total(): number {
     return this.pushed;
   }
 
-  /** Drops every item and resets {@link total}. */
   clear(): void {
     this.items = [];
     this.start = 0;

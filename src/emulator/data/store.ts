@@ -1,7 +1,71 @@
 import { SECRET_DETAIL_FIELDS } from "../../model";
-import type { WireCreator, WireNetwork, WireNode, WireNodeDetails } from "../../model";
-import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./records";
+import type {
+  CloudProvider,
+  NetworkStatus,
+  NodeRole,
+  NodeStatus,
+  NodeType,
+  ProjectType,
+  Protocol,
+  PublicNetwork,
+  Region,
+  WireCreator,
+  WireNetwork,
+  WireNode,
+  WireNodeDetails,
+} from "../../model";
 import type { Dataset } from "./seed";
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  apiKey: string;
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  organization: string;
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  organization: string;
+  type: ProjectType;
+}
+
+/** A network as stored; its owner is the organization of its project. */
+export interface NetworkRecord {
+  id: string;
+  name: string;
+  project: string;
+  protocol: Protocol;
+  publicNetwork: PublicNetwork;
+  status: NetworkStatus;
+  details: Record<string, unknown>;
+  creator: string;
+  createdAt: string;
+}
+
+/** A node as stored. `archive` is absent on protocols the archive flag does not apply to. */
+export interface NodeRecord {
+  id: string;
+  name: string;
+  network: string;
+  organization: string;
+  type: NodeType;
+  role: NodeRole;
+  provider: CloudProvider;
+  region: Region;
+  status: NodeStatus;
+  archive?: boolean;
+  details: WireNodeDetails;
+  creator: string;
+  createdAt: string;
+}
 
 /** A node with the network and project it belongs to, as the list filters need it. */
 export interface NodeView {
@@ -11,11 +75,9 @@ export interface NodeView {
 }
 
 /**
- * The emulator's in-memory state and the visibility rules of the service:
- * - a network is owned by the organization of its project; only the owner may update or delete it;
- * - an organization sees the nodes of every network it is part of (it owns the network or runs a
- *   node in it);
- * - endpoints and credentials of a node are shown only to the node's organization.
+ * The in-memory state and the service's visibility rules: a network is owned (updated, deleted)
+ * by its project's organization; an organization sees the nodes of every network it owns or runs
+ * a node in; a node's endpoints and credentials are shown only to the node's organization.
  */
 export class Store {
   private readonly organizations = new Map<string, OrganizationRecord>();
@@ -41,13 +103,9 @@ export class Store {
     for (const n of copy.nodes) this.nodes.set(n.id, n);
   }
 
-  /**
-   * Grows on every change of a network or node (removed, renamed, moved, a new status): what a
-   * node list derives from the store (which nodes match, their order) is valid while it stays.
-   */
+  /** Grows on every change of a network or node: a node list derived from the store is valid while it stays. */
   version = 0;
 
-  /** The organization of an API key, or undefined. */
   organizationOfKey(key: string): string | undefined {
     return this.organizationByKey.get(key);
   }
@@ -66,17 +124,14 @@ export class Store {
     this.secrets.push(key);
   }
 
-  /** A project, or undefined. */
   project(id: string): ProjectRecord | undefined {
     return this.projects.get(id);
   }
 
-  /** A network, or undefined. */
   network(id: string): NetworkRecord | undefined {
     return this.networks.get(id);
   }
 
-  /** A node, or undefined. */
   node(id: string): NodeRecord | undefined {
     return this.nodes.get(id);
   }
@@ -113,7 +168,6 @@ export class Store {
     return views;
   }
 
-  /** A node visible to the organization, or undefined. */
   visibleNode(id: string, organization: string): NodeRecord | undefined {
     const node = this.nodes.get(id);
     if (!node) return undefined;
@@ -125,13 +179,6 @@ export class Store {
     return member ? node : undefined;
   }
 
-  /** Renames a network. */
-  rename(network: NetworkRecord, name: string): void {
-    network.name = name;
-    this.version++;
-  }
-
-  /** Deletes a network and its nodes. */
   deleteNetwork(id: string): boolean {
     if (!this.networks.delete(id)) return false;
     this.version++;

@@ -1,18 +1,16 @@
 import { createHash, timingSafeEqual } from "crypto";
 import type { IncomingHttpHeaders } from "http";
-import type { RouteDelays } from "./delays";
-import type { Fault, FaultOptions } from "./fault-options";
-import { parseJsonObject } from "./reply";
-import type { Reply } from "./reply";
-import { errorReply, json, notFound, validationError } from "./reply";
 import { show } from "../../model";
 import { ProblemsError } from "../data/admin";
+import type { Fault, FaultOptions, RouteDelays } from "./faults";
+import type { Reply } from "./reply";
+import { errorReply, json, notFound, parseJsonObject, validationError } from "./reply";
 import type { RunningEmulator } from "./running-emulator";
 
 /** Every path of the emulator's own admin endpoints starts with this; the service has none. */
 export const ADMIN_PREFIX = "/_emulator/";
 
-/** What the admin endpoints act on: the running emulator's controls. */
+/** The running emulator's controls the admin endpoints act on. */
 export type AdminTarget = Pick<
   RunningEmulator,
   | "setFaults"
@@ -27,8 +25,7 @@ export type AdminTarget = Pick<
   | "admin"
 >;
 
-/** A request to an admin endpoint (the body already read). */
-export interface AdminRequest {
+interface AdminRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
@@ -37,8 +34,8 @@ export interface AdminRequest {
 
 type AdminHandler = (target: AdminTarget, body: Record<string, unknown>, param: string) => Reply;
 
+/** `template` is the path as logged: `{id}` and `{organization}` stand for the path parameter. */
 interface AdminRoute {
-  /** The path as logged; `{id}` and `{organization}` stand for the path parameter. */
   template: string;
   methods: Readonly<Record<string, AdminHandler>>;
 }
@@ -143,9 +140,8 @@ function sameKey(given: string, expected: string): boolean {
 }
 
 /**
- * Answers one admin request: unknown path 404, then `Authorization: Bearer <adminKey>` (401;
- * an organization's key is not enough), then method (405), then the handler; a value the
- * emulator refuses is a 400 `validation_error` naming it.
+ * Answers one admin request: unknown path 404, then the admin key (401; an organization's key is
+ * not enough), then method (405), then the handler; a value refused is a 400 naming it.
  */
 export function handleAdminRequest(req: AdminRequest, target: AdminTarget, adminKey: string): Reply {
   const matched = matchAdmin(req.path);

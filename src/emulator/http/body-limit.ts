@@ -1,21 +1,10 @@
 import * as http from "http";
 import type { Reply } from "./reply";
-import { errorReply } from "./reply";
 
-/**
- * After refusing a request whose body is too large, how long the connection stays half-open
- * (our side closed, nothing more read) before it is destroyed: time for the client to read the
- * answer before a reset could discard it.
- */
+/** How long a refused connection stays half-open before it is destroyed: time to read the 413. */
 export const REFUSAL_LINGER_MS = 1000;
 
-/** The outcome of reading a request body. */
-export type BodyOutcome = { kind: "body"; body: Buffer } | { kind: "too-large" };
-
-/**
- * Whether the request announces (`Content-Length`) a body larger than `limit` bytes: such a
- * request is refused before any of its body is read.
- */
+/** Whether `Content-Length` announces a body over `limit` bytes (refused before a byte is read). */
 export function announcedTooLarge(req: http.IncomingMessage, limit: number): boolean {
   const declared = req.headers["content-length"];
   if (declared === undefined) return false;
@@ -24,11 +13,10 @@ export function announcedTooLarge(req: http.IncomingMessage, limit: number): boo
 }
 
 /**
- * Reads the whole body, or stops at the first chunk that takes it past `limit` bytes
- * (`"too-large"`): nothing more is read or kept, and the stream is left paused so the caller
- * can answer and close the connection. Rejects when the client aborts.
+ * The whole body, or `"too-large"` at the first chunk past `limit` bytes (the stream left paused
+ * for the caller to answer and close). Rejects when the client aborts.
  */
-export function readBody(req: http.IncomingMessage, limit: number): Promise<BodyOutcome> {
+export function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | "too-large"> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -47,11 +35,11 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Body
       cleanup();
       req.pause();
       chunks.length = 0;
-      resolve({ kind: "too-large" });
+      resolve("too-large");
     };
     const onEnd = () => {
       cleanup();
-      resolve({ kind: "body", body: Buffer.concat(chunks) });
+      resolve(Buffer.concat(chunks));
     };
     const onError = (error: Error) => {
       cleanup();
@@ -69,16 +57,9 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Body
 
 function ignore(): void {}
 
-/** The answer to a body over the limit: 413 `payload_too_large`. */
-export function tooLarge(): Reply {
-  return errorReply(413, "payload_too_large", "Request body too large.");
-}
-
 /**
- * Answers a request whose body is too large and closes the connection without reading any more
- * of it: reading stops (the socket is paused), the answer is written straight to the socket
- * with `Connection: close` and our side is closed (FIN); the socket is destroyed after
- * {@link REFUSAL_LINGER_MS}, so the client can read the answer even while it is still sending.
+ * Answers straight to the paused socket with `Connection: close` and closes our side (FIN), reading
+ * no more; destroyed after {@link REFUSAL_LINGER_MS}, so a client still sending can read it.
  */
 export function refuseAndClose(req: http.IncomingMessage, reply: Reply): void {
   const socket = req.socket;

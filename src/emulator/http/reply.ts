@@ -1,5 +1,8 @@
+import type { IncomingHttpHeaders } from "http";
 import { formatProblems } from "../../model";
 import type { Problem, WireError } from "../../model";
+import type { FaucetLedger } from "../data/faucet-ledger";
+import type { Store } from "../data/store";
 
 /** A response to write: status, headers and an optional body. */
 export interface Reply {
@@ -34,35 +37,26 @@ export function errorReply(
   return json(status, body, options.headers);
 }
 
-/** A 204 reply without a body. */
-export function noContent(): Reply {
-  return { status: 204, headers: {} };
-}
-
 /** The 404 answer: missing, or not visible to the caller (the service does not tell them apart). */
 export function notFound(message = "Not found."): Reply {
   return errorReply(404, "not_found", message);
 }
 
-/**
- * A 400 `validation_error`: `fields` maps each field (wire name) to its messages and `message`
- * lists them all, one problem per line.
- */
+/** A 400 `validation_error`: `fields` maps each field (wire name) to its messages; `message` lists them. */
 export function validationError(problems: readonly Problem[]): Reply {
   const fields: Record<string, string[]> = {};
   for (const p of problems) (fields[p.field] ??= []).push(`${p.allowed} (got ${p.value})`);
   return errorReply(400, "validation_error", formatProblems(problems), { fields });
 }
 
-/** The JSON object of a request body, or the error to answer. */
-export type BodyResult = { value: Record<string, unknown> } | { reply: Reply };
-
 /**
- * Reads a JSON object body. An empty body is `{}`. A non-empty body needs
- * `Content-Type: application/json` (else 415 `unsupported_media_type`), must parse (else 400
- * `parse_error`) and must be an object (else 400 `validation_error`).
+ * A JSON object body (empty: `{}`), or the error to answer: 415 without a JSON content type,
+ * 400 `parse_error` when it does not parse, 400 `validation_error` when it is not an object.
  */
-export function parseJsonObject(body: Buffer, contentType: string | undefined): BodyResult {
+export function parseJsonObject(
+  body: Buffer,
+  contentType: string | undefined,
+): { value: Record<string, unknown> } | { reply: Reply } {
   const text = body.toString("utf8");
   if (text.trim() === "") return { value: {} };
   const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
@@ -89,4 +83,74 @@ export function parseJsonObject(body: Buffer, contentType: string | undefined): 
     };
   }
   return { value: value as Record<string, unknown> };
+}
+
+/** A request as the API handlers see it: upper-case method, raw path and query, the body read. */
+export interface ApiRequest {
+  method: string;
+  path: string;
+  rawQuery: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** `http://host:port` as the client addressed the server, for absolute links. */
+  origin: string;
+}
+
+/** Shared state and settings of the handlers. */
+export interface ApiContext {
+  store: Store;
+  faucet: FaucetLedger;
+  pageSize: number;
+  faucetDailyLimit: number;
+  /** The chains whose faucet is served; any other answers 404. */
+  faucetChains: readonly string[];
+  now: () => Date;
+}
+
+const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="api"' };
+
+/**
+ * Checks `Authorization: Bearer <API_KEY>` (spec 5). No header, or another scheme: 401
+ * `not_authenticated`. A Bearer header with an empty or unknown key: 401 `authentication_failed`.
+ */
+export function authenticate(
+  header: string | undefined,
+  store: Store,
+): { organization: string } | { reply: Reply } {
+  const key = bearerKey(header);
+  if (key === undefined) {
+    return {
+      reply: errorReply(401, "not_authenticated", "Authentication credentials were not provided.", {
+        headers: CHALLENGE,
+      }),
+    };
+  }
+  const organization = key === "" ? undefined : store.organizationOfKey(key);
+  if (organization === undefined) {
+    return { reply: errorReply(401, "authentication_failed", "Invalid API key.", { headers: CHALLENGE }) };
+  }
+  return { organization };
+}
+
+/** The key of a Bearer `Authorization` header (`""` when empty), or undefined for none or another scheme. */
+export function bearerKey(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer(?:\s+(.*))?$/i.exec(header.trim());
+  return match ? (match[1] ?? "").trim() : undefined;
+}
+
+/**
+ * Requests per second per API key over a sliding 1 s window (only served requests count):
+ * `take(key)` records one and returns undefined, or returns the seconds until one is allowed.
+ */
+export function rateLimiter(perSecond: number, now: () => number): (key: string) => number | undefined {
+  const windows = new Map<string, number[]>();
+  return (key) => {
+    const t = now();
+    const times = windows.get(key) ?? [];
+    while (times.length > 0 && times[0] <= t - 1000) times.shift();
+    windows.set(key, times);
+    if (times.length >= perSecond) return Math.max(1, Math.ceil((times[0] + 1000 - t) / 1000));
+    times.push(t);
+    return undefined;
+  };
 }

@@ -1,31 +1,25 @@
 import { METHODS } from "http";
 import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } from "../../model";
 import type { NodeFilterName } from "../../model";
-import { ARCHIVE_VALUES } from "./node-query";
+import { ARCHIVE_VALUES } from "./node-list";
 import type { Route } from "./routes";
 import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";
 import { EMULATOR_DEFAULTS } from "./options";
 
 /** What the log shows instead of the path of a request that matches no route. */
 export const UNMATCHED_ROUTE = "(unmatched route)";
-
 /** What the log shows instead of a value that could carry a secret. */
 const HIDDEN = "(hidden)";
-
 const KNOWN_METHODS = new Set(METHODS);
-
-/** A page number worth showing: a small positive integer. */
 const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;
 
-/** The filter of the node list, by query parameter name. */
 const FILTER_BY_QUERY = new Map<string, NodeFilterName>(
   NODE_FILTER_NAMES.map((n) => [NODE_FILTERS[n].query, n]),
 );
 
 /**
- * The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. The faucet of a
- * served chain is named by its own path (`/v1/faucet/goerli`: the chain is the emulator's own
- * setting, not the caller's text); any other chain is `/v1/faucet/{chain}`.
+ * The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. A served chain's
+ * faucet is its own path (the chain is the emulator's setting, not the caller's text).
  */
 export function routeTemplate(
   path: string,
@@ -42,14 +36,10 @@ function templateOf(matched: { route: Route; id: string }, faucetChains: readonl
 }
 
 /**
- * Describes a request for the log with only what cannot carry a secret: the method (when it is
- * a standard HTTP method), the matched route template (never the raw path; an unknown path is
- * {@link UNMATCHED_ROUTE}), the path id when it has the model's id shape, and, on the node list,
- * the names of the known query parameters with their values only when they are allowed values of
- * the model (a free-text `name` is always hidden); other query parameters are only counted.
- *
- * `extraRoute` names the template of a path outside the service (the emulator's admin paths). The faucet's route is shown as {@link routeTemplate}
- * names it, given the chains served (`faucetChains`).
+ * A request for the log, with only what cannot carry a secret: a standard method, the route
+ * template, an id of the model's shape, and on the node list the known query parameters with
+ * their values only when the model allows them (`name` always hidden); others are only counted.
+ * `extraRoute` names the template of a path outside the service (the admin paths).
  *
  * @example
  * describeRequest("PATCH", "/v1/networks/NW-100-000-2/", "")

@@ -1,41 +1,33 @@
-import type { IdKind } from "../../model";
-import { authenticate } from "./context";
-import type { ApiContext, ApiRequest } from "./context";
-import { deleteNetwork, getNode, listNodes, requestTokens, updateNetwork } from "./handlers";
-import type { Reply } from "./reply";
-import { errorReply, notFound } from "./reply";
+import { checkAddress, checkId, isId, show, validateNetworkUpdate } from "../../model";
+import type { IdKind, Problem } from "../../model";
+import { nextUtcMidnight } from "../data/faucet-ledger";
+import { listNodes } from "./node-list";
+import type { ApiContext, ApiRequest, Reply } from "./reply";
+import {
+  JSON_TYPE,
+  authenticate,
+  errorReply,
+  json,
+  notFound,
+  parseJsonObject,
+  validationError,
+} from "./reply";
 
-/**
- * A handler: the request, the context, the caller's organization and the path parameter (the id,
- * or the faucet's chain; `""` when the route has none).
- */
+/** A handler gets the caller's organization and the path parameter (the id or the chain; `""` for none). */
 type Handler = (req: ApiRequest, ctx: ApiContext, organization: string, id: string) => Reply;
 
-/** One route of the service. */
+/** One route: its template (as logged), path segments (`:id` / `:chain` capture one), its handlers. */
 export interface Route {
-  /** The path template, as logged: `{id}` stands for the path parameter. */
   template: string;
-  /**
-   * Path segments after the leading `/`; a segment starting with `:` (`:id`, `:chain`) captures
-   * one percent-decoded segment, the route's one path parameter.
-   */
   segments: readonly string[];
-  /** The kind of identifier `:id` stands for, when the route has one. */
+  /** The kind of identifier `:id` stands for. */
   idKind?: IdKind;
-  /** The handler of each method the route allows. */
   methods: Readonly<Record<string, Handler>>;
 }
 
-/** The template of the node list route. */
 export const NODES_TEMPLATE = "/v1/nodes/";
-
-/** The template of the network route (`PATCH` updates, `DELETE` deletes). */
 export const NETWORK_TEMPLATE = "/v1/networks/{id}/";
-
-/**
- * The template of the faucet route (`POST` only): `{chain}` is `goerli` in the spec's text; the
- * emulator serves the chains of its `faucetChains` option (see the `requestTokens` handler).
- */
+/** The spec's `goerli` is one of the chains of the `faucetChains` option. */
 export const FAUCET_TEMPLATE = "/v1/faucet/{chain}";
 
 /** Every route of the service (spec 4): all paths end with `/`, except the faucet's. */
@@ -56,11 +48,7 @@ export const ROUTES: readonly Route[] = [
   { template: FAUCET_TEMPLATE, segments: ["v1", "faucet", ":chain"], methods: { POST: requestTokens } },
 ];
 
-/**
- * Matches a raw path. Segments are split before percent-decoding, so an encoded `/` stays
- * inside one segment (and then fails the id shape: 404); empty or undecodable segments match
- * no path parameter.
- */
+/** Matches a raw path, split before percent-decoding (an encoded `/` stays in its segment). */
 export function matchRoute(path: string): { route: Route; id: string } | undefined {
   if (!path.startsWith("/")) return undefined;
   const parts = path.slice(1).split("/");
@@ -106,4 +94,92 @@ export function handleApiRequest(req: ApiRequest, ctx: ApiContext): Reply {
     });
   }
   return handler(req, ctx, auth.organization, id);
+}
+
+/** `GET /v1/nodes/{id}/`: one node, or 404 when it does not exist or is not visible to the caller. */
+export function getNode(_req: ApiRequest, ctx: ApiContext, organization: string, id: string): Reply {
+  const node = isId("node", id) ? ctx.store.visibleNode(id, organization) : undefined;
+  return node ? json(200, ctx.store.nodeWire(node, organization)) : notFound();
+}
+
+/**
+ * `PATCH /v1/networks/{id}/`: applies `name` and `project` (a project of the caller's
+ * organization), ignores read-only and unknown fields, answers the network with its nodes. An
+ * empty body changes nothing: it is how clients read a network. 404 for any other organization.
+ */
+export function updateNetwork(req: ApiRequest, ctx: ApiContext, organization: string, id: string): Reply {
+  const network = isId("network", id) ? ctx.store.ownedNetwork(id, organization) : undefined;
+  if (!network) return notFound();
+  const body = parseJsonObject(req.body, req.headers["content-type"]);
+  if ("reply" in body) return body.reply;
+  const update = { name: body.value.name, project: body.value.project };
+  const problems: Problem[] = validateNetworkUpdate(update);
+  if (update.project !== undefined && !checkId("project", "project", update.project)) {
+    const project = ctx.store.project(update.project as string);
+    if (!project || project.organization !== organization) {
+      problems.push({
+        field: "project",
+        value: show(update.project),
+        allowed: "expected a project of your organization",
+      });
+    }
+  }
+  if (problems.length > 0) return validationError(problems);
+  if (typeof update.name === "string") network.name = update.name;
+  if (typeof update.project === "string") {
+    network.project = update.project;
+    ctx.store.version++;
+  }
+  return json(200, ctx.store.networkWire(network, organization));
+}
+
+/** `DELETE /v1/networks/{id}/`: 204; 409 `conflict` while it has nodes (the spec leaves the status open). */
+export function deleteNetwork(_req: ApiRequest, ctx: ApiContext, organization: string, id: string): Reply {
+  const network = isId("network", id) ? ctx.store.ownedNetwork(id, organization) : undefined;
+  if (!network) return notFound();
+  const remaining = ctx.store.nodesOf(network.id).length;
+  if (remaining > 0) {
+    return errorReply(
+      409,
+      "conflict",
+      `Network ${network.id} still has ${remaining} ${remaining === 1 ? "node" : "nodes"}; delete all nodes of the network first.`,
+    );
+  }
+  ctx.store.deleteNetwork(network.id);
+  return { status: 204, headers: {} };
+}
+
+/**
+ * `POST /v1/faucet/{chain}` with `{"address": "0x..."}`: 404 for a chain not served, 400 for an
+ * address the model refuses, 429 `rate_limited` with `nextFaucetAvailable` past the daily limit.
+ */
+export function requestTokens(req: ApiRequest, ctx: ApiContext, _organization: string, chain: string): Reply {
+  if (!ctx.faucetChains.includes(chain)) {
+    return notFound(`The faucet has no chain ${show(chain)}; it serves ${ctx.faucetChains.join(", ")}.`);
+  }
+  const body = parseJsonObject(req.body, req.headers["content-type"]);
+  if ("reply" in body) return body.reply;
+  const address = body.value.address;
+  const problem =
+    address === undefined
+      ? { field: "address", value: "undefined", allowed: "this field is required" }
+      : checkAddress("address", address);
+  if (problem) return validationError([problem]);
+  const now = ctx.now();
+  if (!ctx.faucet.allowed(address as string, now, chain)) {
+    const next = nextUtcMidnight(now).toISOString();
+    return errorReply(
+      429,
+      "rate_limited",
+      `The ${chain} faucet already sent tokens to ${address as string} today (limit ${ctx.faucetDailyLimit} per address per chain per UTC day); try again after ${next}.`,
+      { top: { nextFaucetAvailable: next } },
+    );
+  }
+  const send = ctx.faucet.send(address as string, now, chain);
+  // Written by hand so that the wei amount is a JSON number with every digit, like the service's.
+  return {
+    status: 200,
+    headers: { "Content-Type": JSON_TYPE },
+    body: `{"amountSent":${send.amountSent},"transaction":${JSON.stringify(send.transaction)}}`,
+  };
 }

@@ -1,8 +1,7 @@
 import type { EmulatorAdmin } from "../data/admin";
 import type { EmulatorFixtures } from "../data/fixtures";
 import type { FaucetSend, FaucetSendCounts } from "../data/faucet-ledger";
-import type { RouteDelays } from "./delays";
-import type { Fault, FaultOptions } from "./fault-options";
+import type { Fault, FaultOptions, RouteDelays } from "./faults";
 
 /** Counts of the request record ({@link RunningEmulator.requests}). */
 export interface RequestStats {

@@ -1,35 +1,33 @@
 import * as http from "http";
 import type { AddressInfo, Socket } from "net";
 import { createAdmin } from "../data/admin";
-import { deriveAdminKey } from "../data/derive";
 import { FaucetLedger } from "../data/faucet-ledger";
+import { deriveAdminKey } from "../data/random";
 import { Ring } from "../data/ring";
 import { buildDataset } from "../data/seed";
 import { Store } from "../data/store";
 import type { AdminTarget } from "./admin-http";
 import { adminTemplate, handleAdminRequest, isAdminPath } from "./admin-http";
-import { announcedTooLarge, readBody, refuseAndClose, tooLarge } from "./body-limit";
-import type { ApiContext } from "./context";
-import { bearerKey, rateLimiter } from "./context";
-import type { RouteDelays } from "./delays";
-import { routeDelayMs, validateRouteDelays } from "./delays";
-import { faultReply, malformedReply } from "./fault-replies";
-import { FaultInjector } from "./faults";
+import { announcedTooLarge, readBody, refuseAndClose } from "./body-limit";
+import type { RouteDelays } from "./faults";
+import { FaultInjector, faultReply, malformedReply } from "./fault-injector";
+import { routeDelayMs, validateRouteDelays } from "./faults";
 import type { EmulatorOptions } from "./options";
 import { resolveOptions } from "./options";
-import type { Reply } from "./reply";
-import { errorReply } from "./reply";
+import type { ApiContext, Reply } from "./reply";
+import { bearerKey, errorReply, rateLimiter } from "./reply";
 import { describeRequest, routeTemplate } from "./request-line";
 import { handleApiRequest } from "./routes";
 import type { LoggedRequest, RunningEmulator } from "./running-emulator";
 
 /** A Host header safe to put in absolute links: a host name or IP literal and an optional port. */
 const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+const SERVER_ERROR = () => errorReply(500, "server_error", "A server error occurred.");
+const TOO_LARGE = () => errorReply(413, "payload_too_large", "Request body too large.");
 
 /**
  * Starts a local, in-memory emulator of the service over plain HTTP and resolves once it listens.
  * Data is generated from `seed`; the primary organization's key is {@link RunningEmulator.apiKey}.
- * Call {@link RunningEmulator.close} when done.
  *
  * @example
  * const emulator = await startEmulator({ seed: 7, routeDelays: { faucetMs: 500 } });
@@ -37,22 +35,18 @@ const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
  * const res = await fetch(`${emulator.url}/v1/nodes/`, {
  *   headers: { Authorization: `Bearer ${emulator.apiKey}` },
  * });
- * console.log(emulator.faucetSendCounts()); // { total: 0, byAddress: {} }
  * await emulator.close();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings = resolveOptions(options);
-  const dataset = buildDataset(settings.seed, { networks: settings.networks, nodes: settings.nodes });
+  const dataset = buildDataset(settings.seed, settings);
   const store = new Store(dataset);
   const faults = new FaultInjector(settings.seed, options.faults ?? {});
   let delays: RouteDelays = settings.routeDelays;
   const ctx: ApiContext = {
+    ...settings,
     store,
     faucet: new FaucetLedger(settings.seed, settings.faucetDailyLimit, settings.faucetSendLogCapacity),
-    pageSize: settings.pageSize,
-    faucetDailyLimit: settings.faucetDailyLimit,
-    faucetChains: settings.faucetChains,
-    now: settings.now,
   };
   const record = new Ring<LoggedRequest>(settings.requestLogCapacity);
   const limit =
@@ -79,6 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     admin: createAdmin(store, settings.seed),
   };
 
+  // Every wait ends at once on close, so no request outlives the server.
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -112,25 +107,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else if (closeAfter) refuseAndClose(req, reply);
       else write(res, reply);
       if (!settings.quiet) {
-        // Only what cannot carry a secret: never the raw path, query, headers or body.
         const line = describeRequest(method, path, rawQuery, adminTemplate, settings.faucetChains);
+        const took = `${entry.status || "dropped"} (${Date.now() - started} ms)`;
         process.stderr.write(
-          `${line} -> ${entry.status || "dropped"} (${Date.now() - started} ms)${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
+          `${line} -> ${took}${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
         );
       }
     };
-    // Refused on the announced length alone: not a byte of the body is read.
-    if (announcedTooLarge(req, settings.maxBodyBytes)) return finish(tooLarge(), true);
+    if (announcedTooLarge(req, settings.maxBodyBytes)) return finish(TOO_LARGE(), true);
     if (/\b100-continue\b/i.test(req.headers.expect ?? "")) res.writeContinue();
-    const outcome = await readBody(req, settings.maxBodyBytes).catch(() => undefined);
-    if (outcome === undefined || closing) return;
-    // A chunked body past the limit: reading stopped at the chunk that crossed it.
-    if (outcome.kind === "too-large") return finish(tooLarge(), true);
-    const body = outcome.body;
+    const body = await readBody(req, settings.maxBodyBytes).catch(() => undefined);
+    if (body === undefined || closing) return;
+    if (body === "too-large") return finish(TOO_LARGE(), true);
     if (admin) {
       return finish(handleAdminRequest({ method, path, headers: req.headers, body }, controls, adminKey));
     }
-
     const key = bearerKey(req.headers.authorization);
     const wait = limit && key && store.organizationOfKey(key) !== undefined ? limit(key) : undefined;
     if (wait !== undefined) {
@@ -141,9 +132,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (decision.label) labels.push(decision.label);
     if (decision.delayMs > 0) await sleep(decision.delayMs);
     if (closing) return;
-    const { action } = decision;
-    if (action.kind === "drop") return finish(undefined);
-    if (action.kind === "reply") return finish(action.reply);
+    if (decision.instead) return finish(decision.instead === "drop" ? undefined : decision.instead);
     const routeDelay = routeDelayMs(delays, method, path);
     if (routeDelay > 0) {
       labels.push("route-delay");
@@ -152,30 +141,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     let reply: Reply;
     try {
-      reply = handleApiRequest(
-        { method, path, rawQuery, headers: req.headers, body, origin: originOf(req.headers.host, url) },
-        ctx,
-      );
+      const origin =
+        req.headers.host && SAFE_HOST.test(req.headers.host) ? `http://${req.headers.host}` : url;
+      reply = handleApiRequest({ method, path, rawQuery, headers: req.headers, body, origin }, ctx);
     } catch {
-      reply = errorReply(500, "server_error", "A server error occurred.");
+      reply = SERVER_ERROR();
     }
-    switch (action.kind) {
-      case "drop-after-processing":
-        return finish(undefined);
-      case "reply-after-processing":
-        return finish(action.reply);
-      case "malformed": {
-        const malformed = malformedReply(action.malformed, reply);
-        if (!malformed) labels[0] = `${labels[0]}-not-applied`;
-        return finish(malformed ?? reply);
-      }
-    }
-    finish(reply);
+    const after = decision.after;
+    if (after === undefined) return finish(reply);
+    if (after === "drop") return finish(undefined);
+    if (!("malformed" in after)) return finish(after);
+    const malformed = malformedReply(after.malformed, reply);
+    if (!malformed) labels[0] = `${labels[0]}-not-applied`;
+    finish(malformed ?? reply);
   };
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     void serve(req, res).catch(() => {
-      if (!res.headersSent) write(res, errorReply(500, "server_error", "A server error occurred."));
+      if (!res.headersSent) write(res, SERVER_ERROR());
     });
   };
   const server = http.createServer(handle);
@@ -185,7 +168,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(settings.port, settings.host, () => {
@@ -193,7 +175,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       resolve();
     });
   });
-  url = `http://${urlHost(settings.host)}:${(server.address() as AddressInfo).port}`;
+  const host = settings.host;
+  const urlHost =
+    host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
+  url = `http://${urlHost}:${(server.address() as AddressInfo).port}`;
 
   const primary = dataset.fixtures.organization;
   return {
@@ -235,22 +220,9 @@ function splitUrl(target: string): { path: string; rawQuery: string } {
       return { path: rest, rawQuery: "" };
     }
   }
-  const hash = rest.indexOf("#");
-  if (hash >= 0) rest = rest.slice(0, hash);
+  rest = rest.split("#")[0];
   const q = rest.indexOf("?");
   return q < 0 ? { path: rest, rawQuery: "" } : { path: rest.slice(0, q), rawQuery: rest.slice(q + 1) };
-}
-
-/** The origin for absolute links: the client's Host header when it is safe, else the server's URL. */
-function originOf(host: string | undefined, fallback: string): string {
-  return host && SAFE_HOST.test(host) ? `http://${host}` : fallback;
-}
-
-/** The host part of the server's URL for a listen address. */
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::") return "[::1]";
-  return host.includes(":") ? `[${host}]` : host;
 }
 
 /** Writes a reply (with `Content-Length`); `HEAD` and `204` get no body. */

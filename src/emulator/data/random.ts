@@ -1,18 +1,38 @@
+import { createHash } from "crypto";
+
+/** Every value derived from the seed (keys, sub-seeds, hashes): SHA-256 of `blockchain-nodes-emulator/<parts>`, hex. */
+export function seedHash(...parts: ReadonlyArray<string | number>): string {
+  return createHash("sha256")
+    .update(["blockchain-nodes-emulator", ...parts].join("/"))
+    .digest("hex");
+}
+
+/** An independent 32-bit seed for one purpose (`data`, `faults`) of the user's seed. */
+export function deriveSeed(seed: number, purpose: string): number {
+  return parseInt(seedHash(purpose, seed).slice(0, 8), 16);
+}
+
+/** The API key of an organization for a seed: 40 hex digits of `sha256(".../api-key/<seed>/<organizationId>")`. */
+export function deriveApiKey(seed: number, organizationId: string): string {
+  return seedHash("api-key", seed, organizationId).slice(0, 40);
+}
+
+/** The admin key for a seed: 40 hex digits of `sha256("blockchain-nodes-emulator/admin-key/<seed>")`. */
+export function deriveAdminKey(seed: number): string {
+  return seedHash("admin-key", seed).slice(0, 40);
+}
+
 /** A deterministic pseudo-random generator: the same seed always gives the same sequence. */
 export interface Rng {
   /** Next float in `[0, 1)`. */
   next(): number;
   /** Integer in `[min, max]`, both inclusive. */
   int(min: number, max: number): number;
-  /** True with probability `p`. */
   chance(p: number): boolean;
-  /** One element of a non-empty list. */
   pick<T>(items: readonly T[]): T;
   /** A shuffled copy (Fisher-Yates). */
   shuffle<T>(items: readonly T[]): T[];
-  /** `length` lowercase hex digits. */
   hex(length: number): string;
-  /** `length` decimal digits (the first one may be 0). */
   digits(length: number): string;
 }
 
@@ -27,6 +47,8 @@ export function createRng(seed: number): Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
+  const chars = (length: number, radix: number) =>
+    Array.from({ length }, () => int(0, radix - 1).toString(radix)).join("");
   return {
     next,
     int,
@@ -43,7 +65,7 @@ export function createRng(seed: number): Rng {
       }
       return out;
     },
-    hex: (length) => Array.from({ length }, () => int(0, 15).toString(16)).join(""),
-    digits: (length) => Array.from({ length }, () => String(int(0, 9))).join(""),
+    hex: (length) => chars(length, 16),
+    digits: (length) => chars(length, 10),
   };
 }
