@@ -1,5 +1,5 @@
 import { startEmulator } from "../../src/emulator";
-import { parseCliArgs } from "../../src/emulator/cli-args";
+import { parseCliArgs } from "../../src/emulator/cli";
 import { buildDataset } from "../../src/emulator/data/seed";
 import type { Dataset } from "../../src/emulator/data/seed";
 import { listAll } from "../helpers/emulator";

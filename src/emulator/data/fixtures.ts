@@ -52,10 +52,10 @@ export interface EmulatorFixtures {
   faucetAddress: string;
 }
 
-const ORGANIZATION_NAMES =
-  "Acme Chain Labs,Blue Harbor Payments,Northwind Ledger,Lattice Works,Orbit Analytics,Granite Capital,Helios Games,Kestrel Finance".split(
-    ",",
-  );
+const ORGANIZATION_NAMES = (
+  "Acme Chain Labs,Blue Harbor Payments,Northwind Ledger,Lattice Works," +
+  "Orbit Analytics,Granite Capital,Helios Games,Kestrel Finance"
+).split(",");
 
 /** The nodes of {@link WELL_KNOWN_IDS.networkWithNodes}: name, type, archive, provider, region, beacon. */
 const NETWORK_WITH_NODES_NODES: ReadonlyArray<[string, NodeType, boolean, CloudProvider, Region, boolean]> = [

@@ -5,6 +5,7 @@ import { ProblemsError } from "../data/admin";
 import type { Fault, FaultOptions, RouteDelays } from "./faults";
 import type { Reply } from "./reply";
 import { errorReply, json, notFound, parseJsonObject, validationError } from "./reply";
+import { fitTemplate } from "./routes";
 import type { RunningEmulator } from "./running-emulator";
 
 /** Every path of the emulator's own admin endpoints starts with this; the service has none. */
@@ -105,21 +106,9 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
 
 /** The admin route of a path (one trailing `/` allowed) and its percent-decoded parameter. */
 function matchAdmin(path: string): { route: AdminRoute; param: string } | undefined {
-  const parts = path.replace(/(.)\/$/, "$1").split("/");
   for (const route of ADMIN_ROUTES) {
-    const segments = route.template.split("/");
-    if (segments.length !== parts.length) continue;
-    let param = "";
-    const ok = segments.every((segment, i) => {
-      if (!segment.startsWith("{")) return segment === parts[i];
-      try {
-        param = decodeURIComponent(parts[i]);
-      } catch {
-        return false;
-      }
-      return param !== "";
-    });
-    if (ok) return { route, param };
+    const param = fitTemplate(route.template, path.replace(/(.)\/$/, "$1"));
+    if (param !== undefined) return { route, param };
   }
   return undefined;
 }

@@ -16,11 +16,10 @@ import {
 /** A handler gets the caller's organization and the path parameter (the id or the chain; `""` for none). */
 type Handler = (req: ApiRequest, ctx: ApiContext, organization: string, id: string) => Reply;
 
-/** One route: its template (as logged), path segments (`:id` / `:chain` capture one), its handlers. */
+/** One route: its template (as logged; `{id}` / `{chain}` is its one parameter), its handlers. */
 export interface Route {
   template: string;
-  segments: readonly string[];
-  /** The kind of identifier `:id` stands for. */
+  /** The kind of identifier `{id}` stands for. */
   idKind?: IdKind;
   methods: Readonly<Record<string, Handler>>;
 }
@@ -31,41 +30,42 @@ export const NETWORK_TEMPLATE = "/v1/networks/{id}/";
 export const FAUCET_TEMPLATE = "/v1/faucet/{chain}";
 
 /** Every route of the service (spec 4): all paths end with `/`, except the faucet's. */
-export const ROUTES: readonly Route[] = [
-  { template: NODES_TEMPLATE, segments: ["v1", "nodes", ""], methods: { GET: listNodes } },
-  {
-    template: "/v1/nodes/{id}/",
-    segments: ["v1", "nodes", ":id", ""],
-    idKind: "node",
-    methods: { GET: getNode },
-  },
-  {
-    template: NETWORK_TEMPLATE,
-    segments: ["v1", "networks", ":id", ""],
-    idKind: "network",
-    methods: { PATCH: updateNetwork, DELETE: deleteNetwork },
-  },
-  { template: FAUCET_TEMPLATE, segments: ["v1", "faucet", ":chain"], methods: { POST: requestTokens } },
+const ROUTES: readonly Route[] = [
+  { template: NODES_TEMPLATE, methods: { GET: listNodes } },
+  { template: "/v1/nodes/{id}/", idKind: "node", methods: { GET: getNode } },
+  { template: NETWORK_TEMPLATE, idKind: "network", methods: { PATCH: updateNetwork, DELETE: deleteNetwork } },
+  { template: FAUCET_TEMPLATE, methods: { POST: requestTokens } },
 ];
 
-/** Matches a raw path, split before percent-decoding (an encoded `/` stays in its segment). */
+/**
+ * The percent-decoded parameter of a raw path that fits a template (`""` when it has none), or
+ * undefined. The path is split before decoding: an encoded `/` stays in its segment.
+ */
+export function fitTemplate(template: string, path: string): string | undefined {
+  const segments = template.split("/");
+  const parts = path.split("/");
+  if (segments.length !== parts.length) return undefined;
+  let param = "";
+  for (const [i, segment] of segments.entries()) {
+    if (!segment.startsWith("{")) {
+      if (segment !== parts[i]) return undefined;
+      continue;
+    }
+    try {
+      param = decodeURIComponent(parts[i]);
+    } catch {
+      return undefined;
+    }
+    if (param === "") return undefined;
+  }
+  return param;
+}
+
+/** The route of a raw path and its parameter. */
 export function matchRoute(path: string): { route: Route; id: string } | undefined {
-  if (!path.startsWith("/")) return undefined;
-  const parts = path.slice(1).split("/");
   for (const route of ROUTES) {
-    if (route.segments.length !== parts.length) continue;
-    let id = "";
-    const ok = route.segments.every((segment, i) => {
-      if (!segment.startsWith(":")) return segment === parts[i];
-      if (parts[i] === "") return false;
-      try {
-        id = decodeURIComponent(parts[i]);
-      } catch {
-        return false;
-      }
-      return true;
-    });
-    if (ok) return { route, id };
+    const id = fitTemplate(route.template, path);
+    if (id !== undefined) return { route, id };
   }
   return undefined;
 }
