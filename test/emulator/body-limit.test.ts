@@ -1,16 +1,13 @@
 import * as net from "net";
-import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
+import { startEmulator } from "../../src/emulator";
 import type { RunningEmulator } from "../../src/emulator";
 import { call, withEmulator } from "../helpers/emulator";
 
-/** A raw client connection that collects everything the server sends until it closes. */
+/** A raw client connection: `waitFor` resolves once the text received fits; `closed` when the server closed. */
 interface RawConnection {
   socket: net.Socket;
-  /** Everything received so far. */
   received(): string;
-  /** Resolves with the text received once it contains `pattern`; rejects on close without it. */
   waitFor(pattern: RegExp): Promise<string>;
-  /** Resolves when the server has closed (FIN or reset). */
   closed: Promise<void>;
 }
 
@@ -64,25 +61,21 @@ const head = (emulator: RunningEmulator, extra: string[]) =>
 describe("oversized request bodies", () => {
   const emulator = withEmulator({ seed: 5 }, { each: true });
 
-  test("a 50 MB Content-Length with little sent: 413 at once, connection closed, nothing applied", async () => {
+  test("a 50 MB Content-Length with little sent: 413 without waiting for the body, connection closed, nothing applied", async () => {
     const conn = await connect(emulator());
-    const started = Date.now();
     conn.socket.write(head(emulator(), [`Content-Length: ${50 * 1024 * 1024}`]));
     conn.socket.write(`{"name": "${"x".repeat(1000)}`);
-    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
-    expect(Date.now() - started).toBeLessThan(1000);
+    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s); // the rest of the body is never sent
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
     expect(text.toLowerCase()).toContain("connection: close");
     expect(text).toContain('"code":"payload_too_large"');
     await conn.closed;
-    expect(Date.now() - started).toBeLessThan(2500);
     expect(emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name).not.toContain("xxx");
     expect(
       emulator()
         .requests()
         .map((r) => r.status),
     ).toEqual([413]);
-    // The server is fine afterwards.
     expect((await call(emulator(), "/v1/nodes/")).status).toBe(200);
   });
 
@@ -105,9 +98,7 @@ describe("oversized request bodies", () => {
       expect(text.toLowerCase()).toContain("connection: close");
       // Answered long before the client would have finished (it never does).
       expect(sent).toBeLessThan(8 * 1024 * 1024);
-      const closedBy = Date.now();
       await conn.closed;
-      expect(Date.now() - closedBy).toBeLessThan(2500);
       expect(small.requests().map((r) => r.status)).toEqual([413]);
       expect((await call(small, "/v1/nodes/")).status).toBe(200);
     } finally {
@@ -115,16 +106,13 @@ describe("oversized request bodies", () => {
     }
   });
 
-  test("Expect: 100-continue with a body announced too large: 413, no 100 Continue", async () => {
-    const conn = await connect(emulator());
-    conn.socket.write(head(emulator(), ["Content-Length: 5000000", "Expect: 100-continue"]));
-    const text = await conn.waitFor(/\r\n\r\n\{.*\}$/s);
+  test("Expect: 100-continue: too large, 413 and no 100 Continue; small, 100 Continue, then served", async () => {
+    const refused = await connect(emulator());
+    refused.socket.write(head(emulator(), ["Content-Length: 5000000", "Expect: 100-continue"]));
+    const text = await refused.waitFor(/\r\n\r\n\{.*\}$/s);
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
     expect(text).not.toContain("100 Continue");
-    await conn.closed;
-  });
-
-  test("Expect: 100-continue with a small body: 100 Continue, then served", async () => {
+    await refused.closed;
     const body = JSON.stringify({ name: "continued" });
     const conn = await connect(emulator());
     conn.socket.write(
@@ -132,8 +120,7 @@ describe("oversized request bodies", () => {
     );
     await conn.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
     conn.socket.write(body);
-    const text = await conn.waitFor(/HTTP\/1\.1 200 [^]*"name":"continued"/);
-    expect(text).toContain("HTTP/1.1 200");
+    await conn.waitFor(/HTTP\/1\.1 200 [^]*"name":"continued"/);
     conn.socket.destroy();
     expect(emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name).toBe("continued");
   });
@@ -145,22 +132,17 @@ describe("oversized request bodies", () => {
       const network = tight.fixtures.emptyNetwork;
       const name = (n: number) => JSON.stringify({ name: "n".repeat(n - 11) }); // {"name":"…"} is 11 + n
       expect(Buffer.byteLength(name(limit))).toBe(limit);
-      const at = await call(tight, `/v1/networks/${network}/`, {
-        method: "PATCH",
-        rawBody: name(limit),
-        headers: { "Content-Type": "application/json" },
-      });
-      expect(at.status).not.toBe(413);
-      const over = await call(tight, `/v1/networks/${network}/`, {
-        method: "PATCH",
-        rawBody: name(limit + 1),
-        headers: { "Content-Type": "application/json" },
-      });
-      expect(over.status).toBe(413);
+      const send = (rawBody: string) =>
+        call(tight, `/v1/networks/${network}/`, {
+          method: "PATCH",
+          rawBody,
+          headers: { "Content-Type": "application/json" },
+        });
+      expect((await send(name(limit))).status).toBe(400); // read and judged (the name is too long), not refused unread
+      expect((await send(name(limit + 1))).status).toBe(413);
     } finally {
       await tight.close();
     }
-    expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
     await expect(startEmulator({ maxBodyBytes: 0 })).rejects.toThrow(RangeError);
   });
 });

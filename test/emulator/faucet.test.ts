@@ -1,65 +1,42 @@
 import { EMULATOR_DEFAULTS, FAUCET_AMOUNT_WEI, startEmulator } from "../../src/emulator";
+import { FaucetLedger } from "../../src/emulator/data/faucet-ledger";
 import { call, withEmulator } from "../helpers/emulator";
 
-describe("POST /v1/faucet/goerli", () => {
+const OTHER_ADDRESS = "0x" + "ab".repeat(20);
+
+describe("POST /v1/faucet/{chain}", () => {
   let now: Date;
-  beforeEach(() => {
-    now = new Date("2024-03-10T22:15:30.000Z");
-  });
+  beforeEach(() => (now = new Date("2024-03-10T22:15:30.000Z")));
   const emulator = withEmulator({ seed: 11, now: () => now }, { each: true });
-  const drip = (address: unknown, key?: string) =>
-    call(emulator(), "/v1/faucet/goerli", { method: "POST", body: { address }, key });
+  const drip = (address: unknown, chain = "goerli", key?: string | null) =>
+    call(emulator(), `/v1/faucet/${chain}`, { method: "POST", body: { address }, key });
+  const good = () => emulator().fixtures.faucetAddress;
 
   test("sends 0.5 test ETH: amountSent is a JSON number in wei; the send is recorded", async () => {
-    const address = emulator().fixtures.faucetAddress;
-    const a = await drip(address);
-    expect(a.status).toBe(200);
-    expect(a.headers.get("content-type")).toBe("application/json");
+    const a = await drip(good());
+    expect([a.status, a.headers.get("content-type")]).toEqual([200, "application/json"]);
     expect(a.text).toContain('"amountSent":500000000000000000,');
     expect(a.json.transaction).toMatch(/^https:\/\/goerli\.etherscan\.example\/tx\/0x[0-9a-f]{64}$/);
-    expect(emulator().faucetSends()).toEqual([
-      {
-        address,
-        chain: "goerli",
-        amountSent: FAUCET_AMOUNT_WEI,
-        transaction: a.json.transaction,
-        at: now.toISOString(),
-      },
-    ]);
+    const send = { address: good(), chain: "goerli", amountSent: FAUCET_AMOUNT_WEI, at: now.toISOString() };
+    expect(emulator().faucetSends()).toEqual([{ ...send, transaction: a.json.transaction }]);
     expect(FAUCET_AMOUNT_WEI).toBe("500000000000000000");
   });
 
-  test("one send per address per UTC day: 429 rate_limited with nextFaucetAvailable", async () => {
-    const address = emulator().fixtures.faucetAddress;
-    expect((await drip(address)).status).toBe(200);
-    const again = await drip(address.toLowerCase());
-    expect(again.status).toBe(429);
-    expect(again.json.error.code).toBe("rate_limited");
+  test("one send per chain, address and UTC day: 429 rate_limited with nextFaucetAvailable, whatever the key", async () => {
+    expect((await drip(good())).status).toBe(200);
+    const again = await drip(good().toLowerCase());
+    expect([again.status, again.json.error.code]).toEqual([429, "rate_limited"]);
     expect(again.json.nextFaucetAvailable).toBe("2024-03-11T00:00:00.000Z");
-    expect(emulator().faucetSends()).toHaveLength(1);
-    // Another key does not lift the per-address limit.
-    expect((await drip(address, emulator().keys[emulator().fixtures.otherOrganization])).status).toBe(429);
-    // Another address is fine; the next UTC day is fine.
-    expect((await drip("0x" + "ab".repeat(20))).status).toBe(200);
+    expect(
+      (await drip(good(), "goerli", emulator().keys[emulator().fixtures.otherOrganization])).status,
+    ).toBe(429);
+    expect((await drip(OTHER_ADDRESS)).status).toBe(200);
+    expect((await drip(good(), "sepolia")).status).toBe(200);
+    const sepolia = await drip(good(), "sepolia");
+    expect([sepolia.status, sepolia.json.error.message]).toEqual([429, expect.stringContaining("sepolia")]);
     now = new Date("2024-03-11T00:00:00.000Z");
-    expect((await drip(address)).status).toBe(200);
-    expect(emulator().faucetSends()).toHaveLength(3);
-  });
-
-  test("faucetDailyLimit option", async () => {
-    const generous = await startEmulator({ seed: 11, faucetDailyLimit: 2 });
-    try {
-      const send = () =>
-        call(generous, "/v1/faucet/goerli", {
-          method: "POST",
-          body: { address: generous.fixtures.faucetAddress },
-        });
-      expect((await send()).status).toBe(200);
-      expect((await send()).status).toBe(200);
-      expect((await send()).status).toBe(429);
-    } finally {
-      await generous.close();
-    }
+    expect((await drip(good())).status).toBe(200);
+    expect(emulator().faucetSends()).toHaveLength(4);
   });
 
   test.each([
@@ -69,59 +46,48 @@ describe("POST /v1/faucet/goerli", () => {
     ["a number", 12],
     ["missing", undefined],
   ])("%s: 400 validation_error on address, nothing sent", async (_label, address) => {
-    const a = await call(emulator(), "/v1/faucet/goerli", {
-      method: "POST",
-      body: address === undefined ? {} : { address },
-    });
-    expect(a.status).toBe(400);
-    expect(a.json.error.code).toBe("validation_error");
-    expect(Object.keys(a.json.error.fields)).toEqual(["address"]);
-    expect(emulator().faucetSends()).toEqual([]);
+    const a = await drip(address);
+    expect([a.status, a.json.error.code, Object.keys(a.json.error.fields)]).toEqual([
+      400,
+      "validation_error",
+      ["address"],
+    ]);
+    expect(emulator().faucetSendCounts().total).toBe(0);
   });
 
-  test("the checksum error names the checksummed form", async () => {
-    const good = emulator().fixtures.faucetAddress;
-    const i = good.slice(2).search(/[a-fA-F]/) + 2;
-    const c = good[i];
+  test("the checksum error names the checksummed form; invalid JSON: 400 parse_error", async () => {
+    const i =
+      good()
+        .slice(2)
+        .search(/[a-fA-F]/) + 2;
+    const c = good()[i];
     const flipped =
-      good.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + good.slice(i + 1);
+      good().slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + good().slice(i + 1);
     const a = await drip(flipped);
-    expect(a.status).toBe(400);
-    expect(a.json.error.message).toContain(good);
-  });
-
-  test("invalid JSON: 400 parse_error", async () => {
-    const a = await call(emulator(), "/v1/faucet/goerli", {
-      method: "POST",
-      rawBody: "{address",
-      headers: { "Content-Type": "application/json" },
-    });
-    expect(a.status).toBe(400);
-    expect(a.json.error.code).toBe("parse_error");
+    expect([a.status, a.json.error.message]).toEqual([400, expect.stringContaining(good())]);
+    const headers = { "Content-Type": "application/json" };
+    const b = await call(emulator(), "/v1/faucet/goerli", { method: "POST", rawBody: "{address", headers });
+    expect([b.status, b.json.error.code]).toEqual([400, "parse_error"]);
   });
 
   test("the path has no trailing slash; other methods: 405", async () => {
     const slash = await call(emulator(), "/v1/faucet/goerli/", { method: "POST", body: { address: "0x" } });
-    expect(slash.status).toBe(404);
-    expect(slash.json.error.message).toContain("did you mean /v1/faucet/goerli?");
+    expect([slash.status, slash.json.error.message]).toEqual([
+      404,
+      expect.stringContaining("did you mean /v1/faucet/goerli?"),
+    ]);
     const get = await call(emulator(), "/v1/faucet/goerli");
-    expect(get.status).toBe(405);
-    expect(get.headers.get("allow")).toBe("POST");
-    expect(get.json.error.code).toBe("method_not_allowed");
+    expect([get.status, get.headers.get("allow"), get.json.error.code]).toEqual([
+      405,
+      "POST",
+      "method_not_allowed",
+    ]);
   });
-});
 
-describe("POST /v1/faucet/{chain}: the chains served", () => {
-  const now = new Date("2024-03-10T22:15:30.000Z");
-  const emulator = withEmulator({ seed: 11, now: () => now }, { each: true });
-  const drip = (chain: string, address: string = emulator().fixtures.faucetAddress) =>
-    call(emulator(), `/v1/faucet/${chain}`, { method: "POST", body: { address } });
-
-  test("by default goerli, sepolia and hoodi; each send is recorded with its chain and links to its explorer", async () => {
-    expect(EMULATOR_DEFAULTS.faucetChains).toEqual(expect.arrayContaining(["goerli", "sepolia", "hoodi"]));
+  test("by default goerli, sepolia and hoodi, each send recorded with its chain and its explorer; the record names a served chain's route by its path", async () => {
+    expect(EMULATOR_DEFAULTS.faucetChains).toEqual(["goerli", "sepolia", "hoodi"]);
     for (const chain of ["goerli", "sepolia", "hoodi"]) {
-      const a = await drip(chain);
-      expect(a.status).toBe(200);
+      const a = await drip(good(), chain);
       expect(a.json.transaction).toMatch(
         new RegExp(`^https://${chain}\\.etherscan\\.example/tx/0x[0-9a-f]{64}$`),
       );
@@ -131,17 +97,18 @@ describe("POST /v1/faucet/{chain}: the chains served", () => {
         .faucetSends()
         .map((s) => s.chain),
     ).toEqual(["goerli", "sepolia", "hoodi"]);
-    expect(emulator().faucetSendCount(emulator().fixtures.faucetAddress)).toBe(3);
-  });
-
-  test("the daily limit is per chain and address", async () => {
-    expect((await drip("sepolia")).status).toBe(200);
-    const again = await drip("sepolia");
-    expect(again.status).toBe(429);
-    expect(again.json.error.message).toContain("sepolia");
-    expect((await drip("goerli")).status).toBe(200);
-    expect((await drip("goerli")).status).toBe(429);
-    expect(emulator().faucetSends()).toHaveLength(2);
+    expect(emulator().faucetSendCount(good())).toBe(3);
+    await drip(good(), "nope");
+    expect(
+      emulator()
+        .requests()
+        .map((r) => [r.route, r.status]),
+    ).toEqual([
+      ["/v1/faucet/goerli", 200],
+      ["/v1/faucet/sepolia", 200],
+      ["/v1/faucet/hoodi", 200],
+      ["/v1/faucet/{chain}", 404],
+    ]);
   });
 
   test.each([
@@ -149,48 +116,63 @@ describe("POST /v1/faucet/{chain}: the chains served", () => {
     ["an upper-case name", "Sepolia"],
     ["an encoded path", "..%2Fnodes"],
   ])("%s: 404 not_found naming the chain, after authentication, nothing sent", async (_label, chain) => {
-    const a = await drip(chain);
-    expect(a.status).toBe(404);
-    expect(a.json).toEqual({ error: { code: "not_found", message: expect.any(String) } });
+    const a = await drip(good(), chain);
+    expect([a.status, a.json]).toEqual([404, { error: { code: "not_found", message: expect.any(String) } }]);
     expect(a.json.error.message).toContain(JSON.stringify(decodeURIComponent(chain)));
     expect(a.json.error.message).toContain("goerli, sepolia, hoodi");
+    expect((await drip(good(), chain, null)).status).toBe(401);
     expect(emulator().faucetSends()).toEqual([]);
-    const anonymous = await call(emulator(), `/v1/faucet/${chain}`, {
-      method: "POST",
-      body: { address: emulator().fixtures.faucetAddress },
-      key: null,
+  });
+});
+
+describe("faucet options and records", () => {
+  test("faucetChains sets the chains served; faucetDailyLimit the sends per day; records are a ring, counts never dropped", async () => {
+    const emulator = await startEmulator({
+      faucetChains: ["amoy", "bnb-testnet"],
+      faucetDailyLimit: 3,
+      faucetSendLogCapacity: 2,
     });
-    expect(anonymous.status).toBe(401);
-  });
-
-  test("the request record names the route of a served chain by its path, any other as /v1/faucet/{chain}", async () => {
-    await drip("hoodi");
-    await drip("nope");
-    expect(
-      emulator()
-        .requests()
-        .map((r) => [r.route, r.status]),
-    ).toEqual([
-      ["/v1/faucet/hoodi", 200],
-      ["/v1/faucet/{chain}", 404],
-    ]);
-  });
-
-  test("the faucetChains option sets the chains served", async () => {
-    const custom = await startEmulator({ seed: 11, faucetChains: ["amoy", "bnb-testnet"] });
     try {
-      const send = (chain: string) =>
-        call(custom, `/v1/faucet/${chain}`, {
-          method: "POST",
-          body: { address: custom.fixtures.faucetAddress },
-        });
-      expect((await send("amoy")).status).toBe(200);
-      expect((await send("bnb-testnet")).status).toBe(200);
-      const goerli = await send("goerli");
-      expect(goerli.status).toBe(404);
-      expect(goerli.json.error.message).toContain("amoy, bnb-testnet");
+      const address = emulator.fixtures.faucetAddress;
+      const drip = (a: string, chain = "amoy") =>
+        call(emulator, `/v1/faucet/${chain}`, { method: "POST", body: { address: a } });
+      for (const a of [address, OTHER_ADDRESS, address.toLowerCase(), address])
+        expect((await drip(a)).status).toBe(200);
+      expect((await drip(address)).status).toBe(429);
+      expect((await drip(address, "bnb-testnet")).status).toBe(200);
+      const goerli = await drip(address, "goerli");
+      expect([goerli.status, goerli.json.error.message]).toEqual([
+        404,
+        expect.stringContaining("amoy, bnb-testnet"),
+      ]);
+      expect(emulator.faucetSends().map((s) => [s.address, s.chain])).toEqual([
+        [address, "amoy"],
+        [address, "bnb-testnet"],
+      ]);
+      expect(emulator.faucetSendCounts()).toEqual({
+        total: 5,
+        byAddress: { [address.toLowerCase()]: 4, [OTHER_ADDRESS]: 1 },
+      });
+      expect(emulator.faucetSendCount(address.toUpperCase().replace("0X", "0x"))).toBe(4);
+      expect(emulator.faucetSendCount("0x" + "cd".repeat(20))).toBe(0);
     } finally {
-      await custom.close();
+      await emulator.close();
+    }
+  });
+
+  test("the daily limit holds even when no record is kept", async () => {
+    const emulator = await startEmulator({ faucetSendLogCapacity: 0 });
+    try {
+      const drip = () =>
+        call(emulator, "/v1/faucet/goerli", {
+          method: "POST",
+          body: { address: emulator.fixtures.faucetAddress },
+        });
+      expect([(await drip()).status, (await drip()).status]).toEqual([200, 429]);
+      expect(emulator.faucetSends()).toEqual([]);
+      expect(emulator.faucetSendCount(emulator.fixtures.faucetAddress)).toBe(1);
+    } finally {
+      await emulator.close();
     }
   });
 
@@ -201,5 +183,22 @@ describe("POST /v1/faucet/{chain}: the chains served", () => {
     [["hoodi", "hoodi"], /faucetChains names hoodi twice/],
   ])("faucetChains %j is refused", async (faucetChains, message) => {
     await expect(startEmulator({ faucetChains })).rejects.toThrow(message);
+  });
+
+  test("ledger: per-day limit by UTC day (also when the clock goes back), transaction hashes unchanged by the ring", () => {
+    const [day1, day2] = [new Date("2024-01-01T23:59:59.000Z"), new Date("2024-01-02T00:00:00.000Z")];
+    const small = new FaucetLedger(4, 1, 1);
+    const large = new FaucetLedger(4, 1, 10);
+    for (const ledger of [small, large]) {
+      expect(ledger.allowed(OTHER_ADDRESS, day1)).toBe(true);
+      ledger.send(OTHER_ADDRESS, day1);
+      expect(ledger.allowed(OTHER_ADDRESS.toUpperCase(), day1)).toBe(false);
+      expect(ledger.allowed(OTHER_ADDRESS, day2)).toBe(true);
+      ledger.send(OTHER_ADDRESS, day2);
+      expect(ledger.allowed(OTHER_ADDRESS, day1)).toBe(false);
+    }
+    expect(small.all()).toHaveLength(1);
+    expect(small.all()[0]).toEqual(large.all()[1]);
+    expect(small.counts()).toEqual(large.counts());
   });
 });

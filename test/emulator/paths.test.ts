@@ -1,69 +1,64 @@
 import * as http from "http";
-import { startEmulator } from "../../src/emulator";
+import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
 import { call, rawRequest, withEmulator } from "../helpers/emulator";
 
-describe("paths, methods, request log and lifecycle", () => {
+describe("paths, methods, request record and lifecycle", () => {
   const emulator = withEmulator({ seed: 17 });
 
-  test.each([
-    "/v1/networks/NW-1%2F..%2Fx/",
-    "/v1/networks/NW-100-000-1%2F/",
-    "/v1/nodes/ND-100-000-001%2F..%2F..%2Fnodes/",
-    "/v1/nodes/%E0%A4%A/",
-    "/v1/nodes/%2e%2e/",
-    "/v1/nodes/../nodes/ND-100-000-001/",
-    "/v1/nodes/ND-100-000-001/../",
-    "/v1/nodes//",
-    "/v1/nodes/ND-100-000-001%00/",
-    "/v1/nodes/ND-100-000-001",
-  ])("%s: 404", async (path) => {
-    const a = await rawRequest(emulator(), path, { method: path.includes("networks") ? "PATCH" : "GET" });
-    expect(a.status).toBe(404);
-    expect(a.headers["content-type"]).toBe("application/json");
-    expect(JSON.parse(a.text).error.code).toBe("not_found");
-  });
-
-  test("a percent-encoded id that decodes to a valid id is served", async () => {
+  test("encoded slashes, dot segments, bad escapes and missing slashes: 404 JSON; an encoded valid id is served", async () => {
+    const paths = [
+      "/v1/networks/NW-1%2F..%2Fx/",
+      "/v1/networks/NW-100-000-1%2F/",
+      "/v1/nodes/ND-100-000-001%2F..%2F..%2Fnodes/",
+      "/v1/nodes/%E0%A4%A/",
+      "/v1/nodes/%2e%2e/",
+      "/v1/nodes/../nodes/ND-100-000-001/",
+      "/v1/nodes/ND-100-000-001/../",
+      "/v1/nodes//",
+      "/v1/nodes/ND-100-000-001%00/",
+      "/v1/nodes/ND-100-000-001",
+    ];
+    for (const path of paths) {
+      const a = await rawRequest(emulator(), path, { method: path.includes("networks") ? "PATCH" : "GET" });
+      expect([path, a.status, a.headers["content-type"], JSON.parse(a.text).error.code]).toEqual([
+        path,
+        404,
+        "application/json",
+        "not_found",
+      ]);
+    }
     expect((await rawRequest(emulator(), "/v1/nodes/ND%2D100%2D000%2D001/")).status).toBe(200);
   });
 
-  test("unknown paths: 404 error JSON, without needing a key; a missing slash gets a hint", async () => {
+  test("unknown paths: 404 without needing a key; a missing slash gets a hint", async () => {
     const a = await call(emulator(), "/v2/nodes/", { key: null });
-    expect(a.status).toBe(404);
-    expect(a.json.error.code).toBe("not_found");
+    expect([a.status, a.json.error.code]).toEqual([404, "not_found"]);
     const b = await call(emulator(), "/v1/nodes");
-    expect(b.status).toBe(404);
-    expect(b.json.error.message).toContain("did you mean /v1/nodes/?");
+    expect([b.status, b.json.error.message]).toEqual([
+      404,
+      expect.stringContaining("did you mean /v1/nodes/?"),
+    ]);
     expect((await call(emulator(), "/")).status).toBe(404);
   });
 
-  test("wrong method: 405 error JSON with Allow (after authentication)", async () => {
+  test("wrong method: 405 with Allow (after authentication); HEAD is GET without a body; a body over 1 MiB: 413", async () => {
     const a = await call(emulator(), "/v1/nodes/", { method: "POST", body: {} });
-    expect(a.status).toBe(405);
-    expect(a.headers.get("allow")).toBe("GET, HEAD");
+    expect([a.status, a.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
     expect(a.json).toEqual({ error: { code: "method_not_allowed", message: 'Method "POST" not allowed.' } });
     const b = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`);
-    expect(b.status).toBe(405);
-    expect(b.headers.get("allow")).toBe("PATCH, DELETE");
+    expect([b.status, b.headers.get("allow")]).toEqual([405, "PATCH, DELETE"]);
     expect((await call(emulator(), "/v1/nodes/", { method: "PUT", key: null })).status).toBe(401);
-  });
-
-  test("HEAD is served as GET without a body", async () => {
-    const a = await call(emulator(), "/v1/nodes/", { method: "HEAD" });
-    expect(a.status).toBe(200);
-    expect(a.text).toBe("");
-  });
-
-  test("a body over 1 MiB: 413", async () => {
-    const a = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`, {
+    const head = await call(emulator(), "/v1/nodes/", { method: "HEAD" });
+    expect([head.status, head.text]).toEqual([200, ""]);
+    const big = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`, {
       method: "PATCH",
-      body: { name: "x".repeat(1024 * 1024 + 10) },
+      body: { name: "x".repeat(EMULATOR_DEFAULTS.maxBodyBytes + 10) },
     });
-    expect(a.status).toBe(413);
-    expect(a.json.error.code).toBe("payload_too_large");
+    expect([big.status, big.json.error.code]).toEqual([413, "payload_too_large"]);
+    expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
   });
 
-  test("the request log records method, path, query and status, never headers", async () => {
+  test("the request record keeps method, route, path, query (last value wins) and status, never headers", async () => {
     emulator().resetRequests();
     await call(emulator(), "/v1/nodes/?region=uksouth&page=1&region=eu3");
     await call(emulator(), "/v1/nodes/ND-999-999-999/", { key: null });
@@ -75,43 +70,61 @@ describe("paths, methods, request log and lifecycle", () => {
         query: { region: "eu3", page: "1" },
         status: 200,
       },
-      {
-        method: "GET",
-        route: "/v1/nodes/{id}/",
-        path: "/v1/nodes/ND-999-999-999/",
-        query: {},
-        status: 401,
-      },
+      { method: "GET", route: "/v1/nodes/{id}/", path: "/v1/nodes/ND-999-999-999/", query: {}, status: 401 },
     ]);
     expect(JSON.stringify(emulator().requests())).not.toContain(emulator().apiKey);
-    emulator().resetRequests();
-    expect(emulator().requests()).toEqual([]);
+    expect(emulator().requestStats()).toEqual({
+      total: 2,
+      retained: 2,
+      capacity: EMULATOR_DEFAULTS.requestLogCapacity,
+    });
+    expect(EMULATOR_DEFAULTS.requestLogCapacity).toBe(10_000);
   });
 
-  test("close() ends idle keep-alive connections promptly and is idempotent", async () => {
+  test("the record is bounded by requestLogCapacity (the oldest dropped, the total kept, 0 keeps none); out-of-range capacities are refused", async () => {
+    const [three, none] = await Promise.all([
+      startEmulator({ requestLogCapacity: 3 }),
+      startEmulator({ requestLogCapacity: 0 }),
+    ]);
+    try {
+      for (let page = 1; page <= 5; page++) await call(three, `/v1/nodes/?page=${page}`);
+      expect(three.requests().map((r) => r.query.page)).toEqual(["3", "4", "5"]);
+      expect(three.requestStats()).toEqual({ total: 5, retained: 3, capacity: 3 });
+      three.resetRequests();
+      expect([three.requests(), three.requestStats()]).toEqual([[], { total: 0, retained: 0, capacity: 3 }]);
+      await call(none, "/v1/nodes/");
+      expect([none.requests(), none.requestStats().total]).toEqual([[], 1]);
+    } finally {
+      await Promise.all([three.close(), none.close()]);
+    }
+    await expect(startEmulator({ requestLogCapacity: -1 })).rejects.toThrow(/requestLogCapacity/);
+    await expect(startEmulator({ faucetSendLogCapacity: 0.5 })).rejects.toThrow(/faucetSendLogCapacity/);
+    expect(EMULATOR_DEFAULTS.faucetSendLogCapacity).toBe(10_000);
+  });
+
+  test("close() ends idle keep-alive connections and is idempotent", async () => {
     const e = await startEmulator();
     const agent = new http.Agent({ keepAlive: true });
-    await new Promise<void>((resolve, reject) => {
+    const closed = await new Promise<Promise<void>>((resolve, reject) => {
       http
         .get(`${e.url}/v1/nodes/`, { agent, headers: { Authorization: `Bearer ${e.apiKey}` } }, (res) => {
+          const socketClosed = new Promise<void>((done) => res.socket.once("close", () => done()));
           res.resume();
-          res.on("end", resolve);
+          res.on("end", () => resolve(socketClosed));
         })
         .on("error", reject);
     });
-    const started = Date.now();
     await Promise.all([e.close(), e.close()]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    await closed; // the server ended the kept-alive connection
     agent.destroy();
     await expect(fetch(`${e.url}/v1/nodes/`)).rejects.toThrow();
   });
 
   test("url has no trailing slash; port option; invalid options are refused", async () => {
     expect(emulator().url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await expect(startEmulator({ pageSize: 0 })).rejects.toThrow(RangeError);
-    await expect(startEmulator({ port: 70000 })).rejects.toThrow(RangeError);
-    await expect(startEmulator({ seed: 1.5 })).rejects.toThrow(RangeError);
-    const port = Number(new URL(emulator().url).port);
-    await expect(startEmulator({ port })).rejects.toThrow(/EADDRINUSE/);
+    for (const options of [{ pageSize: 0 }, { port: 70000 }, { seed: 1.5 }]) {
+      await expect(startEmulator(options)).rejects.toThrow(RangeError);
+    }
+    await expect(startEmulator({ port: Number(new URL(emulator().url).port) })).rejects.toThrow(/EADDRINUSE/);
   });
 });

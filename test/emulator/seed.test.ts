@@ -16,6 +16,7 @@ import type { WireNode } from "../../src/model";
 import { WELL_KNOWN_IDS, deriveApiKey, startEmulator } from "../../src/emulator";
 import type { RunningEmulator } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
+import type { Dataset } from "../../src/emulator/data/seed";
 import { listAll } from "../helpers/emulator";
 
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -42,26 +43,31 @@ describe("seeded data", () => {
 
     expect(c.apiKey).not.toBe(a.apiKey);
     expect(await listAll(c)).not.toEqual(await listAll(a));
-    for (const e of [a, c]) {
-      expect(e.fixtures).toMatchObject({
-        organization: "RG-100-001",
-        project: "PR-100-001",
-        otherProject: "PR-100-002",
-        networkWithNodes: "NW-100-000-1",
-        emptyNetwork: "NW-100-000-2",
-        secondEmptyNetwork: "NW-100-000-3",
-        beaconNode: "ND-100-000-001",
-      });
-    }
-  });
-
-  test("keys are 40 hex digits derived from the seed with sha256, one per organization", () => {
+    for (const e of [a, c]) expect(e.fixtures).toMatchObject(WELL_KNOWN_IDS);
+    expect(WELL_KNOWN_IDS).toMatchObject({ organization: "RG-100-001", networkWithNodes: "NW-100-000-1" });
+    expect([WELL_KNOWN_IDS.project, WELL_KNOWN_IDS.otherProject, WELL_KNOWN_IDS.beaconNode]).toEqual([
+      "PR-100-001",
+      "PR-100-002",
+      "ND-100-000-001",
+    ]);
+    expect([WELL_KNOWN_IDS.emptyNetwork, WELL_KNOWN_IDS.secondEmptyNetwork]).toEqual([
+      "NW-100-000-2",
+      "NW-100-000-3",
+    ]);
+    // keys: 40 hex digits derived from the seed with sha256, one per organization
     expect(a.apiKey).toMatch(/^[0-9a-f]{40}$/);
     expect(a.apiKey).toBe(deriveApiKey(42, WELL_KNOWN_IDS.organization));
     expect(Object.keys(a.keys).length).toBeGreaterThanOrEqual(3);
     expect(a.keys[a.fixtures.organization]).toBe(a.apiKey);
     expect(new Set(Object.values(a.keys)).size).toBe(Object.keys(a.keys).length);
     expect(Object.keys(a.keys).every((id) => isId("organization", id))).toBe(true);
+    // secrets() lists every key, endpoint and credential
+    const secrets = new Set(a.secrets());
+    for (const key of Object.values(a.keys)) expect(secrets).toContain(key);
+    for (const node of a.admin.getNetwork(a.fixtures.networkWithNodes)!.nodes) {
+      for (const field of SECRET_DETAIL_FIELDS)
+        if (node.details[field] !== undefined) expect(secrets).toContain(node.details[field]);
+    }
   });
 
   test("the primary organization sees enough nodes for several pages, shaped per the model", async () => {
@@ -171,14 +177,52 @@ describe("seeded data", () => {
     );
   });
 
-  test("secrets() lists every key, endpoint and credential", () => {
-    const secrets = new Set(a.secrets());
-    for (const key of Object.values(a.keys)) expect(secrets).toContain(key);
-    for (const node of a.admin.getNetwork(a.fixtures.networkWithNodes)!.nodes) {
-      for (const field of SECRET_DETAIL_FIELDS) {
-        const value = node.details[field];
-        if (value !== undefined) expect(secrets).toContain(value);
-      }
+  test("bulk nodes and networks are added to the primary organization, deterministically per seed", () => {
+    const base = buildDataset(9);
+    const bulk = buildDataset(9, { networks: 100, nodes: 2000 });
+    expect(buildDataset(9, { networks: 100, nodes: 2000 })).toEqual(bulk);
+    expect(buildDataset(9, { networks: 0, nodes: 0 })).toEqual(base);
+    expect(buildDataset(10, { networks: 100, nodes: 2000 }).nodes).not.toEqual(bulk.nodes);
+    // The well-known ids stay; the faucet address is drawn after the nodes, so it changes.
+    expect({ ...bulk.fixtures, faucetAddress: "" }).toEqual({ ...base.fixtures, faucetAddress: "" });
+    expect(new Set(bulk.nodes.map((n) => n.id)).size).toBe(base.nodes.length + 2000);
+    const own = (d: Dataset) => {
+      const projects = new Set(
+        d.projects.filter((p) => p.organization === d.fixtures.organization).map((p) => p.id),
+      );
+      const networks = d.networks.filter((n) => projects.has(n.project)).map((n) => n.id);
+      return {
+        networks: networks.length,
+        nodes: d.nodes.filter((n) => n.organization === d.fixtures.organization).length,
+      };
+    };
+    expect(own(bulk)).toEqual({ networks: own(base).networks + 100, nodes: own(base).nodes + 2000 });
+    const f = bulk.fixtures;
+    for (const fixture of [f.emptyNetwork, f.secondEmptyNetwork, f.networkWithNodes, f.consortiumNetwork]) {
+      const count = (d: Dataset) => d.nodes.filter((n) => n.network === fixture).length;
+      expect(count(bulk)).toBe(count(base));
     }
+  });
+
+  test("a listing of 10,000 generated nodes, in pages of the set size; repeated queries see every change between them", async () => {
+    const big = await startEmulator({ seed: 2, nodes: 10_000, pageSize: 100, requestLogCapacity: 0 });
+    try {
+      const all = await listAll(big);
+      expect(all.length).toBeGreaterThanOrEqual(10_000);
+      expect(big.requestStats().total).toBe(Math.ceil(all.length / 100));
+      const running = await listAll(big, "status=running");
+      await listAll(big, "status=running");
+      expect(big.admin.setNodeStatus(running[0].id, "stopped")).toBe(true);
+      expect((await listAll(big, "status=running")).map((n) => n.id)).toEqual(
+        running.slice(1).map((n) => n.id),
+      );
+      const network = running[1].network;
+      expect(big.admin.removeNodes(network)).toBeGreaterThan(0);
+      expect((await listAll(big)).some((n) => n.network === network)).toBe(false);
+    } finally {
+      await big.close();
+    }
+    await expect(startEmulator({ nodes: -1 })).rejects.toThrow(RangeError);
+    await expect(startEmulator({ networks: 1.5 })).rejects.toThrow(/networks/);
   });
 });
