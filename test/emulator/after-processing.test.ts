@@ -16,35 +16,25 @@ describe("faults after processing", () => {
     });
   const sent = () => emulator().faucetSendCount(address());
 
-  test.each([
-    ["html", "text/html", (a: { text: string }) => expect(a.text).toMatch(/^<!DOCTYPE html>/)],
-    [
-      "truncated-json",
-      "application/json",
-      (a: { text: string }) => {
-        expect(a.text).toMatch(/^\{"amountSent":/);
-        expect(() => JSON.parse(a.text)).toThrow();
-      },
-    ],
-    [
-      "non-integer-amount",
-      "application/json",
-      (a: { json: { amountSent: number } }) => expect(a.json.amountSent).toBe(0.5),
-    ],
-    [
-      "missing-transaction",
-      "application/json",
-      (a: { json: unknown }) => expect(a.json).toEqual({ amountSent: 500000000000000000 }),
-    ],
-  ] as const)("malformed %s: the send is recorded, the 200 is unreadable", async (kind, type, check) => {
-    emulator().enqueueFaults([{ malformed: kind }]);
-    const a = await drip();
-    expect([a.status, a.headers.get("content-type")]).toEqual([200, type]);
-    (check as (a: unknown) => void)(a);
-    expect(emulator().faucetSendCounts()).toEqual({ total: 1, byAddress: { [address().toLowerCase()]: 1 } });
-    expect(emulator().requests()[0]).toMatchObject({ status: 200, fault: `malformed-${kind}` });
-    if (kind === "non-integer-amount")
-      expect(a.json.transaction).toBe(emulator().faucetSends()[0].transaction);
+  test("malformed: each send is recorded, each 200 unreadable (html, truncated-json, non-integer-amount, missing-transaction)", async () => {
+    const kinds: MalformedKind[] = ["html", "truncated-json", "non-integer-amount", "missing-transaction"];
+    emulator().enqueueFaults(kinds.map((malformed) => ({ malformed })));
+    const [html, truncated, amount, missing] = [await drip(), await drip(), await drip(), await drip()];
+    expect(
+      [html, truncated, amount, missing].map((a) => `${a.status} ${a.headers.get("content-type")}`),
+    ).toEqual(["200 text/html", ...Array(3).fill("200 application/json")]);
+    expect(html.text).toMatch(/^<!DOCTYPE html>/);
+    expect(truncated.text).toMatch(/^\{"amountSent":/);
+    expect(() => JSON.parse(truncated.text)).toThrow();
+    expect(amount.json.amountSent).toBe(0.5);
+    expect(amount.json.transaction).toBe(emulator().faucetSends()[2].transaction);
+    expect(missing.json).toEqual({ amountSent: 500000000000000000 });
+    expect(emulator().faucetSendCounts()).toEqual({ total: 4, byAddress: { [address().toLowerCase()]: 4 } });
+    expect(
+      emulator()
+        .requests()
+        .map((r) => r.fault),
+    ).toEqual(kinds.map((k) => `malformed-${k}`));
   });
 
   test("the faucet kinds wait for a faucet send; html and truncated-json fit other routes, an update applied", async () => {

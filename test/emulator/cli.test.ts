@@ -179,53 +179,41 @@ describe("blockchain-nodes-emulator command", () => {
 
   test("flags map to emulator options", () => {
     const serveWith = (options: object, output = "text") => ({ action: "serve", output, options });
-    const args = (line: string) => line.split(" ");
-    expect(
-      parseCliArgs(
-        args(
-          "--port=8080 --host 0.0.0.0 --seed 7 --page-size 5 --latency-ms 10-50 --rate-429 0.1 --rate-5xx .05 --drop-rate 0 --retry-after-seconds 2",
-        ),
-      ),
-    ).toEqual(
-      serveWith({
-        quiet: true,
-        port: 8080,
-        host: "0.0.0.0",
-        seed: 7,
-        pageSize: 5,
-        faults: { latencyMs: [10, 50], rate429: 0.1, rate5xx: 0.05, dropRate: 0, retryAfterSeconds: 2 },
-      }),
-    );
-    expect(
-      parseCliArgs(
-        args(
-          "--drop-after-processing-rate 0.1 --rate-5xx-after-processing 0.2 --malformed-rate 0.3 --fault-method post --fault-path /v1/faucet/ " +
-            "--delay-faucet-ms 1500 --delay-network-update-ms 250 --request-log-capacity 500 --faucet-log-capacity 50 --max-body-bytes 4096 --rate-limit 10 --nodes 10000 --networks 100",
-        ),
-      ),
-    ).toEqual(
-      serveWith({
-        quiet: true,
-        faults: {
-          dropAfterProcessingRate: 0.1,
-          rate5xxAfterProcessing: 0.2,
-          malformedRate: 0.3,
-          match: { method: "POST", path: "/v1/faucet/" },
+    const line =
+      "--port=8080 --host 0.0.0.0 --seed 7 --page-size 5 --latency-ms 10-50 --rate-429 0.1 --rate-5xx .05 " +
+      "--drop-rate 0 --retry-after-seconds 2 --drop-after-processing-rate 0.1 --rate-5xx-after-processing 0.2 " +
+      "--malformed-rate 0.3 --fault-method post --fault-path /v1/faucet/ --delay-faucet-ms 1500 " +
+      "--delay-network-update-ms 250 --request-log-capacity 500 --faucet-log-capacity 50 --max-body-bytes 4096 " +
+      "--rate-limit 10 --nodes 10000 --networks 100 --json";
+    const faults = { latencyMs: [10, 50], rate429: 0.1, rate5xx: 0.05, dropRate: 0, retryAfterSeconds: 2 };
+    const afterProcessing = { dropAfterProcessingRate: 0.1, rate5xxAfterProcessing: 0.2, malformedRate: 0.3 };
+    const match = { method: "POST", path: "/v1/faucet/" };
+    const capacities = { requestLogCapacity: 500, faucetSendLogCapacity: 50, maxBodyBytes: 4096 };
+    const sizes = {
+      port: 8080,
+      host: "0.0.0.0",
+      seed: 7,
+      pageSize: 5,
+      rateLimit: 10,
+      nodes: 10_000,
+      networks: 100,
+    };
+    expect(parseCliArgs(line.split(" "))).toEqual(
+      serveWith(
+        {
+          quiet: true,
+          ...sizes,
+          ...capacities,
+          faults: { ...faults, ...afterProcessing, match },
+          routeDelays: { faucetMs: 1500, networkUpdateMs: 250 },
         },
-        routeDelays: { faucetMs: 1500, networkUpdateMs: 250 },
-        requestLogCapacity: 500,
-        faucetSendLogCapacity: 50,
-        maxBodyBytes: 4096,
-        rateLimit: 10,
-        nodes: 10_000,
-        networks: 100,
-      }),
+        "json",
+      ),
     );
-    expect(parseCliArgs(["--json"])).toEqual(serveWith({ quiet: true }, "json"));
     expect(parseCliArgs(["--faucet-chains", "sepolia, hoodi,amoy"])).toEqual(
       serveWith({ quiet: true, faucetChains: ["sepolia", "hoodi", "amoy"] }),
     );
-    expect(parseCliArgs(args("--latency-ms 25 --verbose"))).toEqual(
+    expect(parseCliArgs(["--latency-ms", "25", "--verbose"])).toEqual(
       serveWith({ quiet: false, faults: { latencyMs: 25 } }),
     );
   });

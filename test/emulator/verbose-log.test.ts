@@ -57,9 +57,7 @@ describe("--verbose log (quiet: false)", () => {
     expect(lines.length).toBe(paths.length + 5);
     for (const secret of [SECRET, SECRET.toLowerCase(), key, emulator().adminKey])
       expect(text).not.toContain(secret);
-    expect(text).not.toContain("api_key");
-    expect(text).not.toContain("token");
-    expect(text).not.toContain("session");
+    for (const name of ["api_key", "token", "session"]) expect(text).not.toContain(name);
     expect(lines[0]).toMatch(/^GET \/v1\/networks\/\{id\}\/ id=\(hidden\) -> 405 \(\d+ ms\)\n$/);
     expect(lines[2]).toMatch(/^GET \(unmatched route\) -> 404 /);
     expect(lines[4]).toMatch(/^GET \/v1\/nodes\/ query: \+1 other query parameter -> 200 /);
@@ -97,28 +95,27 @@ describe("--verbose log (quiet: false)", () => {
     ]);
   });
 
-  test("describeRequest: the pure rule", () => {
-    expect(describeRequest("DELETE", "/v1/networks/NW-1-2/", "")).toBe("DELETE /v1/networks/{id}/ id=NW-1-2");
-    expect(describeRequest("GET", "/v1/nodes/ND-1/", "")).toBe("GET /v1/nodes/{id}/ id=ND-1");
-    expect(describeRequest("GET", "/v1/nodes/NW-1/", "")).toBe("GET /v1/nodes/{id}/ id=(hidden)");
-    expect(describeRequest("GET", `/v1/nodes/${SECRET}`, "")).toBe("GET (unmatched route)");
-    expect(describeRequest("GET", "/v1/nodes/", `${SECRET}=1&x=${SECRET}`)).toBe(
-      "GET /v1/nodes/ query: +2 other query parameters",
-    );
-    expect(describeRequest("GET", "/v1/nodes/", "page=0&status=running&type=")).toBe(
-      "GET /v1/nodes/ query: page=(hidden) status=running type=",
-    );
-    // Filters are known only on the node list.
-    expect(describeRequest("POST", "/v1/faucet/goerli", "region=uksouth")).toBe(
-      "POST /v1/faucet/goerli query: +1 other query parameter",
-    );
-    expect(describeRequest("BREW", "/v1/nodes/", "")).toBe("(other method) /v1/nodes/");
-    // The faucet: a served chain is shown, any other chain is not.
-    expect(describeRequest("POST", "/v1/faucet/sepolia", "")).toBe("POST /v1/faucet/sepolia");
-    expect(describeRequest("POST", `/v1/faucet/${SECRET.toLowerCase()}`, "")).toBe("POST /v1/faucet/{chain}");
-    expect(describeRequest("POST", "/v1/faucet/amoy", "", undefined, ["amoy"])).toBe("POST /v1/faucet/amoy");
-    expect(describeRequest("POST", "/v1/faucet/goerli", "", undefined, ["amoy"])).toBe(
-      "POST /v1/faucet/{chain}",
-    );
+  test("describeRequest: the pure rule (filters only on the node list; only a served chain's faucet by name)", () => {
+    const cases: Array<[Parameters<typeof describeRequest>, string]> = [
+      [["DELETE", "/v1/networks/NW-1-2/", ""], "DELETE /v1/networks/{id}/ id=NW-1-2"],
+      [["GET", "/v1/nodes/ND-1/", ""], "GET /v1/nodes/{id}/ id=ND-1"],
+      [["GET", "/v1/nodes/NW-1/", ""], "GET /v1/nodes/{id}/ id=(hidden)"],
+      [["GET", `/v1/nodes/${SECRET}`, ""], "GET (unmatched route)"],
+      [["GET", "/v1/nodes/", `${SECRET}=1&x=${SECRET}`], "GET /v1/nodes/ query: +2 other query parameters"],
+      [
+        ["GET", "/v1/nodes/", "page=0&status=running&type="],
+        "GET /v1/nodes/ query: page=(hidden) status=running type=",
+      ],
+      [
+        ["POST", "/v1/faucet/goerli", "region=uksouth"],
+        "POST /v1/faucet/goerli query: +1 other query parameter",
+      ],
+      [["BREW", "/v1/nodes/", ""], "(other method) /v1/nodes/"],
+      [["POST", "/v1/faucet/sepolia", ""], "POST /v1/faucet/sepolia"],
+      [["POST", `/v1/faucet/${SECRET.toLowerCase()}`, ""], "POST /v1/faucet/{chain}"],
+      [["POST", "/v1/faucet/amoy", "", undefined, ["amoy"]], "POST /v1/faucet/amoy"],
+      [["POST", "/v1/faucet/goerli", "", undefined, ["amoy"]], "POST /v1/faucet/{chain}"],
+    ];
+    for (const [args, line] of cases) expect(describeRequest(...args)).toBe(line);
   });
 });
