@@ -30,11 +30,7 @@ describe("faults after processing", () => {
     expect(amount.json.transaction).toBe(emulator().faucetSends()[2].transaction);
     expect(missing.json).toEqual({ amountSent: 500000000000000000 });
     expect(emulator().faucetSendCounts()).toEqual({ total: 4, byAddress: { [address().toLowerCase()]: 4 } });
-    expect(
-      emulator()
-        .requests()
-        .map((r) => r.fault),
-    ).toEqual(kinds.map((k) => `malformed-${k}`));
+    expect(emulator().requests()).toMatchObject(kinds.map((k) => ({ fault: `malformed-${k}` })));
   });
 
   test("the faucet kinds wait for a faucet send; html and truncated-json fit other routes, an update applied", async () => {
@@ -50,11 +46,8 @@ describe("faults after processing", () => {
     expect(() => JSON.parse(renamed.text)).toThrow();
     expect(emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name).toBe("applied");
     expect((await drip()).json.transaction).toBeUndefined();
-    expect(
-      emulator()
-        .requests()
-        .map((r) => r.fault),
-    ).toEqual(["malformed-html", "malformed-truncated-json", "malformed-missing-transaction"]);
+    const faults = ["malformed-html", "malformed-truncated-json", "malformed-missing-transaction"];
+    expect(emulator().requests()).toMatchObject(faults.map((fault) => ({ fault })));
   });
 
   test("a failed request is answered as is and uses the fault up", async () => {

@@ -69,11 +69,9 @@ describe("faults before processing", () => {
       for (const status of [429, 503, 500]) expect((await drip()).status).toBe(status);
       await expect(drip()).rejects.toThrow();
       expect(emulator().faucetSends()).toEqual([]);
-      expect(emulator().requests()[3]).toEqual({
+      expect(emulator().requests()[3]).toMatchObject({
         method: "POST",
         route: "/v1/faucet/goerli",
-        path: "/v1/faucet/goerli",
-        query: {},
         status: 0,
         fault: "drop",
       });
@@ -110,11 +108,10 @@ describe("faults before processing", () => {
   describe("random faults", () => {
     test("rate429 with retryAfterSeconds; null sends no Retry-After; dropRate closes the connection", async () => {
       emulator().setFaults({ rate429: 1, retryAfterSeconds: 3 });
-      const a = await nodes();
-      expect([a.status, a.headers.get("retry-after")]).toEqual([429, "3"]);
+      const retryAfter = async () => nodes().then((a) => [a.status, a.headers.get("retry-after")]);
+      expect(await retryAfter()).toEqual([429, "3"]);
       emulator().setFaults({ rate429: 1, retryAfterSeconds: null });
-      const b = await nodes();
-      expect([b.status, b.headers.get("retry-after")]).toEqual([429, null]);
+      expect(await retryAfter()).toEqual([429, null]);
       emulator().setFaults({ dropRate: 1 });
       await expect(nodes()).rejects.toThrow();
       emulator().setFaults({});
