@@ -222,7 +222,9 @@ const ID_NAMES = (
   "consortiumNetwork otherOrganization foreignProject foreignNetwork faucetAddress"
 ).split(" ") as Array<keyof RunningEmulator["fixtures"]>;
 
-/** What `--json` prints on start: the text banner's facts as one object. */
+/** What `--json` prints on start: the text banner's facts as one object (url, seed, keys, admin key, ids, env). */
+export type StartInfo = ReturnType<typeof startInfo>;
+
 function startInfo(emulator: RunningEmulator, seed: number) {
   return {
     url: emulator.url,
