@@ -13,7 +13,8 @@ import {
   type NodeWithConnection,
 } from "../provider";
 import { nodeConnections, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./lookups";
-import { failingQuietly, fetchNode, fetchNodes, unsecretArgs } from "./program";
+import { checkPromiseOptions, lookupOutput } from "./options";
+import { failingQuietly, fetchNode, fetchNodes } from "./program";
 
 export type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs, NodeFilterArgs } from "./lookups";
 export type { NodeConnection, NodeResult, NodeWithConnection } from "../provider";
@@ -47,9 +48,15 @@ export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
  * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
  * timeout, an unreachable or failing service) throw a `pulumi.RunError`: the program ends with
  * that one message, no stack trace.
+ * @param opts Pulumi's invoke options: `parent` shows the call's waits and failure under that
+ * resource; `provider`, `version`, `pluginDownloadURL` are ignored (no plugin serves this call).
+ * `dependsOn` is refused: the Output form {@link getNodeOutput} waits for resources.
  */
-export function getNode(args: GetNodeArgs): Promise<NodeResult> {
-  return failingQuietly(async () => toNodeResult(await fetchNode("getNode", args)));
+export function getNode(args: GetNodeArgs, opts: pulumi.InvokeOptions = {}): Promise<NodeResult> {
+  return failingQuietly(async () => {
+    checkPromiseOptions("getNode", opts);
+    return toNodeResult(await fetchNode("getNode", args));
+  }, opts.parent);
 }
 
 /**
@@ -65,14 +72,19 @@ export function getNode(args: GetNodeArgs): Promise<NodeResult> {
  * Promise form {@link getNode}.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNode`.
+ * @param opts Pulumi's invoke options. `dependsOn`: the lookup starts once every resource listed
+ * has been created or updated (during a preview that creates one, the result is unknown), e.g.
+ * `getNodeOutput({ id }, { dependsOn: [network] })`. `parent` shows the call's waits and failure
+ * under that resource. `provider`, `version`, `pluginDownloadURL` are ignored: no plugin serves
+ * this call, it runs in the program.
  */
-export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeWithConnection> {
-  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
-  return pulumi
-    .secret(unsecretArgs(args))
-    .apply((a) =>
-      failingQuietly(async () => toNodeWithConnection(await fetchNode("getNodeOutput", a as GetNodeArgs))),
-    );
+export function getNodeOutput(
+  args: GetNodeOutputArgs,
+  opts: pulumi.InvokeOutputOptions = {},
+): pulumi.Output<NodeWithConnection> {
+  return lookupOutput("getNodeOutput", args, opts, async (a: GetNodeArgs, fresh) =>
+    toNodeWithConnection(await fetchNode("getNodeOutput", a, fresh)),
+  );
 }
 
 /**
@@ -84,9 +96,13 @@ export function getNodeOutput(args: GetNodeOutputArgs): pulumi.Output<NodeWithCo
  * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout, an
  * unreachable or failing service) throw a `pulumi.RunError`: the program ends with that one
  * message, no stack trace.
+ * @param opts Pulumi's invoke options, as in {@link getNode}.
  */
-export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
-  return failingQuietly(async () => (await fetchNodes("getNodes", args)).map(toNodeResult));
+export function getNodes(args: GetNodesArgs = {}, opts: pulumi.InvokeOptions = {}): Promise<NodeResult[]> {
+  return failingQuietly(async () => {
+    checkPromiseOptions("getNodes", opts);
+    return (await fetchNodes("getNodes", args)).map(toNodeResult);
+  }, opts.parent);
 }
 
 /**
@@ -106,16 +122,16 @@ export function getNodes(args: GetNodesArgs = {}): Promise<NodeResult[]> {
  * form {@link getNodes}.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
+ * @param opts Pulumi's invoke options, as in {@link getNodeOutput}, e.g.
+ * `getNodesOutput({ network: "NW-100-000-1" }, { dependsOn: [network] })`.
  */
-export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<NodeWithConnection[]> {
-  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
-  return pulumi
-    .secret(unsecretArgs(args))
-    .apply((a) =>
-      failingQuietly(async () =>
-        (await fetchNodes("getNodesOutput", a as GetNodesArgs)).map(toNodeWithConnection),
-      ),
-    );
+export function getNodesOutput(
+  args: GetNodesOutputArgs = {},
+  opts: pulumi.InvokeOutputOptions = {},
+): pulumi.Output<NodeWithConnection[]> {
+  return lookupOutput("getNodesOutput", args, opts, async (a: GetNodesArgs, fresh) =>
+    (await fetchNodes("getNodesOutput", a, fresh)).map(toNodeWithConnection),
+  );
 }
 
 /**
@@ -134,19 +150,20 @@ export function getNodesOutput(args: GetNodesOutputArgs = {}): pulumi.Output<Nod
  * endpoints, ...) comes from `getNodesOutput`, readable.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
+ * @param opts Pulumi's invoke options, as in {@link getNodeOutput}, e.g.
+ * `getNodeConnectionsOutput({ network: "NW-100-000-1" }, { dependsOn: [network] })`.
  */
 export function getNodeConnectionsOutput(
   args: GetNodeConnectionsOutputArgs = {},
+  opts: pulumi.InvokeOutputOptions = {},
 ): pulumi.Output<NodeConnection[]> {
-  // Secret from the arguments on, so that the one Output returned is secret even while unknown.
-  return pulumi.secret(unsecretArgs(args)).apply((a) =>
-    failingQuietly(() =>
-      nodeConnections(
-        "getNodeConnectionsOutput",
-        a as GetNodeConnectionsArgs,
-        (args) => fetchNodes("getNodeConnectionsOutput", args),
-        (args) => fetchNode("getNodeConnectionsOutput", args),
-      ),
+  const operation = "getNodeConnectionsOutput";
+  return lookupOutput(operation, args, opts, (a: GetNodeConnectionsArgs, fresh) =>
+    nodeConnections(
+      operation,
+      a,
+      (args) => fetchNodes(operation, args, fresh),
+      (args) => fetchNode(operation, args, fresh),
     ),
   );
 }

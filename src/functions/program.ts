@@ -8,9 +8,11 @@
  * No duplicate work in one program run: calls of the data-source functions with the same
  * arguments share one request. A listing (`getNodes`, `getNodesOutput`,
  * `getNodeConnectionsOutput` with filters) is made once per program run (one process); a node
- * read (`getNode`) is shared while it is in flight. A call with `waitFor` is never shared: it
- * polls on its own. A failed call is forgotten, so that a later call tries again.
+ * read (`getNode`) is shared while it is in flight. A call with `waitFor` or `dependsOn` is never
+ * shared: it polls, or reads after its resources, on its own. A failed call is forgotten, so that
+ * a later call tries again.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { isApiError, type Node, type NodeServiceClient, type RetryWait } from "../api";
@@ -45,15 +47,18 @@ export const readStackConfig: ConfigReader = (fullKey) => {
   }
 };
 
+/** The `parent` option of the call being made: its waits and failures are shown under it. */
+const callParent = new AsyncLocalStorage<pulumi.Resource | undefined>();
+
 /**
  * A wait between two attempts, in the program's log as it happens (the engine shows it in the
- * CI log at once): "getNodes: the service answered 429; waiting 20 s before attempt 2 of 5".
- * Only under an engine: outside a Pulumi run (a script, unit tests with mocks) there is no log to
- * write to, and `pulumi.log` would print to the console instead.
+ * CI log at once, under the call's `parent`): "getNodes: the service answered 429; waiting 20 s
+ * before attempt 2 of 5". Only under an engine: outside a Pulumi run (a script, unit tests with
+ * mocks) there is no log to write to, and `pulumi.log` would print to the console instead.
  */
 function logWait(event: RetryWait): void {
   if (!pulumi.runtime.hasEngine()) return;
-  pulumi.log.info(event.message).catch(() => undefined);
+  pulumi.log.info(event.message, callParent.getStore()).catch(() => undefined);
 }
 
 /** Which setting a refusal of the client's own checks is about, by the error's code. */
@@ -158,38 +163,22 @@ export function forgetSharedCalls(): void {
   inFlight.clear();
 }
 
-/** Reads one node (and waits for its status when asked), with the program's stack config. */
-export function fetchNode(operation: string, args: GetNodeArgs): Promise<Node> {
+/** Reads one node (and waits for its status when asked); `fresh`: shares no earlier request. */
+export function fetchNode(operation: string, args: GetNodeArgs, fresh = false): Promise<Node> {
   const { waitFor, ...rest } = args;
   const reading = () => readNode(operation, args, withFunctionClient);
   // Concurrent reads of one node share one request; a call that waits polls on its own.
-  return waitFor ? reading() : sharedCall("flight", "getNode", rest, reading);
+  return waitFor || fresh ? reading() : sharedCall("flight", "getNode", rest, reading);
 }
 
-/** Lists the matching nodes (and waits for their status when asked), with the program's stack config. */
-export function fetchNodes(operation: string, args: GetNodesArgs): Promise<Node[]> {
+/** Lists the matching nodes (and waits for their status when asked); `fresh`: shares no earlier listing. */
+export function fetchNodes(operation: string, args: GetNodesArgs, fresh = false): Promise<Node[]> {
   const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
   const listing = () => listNodes(operation, args, withFunctionClient);
   // The same listing in one program run is made once; a call that waits polls on its own.
-  return waitFor
+  return waitFor || fresh
     ? listing()
     : sharedCall("run", "listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
-}
-
-/**
- * Splits connection Inputs from the rest so that a secret `apiKey` is used unwrapped: the key is
- * used, never returned.
- */
-export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
-  args: T,
-): pulumi.Output<pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string }> {
-  const { apiKey, ...rest } = args;
-  return pulumi
-    .all([pulumi.output(rest), pulumi.unsecret(pulumi.output(apiKey))])
-    .apply(
-      ([r, key]) =>
-        ({ ...(r as object), apiKey: key }) as pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string },
-    );
 }
 
 // Quiet errors.
@@ -206,33 +195,40 @@ export function isExpectedFailure(error: unknown): error is Error {
 }
 
 /**
- * One error object per message: the engine's language host reports an error object once, so the
- * same failure met by several function calls of one program (a missing key, a refused key) is
- * printed once.
+ * One error object per message (and `parent`): the engine's language host reports an error object
+ * once, so the same failure met by several function calls of one program (a missing key, a
+ * refused key) is printed once.
  */
-const thrown = new Map<string, pulumi.RunError>();
+const thrown = new Map<string, Error>();
+const parentIds = new WeakMap<pulumi.Resource, number>();
+let parentCount = 0;
 /** Messages remembered at most (a long-running script forgets the oldest). */
 const MAX_MESSAGES = 100;
 
 /**
  * `error` as the functions throw it. An expected failure ({@link isExpectedFailure}) becomes a
- * `pulumi.RunError` with the same message: the engine prints that message alone, without the
+ * `pulumi.RunError` with the same message (with a `parent`, a `pulumi.ResourceError` without its
+ * stack, shown under that resource): the engine prints that message alone, without the
  * "unhandled exception" banner and stack trace, and ends the program. Its `name` is the original
  * error's (`SettingsError`, `UnauthorizedError`, ...), and its `cause` the original error, with its
  * `kind`, `code` and fields. Anything else (a bug) is returned as it is, trace included.
  */
-export function asRunError(error: unknown): unknown {
+export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
   if (!isExpectedFailure(error)) return error;
-  const known = thrown.get(error.message);
+  if (parent && !parentIds.has(parent)) parentIds.set(parent, ++parentCount);
+  const key = `${parent ? parentIds.get(parent) : 0} ${error.message}`;
+  const known = thrown.get(key);
   if (known) return known;
   quietLateHandling();
-  const runError = new pulumi.RunError(error.message, { cause: error });
-  runError.name = error.name;
+  const quiet = parent
+    ? Object.assign(new pulumi.ResourceError(error.message, parent, true), { cause: error })
+    : new pulumi.RunError(error.message, { cause: error });
+  quiet.name = error.name;
   // The message is the whole report: the trace would point into this package, not at the program.
-  runError.stack = `${error.name}: ${error.message}`;
+  quiet.stack = `${error.name}: ${error.message}`;
   if (thrown.size >= MAX_MESSAGES) thrown.delete(thrown.keys().next().value as string);
-  thrown.set(error.message, runError);
-  return runError;
+  thrown.set(key, quiet);
+  return quiet;
 }
 
 /** Whether the `rejectionHandled` listener of {@link quietLateHandling} is installed. */
@@ -259,11 +255,11 @@ function quietLateHandling(): void {
   });
 }
 
-/** Runs `body`, throwing its expected failures as a `pulumi.RunError` ({@link asRunError}). */
-export async function failingQuietly<T>(body: () => Promise<T>): Promise<T> {
+/** Runs `body` for a call under `parent`, throwing its expected failures quietly ({@link asRunError}). */
+export async function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resource): Promise<T> {
   try {
-    return await body();
+    return await callParent.run(parent, body);
   } catch (error) {
-    throw asRunError(error);
+    throw asRunError(error, parent);
   }
 }
