@@ -36,7 +36,13 @@ async function quickstart() {
       })),
     ),
   );
-  const firstId = summary.apply((ns) => ns[0]?.id ?? "");
+  // A network without nodes ends the program with this one line, not a TypeError: check first.
+  const firstId = summary.apply((ns) => {
+    if (ns.length === 0) {
+      throw new pulumi.RunError(`Network ${networkId} has no node: add one, then run \`pulumi up\` again.`);
+    }
+    return ns[0].id;
+  });
   // The first node: getNodeOutput({ id }).httpsEndpoint is the endpoint, a secret Output<string>.
   const first = getNodeOutput({ id: firstId });
 
