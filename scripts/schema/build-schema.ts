@@ -1,11 +1,7 @@
 /**
- * The Pulumi package schema of the `blockchain` provider plugin, built from the model at build
- * time (`npm run schema`, which writes `schema.json`; the plugin serves that file and never runs
- * this code): the names, types and allowed values of every property come from the model's
- * tables, the secret fields from the node views, the property docs from the TypeScript surface's
- * own doc comments (handed in as a {@link DocLookup} by `gen-schema.ts`), the tokens from the
- * plugin's own `src/provider/kinds.ts`. One source of truth: a filter, a status or a secret field
- * added to the model shows up here.
+ * The package schema of the `blockchain` plugin (`npm run schema` writes `schema.json`; the
+ * plugin serves that file): properties from the model's tables, the kinds' property tables and
+ * the settings table, docs from the source's doc comments (a {@link DocLookup}, `gen-schema.ts`).
  */
 import { NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../../src/model";
 import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
@@ -271,7 +267,7 @@ function resources(docs: DocLookup) {
     KIND_LIST.map((kind: AnyKind) => {
       const table = `${kind.name.replace(/(?<=[a-z])(?=[A-Z])/g, "_").toUpperCase()}_PROPERTIES`;
       const rows = Object.entries(kind.properties).filter(([, s]) => s.schema !== false);
-      const property = (name: string, spec: PropertySpec, description: string): SchemaProperty => ({
+      const property = (spec: PropertySpec, description: string): SchemaProperty => ({
         ...typeOf(spec),
         description,
         ...(spec.secret ? { secret: true } : {}),
@@ -283,14 +279,14 @@ function resources(docs: DocLookup) {
         {
           description: kind.docs.description,
           properties: Object.fromEntries(
-            outputs.map(([n, s]) => [n, property(n, s, docs(table, n, "output") ?? doc(table, n))]),
+            outputs.map(([n, s]) => [n, property(s, docs(table, n, "output") ?? doc(table, n))]),
           ),
           required: outputs.filter(([, s]) => s.output === "required").map(([n]) => n),
           inputProperties: Object.fromEntries(
             inputs.map(([n, s]) => [
               n,
               {
-                ...property(n, s, doc(table, n)),
+                ...property(s, doc(table, n)),
                 ...(s.change === "replace" ? { willReplaceOnChanges: true } : {}),
               },
             ]),

@@ -1,44 +1,15 @@
 /**
  * `npm run schema:compat`: is `schema.json` compatible with the newest released schema
- * (`schema/released/<version>.json`)? Programs and stacks written against a release must keep
- * working on the next one, in every language of the generated SDKs.
- *
- * Breaking changes (each one reported on its own line):
- *
- * - removed: a resource, function or type; a property of a resource (input or output), of a
- *   function (argument or result), of the provider's config (`config.variables`) or inputs
- *   (`provider.inputProperties`), or of a type; a value of an enum;
- * - changed type: the type of any of those properties (`string` → `integer`, another `$ref`, an
- *   array's item type, …), or an output that was always set (`required`) and no longer is (its
- *   generated type becomes optional);
- * - new required input: a resource input, function argument or provider input that is required
- *   now and was not (or a new required property of a type used by inputs).
- *
- * Additions (a resource, a function, an optional input, an output, a type) are not breaking.
- *
- * The rule. The baseline is the released schema of the highest version that is not above
- * package.json's `version` (a version above it is an error). A breaking change fails the check
- * unless BOTH:
- *
- * 1. package.json's `version` is a major bump over the baseline's: a higher major version, or,
- *    while the baseline is below 1.0.0, a higher minor version (0.1.x → 0.2.0, 0.x → 1.0.0); and
- * 2. CHANGELOG.md has the section of that version (a `## ` heading whose first word is the version,
- *    with or without brackets or a `v`: `## 0.2.0`, `## [0.2.0] - 2025-01-31`), and, in it, a
- *    `### ` heading with the word "breaking" (`### Changed (breaking)`, `### Breaking changes`) under
- *    which every breaking change is named: its property, resource or function name in backticks
- *    (`` `networkId` ``, `` `getNodes` ``, or within a longer span, `` `Network.name` ``).
- *
- * So a break ships only in a release whose number says so and whose notes say what broke.
- * Releasing: `schema/released/<version>.json` is a copy of the released `schema.json` (the release
- * workflow refuses a tag without it), so the next change is checked against it.
- *
- * Options: --schema FILE (default schema.json), --released DIR (schema/released),
- * --package FILE (package.json), --changelog FILE (CHANGELOG.md); paths from the current directory.
- * Exit status: 0 compatible (or a break that the rule allows), 1 a break the rule refuses,
- * 2 a usage or input error.
+ * (`schema/released/<version>.json`, the highest not above package.json's `version`)? Breaking:
+ * a resource, function, type, property or enum value removed; a property's type changed, or an
+ * output no longer always set; a new required input. Additions are not breaking. A break passes
+ * only in a major bump (a higher minor below 1.0.0) whose CHANGELOG section has a `### … breaking …`
+ * heading naming each change in backticks: a release whose number and notes say what broke.
+ * Options: --schema, --released, --package, --changelog. Exit: 0 compatible or allowed, 1 refused, 2 usage.
  */
 import * as fs from "fs";
 import * as path from "path";
+import { parseArgs } from "node:util";
 
 /** The parts of a package schema this check reads. */
 export interface SchemaProperty {
@@ -420,21 +391,24 @@ export function releasedSchemas(dir: string): Array<{ version: string; file: str
     .sort((a, b) => compareVersions(b.version, a.version));
 }
 
-function option(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const value = args[i + 1];
-  if (!value) throw new Error(`${name} needs a value`);
-  return value;
-}
-
 /** Runs the check on files (see the header's options); returns the exit status. */
 export function main(args: string[], log = console.log, error = console.error): number {
   try {
-    const schemaFile = option(args, "--schema", "schema.json");
-    const releasedDir = option(args, "--released", path.join("schema", "released"));
-    const packageFile = option(args, "--package", "package.json");
-    const changelogFile = option(args, "--changelog", "CHANGELOG.md");
+    const { values } = parseArgs({
+      args,
+      options: {
+        schema: { type: "string", default: "schema.json" },
+        released: { type: "string", default: path.join("schema", "released") },
+        package: { type: "string", default: "package.json" },
+        changelog: { type: "string", default: "CHANGELOG.md" },
+      },
+    });
+    const {
+      schema: schemaFile,
+      released: releasedDir,
+      package: packageFile,
+      changelog: changelogFile,
+    } = values;
     const version = String(JSON.parse(fs.readFileSync(packageFile, "utf8")).version);
     if (!parseVersion(version))
       throw new Error(`${packageFile}: version ${version} is not major.minor.patch`);

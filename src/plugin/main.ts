@@ -1,10 +1,7 @@
 /**
  * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
- * line of standard output, which is how the engine finds it. The engine's address (its last
- * argument) is used only to log lines through the engine (`../resources/engine-log.ts`). It stops when the engine kills it,
- * or on SIGTERM/SIGINT: it takes no new call and gives the calls in flight a bounded grace
- * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`, default 5 s), then answers those still running with an error
- * and exits (see `./shutdown.ts`). Standard input is not watched: the engine gives plugins none.
+ * line of standard output, which is how the engine finds it. It stops when the engine kills it,
+ * or on SIGTERM/SIGINT after a bounded grace for the calls in flight (see `./shutdown.ts`).
  */
 import { engineLog } from "../provider";
 import { setWaitReporter } from "../settings";

@@ -1,15 +1,9 @@
 /**
- * The gRPC side of the `blockchain` plugin: Pulumi's provider service (`pulumirpc.ResourceProvider`)
- * on the SDK's generated stubs, each method a thin mapping onto `./handlers.ts`. Methods not
- * implemented here (Handshake, Construct, Call, Parameterize, ...) answer UNIMPLEMENTED, which the
- * engine handles.
- *
- * The plugin runs as one bundled file (`dist/plugin/pulumi-resource-blockchain.js`, made by
- * `scripts/bundle-plugin.js`): there the stubs, gRPC and the protobuf runtime are static
- * `require`s the bundler follows, resolved from `@pulumi/pulumi`'s own folder, and the version
- * and `schema.json` are embedded. Unbundled (`dist/plugin/server.js`, tests), they are loaded
- * from the installed `@pulumi/pulumi`, and the version and schema are read from the package root.
- * Either way the messages are built by the very classes the stubs serialize.
+ * The gRPC side of the `blockchain` plugin: Pulumi's provider service on the SDK's generated
+ * stubs, each method a thin mapping onto `./handlers.ts` (the others answer UNIMPLEMENTED). In the
+ * bundle (`scripts/bundle-plugin.js`) the stubs are static `require`s and the version and
+ * `schema.json` are embedded; unbundled (tests), they come from the installed `@pulumi/pulumi` and
+ * the package root.
  */
 import * as fs from "fs";
 import { createRequire } from "module";

@@ -3,7 +3,7 @@
  * flight a bounded grace, `BLOCKCHAIN_SHUTDOWN_GRACE_MS` (default 5000 ms), to finish. Past it
  * (or at a second signal), it cuts them off: work that must not be half-recorded is told first
  * (a FaucetDrip send in flight is recorded with `outcome: "unknown"`, see
- * `../resources/interrupt.ts`), then every call still unanswered is answered with an error that
+ * `interruptible` in `../provider/calls.ts`), then every call still unanswered is answered with an error that
  * says so, and the process exits. Without the bound, a call retrying against a silent service
  * would keep the process alive for minutes after it was asked to stop.
  */

@@ -79,7 +79,7 @@ export type FaucetDripInputs = Inputs<typeof FAUCET_DRIP_PROPERTIES>;
 /** Outputs of the FaucetDrip resource. */
 export type FaucetDripOutputs = Outputs<typeof FAUCET_DRIP_PROPERTIES>;
 /** Every input of a FaucetDrip, as a program or the plugin passes them. */
-export const FAUCET_DRIP_INPUT_NAMES = inputNames(FAUCET_DRIP_PROPERTIES);
+const FAUCET_DRIP_INPUT_NAMES = inputNames(FAUCET_DRIP_PROPERTIES);
 
 /**
  * How a faucet request ended: `sent` (the service confirmed it), or `unknown` (the request
@@ -133,15 +133,11 @@ export function unknownOutcomeNote(address: string, why: string): string {
 }
 
 /**
- * `create`: requests test tokens once and records what was sent. When the request reached the
- * service (or may have) and no readable answer came back (`mayHaveBeenProcessed`), the resource
- * is still recorded, with `outcome: "unknown"` and a note saying how to check and resend: failing
- * the create instead would make the next `pulumi up` send again. A clear refusal (a 4xx from the
- * service, a 429 daily limit) fails the create; nothing was sent. A send interrupted by a killed
- * engine is caught by the journal (see `faucet-journal.ts`) and also recorded as unknown. So is a
- * send still in flight when the provider plugin is stopped and its shutdown grace has run out
- * (see `interrupt.ts`): its journal entry is kept, so a run that never got this answer does not
- * send again either.
+ * `create`: requests test tokens once and records what was sent. When the request may have been
+ * processed and no readable answer came back, or a killed run left its journal entry (see
+ * `faucet-journal.ts`), or the plugin was stopped mid-send, the drip is recorded with
+ * `outcome: "unknown"` and a note: failing the create would make the next `pulumi up` send again.
+ * A clear refusal (a 4xx, the daily limit) fails the create; nothing was sent.
  */
 export async function createFaucetDrip(
   inputs: FaucetDripInputs,

@@ -104,7 +104,7 @@ export type NetworkOutputs = Outputs<typeof NETWORK_PROPERTIES>;
 export type ManagedInput = "name" | "project";
 
 /** Every input of a Network, as a program or the plugin passes them. */
-export const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
+const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
 
 /** The outputs of `network` as read from the service, with the connection settings of `inputs`. */
 function networkOutputs(network: NetworkInfo, inputs: ConnectionArgs, managedInputs: string[] | undefined) {

@@ -1,18 +1,11 @@
 /**
- * The dynamic providers' implementation, loaded by name inside the provider process at call
- * time (`require("pulumi-blockchain-nodes/provider-runtime")`). The serialized providers
- * therefore capture no client, no key and no module by value: see `./shell.ts`. Every kind of
- * the provider core's registry is served here under its key (`network`, `faucetDrip`).
- * The SDK is imported for its types only: the provider process never loads it from here.
+ * The dynamic providers' implementation, loaded by name in the provider process at call time
+ * (`require("pulumi-blockchain-nodes/provider-runtime")`), so the serialized providers capture
+ * nothing by value (see `./shell.ts`): every kind of the registry under its key.
  *
- * Errors of the provider methods as the user sees them: one clear message, no stack trace.
- *
- * The engine shows a failed provider call as the error's message, on the resource. Pulumi's
- * dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) also prints every error thrown
- * by `check`, `diff`, `read` and `delete` to its stderr as `${error}: ${error.stack}`, and the
- * engine shows that text again, with the trace, under the stack. Every message of this package
- * already names the operation, the resource and what to do, so the second copy only repeats it
- * with frames of the provider's internals.
+ * Errors show once, without a trace. Pulumi's dynamic-provider host prints every error thrown by
+ * `check`, `diff`, `read` and `delete` to its stderr as `${error}: ${error.stack}`, which the engine
+ * shows again under the stack; the host offers no way to turn that off, so that line is dropped here.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { engineLog, KINDS, setProviderConfig, type KindMethods, type ResourceKind } from "../provider";

@@ -89,17 +89,6 @@ describe("Network provider", () => {
     await expect(net.createNetwork({ networkId: emulator().fixtures.foreignNetwork })).rejects.toThrow(/404/);
   });
 
-  test("networkId change replaces", async () => {
-    const id = emulator().fixtures.emptyNetwork;
-    const created = await net.createNetwork({ networkId: id });
-    expect(
-      await net.diffNetwork(id, created.outs, { networkId: emulator().fixtures.networkWithNodes }),
-    ).toMatchObject({
-      changes: true,
-      replaces: ["networkId"],
-    });
-  });
-
   test("errors never contain the API key", async () => {
     setProviderConfig((key) =>
       key === "blockchain:apiUrl"

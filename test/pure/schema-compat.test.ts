@@ -3,7 +3,8 @@
  * change is found (removed resource, function, type, property of every kind; changed type; new
  * required input; an output no longer always set), additions pass, and the rule that lets a break
  * ship (a major bump, or a minor one before 1.0, AND a CHANGELOG breaking heading of that version
- * naming it) holds. Then the real files: schema.json only adds to the released 0.1.0 schema.
+ * naming it) holds. Then the real files: the released 0.1.0 schema (schema.json against it:
+ * `npm run schema:compat`, run by CI).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -412,8 +413,6 @@ describe("npm run schema:compat on files", () => {
 });
 
 describe("this repository", () => {
-  const current: PackageSchema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
-
   test("schema/released/0.1.0.json is the schema of release 0.1.0", () => {
     const released = releasedSchemas(path.join(root, "schema", "released"));
     expect(released.map((r) => r.version)).toContain("0.1.0");
@@ -425,17 +424,5 @@ describe("this repository", () => {
       "blockchain:index:Network",
       "blockchain:index:FaucetDrip",
     ]);
-  });
-
-  test("schema.json only adds to the newest released schema, so it passes at any version", () => {
-    const newest = releasedSchemas(path.join(root, "schema", "released"))[0];
-    const released: PackageSchema = JSON.parse(fs.readFileSync(newest.file, "utf8"));
-    expect(compareSchemas(released, current).map((b) => b.message)).toEqual([]);
-    const changelog = fs.readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
-    for (const version of [newest.version, "0.2.0"]) {
-      expect(decide({ released, releasedVersion: newest.version, current, version, changelog }).ok).toBe(
-        true,
-      );
-    }
   });
 });
