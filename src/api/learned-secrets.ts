@@ -4,8 +4,8 @@ import { REDACTED } from "./defaults";
 export const MAX_LEARNED_SECRETS = 20_000;
 
 /** Characters of a token and of a part of one: where credentials are looked for, and cuts never fall. */
-export const TOKEN = "[^\\s\"'`<>()[\\]{},;]";
-export const PART = "[^\\s\"'`<>()[\\]{},;=&?#@/:]";
+export const TOKEN = "[^\\x00-\\x20\"'`<>()[\\]{},;]";
+export const PART = "[^\\x00-\\x20\"'`<>()[\\]{},;=&?#@/:]";
 
 /** Shortest value remembered: shorter ones would redact ordinary words. */
 const MIN_SECRET_LENGTH = 6;
@@ -43,10 +43,8 @@ export class LearnedSecrets {
     return text.replace(new RegExp(`${TOKEN}+`, "g"), (run) => {
       const token = run.replace(/(?<![.:])[.:]+$/, ""); // sentence punctuation is not part of it
       if (this.values.has(token)) return REDACTED + run.slice(token.length);
-      const parts = token.replace(new RegExp(`${PART}{6,}`, "g"), (part) =>
-        this.values.has(part) ? REDACTED : part,
-      );
-      return parts + run.slice(token.length);
+      const parts = new RegExp(`${PART}{6,}`, "g");
+      return token.replace(parts, (p) => (this.values.has(p) ? REDACTED : p)) + run.slice(token.length);
     });
   }
 }

@@ -21,7 +21,7 @@ const [TOKEN_AFTER, PART_AFTER] = [new RegExp(`^${TOKEN}*`), new RegExp(`^${PART
 /** Where to cut `text` near `max`: never inside a token (a key, a learned credential) nor a known secret. */
 function cutAt(text: string, max: number, forms: readonly string[]): number {
   if (text.length <= max) return text.length;
-  // After the token, or after its part if the token is longer, or at `max` inside a part too long to be a secret.
+  // After the token, else after its part, else at `max` (in a part too long to be a learned secret).
   const ahead = text.slice(max, max + CUT_MARGIN + 1);
   const [token, part] = [TOKEN_AFTER, PART_AFTER].map((re) => (re.exec(ahead) ?? [""])[0].length);
   let end = max + (token <= CUT_MARGIN ? token : part <= CUT_MARGIN ? part : 0);
@@ -49,21 +49,17 @@ const SECRET_PARAM = new RegExp(
 );
 /** `token=…`, `password:…` in free text; not `name: value`, how messages list fields. */
 const ASSIGNMENT = /(?<![\w.-])([\w.-]{1,64})( *(?:=|:(?! |\/\/)) *)(?!\[REDACTED\])([^\s"',;&)\]}]+)/g;
-/** A quoted field name and its colon, in JSON or in JSON escaped in a string (`\"password\":\"`). */
-const FIELD = /(\\?)(["'])([\w-]{1,64})\1\2\s*:\s*\1(["'])/g;
-/** A field's value up to its closing quote, or to the end of a text cut short. */
-const FIELD_VALUE: Record<string, RegExp> = {
-  '"': /(?:\\[^]|[^"\\])*/y,
-  "'": /(?:\\[^]|[^'\\])*/y,
-  '\\"': /[^]*?(?=(?<!\\)\\"|$)/y,
-  "\\'": /[^]*?(?=(?<!\\)\\'|$)/y,
-};
+/** A quoted field name and its colon, in JSON or in JSON escaped in strings (`\"password\":\"`). */
+const FIELD = /(?<!\\)(\\{0,7})(["'])([\w-]{1,64})\1\2\s*:\s*\1(["'])/g;
+/** A field's value up to its closing quote (escaped as its name's), or to the end of a text cut short. */
+const fieldValue = (escapes: number, q: string) =>
+  new RegExp(escapes ? `[^]*?(?=(?<!\\\\)\\\\{${escapes}}${q}|$)` : `(?:\\\\[^]|[^${q}\\\\])*`, "y");
 /** A URL (`scheme://…`) or a path on its own (`GET /v1/<key>`, `//host/…`) in free text. */
 const URL_IN_TEXT =
   /(?<![a-z\d+.-])(?=[\d+.-]*[a-z])[a-z\d+.-]+:\/\/[^\s"'<>`]+|(?<![^\s"'<>`])\/[^\s"'<>`]*/gi;
 /** Credential field names (lower case, without `-_.`), besides the node's secret fields. */
 const CREDENTIAL_NAME =
-  /password|passwd|passphrase|secret|apikey|authkey|privatekey|accesskey|credential|authorization|(?:token|key|pwd|signature)$|^(?:auth|pass|sig)$/;
+  /pass(?:word|wd|phrase)|secret|(?:api|auth|private|access)key|credential|authorization|(?:token|key|pwd|signature)$|^(?:auth|pass|sig)$/;
 
 function isCredentialName(name: string): boolean {
   const normal = name.toLowerCase().replace(/[-_.]/g, "");
@@ -81,7 +77,7 @@ function hideFields(text: string): string {
       continue;
     }
     const start = m.index + m[0].length;
-    const value = FIELD_VALUE[m[1] + m[4]];
+    const value = fieldValue(m[1].length, m[4]);
     value.lastIndex = start;
     value.exec(text);
     out += text.slice(last, start) + REDACTED;
@@ -90,11 +86,12 @@ function hideFields(text: string): string {
   return out + text.slice(last);
 }
 
-/** `text` with each run of `hidden` characters and of `forms` found in `hay` (overlapping too) replaced `by`. */
+/** `text` with each run of `hidden` characters, and of `forms` found in `hay`, replaced `by`. */
 function hideForms(text: string, hay: string, forms: string[], hidden: Uint8Array, by: string): string {
   for (const form of forms) {
-    for (let i = hay.indexOf(form); form && i >= 0; i = hay.indexOf(form, i + 1))
+    for (let i = hay.indexOf(form); form && i >= 0; i = hay.indexOf(form, i + 1)) {
       hidden.fill(1, i, i + form.length);
+    }
   }
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -210,7 +207,7 @@ function hasUnusualWord(text: string): boolean {
   return (plain(text).match(/[a-z\d]+/gi) ?? []).some((word) => !ORDINARY_WORD.test(word));
 }
 
-/** At least 16 characters, letters, digits and an unusual word: `sk_live_0a1b2c3d4e5f6789`, not `ND-123-456-789`. */
+/** Looks like a key: 16+ characters, letters, digits and an unusual word (not `ND-123-456-789`). */
 function isKeyLike(text: string): boolean {
   const p = plain(text);
   return p.length >= 16 && /[a-z]/i.test(p) && /\d/.test(p) && hasUnusualWord(p);
@@ -269,7 +266,7 @@ function markUrl(url: string, hide: Hide): void {
   for (const m of url.matchAll(/:\/\/([^/?#]*)@/g)) hide(m.index + 3, m.index + 3 + m[1].length);
 }
 
-/** What replaces each credential, the known secrets, and whether they match in any ASCII case (as in host names). */
+/** What replaces credentials; known secrets; whether these match in any ASCII case (as in host names). */
 export interface MaskUrlOptions {
   replacement: string;
   secrets?: ReadonlyArray<string>;

@@ -117,12 +117,13 @@ describe("redact", () => {
     expect(redact(`{"details":{"${name}": "pw-ab\\"c`)).toBe(`{"details":{"${name}": "[REDACTED]`);
   });
 
-  it("hides JSON escaped inside a JSON string, keeping ids", () => {
-    const out = redact(
-      JSON.stringify({ message: JSON.stringify({ auth_key: "k-123", id: "ND-123-456-789" }) }),
-    );
-    expect(out).not.toContain("k-123");
-    expect(out).toContain("ND-123-456-789");
+  it("hides JSON escaped inside JSON strings, three levels deep, keeping ids", () => {
+    let body = JSON.stringify({ auth_key: 'k-1 "23', id: "ND-123-456-789" });
+    for (let depth = 0; depth < 3; depth++) {
+      body = JSON.stringify({ message: body });
+      expect(redact(body)).not.toContain("k-1");
+      expect(redact(body)).toContain("ND-123-456-789");
+    }
   });
 
   it("replaces known secrets, plain or URL-encoded, overlapping ones whole; empty ones are ignored", () => {
