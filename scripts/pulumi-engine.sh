@@ -35,7 +35,6 @@ done
 
 start_s=$SECONDS
 log() { printf 'pulumi-engine: %s\n' "$*" >&2; }
-elapsed() { echo "$((SECONDS - start_s))"; }
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 tools_dir=$(cd "$script_dir/../tools/pulumi-engine" && pwd -P)
@@ -60,7 +59,7 @@ pulumi_version() {
 finish() {
   local dir=$1 ver=${2:-}
   [[ -n $ver ]] || ver=$(pulumi_version "$dir/pulumi" || true)
-  log "engine: $dir (pulumi $ver); provisioning took $(elapsed)s"
+  log "engine: $dir (pulumi $ver); provisioning took $((SECONDS - start_s))s"
   log "Python programs: PULUMI_PYTHON_CMD=$dir/pulumi-python"
   [[ -x $dir/pulumi-resource-pulumi-nodejs ]] ||
     log "hint: dynamic resources also need <project>/node_modules/@pulumi/pulumi on PATH (pulumi-resource-pulumi-nodejs)"

@@ -1,23 +1,14 @@
 /**
- * `npm run reliability [-- --seed N] [--only 1,3] [--quick] [--details]`: the seeded figures no
- * test can give (docs/reliability.md), against in-process emulators and a hostile server; exits 1
- * when a goal is missed. `--quick` runs fewer cases (its sizes miss the goals' minimums).
+ * `npm run reliability`: the seeded figures no test can give (docs/reliability.md), against
+ * in-process emulators and a hostile server; exits 1 when a goal is missed. `--quick` runs fewer
+ * cases (its sizes miss the goals' minimums).
  */
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { parseArgs } from "util";
-import {
-  Goal,
-  captureOutput,
-  enterSection,
-  say,
-  scrub,
-  seconds,
-  settings,
-  table,
-} from "./reliability/common";
-import { unhandled, watchUnhandled, zeroGoal } from "./reliability/common";
+import { Goal, captureOutput, commandLine, enterSection, say, scrub, seconds } from "./reliability/common";
+import { settings, table, unhandled, watchUnhandled, zeroGoal } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
 import { runFaucet } from "./reliability/faucet";
 import { runHostile } from "./reliability/hostile";
@@ -40,7 +31,10 @@ function options() {
 }
 
 async function main(): Promise<number> {
-  const args = options();
+  const args = commandLine(
+    "npm run reliability [-- --seed N] [--only 1,2,3,4] [--quick] [--details]",
+    options,
+  );
   captureOutput();
   watchUnhandled();
   const journal = mkdtempSync(join(tmpdir(), "reliability-faucet-journal-"));

@@ -1,9 +1,8 @@
 /**
- * `npm run soak [-- --minutes N] [--quick] [--seed N] [--calls N] [--keep]` (docs/reliability.md):
- * for `--minutes` (default 10, or SOAK_MINUTES; `--quick`: 2), against emulators faulting 25% of
- * requests, engine cycles of two programs (`./soak/cycles.ts`) and one plugin process across at
- * least `--calls` calls (`./soak/plugin-calls.ts`), then a secrets audit and the faucet's sends.
- * `--keep` keeps the engine sandbox. Exits 1 when a goal is missed.
+ * `npm run soak` (docs/reliability.md): for `--minutes` (default 10, or SOAK_MINUTES; `--quick`: 2),
+ * against emulators faulting 25% of requests, engine cycles of two programs (`./soak/cycles.ts`)
+ * and one plugin process across at least `--calls` calls (`./soak/plugin-calls.ts`), then a
+ * secrets audit and the faucet's sends. `--keep` keeps the engine sandbox. Exits 1 when a goal is missed.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -14,7 +13,14 @@ import { startEmulator } from "../src/emulator";
 import type { RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
 import { createEngineSandbox, provisionEngine } from "./engine-sandbox";
-import { captureOutput, capturedOutput, say, unhandled, watchUnhandled } from "./reliability/common";
+import {
+  captureOutput,
+  capturedOutput,
+  commandLine,
+  say,
+  unhandled,
+  watchUnhandled,
+} from "./reliability/common";
 import { SOAK_FAULTS, faultShare, mbFromKb, ms, n, quantile, transcripts, x } from "./soak/common";
 import { MAX_ATTEMPTS, runCycles } from "./soak/cycles";
 import { writeProjects } from "./soak/programs";
@@ -131,12 +137,11 @@ function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[
 }
 
 /** The median of the RSS samples (kB) whose call numbers are in [from, to]. */
-function rssWindow(p: PluginSoakResult, from: number, to: number): number {
-  return quantile(
+const rssWindow = (p: PluginSoakResult, from: number, to: number): number =>
+  quantile(
     p.rss.filter((s) => s.calls >= from && s.calls <= to).map((s) => s.kb),
     0.5,
   );
-}
 
 function pluginFigures(p: PluginSoakResult): Figure[] {
   const last = p.rss[p.rss.length - 1].calls;
@@ -148,14 +153,9 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
   const clean = p.timed.filter((c) => !c.faulted && c.plainMs !== undefined);
   const all = p.timed.filter((c) => c.plainMs !== undefined);
   const lat = (calls: typeof all) => {
-    const plugin = calls.map((c) => c.ms);
-    const plain = calls.map((c) => c.plainMs!);
-    return {
-      p50: quantile(plugin, 0.5),
-      p99: quantile(plugin, 0.99),
-      plain50: quantile(plain, 0.5),
-      plain99: quantile(plain, 0.99),
-    };
+    const [plugin, plain] = [calls.map((c) => c.ms), calls.map((c) => c.plainMs!)];
+    const [p50, p99] = [quantile(plugin, 0.5), quantile(plugin, 0.99)];
+    return { p50, p99, plain50: quantile(plain, 0.5), plain99: quantile(plain, 0.99) };
   };
   const c = lat(clean);
   const a = lat(all);
@@ -257,7 +257,10 @@ function tally(causes: string[]): Array<[string, number]> {
 }
 
 async function main(): Promise<number> {
-  const args = options();
+  const args = commandLine(
+    "npm run soak [-- --minutes N] [--quick] [--seed N] [--calls N] [--keep]",
+    options,
+  );
   captureOutput();
   watchUnhandled();
   // The programs and the plugin must use only the connection settings given to them here.

@@ -15,20 +15,15 @@ const dist = path.join(root, "dist");
 const session = new inspector.Session();
 session.connect();
 const post = (m, p) => new Promise((res, rej) => session.post(m, p, (e, r) => (e ? rej(e) : res(r))));
-function counts(result) {
-  const m = new Map();
+/** The files of dist/ (not the emulator's) in which a function other than the module's top level ran. */
+function filesRun(result) {
+  const files = new Set();
   for (const s of result.result) {
-    if (!s.url.includes("/dist/") || s.url.includes("/dist/emulator/") || s.url.includes("node_modules"))
-      continue;
     const file = s.url.replace(/^file:\/\//, "");
-    if (!file.startsWith(dist)) continue;
-    for (const f of s.functions) {
-      if (f.ranges[0].startOffset === 0) continue; // module top level
-      const key = file + "#" + f.ranges[0].startOffset;
-      m.set(key, (m.get(key) || 0) + f.ranges[0].count);
-    }
+    if (!file.startsWith(dist + path.sep) || file.startsWith(path.join(dist, "emulator"))) continue;
+    if (s.functions.some((f) => f.ranges[0].startOffset !== 0 && f.ranges[0].count > 0)) files.add(file);
   }
-  return m;
+  return files;
 }
 (async () => {
   await post("Profiler.enable");
@@ -78,9 +73,7 @@ function counts(result) {
   await run(); // warm-up (lazy requires, first-call setup), not counted
   await post("Profiler.takePreciseCoverage"); // resets the counters
   await run();
-  const after = counts(await post("Profiler.takePreciseCoverage"));
-  const files = new Set();
-  for (const [k, v] of after) if (v > 0) files.add(k.split("#")[0]);
+  const files = filesRun(await post("Profiler.takePreciseCoverage"));
   const list = [...files].map((f) => path.relative(dist, f).replace(/\.js$/, ".ts")).sort();
   console.log(`${which}: ${list.length} files of src/ ran`);
   for (const f of list) console.log("  src/" + f);

@@ -78,6 +78,16 @@ export function captureOutput(): void {
   }) as typeof process.stderr.write;
 }
 
+/** `parse()`, or exit 2 saying what is wrong with the command line, and its usage. */
+export function commandLine<T>(usage: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nusage: ${usage}\n`);
+    process.exit(2);
+  }
+}
+
 /** `details`: print every problem line instead of the first few. */
 export const settings = { details: false };
 

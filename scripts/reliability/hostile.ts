@@ -103,18 +103,14 @@ function raw(req: http.IncomingMessage, text: string): void {
   req.socket.write(text, () => req.socket.end());
 }
 
-interface Outcome {
-  name: string;
-  group: string;
+type Outcome = Pick<Scenario, "name" | "group" | "expect"> & {
   op: Op | ListOp;
-  expect: Scenario["expect"];
-  hits: number;
   status: "resolved" | "rejected" | "pending";
   ms: number;
   deadline: number;
   error?: unknown;
   detail?: string;
-}
+};
 
 /** Runs section 3 and prints its table; returns its goals. */
 export async function runHostile(options: { seed: number; quick: boolean }): Promise<Goal[]> {
@@ -365,7 +361,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
     const deadline = deadlineOf(c.op);
     const r = await settle(() => calls[c.op](client), c.op === "listNodes" ? 90_000 : deadline + 15_000);
     const { name, group, expect } = c.scenario;
-    const o: Outcome = { name, group, expect, op: c.op, hits: c.hits, status: r.status, ms: r.ms, deadline };
+    const o: Outcome = { name, group, expect, op: c.op, status: r.status, ms: r.ms, deadline };
     if (r.status === "rejected") {
       o.error = r.error;
       keep("3 hostile", `${name} / ${c.op}`, r.error);
