@@ -19,156 +19,152 @@ describe("faults before processing", () => {
     });
   const nodes = (key?: string | null) => call(emulator(), "/v1/nodes/", { key });
 
-  describe("enqueueFaults", () => {
-    test("a 429 with Retry-After once (before authentication), then normal service; an HTTP date is sent verbatim, no retryAfter no header", async () => {
-      const date = "Wed, 21 Oct 2015 07:28:00 GMT";
-      emulator().enqueueFaults([
-        { status: 429, retryAfter: "2" },
-        { status: 503, retryAfter: date },
-        { status: 503 },
-      ]);
-      const a = await nodes(null);
-      expect([a.status, a.headers.get("retry-after"), a.json.error.code]).toEqual([429, "2", "throttled"]);
-      expect((await nodes()).headers.get("retry-after")).toBe(date);
-      const c = await nodes();
-      expect([c.status, c.headers.get("retry-after"), c.json.error.code]).toEqual([
-        503,
-        null,
-        "service_unavailable",
-      ]);
-      expect((await nodes(null)).status).toBe(401);
-      expect(record(emulator())).toBe("429 429, 503 503, 503 503, 401");
-    });
-
-    test("custom bodies: an HTML proxy page, truncated JSON, a content type; default 502/504 are HTML", async () => {
-      emulator().enqueueFaults([
-        { status: 502, body: "<html><body>Bad gateway</body></html>" },
-        { status: 500, body: '{"error": {"code": "ser' },
-        { status: 504 },
-        { status: 500, body: "oops", contentType: "text/plain" },
-      ]);
-      const seen = [];
-      for (let i = 0; i < 4; i++) {
-        const a = await nodes();
-        seen.push([
-          a.status,
-          a.headers.get("content-type"),
-          a.text.includes("504 Gateway Time-out") ? "gateway" : a.text,
-        ]);
-      }
-      expect(seen).toEqual([
-        [502, "text/html", "<html><body>Bad gateway</body></html>"],
-        [500, "application/json", '{"error": {"code": "ser'],
-        [504, "text/html", "gateway"],
-        [500, "text/plain", "oops"],
-      ]);
-    });
-
-    test("an injected error or drop never processes the request; a drop is logged with status 0", async () => {
-      emulator().enqueueFaults([{ status: 429 }, { status: 503 }, { status: 500 }, { drop: true }]);
-      for (const status of [429, 503, 500]) expect((await drip()).status).toBe(status);
-      await expect(drip()).rejects.toThrow();
-      expect(emulator().faucetSends()).toEqual([]);
-      expect(emulator().requests()[3]).toMatchObject({
-        method: "POST",
-        route: "/v1/faucet/goerli",
-        status: 0,
-        fault: "drop",
-      });
-      const network = emulator().fixtures.emptyNetwork;
-      emulator().enqueueFaults([{ status: 503 }]);
-      expect((await call(emulator(), `/v1/networks/${network}/`, { method: "DELETE" })).status).toBe(503);
-      expect(emulator().admin.getNetwork(network)).toBeDefined();
-      expect((await nodes()).status).toBe(200);
-    });
-
-    test("match by method and path prefix; faults apply in order; delayMs waits, then serves", async () => {
-      emulator().enqueueFaults([
-        { status: 503, match: { method: "post" } },
-        { status: 502, match: { path: "/v1/networks/" } },
-        { status: 504 },
-        { delayMs: 120 },
-      ]);
-      const network = `/v1/networks/${emulator().fixtures.emptyNetwork}/`;
-      expect((await call(emulator(), network, { method: "PATCH" })).status).toBe(502);
-      expect((await nodes()).status).toBe(504);
-      expect((await nodes()).status).toBe(200);
-      expect((await drip()).status).toBe(503);
-      expect((await drip()).status).toBe(200);
-      expect(faultsOf(emulator())).toEqual(["502", "504", "delay", "503", undefined]);
-    });
-
-    test("malformed faults are refused", () => {
-      for (const fault of [{ status: 404 }, { delayMs: -1 }, {}]) {
-        expect(() => emulator().enqueueFaults([fault as never])).toThrow(RangeError);
-      }
-    });
+  test("a 429 with Retry-After once (before authentication), then normal service; an HTTP date is sent verbatim, no retryAfter no header", async () => {
+    const date = "Wed, 21 Oct 2015 07:28:00 GMT";
+    emulator().enqueueFaults([
+      { status: 429, retryAfter: "2" },
+      { status: 503, retryAfter: date },
+      { status: 503 },
+    ]);
+    const a = await nodes(null);
+    expect([a.status, a.headers.get("retry-after"), a.json.error.code]).toEqual([429, "2", "throttled"]);
+    expect((await nodes()).headers.get("retry-after")).toBe(date);
+    const c = await nodes();
+    expect([c.status, c.headers.get("retry-after"), c.json.error.code]).toEqual([
+      503,
+      null,
+      "service_unavailable",
+    ]);
+    expect((await nodes(null)).status).toBe(401);
+    expect(record(emulator())).toBe("429 429, 503 503, 503 503, 401");
   });
 
-  describe("random faults", () => {
-    test("rate429 with retryAfterSeconds; null sends no Retry-After; dropRate closes the connection", async () => {
-      emulator().setFaults({ rate429: 1, retryAfterSeconds: 3 });
-      const retryAfter = async () => nodes().then((a) => [a.status, a.headers.get("retry-after")]);
-      expect(await retryAfter()).toEqual([429, "3"]);
-      emulator().setFaults({ rate429: 1, retryAfterSeconds: null });
-      expect(await retryAfter()).toEqual([429, null]);
-      emulator().setFaults({ dropRate: 1 });
-      await expect(nodes()).rejects.toThrow();
-      emulator().setFaults({});
-      expect((await nodes()).status).toBe(200);
-    });
+  test("custom bodies: an HTML proxy page, truncated JSON, a content type; default 502/504 are HTML", async () => {
+    emulator().enqueueFaults([
+      { status: 502, body: "<html><body>Bad gateway</body></html>" },
+      { status: 500, body: '{"error": {"code": "ser' },
+      { status: 504 },
+      { status: 500, body: "oops", contentType: "text/plain" },
+    ]);
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await nodes();
+      seen.push([
+        a.status,
+        a.headers.get("content-type"),
+        a.text.includes("504 Gateway Time-out") ? "gateway" : a.text,
+      ]);
+    }
+    expect(seen).toEqual([
+      [502, "text/html", "<html><body>Bad gateway</body></html>"],
+      [500, "application/json", '{"error": {"code": "ser'],
+      [504, "text/html", "gateway"],
+      [500, "text/plain", "oops"],
+    ]);
+  });
 
-    test("rate5xx mixes 503 (with Retry-After), 502 and 504", async () => {
-      emulator().setFaults({ rate5xx: 1, retryAfterSeconds: 1 });
-      const statuses = new Set<number>();
-      for (let i = 0; i < 30; i++) {
-        const a = await nodes();
-        statuses.add(a.status);
-        expect(a.headers.get("retry-after")).toBe(a.status === 503 ? "1" : null);
-      }
-      expect(statuses).toEqual(new Set([502, 503, 504]));
+  test("an injected error or drop never processes the request; a drop is logged with status 0", async () => {
+    emulator().enqueueFaults([{ status: 429 }, { status: 503 }, { status: 500 }, { drop: true }]);
+    for (const status of [429, 503, 500]) expect((await drip()).status).toBe(status);
+    await expect(drip()).rejects.toThrow();
+    expect(emulator().faucetSends()).toEqual([]);
+    expect(emulator().requests()[3]).toMatchObject({
+      method: "POST",
+      route: "/v1/faucet/goerli",
+      status: 0,
+      fault: "drop",
     });
+    const network = emulator().fixtures.emptyNetwork;
+    emulator().enqueueFaults([{ status: 503 }]);
+    expect((await call(emulator(), `/v1/networks/${network}/`, { method: "DELETE" })).status).toBe(503);
+    expect(emulator().admin.getNetwork(network)).toBeDefined();
+    expect((await nodes()).status).toBe(200);
+  });
 
-    test("latencyMs, fixed and as a range, is recorded", async () => {
-      emulator().setFaults({ latencyMs: 60 });
-      await nodes();
-      emulator().setFaults({ latencyMs: [20, 40], rate429: 1 });
-      await nodes();
-      expect(faultsOf(emulator())).toEqual(["latency", "latency+429"]);
-    });
+  test("match by method and path prefix; faults apply in order; delayMs waits, then serves", async () => {
+    emulator().enqueueFaults([
+      { status: 503, match: { method: "post" } },
+      { status: 502, match: { path: "/v1/networks/" } },
+      { status: 504 },
+      { delayMs: 120 },
+    ]);
+    const network = `/v1/networks/${emulator().fixtures.emptyNetwork}/`;
+    expect((await call(emulator(), network, { method: "PATCH" })).status).toBe(502);
+    expect((await nodes()).status).toBe(504);
+    expect((await nodes()).status).toBe(200);
+    expect((await drip()).status).toBe(503);
+    expect((await drip()).status).toBe(200);
+    expect(faultsOf(emulator())).toEqual(["502", "504", "delay", "503", undefined]);
+  });
 
-    test("the same seed fails the same requests; faults given at start apply", async () => {
-      const faults = { rate429: 0.3, rate5xx: 0.3 };
-      const twin = await startEmulator({ seed: 13, faults });
-      try {
-        emulator().setFaults(faults);
-        const sequence = async (e: RunningEmulator) => {
-          const out: number[] = [];
-          for (let i = 0; i < 20; i++) out.push((await call(e, "/v1/nodes/")).status);
-          return out;
-        };
-        const [x, y] = [await sequence(emulator()), await sequence(twin)];
-        expect(x).toEqual(y);
-        expect(new Set(x).size).toBeGreaterThan(1);
-      } finally {
-        await twin.close();
-      }
-    });
+  test("malformed queued faults are refused", () => {
+    for (const fault of [{ status: 404 }, { delayMs: -1 }, {}]) {
+      expect(() => emulator().enqueueFaults([fault as never])).toThrow(RangeError);
+    }
+  });
 
-    test("invalid settings are refused", async () => {
-      for (const faults of [{ rate429: 2 }, { latencyMs: [50, 10] as const }, { retryAfterSeconds: -1 }]) {
-        expect(() => emulator().setFaults(faults)).toThrow(RangeError);
-      }
-      await expect(startEmulator({ faults: { dropRate: -0.1 } })).rejects.toThrow(RangeError);
-    });
+  test("rate429 with retryAfterSeconds; null sends no Retry-After; dropRate closes the connection", async () => {
+    emulator().setFaults({ rate429: 1, retryAfterSeconds: 3 });
+    const retryAfter = async () => nodes().then((a) => [a.status, a.headers.get("retry-after")]);
+    expect(await retryAfter()).toEqual([429, "3"]);
+    emulator().setFaults({ rate429: 1, retryAfterSeconds: null });
+    expect(await retryAfter()).toEqual([429, null]);
+    emulator().setFaults({ dropRate: 1 });
+    await expect(nodes()).rejects.toThrow();
+    emulator().setFaults({});
+    expect((await nodes()).status).toBe(200);
+  });
 
-    test("close() ends a request held by latency (longer than any test's timeout)", async () => {
-      const slow = await startEmulator({ faults: { latencyMs: 600_000 } });
-      const pending = call(slow, "/v1/nodes/").catch((e: unknown) => e);
-      await new Promise((r) => setTimeout(r, 50));
-      await slow.close();
-      expect(String(await pending)).toMatch(/fetch failed/);
-    });
+  test("rate5xx mixes 503 (with Retry-After), 502 and 504", async () => {
+    emulator().setFaults({ rate5xx: 1, retryAfterSeconds: 1 });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 30; i++) {
+      const a = await nodes();
+      statuses.add(a.status);
+      expect(a.headers.get("retry-after")).toBe(a.status === 503 ? "1" : null);
+    }
+    expect(statuses).toEqual(new Set([502, 503, 504]));
+  });
+
+  test("latencyMs, fixed and as a range, is recorded", async () => {
+    emulator().setFaults({ latencyMs: 60 });
+    await nodes();
+    emulator().setFaults({ latencyMs: [20, 40], rate429: 1 });
+    await nodes();
+    expect(faultsOf(emulator())).toEqual(["latency", "latency+429"]);
+  });
+
+  test("the same seed fails the same requests; faults given at start apply", async () => {
+    const faults = { rate429: 0.3, rate5xx: 0.3 };
+    const twin = await startEmulator({ seed: 13, faults });
+    try {
+      emulator().setFaults(faults);
+      const sequence = async (e: RunningEmulator) => {
+        const out: number[] = [];
+        for (let i = 0; i < 20; i++) out.push((await call(e, "/v1/nodes/")).status);
+        return out;
+      };
+      const [x, y] = [await sequence(emulator()), await sequence(twin)];
+      expect(x).toEqual(y);
+      expect(new Set(x).size).toBeGreaterThan(1);
+    } finally {
+      await twin.close();
+    }
+  });
+
+  test("invalid random fault settings are refused", async () => {
+    for (const faults of [{ rate429: 2 }, { latencyMs: [50, 10] as const }, { retryAfterSeconds: -1 }]) {
+      expect(() => emulator().setFaults(faults)).toThrow(RangeError);
+    }
+    await expect(startEmulator({ faults: { dropRate: -0.1 } })).rejects.toThrow(RangeError);
+  });
+
+  test("close() ends a request held by latency (longer than any test's timeout)", async () => {
+    const slow = await startEmulator({ faults: { latencyMs: 600_000 } });
+    const pending = call(slow, "/v1/nodes/").catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    await slow.close();
+    expect(String(await pending)).toMatch(/fetch failed/);
   });
 
   describe("rateLimit: requests per second per API key over a sliding 1 s window", () => {
