@@ -1,6 +1,6 @@
 /**
- * The data-source functions: node metadata, readable (`getNode`, `getNodes`), and the brief's
- * Output forms, which add every endpoint and credential, secret as a whole (`getNodeOutput`,
+ * The data-source functions: node metadata, readable (`getNode`, `getNodes`), and the Output
+ * forms, which add every endpoint and credential, secret as a whole (`getNodeOutput`,
  * `getNodesOutput`, `getNodeConnectionsOutput`). Each runs a host-neutral lookup
  * (`./lookups.ts`) through the program host (`./program.ts`).
  */
@@ -42,15 +42,14 @@ export type GetNodeConnectionsOutputArgs = Inputs<GetNodeConnectionsArgs>;
 /**
  * Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints (`NodeResult`),
  * readable. A Promise cannot carry secretness, so this form has **no endpoint and no
- * credential**: for them, use the Output form {@link getNodeOutput}, whose every endpoint and
- * credential is a secret `Output<string>` property.
+ * credential**: use {@link getNodeOutput} for them.
  *
  * Expected failures (no API key, a refused key, an unknown id, an invalid input, a `waitFor`
  * timeout, an unreachable or failing service) throw a `pulumi.RunError`: the program ends with
  * that one message, no stack trace.
  * @param opts Pulumi's invoke options: `parent` shows the call's waits and failure under that
- * resource; `provider`, `version`, `pluginDownloadURL` are ignored (no plugin serves this call).
- * `dependsOn` is refused: the Output form {@link getNodeOutput} waits for resources.
+ * resource; `provider`, `version`, `pluginDownloadURL` are ignored (no plugin serves this call);
+ * `dependsOn` is refused: the Output form waits for resources.
  */
 export function getNode(args: GetNodeArgs, opts: pulumi.InvokeOptions = {}): Promise<NodeResult> {
   return failingQuietly(async () => {
@@ -60,16 +59,10 @@ export function getNode(args: GetNodeArgs, opts: pulumi.InvokeOptions = {}): Pro
 }
 
 /**
- * The brief's data source: one node (`GET /v1/nodes/{id}/`) with its metadata, masked twins
- * **and** every endpoint and credential, as one Output **secret as a whole**:
- *
- * each a property of the result: `getNodeOutput({ id })` followed by a field of
- * {@link NodeWithConnection} is a secret `Output<string>` that fits any resource input or stack
- * output (the README's "Functions" section has the examples).
- *
- * Everything computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) stays secret. For a
- * readable value (a name, a status), `pulumi.unsecret(getNodeOutput({ id }).status)`, or the
- * Promise form {@link getNode}.
+ * One node (`GET /v1/nodes/{id}/`) with its metadata, masked twins **and** every endpoint and
+ * credential, as one Output **secret as a whole**: each field of the result, e.g. the node's HTTPS
+ * endpoint, is a secret `Output<string>` that fits any resource input or stack output. Everything computed from
+ * it stays secret; for a readable value, `pulumi.unsecret(getNodeOutput({ id }).status)`.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNode`.
  * @param opts Pulumi's invoke options. `dependsOn`: the lookup starts once every resource listed
@@ -89,9 +82,8 @@ export function getNodeOutput(
 
 /**
  * Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered
- * and ordered: their metadata and masked endpoints (`NodeResult`), readable. A Promise cannot
- * carry secretness, so this form has **no endpoint and no credential**: for them, use the Output
- * form, `getNodesOutput(filters)` (secret as a whole).
+ * and ordered: their metadata and masked endpoints (`NodeResult`), readable; no endpoint and no
+ * credential (use {@link getNodesOutput} for them). The list may be empty.
  *
  * Expected failures (no API key, a refused key, an invalid filter, a `waitFor` timeout, an
  * unreachable or failing service) throw a `pulumi.RunError`: the program ends with that one
@@ -106,20 +98,11 @@ export function getNodes(args: GetNodesArgs = {}, opts: pulumi.InvokeOptions = {
 }
 
 /**
- * The brief's data source: the matching nodes (`GET /v1/nodes/`, every page), each with its
+ * The matching nodes (`GET /v1/nodes/`, every page), each a {@link NodeWithConnection} with its
  * metadata, masked twins **and** every endpoint and credential, as one Output **secret as a
- * whole**:
- *
- * ```ts
- * const nodes = getNodesOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
- * ```
- *
- * Each node is a {@link NodeWithConnection}: an `apply` over `nodes` reads its endpoints and
- * credentials, and what it returns is secret too (the README's "Functions" section has examples).
- *
- * Everything computed from it stays secret. For a readable list (names, statuses), unwrap what
- * you keep: `pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)))`, or use the Promise
- * form {@link getNodes}.
+ * whole**. Everything computed from it stays secret; for a readable list,
+ * `pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)))`. The list may be empty: check
+ * `ns.length` before `ns[0]`.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
  * @param opts Pulumi's invoke options, as in {@link getNodeOutput}, e.g.
@@ -137,17 +120,9 @@ export function getNodesOutput(
 /**
  * The endpoints and credentials of nodes, as one Output **secret as a whole**, holding plain
  * strings: one {@link NodeConnection} per node (its id, name, and each endpoint and credential
- * the service sent), in the order of the list (or the one node of
- * `id`). Every value computed from it (`apply`, `pulumi.interpolate`, `pulumi.all`) is secret
- * too, so an app's configuration is one `apply` away:
- *
- * ```ts
- * const conns = getNodeConnectionsOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
- * ```
- *
- * Takes the filters, `limit` and `waitFor` of `getNodesOutput`, or `id` for one node. There is no
- * Promise form on purpose: a Promise cannot carry secretness. Metadata (status, region, masked
- * endpoints, ...) comes from `getNodesOutput`, readable.
+ * the service sent), in the order of the list, or the one node of `id`. Takes the filters,
+ * `limit` and `waitFor` of `getNodesOutput`, or `id`. No Promise form: a Promise cannot carry
+ * secretness.
  *
  * Expected failures throw a `pulumi.RunError` (one message, no stack trace), as in `getNodes`.
  * @param opts Pulumi's invoke options, as in {@link getNodeOutput}, e.g.
