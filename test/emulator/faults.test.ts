@@ -180,6 +180,7 @@ describe("faults before processing", () => {
       const throttled = await at(999);
       expect([throttled.status, throttled.json.error.code]).toEqual([429, "throttled"]);
       expect(throttled.headers.get("retry-after")).toBe("1");
+      expect(throttled.json.error.message).toBe("Request was throttled. Expected available in 1 second.");
       expect((await at(1000)).status).toBe(200); // t=0 left; t=500 twice and t=1000 remain
       expect((await at(1200)).status).toBe(429);
       expect((await at(1500)).status).toBe(200);

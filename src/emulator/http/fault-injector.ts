@@ -46,7 +46,7 @@ export function faultReply(status: FaultStatus, retryAfter?: string): Reply {
   }
   const when =
     retryAfter !== undefined && /^\d+$/.test(retryAfter)
-      ? ` Expected available in ${retryAfter} seconds.`
+      ? ` Expected available in ${retryAfter} second${retryAfter === "1" ? "" : "s"}.`
       : "";
   const [code, message] = {
     429: ["throttled", `Request was throttled.${when}`],
