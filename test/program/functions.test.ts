@@ -9,6 +9,7 @@ import { NodeServiceClient, type Node } from "../../src/api";
 import { toNodeConnection } from "../../src/provider";
 import { NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
+import { outputRejection, rejection, valueOf } from "./outputs";
 
 pulumi.runtime.setMocks(
   {
@@ -35,32 +36,6 @@ const SECRET_FIELDS = [
 ];
 
 const TO_JSON_TEXT = "Calling [toJSON] on an [Output<T>]";
-
-function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => output.apply(resolve));
-}
-
-/** The rejection of `promise` (fails the test when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (e: Error) => e,
-  );
-}
-
-/**
- * The rejection of an Output's value, with every promise of the Output handled (its value, whether
- * it is known, whether it is secret, its resources): a program's language host reports each
- * distinct error object once, so nothing may be left over for the next test here.
- */
-function outputRejection(output: pulumi.Output<unknown>): Promise<Error> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const o = output as any;
-  for (const p of [o.isKnown, o.isSecret, o.allResources?.()]) p?.catch(() => undefined);
-  return rejection(o.promise());
-}
 
 const emulator = withEmulator({ pageSize: 4 });
 

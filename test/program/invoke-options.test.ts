@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import { NodeServiceClient } from "../../src/api";
 import { withEmulator } from "../helpers/emulator";
+import { outputRejection, rejection, valueOf } from "./outputs";
 
 const NETWORK_TYPE = "pulumi-nodejs:dynamic/blockchain:Network";
 let preview = false;
@@ -39,21 +40,6 @@ const sdk: typeof import("../../src") = require("../../src");
 
 const emulator = withEmulator({ pageSize: 4 });
 const conn = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
-
-function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => output.apply(resolve));
-}
-
-/** The rejection of an Output's value, every promise of the Output handled. */
-function outputRejection(output: pulumi.Output<unknown>): Promise<Error> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const o = output as any;
-  for (const p of [o.isKnown, o.isSecret, o.allResources?.()]) p?.catch(() => undefined);
-  return (o.promise() as Promise<unknown>).then(
-    () => Promise.reject(new Error("expected a rejection")),
-    (e: Error) => e,
-  );
-}
 
 /** The emulator's requests since the last reset, as `METHOD route`. */
 const requests = () =>
@@ -139,9 +125,9 @@ describe("dependsOn", () => {
   test("a Promise form refuses it, naming the Output form to use", async () => {
     const network = new sdk.Network("promise", { networkId: emulator().fixtures.emptyNetwork, ...conn() });
     const opts = { dependsOn: [network] } as pulumi.InvokeOptions;
-    const e = await sdk.getNodes(conn(), opts).catch((error: Error) => error);
+    const e = await rejection(sdk.getNodes(conn(), opts));
     expect(pulumi.RunError.isInstance(e)).toBe(true);
-    expect((e as Error).message).toMatch(/use getNodesOutput\(args, \{ dependsOn \}\)/);
+    expect(e.message).toMatch(/use getNodesOutput\(args, \{ dependsOn \}\)/);
     expect(requests().filter((r) => r.startsWith("GET"))).toEqual([]);
   });
 });
@@ -158,7 +144,7 @@ test("parent: a failure is a ResourceError of the parent, the message alone", as
   expect(error.message).toContain(id);
   // The same failure under the same parent is one error object: the engine prints it once.
   expect(await outputRejection(sdk.getNodeOutput({ ...conn(), id }, { parent }))).toBe(e);
-  const promised = await sdk.getNode({ ...conn(), id }, { parent }).catch((x: Error) => x);
+  const promised = await rejection(sdk.getNode({ ...conn(), id }, { parent }));
   expect((promised as pulumi.ResourceError).resource).toBe(parent);
 });
 
