@@ -69,22 +69,16 @@ const arrayOf = (items: SchemaProperty, description?: string, extra: Partial<Sch
 });
 const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
 
-/** Makes a `DocLookup` that fails on a member without a doc: every property of the schema is documented. */
-function required(docs: DocLookup): (owner: string, member?: string) => string {
+/** A doc lookup that fails on a member without a doc: every property of the schema is documented. */
+type Doc = (owner: string, member?: string) => string;
+
+/** Makes a {@link Doc} of a {@link DocLookup}. */
+function required(docs: DocLookup): Doc {
   return (owner, member) => {
     const doc = docs(owner, member);
     if (!doc) throw new Error(`schema: no doc comment on ${owner}${member ? `.${member}` : ""}`);
     return doc;
   };
-}
-
-/** String properties of `owner`, in the order given, each with its member's doc. */
-function stringProperties(
-  doc: (owner: string, member?: string) => string,
-  owner: string,
-  names: readonly string[],
-): Record<string, SchemaProperty> {
-  return Object.fromEntries(names.map((n) => [n, str(doc(owner, n))]));
 }
 
 /** The schema type of one node-list filter, from its rule in the model. */
@@ -94,30 +88,20 @@ function filterProperty(name: NodeFilterName, doc: string): SchemaProperty {
 }
 
 /** Every filter of `GET /v1/nodes/`, documented as the client's `NodeFilters`. */
-function filterProperties(doc: (owner: string, member?: string) => string): Record<string, SchemaProperty> {
+function filterProperties(doc: Doc): Record<string, SchemaProperty> {
   return Object.fromEntries(NODE_FILTER_NAMES.map((n) => [n, filterProperty(n, doc("NodeFilters", n))]));
 }
 
-const NODE_RESULT_REQUIRED = [
-  "id",
-  "name",
-  "network",
-  "organization",
-  "type",
-  "role",
-  "provider",
-  "region",
-  "status",
-  "configuration",
-  "createdAt",
-];
+// prettier-ignore
+const NODE_RESULT_REQUIRED = ["id", "name", "network", "organization", "type", "role", "provider", "region", "status", "configuration", "createdAt"];
 
-function nodeResultProperties(
-  doc: (owner: string, member?: string) => string,
-): Record<string, SchemaProperty> {
+/** The properties of a `NodeResult`. */
+function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
   // Every required field but `configuration` (an object), and the optional strings.
   const plain = [...NODE_RESULT_REQUIRED.filter((k) => k !== "configuration"), "mode", "version"];
-  const props = stringProperties(doc, "NodeResult", plain);
+  const props: Record<string, SchemaProperty> = Object.fromEntries(
+    plain.map((n) => [n, str(doc("NodeResult", n))]),
+  );
   props.configuration = { ...ANY, description: doc("NodeResult", "configuration") };
   props.creator = ref("Creator", doc("NodeResult", "creator"));
   props.apiNamespaces = arrayOf({ type: "string" }, doc("NodeResult", "apiNamespaces"));
@@ -126,7 +110,7 @@ function nodeResultProperties(
 }
 
 /** The `types` section: the node views, the creator and `waitFor`. */
-function types(doc: (owner: string, member?: string) => string): Record<string, ObjectSpec> {
+function types(doc: Doc): Record<string, ObjectSpec> {
   const connection: Record<string, SchemaProperty> = {
     id: str(doc("NodeConnection", "id")),
     name: str(doc("NodeConnection", "name")),
@@ -184,7 +168,7 @@ const CONNECTIONS_NOTE =
   "`get_node_connections_output`); metadata comes readable from `getNodes`.";
 
 /** The settings `names`, typed and documented as the settings table says. */
-function settings(doc: (owner: string, member?: string) => string, names: readonly SettingName[]) {
+function settings(doc: Doc, names: readonly SettingName[]) {
   return Object.fromEntries(
     names.map((name) => [
       name,
@@ -198,7 +182,7 @@ function settings(doc: (owner: string, member?: string) => string, names: readon
 }
 
 /** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
-function functions(doc: (owner: string, member?: string) => string) {
+function functions(doc: Doc) {
   const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
   const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
   const listInputs = { ...filterProperties(doc), limit, waitFor, ...settings(doc, CALL_SETTING_NAMES) };

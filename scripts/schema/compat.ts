@@ -82,38 +82,28 @@ function reachable(
   roots: Array<Record<string, SchemaProperty> | undefined>,
 ): Set<string> {
   const found = new Set<string>();
-  const queue: string[] = [];
   const visit = (props: Record<string, SchemaProperty> | undefined) => {
     const refs = new Set<string>();
     for (const p of Object.values(props ?? {})) refsOf(p, refs);
-    for (const r of refs) {
-      if (!found.has(r)) {
-        found.add(r);
-        queue.push(r);
-      }
+    for (const r of [...refs].filter((r) => !found.has(r))) {
+      found.add(r);
+      visit(schema.types?.[r]?.properties);
     }
   };
   roots.forEach(visit);
-  while (queue.length > 0) visit(schema.types?.[queue.shift() as string]?.properties);
   return found;
 }
 
-/** The property maps that are inputs: resources' inputs, functions' arguments, the provider's inputs. */
-function inputRoots(s: PackageSchema) {
-  return [
-    ...Object.values(s.resources ?? {}).map((r) => r.inputProperties),
-    ...Object.values(s.functions ?? {}).map((f) => f.inputs?.properties),
-    s.provider?.inputProperties,
-  ];
-}
-
-/** The property maps that are outputs: resources' outputs, functions' results. */
-function outputRoots(s: PackageSchema) {
-  return [
-    ...Object.values(s.resources ?? {}).map((r) => r.properties),
-    ...Object.values(s.functions ?? {}).map((f) => f.outputs?.properties),
-  ];
-}
+/** The property maps that are inputs (resources', functions', the provider's) and outputs. */
+const inputRoots = (s: PackageSchema) => [
+  ...Object.values(s.resources ?? {}).map((r) => r.inputProperties),
+  ...Object.values(s.functions ?? {}).map((f) => f.inputs?.properties),
+  s.provider?.inputProperties,
+];
+const outputRoots = (s: PackageSchema) => [
+  ...Object.values(s.resources ?? {}).map((r) => r.properties),
+  ...Object.values(s.functions ?? {}).map((f) => f.outputs?.properties),
+];
 
 /**
  * Compares one property map of the old schema with the new one: removed and retyped properties,
@@ -122,45 +112,36 @@ function outputRoots(s: PackageSchema) {
 function compareProperties(
   what: string,
   role: "input" | "output" | "property",
-  before: { properties?: Record<string, SchemaProperty>; required?: string[] },
-  after: { properties?: Record<string, SchemaProperty>; required?: string[] },
+  before: ObjectSpec,
+  after: ObjectSpec,
   out: Break[],
 ): void {
-  const oldProps = before.properties ?? {};
-  const newProps = after.properties ?? {};
+  const [oldProps, newProps] = [before.properties ?? {}, after.properties ?? {}];
+  const [oldRequired, newRequired] = [new Set(before.required ?? []), new Set(after.required ?? [])];
   for (const [name, prop] of Object.entries(oldProps)) {
-    if (!(name in newProps)) {
+    const [was, now] = [typeOf(prop), typeOf(newProps[name])];
+    if (!(name in newProps))
       out.push({ kind: "removed", name, message: `removed: ${role} \`${name}\` of ${what}` });
-    } else if (typeOf(prop) !== typeOf(newProps[name])) {
+    else if (was !== now)
       out.push({
         kind: "changed type",
         name,
-        message: `changed type: ${role} \`${name}\` of ${what}: ${typeOf(prop)} → ${typeOf(newProps[name])}`,
+        message: `changed type: ${role} \`${name}\` of ${what}: ${was} → ${now}`,
       });
-    }
   }
-  const oldRequired = new Set(before.required ?? []);
-  const newRequired = new Set(after.required ?? []);
-  if (role === "input") {
-    for (const name of newRequired) {
-      if (!oldRequired.has(name)) {
-        out.push({
-          kind: "new required input",
-          name,
-          message: `new required input: \`${name}\` of ${what}${name in oldProps ? " (was optional)" : ""}`,
-        });
-      }
-    }
-  } else if (role === "output") {
-    for (const name of oldRequired) {
-      if (!newRequired.has(name) && name in newProps) {
-        out.push({
-          kind: "changed type",
-          name,
-          message: `changed type: output \`${name}\` of ${what} is no longer always set (required → optional)`,
-        });
-      }
-    }
+  for (const name of role === "input" ? newRequired : []) {
+    if (oldRequired.has(name)) continue;
+    const was = name in oldProps ? " (was optional)" : "";
+    out.push({
+      kind: "new required input",
+      name,
+      message: `new required input: \`${name}\` of ${what}${was}`,
+    });
+  }
+  for (const name of role === "output" ? oldRequired : []) {
+    if (newRequired.has(name) || !(name in newProps)) continue;
+    const message = `changed type: output \`${name}\` of ${what} is no longer always set (required → optional)`;
+    out.push({ kind: "changed type", name, message });
   }
 }
 
@@ -330,56 +311,40 @@ export function decide(input: {
   /** How to call the current schema in messages (default `schema.json`). */
   schemaName?: string;
 }): Verdict {
-  const { releasedVersion, version } = input;
+  const { releasedVersion: from, version } = input;
   const breaks = compareSchemas(input.released, input.current);
-  const against = `${input.schemaName ?? "schema.json"} (version ${version}) against the released schema ${releasedVersion}`;
+  const against = `${input.schemaName ?? "schema.json"} (version ${version}) against the released schema ${from}`;
   if (breaks.length === 0) {
-    return {
-      ok: true,
-      breaks,
-      lines: [
-        `${against}: compatible (no resource, function or property removed or changed, no new required input).`,
-      ],
-    };
-  }
-  const listed = breaks.map((b) => `  ${b.message}`);
-  /** The verdict refusing the breaks, with what to do about them. */
-  const refused = (advice: string): Verdict => ({
-    ok: false,
-    breaks,
-    lines: [`${against}: ${breaks.length} breaking change(s):`, ...listed, advice],
-  });
-  if (!isMajorBump(releasedVersion, version)) {
-    const major = parseVersion(releasedVersion)?.[0] === 0 ? "a minor or major" : "a major";
-    return refused(
-      `A breaking change needs ${major} version bump over ${releasedVersion} in package.json (it is ${version}) ` +
-        `and a "### … breaking …" heading in the CHANGELOG section of that version naming each change; ` +
-        `or keep the schema compatible (add, do not remove or retype).`,
-    );
+    const line = `${against}: compatible (no resource, function or property removed or changed, no new required input).`;
+    return { ok: true, breaks, lines: [line] };
   }
   const notes = breakingNotes(input.changelog, version);
-  if (notes === undefined) {
-    return refused(
-      `${version} is a major bump over ${releasedVersion}, but CHANGELOG.md has no "## ${version}" section ` +
-        `with a "### … breaking …" heading (e.g. "### Changed (breaking)"): add it, naming each change.`,
-    );
-  }
-  const unnamed = breaks.filter((b) => !namedIn(notes, b.name));
-  if (unnamed.length > 0) {
-    return refused(
-      `The breaking section of ${version} in CHANGELOG.md does not name (in backticks) ` +
-        `${[...new Set(unnamed.map((b) => `\`${b.name}\``))].join(", ")}: say what broke and what users do about it.`,
-    );
-  }
-  return {
-    ok: true,
-    breaks,
-    lines: [
-      `${against}: ${breaks.length} breaking change(s), allowed: ${version} is a major bump over ${releasedVersion} ` +
-        `and CHANGELOG.md's breaking section of ${version} names each:`,
-      ...listed,
-    ],
-  };
+  const unnamed = [
+    ...new Set(breaks.filter((b) => !namedIn(notes ?? "", b.name)).map((b) => `\`${b.name}\``)),
+  ];
+  const major = parseVersion(from)?.[0] === 0 ? "a minor or major" : "a major";
+  const refusal = !isMajorBump(from, version)
+    ? `A breaking change needs ${major} version bump over ${from} in package.json (it is ${version}) ` +
+      `and a "### … breaking …" heading in the CHANGELOG section of that version naming each change; ` +
+      `or keep the schema compatible (add, do not remove or retype).`
+    : notes === undefined
+      ? `${version} is a major bump over ${from}, but CHANGELOG.md has no "## ${version}" section ` +
+        `with a "### … breaking …" heading (e.g. "### Changed (breaking)"): add it, naming each change.`
+      : unnamed.length > 0
+        ? `The breaking section of ${version} in CHANGELOG.md does not name (in backticks) ` +
+          `${unnamed.join(", ")}: say what broke and what users do about it.`
+        : undefined;
+  const listed = breaks.map((b) => `  ${b.message}`);
+  if (refusal)
+    return {
+      ok: false,
+      breaks,
+      lines: [`${against}: ${breaks.length} breaking change(s):`, ...listed, refusal],
+    };
+  const allowed =
+    `${against}: ${breaks.length} breaking change(s), allowed: ${version} is a major bump over ${from} ` +
+    `and CHANGELOG.md's breaking section of ${version} names each:`;
+  return { ok: true, breaks, lines: [allowed, ...listed] };
 }
 
 /** The released schemas in `dir`: `<version>.json` files, highest version first. */

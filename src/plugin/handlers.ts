@@ -14,6 +14,7 @@ import {
   kindOf,
   kindOfToken,
   readProviderConfig,
+  secretOutputs,
   setProviderConfig,
   toNodeResult,
   type AnyKind,
@@ -153,7 +154,7 @@ export async function diff(urn: string, id: string, olds: PropertyMap, news: Pro
 
 /** Outputs to send: the kind's secret outputs and every output whose input was secret, wrapped. */
 function sealOutputs(kind: AnyKind, outs: unknown, secretInputs: Set<string>): PropertyMap {
-  return sealProps(outs as PropertyMap, [...kind.secretOutputs, ...secretInputs]);
+  return sealProps(outs as PropertyMap, [...secretOutputs(kind.properties), ...secretInputs]);
 }
 
 /** `create` of a resource. */

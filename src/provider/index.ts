@@ -22,6 +22,7 @@ export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";
 export type { FaucetDripInputs, FaucetDripOutputs, FaucetOutcome } from "./faucet-drip";
 export { NETWORK_PROPERTIES } from "./network";
 export type { ManagedInput, NetworkInputs, NetworkOutputs } from "./network";
+export { inputNames, secretOutputs } from "./table";
 export type { Inputs, Outputs, PropertySpec, PropertyTable, PropertyTypes, TypeOf } from "./table";
 export { MASK, maskEndpoint, toNodeConnection, toNodeResult, toNodeWithConnection } from "./node-views";
 export type { MaskedEndpoints, NodeConnection, NodeResult, NodeWithConnection } from "./node-views";

@@ -28,7 +28,7 @@ import {
   readNetwork,
   updateNetwork,
 } from "./network";
-import { inputNames, secretOutputs, type PropertyTable } from "./table";
+import type { PropertyTable } from "./table";
 
 /** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
 export const PACKAGE = "blockchain";
@@ -70,10 +70,6 @@ export interface ResourceKind<I, O> {
    * name): inputs (any other is refused by name), outputs, secrets, what a change does.
    */
   properties: PropertyTable;
-  /** Every input a program may pass. */
-  inputNames: readonly string[];
-  /** Outputs that are always secret. */
-  secretOutputs: readonly string[];
   /** What an import does: why the dynamic resource refuses it, and the plugin's import. */
   importing: {
     /** The message of a dynamic resource given the `import` option (`id`: the id asked for). */
@@ -120,8 +116,6 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
     delete: deleteNetwork,
   },
   properties: NETWORK_PROPERTIES,
-  inputNames: inputNames(NETWORK_PROPERTIES),
-  secretOutputs: secretOutputs(NETWORK_PROPERTIES),
   importing: {
     dynamicRefusal: (name, id) =>
       `Network ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources ` +
@@ -160,8 +154,6 @@ const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
     delete: deleteFaucetDrip,
   },
   properties: FAUCET_DRIP_PROPERTIES,
-  inputNames: inputNames(FAUCET_DRIP_PROPERTIES),
-  secretOutputs: secretOutputs(FAUCET_DRIP_PROPERTIES),
   importing: {
     dynamicRefusal: (name) =>
       `FaucetDrip ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources, and a ` +

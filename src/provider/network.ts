@@ -101,7 +101,7 @@ export type NetworkInputs = Inputs<typeof NETWORK_PROPERTIES>;
 /** Outputs of the Network resource. */
 export type NetworkOutputs = Outputs<typeof NETWORK_PROPERTIES>;
 /** The optional inputs whose values the resource manages when the program sets them. */
-export type ManagedInput = "name" | "project";
+export type ManagedInput = NonNullable<NetworkOutputs["managedInputs"]>[number];
 
 /** Every input of a Network, as a program or the plugin passes them. */
 const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
@@ -167,12 +167,11 @@ export async function diffNetwork(_id: string, olds: NetworkOutputs, news: Netwo
   return diffOf(NETWORK_PROPERTIES, olds, news);
 }
 
-/** The `name`/`project` inputs that differ from the network's current values (what a PATCH must send). */
+/** The managed inputs that differ from the network's current values (what a PATCH must send). */
 function pendingUpdate(inputs: NetworkInputs, current: { name: string; project: string }): NetworkUpdate {
-  const update: NetworkUpdate = {};
-  if (inputs.name !== undefined && inputs.name !== current.name) update.name = inputs.name;
-  if (inputs.project !== undefined && inputs.project !== current.project) update.project = inputs.project;
-  return update;
+  const managed = managedInputsOf(NETWORK_PROPERTIES, inputs) as ManagedInput[];
+  const changed = managed.filter((k) => inputs[k] !== current[k]);
+  return Object.fromEntries(changed.map((k) => [k, inputs[k]]));
 }
 
 /** `create`: adopts the existing network, applies `name`/`project`, returns full outputs. */

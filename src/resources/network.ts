@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { KINDS, type NETWORK_PROPERTIES } from "../provider";
+import { KINDS, secretOutputs, type NETWORK_PROPERTIES } from "../provider";
 import { checkDeclaration, providerFor, type ArgsOf, type OutputsOf } from "./shell";
 
 /**
@@ -14,7 +14,7 @@ import { checkDeclaration, providerFor, type ArgsOf, type OutputsOf } from "./sh
 export type NetworkArgs = ArgsOf<typeof NETWORK_PROPERTIES>;
 
 /** Outputs that carry credentials and are always secret. */
-export const NETWORK_SECRET_OUTPUTS = KINDS.network.secretOutputs;
+export const NETWORK_SECRET_OUTPUTS = secretOutputs(KINDS.network.properties);
 
 /** The outputs of a {@link Network}, declared from its property table. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- the class's output members

@@ -5,7 +5,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { formatProblems, unknownProperties } from "../model";
-import type { Inputs, PropertyTable, ResourceKind, TypeOf } from "../provider";
+import {
+  inputNames,
+  secretOutputs,
+  type Inputs,
+  type PropertyTable,
+  type ResourceKind,
+  type TypeOf,
+} from "../provider";
 import { reviewStackConfig } from "../settings";
 
 /** A kind's arguments in a program: its inputs, each a `pulumi.Input` (docs from its property table). */
@@ -120,7 +127,11 @@ export function checkDeclaration(
         `e.g. ${kind.docs.example(name)}.`,
     );
   }
-  const problems = unknownProperties(args as Record<string, unknown>, kind.inputNames, "argument");
+  const problems = unknownProperties(
+    args as Record<string, unknown>,
+    inputNames(kind.properties),
+    "argument",
+  );
   if (problems.length > 0) {
     throw refuse(`${kind.name} ${JSON.stringify(name)}: ${formatProblems(problems).split("\n").join("; ")}`);
   }
@@ -130,6 +141,6 @@ export function checkDeclaration(
     if (spec.input) props[k] = spec.secret && given[k] !== undefined ? pulumi.secret(given[k]) : given[k];
     else if (spec.output !== undefined && spec.output !== "state") props[k] = undefined;
   }
-  const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...kind.secretOutputs] });
+  const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs(kind.properties) });
   return { props, options };
 }

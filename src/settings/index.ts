@@ -1,17 +1,12 @@
 /**
- * Where the service's API URL and key come from, in order:
- * 1. explicit resource or function arguments (`apiUrl`, `apiKey`),
- * 2. stack configuration `blockchain:apiUrl` and `blockchain:apiKey` (set the key with
- *    `pulumi config set --secret blockchain:apiKey <key>`),
- * 3. the environment variables `BLOCKCHAIN_API_URL` and `BLOCKCHAIN_API_KEY`.
- *
- * No Pulumi import here: callers pass a config reader, so the same rules serve the program
- * (which reads `pulumi.Config`) and the dynamic providers (which read `configure(req)` config).
- * {@link withClient} is the one way from arguments to a client; the Pulumi wording of errors
- * (which command sets what) lives here too, since only this layer knows where a setting came from.
+ * Where the API URL and key come from (arguments > stack config `blockchain:*` > environment),
+ * {@link withClient}, the one way from arguments to a client, and the Pulumi wording of errors
+ * (which command sets what: only this layer knows where a setting came from). Pulumi-free: callers
+ * pass a config reader (the program's `pulumi.Config`, the dynamic providers' `configure` config).
  */
 import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "../api";
 import {
+  CALL_SETTING_NAMES,
   CALL_SETTINGS_HINT,
   CONFIG_API_KEY,
   CONFIG_API_URL,
@@ -187,13 +182,9 @@ export async function withClient<T>(
   const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
   const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
   const limits = resolveCallSettings(args, config);
-  const cacheKey = [
-    settings.apiUrl,
-    settings.apiKey,
-    limits.timeoutMs,
-    limits.deadlineMs,
-    limits.maxRetries,
-  ].join("\u0000");
+  const cacheKey = [settings.apiUrl, settings.apiKey, ...CALL_SETTING_NAMES.map((n) => limits[n])].join(
+    "\u0000",
+  );
   let client = clients.get(cacheKey);
   if (!client) {
     client = new NodeServiceClient({
