@@ -1,25 +1,7 @@
 // @ts-check
 /**
- * The layer rule of src/, checked by `npm run lint` (so by CI). Each layer imports only the
- * layers below it; CONTRIBUTING.md has the drawing.
- *
- *   src/index.ts, src/client.ts, src/provider-runtime.ts
- *                                               entry points (any file directly in src/ but settings.ts);
- *                                               src/client.ts uses only src/api/ and src/model/
- *   src/plugin/                                 the provider plugin (pulumi-resource-blockchain): serves
- *                                               resources and functions over Pulumi's provider protocol
- *   src/resources/   src/functions/             Pulumi: the dynamic resources' shell, the data-source
- *                                               functions (neither imports the other)
- *   src/provider/                               the provider core both hosts serve: the registry of
- *                                               resource kinds, their methods, checks, node views
- *   src/settings.ts                             where the API URL and key come from
- *   src/api/                                    HTTP client: no Pulumi
- *   src/model/                                  pure: no I/O, no Pulumi
- *   src/emulator/                               the local service: uses src/model/ only
- *
- * Paths are resolved files, not import strings, so `../api`, `../../api/client`, a tsconfig
- * alias, `export … from`, `require()` and `import()` are all seen. Type-only imports count
- * (`tsPreCompilationDeps`): a type imported upward is still an upward import.
+ * The layer rule of src/, run by `npm run lint`: each layer imports only the layers below it
+ * (CONTRIBUTING.md has the drawing). Type-only imports count (`tsPreCompilationDeps`).
  */
 
 const MODEL = "^src/model/";
