@@ -7,7 +7,7 @@
  */
 import { spawn } from "child_process";
 import { providerFor } from "../../src/resources/shell";
-import { ProviderHost, serializeProvider } from "../../test/helpers/provider-host";
+import { PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
 import { ROOT, median, ms, startEmulatorProcess, timed, x } from "./common";
 import type { Row } from "./common";
 import { runPlugin } from "./plugin";
@@ -65,10 +65,10 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
     for (let i = 0; i < RUNS; i++) {
       const host = await timed(async () => {
         const t = performance.now();
-        const h = await ProviderHost.start({ cwd: ROOT, env, project: "bench" });
+        const h = await PluginClient.dynamicProviderHost(ROOT, env, "bench");
         listening.push(performance.now() - t);
         await h.configure({ "blockchain:apiUrl": emulator.url, "blockchain:apiKey": emulator.apiKey });
-        const read = await h.read(id, URN, { networkId: id, __provider: network });
+        const read = await h.read(URN, id, { networkId: id, __provider: network });
         if (read.id !== id) throw new Error(`read returned id ${read.id}`);
         return h;
       });

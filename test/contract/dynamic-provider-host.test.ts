@@ -1,38 +1,31 @@
-/**
- * Contract tier: each provider serialized exactly as `pulumi.dynamic.Resource` does it and
- * driven through `@pulumi/pulumi`'s real dynamic-provider host over gRPC, against the emulator.
- */
+/** Each provider serialized as `pulumi.dynamic.Resource` does it, driven through `@pulumi/pulumi`'s real dynamic-provider host over gRPC, against the emulator. */
 import * as fs from "fs";
 import * as path from "path";
 import * as os from "os";
 import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/shell";
 import { withEmulator } from "../helpers/emulator";
-import { ProviderHost, serializeProvider } from "../helpers/provider-host";
+import { DiffAnswer, PluginClient, serializeProvider } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
 const NETWORK_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:Network::main";
 const FAUCET_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:FaucetDrip::drip";
 
-beforeAll(() => {
-  if (!fs.existsSync(path.join(root, "dist", "resources", "provider-runtime.js"))) {
-    throw new Error(
-      "dist/ is missing: the contract tier runs the compiled provider runtime; run `npm run build` first",
-    );
-  }
-});
-
 const emulator = withEmulator({ pageSize: 5 });
-let host: ProviderHost;
+let host: PluginClient;
 let networkProvider: string;
 let faucetProvider: string;
 
 beforeAll(async () => {
+  if (!fs.existsSync(path.join(root, "dist", "resources", "provider-runtime.js")))
+    throw new Error(
+      "dist/ is missing: the contract tier runs the compiled provider runtime; run `npm run build`",
+    );
   networkProvider = await serializeProvider(providerFor("network"));
   faucetProvider = await serializeProvider(providerFor("faucetDrip"));
   const env = { ...process.env };
   delete env.BLOCKCHAIN_API_KEY;
   delete env.BLOCKCHAIN_API_URL;
-  host = await ProviderHost.start({ cwd: root, env });
+  host = await PluginClient.dynamicProviderHost(root, env);
   await host.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
 });
 
@@ -121,25 +114,28 @@ describe("Network through the dynamic-provider host", () => {
     expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");
 
     const olds = created.properties;
-    expect(await host.diff(id, NETWORK_URN, olds, inputs)).toMatchObject({ changes: "none", replaces: [] });
-    // The provider answers a detailedDiff too. Pulumi's dynamic-provider host (3.270) forwards only
-    // changes, replaces and deleteBeforeReplace; a host that forwards it must forward these kinds.
-    const rename = await host.diff(id, NETWORK_URN, olds, { ...inputs, name: "renamed" });
-    expect(rename).toMatchObject({ changes: "some", replaces: [] });
-    expect(rename.detailedDiff ?? { name: "UPDATE" }).toEqual({ name: "UPDATE" });
-    const replace = await host.diff(id, NETWORK_URN, olds, {
+    expect(await host.diff(NETWORK_URN, id, olds, inputs)).toMatchObject({
+      changes: "DIFF_NONE",
+      replaces: [],
+    });
+    // Pulumi's dynamic-provider host forwards no detailedDiff; one that does must forward these kinds.
+    const kinds = (diff: DiffAnswer) => Object.values(diff.detailedDiff).map((d) => d.kind);
+    const rename = await host.diff(NETWORK_URN, id, olds, { ...inputs, name: "renamed" });
+    expect(rename).toMatchObject({ changes: "DIFF_SOME", replaces: [] });
+    expect(kinds(rename)).toEqual(rename.hasDetailedDiff ? ["UPDATE"] : []);
+    const replace = await host.diff(NETWORK_URN, id, olds, {
       ...inputs,
       networkId: emulator().fixtures.emptyNetwork,
     });
-    expect(replace).toMatchObject({ changes: "some", replaces: ["networkId"] });
-    expect(replace.detailedDiff ?? { networkId: "UPDATE_REPLACE" }).toEqual({ networkId: "UPDATE_REPLACE" });
+    expect(replace).toMatchObject({ changes: "DIFF_SOME", replaces: ["networkId"] });
+    expect(kinds(replace)).toEqual(replace.hasDetailedDiff ? ["UPDATE_REPLACE"] : []);
 
-    const updated = await host.update(id, NETWORK_URN, olds, { ...inputs, name: "renamed" });
+    const updated = await host.update(NETWORK_URN, id, olds, { ...inputs, name: "renamed" });
     expect(updated.properties.name).toBe("renamed");
     expect(emulator().admin.getNetwork(id)!.name).toBe("renamed");
 
     emulator().admin.renameNetwork(id, "changed-in-console");
-    const drifted = await host.read(id, NETWORK_URN, updated.properties);
+    const drifted = await host.read(NETWORK_URN, id, updated.properties);
     expect(drifted.id).toBe(id);
     expect(drifted.properties.name).toBe("changed-in-console");
     // Read hands the engine the inputs that match the service (what the program sets, current
@@ -150,7 +146,7 @@ describe("Network through the dynamic-provider host", () => {
       __provider: networkProvider,
     });
 
-    await expect(host.delete(id, NETWORK_URN, drifted.properties)).rejects.toThrow(/delete its nodes|nodes/);
+    await expect(host.delete(NETWORK_URN, id, drifted.properties)).rejects.toThrow(/delete its nodes|nodes/);
     expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
@@ -158,7 +154,7 @@ describe("Network through the dynamic-provider host", () => {
     const id = emulator().fixtures.networkWithNodes;
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
     const before = host.stderr().length;
-    const err = (await host.delete(id, NETWORK_URN, created.properties).catch((e: Error) => e)) as Error;
+    const err = (await host.delete(NETWORK_URN, id, created.properties).catch((e: Error) => e)) as Error;
     expect(err.message).toMatch(/still has \d+ nodes/);
     expect(err.message).toMatch(/`pulumi up`.*then `pulumi destroy`/);
     expect(err.message).toMatch(/pulumi destroy --run-program/);
@@ -174,21 +170,21 @@ describe("Network through the dynamic-provider host", () => {
     const id = emulator().fixtures.secondEmptyNetwork;
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
     emulator().admin.deleteNetwork(id);
-    const gone = await host.read(id, NETWORK_URN, created.properties);
+    const gone = await host.read(NETWORK_URN, id, created.properties);
     expect(gone.id).toBe("");
-    await expect(host.delete(id, NETWORK_URN, created.properties)).resolves.toBeUndefined();
+    await expect(host.delete(NETWORK_URN, id, created.properties)).resolves.toBeUndefined();
   });
 
   test("Delete removes an empty adopted network", async () => {
     const id = emulator().fixtures.emptyNetwork;
     const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
-    await host.delete(id, NETWORK_URN, created.properties);
+    await host.delete(NETWORK_URN, id, created.properties);
     expect(emulator().admin.getNetwork(id)).toBeUndefined();
   });
 });
 
 describe("Check at preview: settings from the stack config or the environment, and the API key", () => {
-  const hosts: ProviderHost[] = [];
+  const hosts: PluginClient[] = [];
   afterAll(async () => {
     for (const h of hosts) await h.stop();
   });
@@ -196,8 +192,8 @@ describe("Check at preview: settings from the stack config or the environment, a
   async function hostWith(
     config: Record<string, string>,
     env: NodeJS.ProcessEnv = {},
-  ): Promise<ProviderHost> {
-    const h = await ProviderHost.start({ cwd: root, env: { PATH: process.env.PATH, ...env } });
+  ): Promise<PluginClient> {
+    const h = await PluginClient.dynamicProviderHost(root, env);
     hosts.push(h);
     await h.configure(config);
     return h;
@@ -318,11 +314,13 @@ describe("FaucetDrip through the dynamic-provider host", () => {
     await expect(host.create(FAUCET_URN, withProvider({ address }))).rejects.toThrow(
       /can be used again at \d{4}-\d{2}-\d{2}T/,
     );
-    expect(await host.diff(created.id, FAUCET_URN, created.properties, withProvider({ address }))).toEqual({
-      changes: "none",
+    expect(
+      await host.diff(FAUCET_URN, created.id, created.properties, withProvider({ address })),
+    ).toMatchObject({
+      changes: "DIFF_NONE",
       replaces: [],
     });
-    await host.delete(created.id, FAUCET_URN, created.properties);
+    await host.delete(FAUCET_URN, created.id, created.properties);
     expect(
       emulator()
         .faucetSends()
@@ -334,8 +332,8 @@ describe("FaucetDrip through the dynamic-provider host", () => {
     const address = "0x" + "ab".repeat(20);
     const created = await host.create(FAUCET_URN, withProvider({ address }));
     const updated = await host.update(
-      created.id,
       FAUCET_URN,
+      created.id,
       created.properties,
       withProvider({ address, apiUrl: emulator().url }),
     );
@@ -360,7 +358,7 @@ describe("provider runtime loading", () => {
     fs.symlinkSync(root, path.join(project, "node_modules", "pulumi-blockchain-nodes"), "dir");
     const byName = await serializeProvider(makeProvider("network", RUNTIME_SPECIFIER));
     expect(byName).not.toContain(root);
-    const other = await ProviderHost.start({ cwd: project, env: { PATH: process.env.PATH } });
+    const other = await PluginClient.dynamicProviderHost(project);
     try {
       await other.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
       const created = await other.create(NETWORK_URN, {
@@ -375,13 +373,10 @@ describe("provider runtime loading", () => {
   });
 
   test("from a checkout of the package (a subfolder, no node_modules of its own), with no path in state", async () => {
-    const other = await ProviderHost.start({
-      cwd: path.join(root, "examples", "quickstart"),
-      env: { PATH: process.env.PATH },
-    });
+    const other = await PluginClient.dynamicProviderHost(path.join(root, "examples", "quickstart"));
     try {
       await other.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
-      const read = await other.read(emulator().fixtures.networkWithNodes, NETWORK_URN, {
+      const read = await other.read(NETWORK_URN, emulator().fixtures.networkWithNodes, {
         networkId: emulator().fixtures.networkWithNodes,
         __provider: networkProvider,
       });

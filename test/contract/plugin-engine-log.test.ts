@@ -1,7 +1,6 @@
 /**
- * Contract tier: the plugin logs each wait before a retry through the engine's log channel (the
- * engine's `Log` call, at the address the engine passes as the plugin's last argument), on the
- * resource of the call, as it happens; here the engine is a fake that records what it is told.
+ * The plugin logs each wait before a retry through the engine's `Log` call (at the address passed
+ * as its last argument), on the resource of the call; the engine here is a fake that records it.
  */
 import { createRequire } from "module";
 import { withEmulator } from "../helpers/emulator";

@@ -1,10 +1,7 @@
 /**
- * Stopping the plugin (SIGTERM or SIGINT, as the engine or a CI runner does) while its calls wait
- * on a service that never answers: the calls in flight get a bounded grace
- * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`), then each is answered and the process exits, instead of
- * waiting out the client's retries. A FaucetDrip create cut off that way is recorded with
- * `outcome: "unknown"` (the request may have reached the faucet), and its journal entry stays, so
- * a run that lost the answer does not send again.
+ * Stopping the plugin (SIGTERM or SIGINT) while its calls wait on a service that never answers:
+ * after a bounded grace (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`) each call is answered and the process
+ * exits. A FaucetDrip create cut off so is recorded as `outcome: "unknown"`, its journal entry kept.
  */
 import * as fs from "fs";
 import * as http from "http";
@@ -24,13 +21,7 @@ const NETWORK_ID = "NW-100-000-1";
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A server that takes every request and never answers it. */
-interface SilentServer {
-  url: string;
-  requests: string[];
-  close(): Promise<void>;
-}
-
-async function silentServer(): Promise<SilentServer> {
+async function silentServer(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server = http.createServer((req) => {
     requests.push(`${req.method} ${req.url}`);
@@ -63,7 +54,7 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
     (err: Error) => ({ err }),
   );
 
-let silent: SilentServer;
+let silent: Awaited<ReturnType<typeof silentServer>>;
 const plugins: PluginClient[] = [];
 const journals: string[] = [];
 

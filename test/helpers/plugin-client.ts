@@ -1,18 +1,17 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped */
 /**
- * Runs the `blockchain` provider plugin (`bin/pulumi-resource-blockchain`, which runs the bundle
- * `npm run build` writes to `dist/plugin/pulumi-resource-blockchain.js`)
- * as a child process and speaks Pulumi's provider protocol to it over gRPC, the way the engine
- * does, on the SDK's own stubs. Property maps go in and come out as plain JavaScript (the
- * `google.protobuf.Struct` form: secrets stay wrapped). Every answer, and every error's details,
- * is kept in {@link PluginClient.transcript} for audits.
+ * A provider process spoken to over gRPC the way the engine does, on the SDK's own stubs: the
+ * `blockchain` plugin (bin/pulumi-resource-blockchain, running the bundle `npm run build` writes)
+ * or `@pulumi/pulumi`'s dynamic-provider host. Property maps go in and come out as plain
+ * JavaScript (secrets stay wrapped); every answer and error is kept in `transcript` for audits.
  */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
+import type * as pulumi from "@pulumi/pulumi";
 
-/** The package root: the nearest folder above this file with a `bin/` holding the plugin (also when compiled to build/). */
+/** The package root: the nearest folder above with `bin/pulumi-resource-blockchain` (also when compiled to build/). */
 function packageRoot(dir: string): string {
   for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, "bin", "pulumi-resource-blockchain"))) return d;
@@ -45,18 +44,37 @@ export interface DiffAnswer {
   detailedDiff: Record<string, { kind: string; inputDiff: boolean }>;
 }
 
-const toStruct = (props: Props) => Struct.fromJavaScript(props);
 const fromStruct = (s: any): Props | undefined => (s ? s.toJavaScript() : undefined);
 const names = (enumeration: Record<string, number>) =>
   Object.fromEntries(Object.entries(enumeration).map(([k, v]) => [v, k]));
 const CHANGES = names(proto.DiffResponse.DiffChanges);
 const KINDS = names(proto.PropertyDiff.Kind);
+const PROVIDER_URN = "urn:pulumi:dev::contract::pulumi:providers:blockchain::default";
+
+/** A request of `type` with its fields set (`urn: "..."` calls `setUrn("...")`; property maps as Structs). */
+function request(type: string, fields: Record<string, unknown>): any {
+  const req = new proto[type]();
+  for (const [field, value] of Object.entries(fields)) {
+    const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
+    req[`set${field[0].toUpperCase()}${field.slice(1)}`](isMap ? Struct.fromJavaScript(value) : value);
+  }
+  return req;
+}
+
+const failures = (resp: any): Failure[] =>
+  resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
 
 /** The plugin launcher, and the build it runs. */
 export const PLUGIN_BIN = path.join(root, "bin", "pulumi-resource-blockchain");
 const PLUGIN_MAIN = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js");
+const DYNAMIC_PROVIDER_HOST = path.join(
+  path.dirname(require.resolve("@pulumi/pulumi/package.json")),
+  "cmd",
+  "dynamic-provider",
+  "index.js",
+);
 
-/** A running plugin process and a client of its `pulumirpc.ResourceProvider` service. */
+/** A running provider process and a client of its `pulumirpc.ResourceProvider` service. */
 export class PluginClient {
   /** Every answer (JSON) and every error's details, in order. */
   readonly transcript: string[] = [];
@@ -64,28 +82,26 @@ export class PluginClient {
   private constructor(
     private readonly child: ChildProcess,
     private readonly client: any,
-    /** What the plugin wrote on standard error so far. */
+    /** What the process wrote on standard error so far. */
     readonly stderr: () => string,
   ) {}
 
   /**
-   * Starts the plugin with exactly `env` (plus PATH): no `BLOCKCHAIN_API_*` variable of this
-   * process leaks into it unless given. `bin`: this checkout's plugin by default, or another copy
-   * (an installed package's `bin/pulumi-resource-blockchain`), run from its own folder. `args`:
-   * what the engine passes (its own address last). `exec`: run `bin` itself, as the engine does
-   * (its shell lines, then `node` from PATH), instead of `node <bin>`.
+   * Starts the plugin with exactly `env` (plus PATH). `bin`: this checkout's plugin, or another
+   * copy (run from its own folder unless `cwd` is given). `args`: what the engine passes (its own
+   * address last). `exec`: run `bin` itself, as the engine does, instead of `node <bin>`.
    */
   static async start(
     env: NodeJS.ProcessEnv = {},
     bin: string = PLUGIN_BIN,
     args: string[] = [],
-    options: { exec?: boolean } = {},
+    options: { exec?: boolean; cwd?: string } = {},
   ): Promise<PluginClient> {
     if (bin === PLUGIN_BIN && !fs.existsSync(PLUGIN_MAIN)) {
       throw new Error(`${path.relative(root, PLUGIN_MAIN)} is missing: run npm run build first`);
     }
     const child = spawn(options.exec ? bin : process.execPath, options.exec ? args : [bin, ...args], {
-      cwd: bin === PLUGIN_BIN ? root : path.dirname(bin),
+      cwd: options.cwd ?? (bin === PLUGIN_BIN ? root : path.dirname(bin)),
       env: { PATH: process.env.PATH, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
@@ -107,7 +123,26 @@ export class PluginClient {
     return new PluginClient(child, client, () => err);
   }
 
-  private call<T>(method: string, req: unknown): Promise<T> {
+  /**
+   * `@pulumi/pulumi`'s dynamic-provider host, as the engine starts it for dynamic resources of
+   * `project`, in `cwd` (where the provider runtime is resolved from).
+   */
+  static dynamicProviderHost(
+    cwd: string,
+    env: NodeJS.ProcessEnv = {},
+    project = "contract",
+  ): Promise<PluginClient> {
+    return PluginClient.start(
+      { ...env, PULUMI_NODEJS_PROJECT: project },
+      DYNAMIC_PROVIDER_HOST,
+      ["127.0.0.1:1"],
+      {
+        cwd,
+      },
+    );
+  }
+
+  private call(method: string, req: unknown): Promise<any> {
     return new Promise((resolve, reject) =>
       this.client[method](req, (e: (Error & { details?: string }) | null, resp: any) => {
         if (e) {
@@ -122,63 +157,40 @@ export class PluginClient {
   }
 
   async getPluginInfo(): Promise<{ version: string }> {
-    const resp: any = await this.call("getPluginInfo", new Empty());
-    return { version: resp.getVersion() };
+    return { version: (await this.call("getPluginInfo", new Empty())).getVersion() };
   }
 
   async getSchema(version = 0): Promise<string> {
-    const req = new proto.GetSchemaRequest();
-    req.setVersion(version);
-    const resp: any = await this.call("getSchema", req);
-    return resp.getSchema();
+    return (await this.call("getSchema", request("GetSchemaRequest", { version }))).getSchema();
   }
 
   /** Configure with `args` (the provider's inputs: `apiUrl`, `apiKey`) and legacy `variables`. */
   async configure(args: Props, variables: Record<string, string> = {}): Promise<{ acceptSecrets: boolean }> {
-    const req = new proto.ConfigureRequest();
-    req.setArgs(toStruct(args));
+    const req = request("ConfigureRequest", { args, acceptsecrets: true });
     for (const [k, v] of Object.entries(variables)) req.getVariablesMap().set(k, v);
-    req.setAcceptsecrets(true);
-    const resp: any = await this.call("configure", req);
-    return { acceptSecrets: resp.getAcceptsecrets() };
-  }
-
-  private checkRequest(urn: string, olds: Props, news: Props) {
-    const req = new proto.CheckRequest();
-    req.setUrn(urn);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    return req;
-  }
-
-  private static checkAnswer(resp: any): { inputs: Props; failures: Failure[] } {
-    return {
-      inputs: fromStruct(resp.getInputs()) ?? {},
-      failures: resp
-        .getFailuresList()
-        .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+    return { acceptSecrets: (await this.call("configure", req)).getAcceptsecrets() };
   }
 
   async checkConfig(news: Props, olds: Props = {}): Promise<{ inputs: Props; failures: Failure[] }> {
-    const urn = "urn:pulumi:dev::contract::pulumi:providers:blockchain::default";
-    return PluginClient.checkAnswer(await this.call("checkConfig", this.checkRequest(urn, olds, news)));
+    return this.check(PROVIDER_URN, olds, news, "checkConfig");
   }
 
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: Failure[] }> {
-    return PluginClient.checkAnswer(await this.call("check", this.checkRequest(urn, olds, news)));
+  async check(
+    urn: string,
+    olds: Props,
+    news: Props,
+    method = "check",
+  ): Promise<{ inputs: Props; failures: Failure[] }> {
+    const resp = await this.call(method, request("CheckRequest", { urn, olds, news }));
+    return { inputs: fromStruct(resp.getInputs()) ?? {}, failures: failures(resp) };
   }
 
-  private diffRequest(urn: string, id: string, olds: Props, news: Props) {
-    const req = new proto.DiffRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    return req;
+  async diffConfig(olds: Props, news: Props): Promise<DiffAnswer> {
+    return this.diff(PROVIDER_URN, "", olds, news, "diffConfig");
   }
 
-  private static diffAnswer(resp: any): DiffAnswer {
+  async diff(urn: string, id: string, olds: Props, news: Props, method = "diff"): Promise<DiffAnswer> {
+    const resp = await this.call(method, request("DiffRequest", { urn, id, olds, news }));
     const detailedDiff: DiffAnswer["detailedDiff"] = {};
     resp
       .getDetaileddiffMap()
@@ -196,20 +208,8 @@ export class PluginClient {
     };
   }
 
-  async diffConfig(olds: Props, news: Props): Promise<DiffAnswer> {
-    const urn = "urn:pulumi:dev::contract::pulumi:providers:blockchain::default";
-    return PluginClient.diffAnswer(await this.call("diffConfig", this.diffRequest(urn, "", olds, news)));
-  }
-
-  async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
-    return PluginClient.diffAnswer(await this.call("diff", this.diffRequest(urn, id, olds, news)));
-  }
-
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
-    const req = new proto.CreateRequest();
-    req.setUrn(urn);
-    req.setProperties(toStruct(properties));
-    const resp: any = await this.call("create", req);
+    const resp = await this.call("create", request("CreateRequest", { urn, properties }));
     return { id: resp.getId(), properties: fromStruct(resp.getProperties()) ?? {} };
   }
 
@@ -218,14 +218,9 @@ export class PluginClient {
     urn: string,
     id: string,
     properties: Props,
-    inputs: Props,
+    inputs: Props = {},
   ): Promise<{ id: string; properties: Props; inputs?: Props }> {
-    const req = new proto.ReadRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setProperties(toStruct(properties));
-    req.setInputs(toStruct(inputs));
-    const resp: any = await this.call("read", req);
+    const resp = await this.call("read", request("ReadRequest", { urn, id, properties, inputs }));
     const newInputs = fromStruct(resp.getInputs());
     return {
       id: resp.getId(),
@@ -235,42 +230,25 @@ export class PluginClient {
   }
 
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
-    const req = new proto.UpdateRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setOlds(toStruct(olds));
-    req.setNews(toStruct(news));
-    const resp: any = await this.call("update", req);
+    const resp = await this.call("update", request("UpdateRequest", { urn, id, olds, news }));
     return { properties: fromStruct(resp.getProperties()) ?? {} };
   }
 
   async delete(urn: string, id: string, properties: Props): Promise<void> {
-    const req = new proto.DeleteRequest();
-    req.setUrn(urn);
-    req.setId(id);
-    req.setProperties(toStruct(properties));
-    await this.call("delete", req);
+    await this.call("delete", request("DeleteRequest", { urn, id, properties }));
   }
 
   async invoke(tok: string, args: Props): Promise<{ return: Props; failures: Failure[] }> {
-    const req = new proto.InvokeRequest();
-    req.setTok(tok);
-    req.setArgs(toStruct(args));
-    const resp: any = await this.call("invoke", req);
-    return {
-      return: fromStruct(resp.getReturn()) ?? {},
-      failures: resp
-        .getFailuresList()
-        .map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+    const resp = await this.call("invoke", request("InvokeRequest", { tok, args }));
+    return { return: fromStruct(resp.getReturn()) ?? {}, failures: failures(resp) };
   }
 
-  /** Sends `signal` to the plugin process, as the engine or a CI runner stopping it does. */
+  /** Sends `signal` to the process, as the engine or a CI runner stopping it does. */
   kill(signal: NodeJS.Signals): void {
     this.child.kill(signal);
   }
 
-  /** Resolves once the plugin process has exited, with its exit code or the signal that ended it. */
+  /** Resolves once the process has exited, with its exit code or the signal that ended it. */
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) {
       return Promise.resolve({ code: this.child.exitCode, signal: this.child.signalCode });
@@ -278,7 +256,7 @@ export class PluginClient {
     return new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
   }
 
-  /** Closes the client and stops the plugin (SIGTERM, then SIGKILL after 5 s). */
+  /** Closes the client and stops the process (SIGTERM, then SIGKILL after 5 s). */
   async stop(): Promise<void> {
     this.client.close();
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
@@ -291,4 +269,10 @@ export class PluginClient {
       this.child.kill("SIGTERM");
     });
   }
+}
+
+/** Serializes a provider exactly as `pulumi.dynamic.Resource` does; returns the text stored in `__provider`. */
+export async function serializeProvider(provider: pulumi.dynamic.ResourceProvider): Promise<string> {
+  const { runtime }: typeof pulumi = require("@pulumi/pulumi");
+  return (await runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
 }
