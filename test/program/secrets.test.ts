@@ -1,7 +1,4 @@
-/**
- * Program tier: a program using Network under `pulumi.runtime.setMocks`; resource registration
- * is mocked. The functions are in test/program/functions.test.ts.
- */
+/** A program using Network under `pulumi.runtime.setMocks` (the functions: functions.test.ts). */
 import * as pulumi from "@pulumi/pulumi";
 import { withEmulator } from "../helpers/emulator";
 
@@ -32,8 +29,6 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 const emulator = withEmulator({ pageSize: 4 });
-
-// The functions' results and errors: test/program/functions.test.ts.
 
 describe("Network", () => {
   test("registers the dynamic type with connections and apiKey as secret outputs (nodes readable), the key as a secret input", async () => {

@@ -1,6 +1,7 @@
 /**
- * The public surface of the main entry, as a program loads it: at most 30 runtime names, no
- * internals, and every exported name documented where it is defined (it is the user's IDE help).
+ * The main entry as a program and an editor see it: its curated runtime names, docs on every
+ * exported name and every field (what hover shows, read with the TypeScript checker), the
+ * `…Output` arguments as `Input<…>` of the plain types, and typos refused for untyped callers.
  */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
@@ -16,7 +17,38 @@ pulumi.runtime.setMocks(
   false,
 );
 
+// Loaded after setMocks, as a program would be.
+const sdk: typeof import("../../src") = require("../../src");
+
 const ENTRY = path.resolve(__dirname, "..", "..", "src", "index.ts");
+const program = ts.createProgram([ENTRY], {
+  target: ts.ScriptTarget.ES2020,
+  module: ts.ModuleKind.CommonJS,
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
+});
+const checker = program.getTypeChecker();
+const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(ENTRY)!)!);
+const target = (symbol: ts.Symbol) =>
+  symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+const docs = (symbol: ts.Symbol) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
+
+/** Each property of an exported type: its docs and its type as the editor writes it. */
+function members(name: string): Record<string, { docs: string; type: string }> {
+  const symbol = exported.find((s) => s.getName() === name);
+  if (!symbol) throw new Error(`${name} is not exported by the main entry`);
+  const out: Record<string, { docs: string; type: string }> = {};
+  for (const prop of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target(symbol)))) {
+    const declaration = prop.declarations?.[0] ?? program.getSourceFile(ENTRY)!;
+    out[prop.getName()] = {
+      docs: docs(prop),
+      type: checker.typeToString(checker.getTypeOfSymbolAtLocation(prop, declaration)),
+    };
+  }
+  return out;
+}
 
 /** The runtime names of the main entry, on purpose: a change here is a change of the public API. */
 const RUNTIME_NAMES = [
@@ -56,86 +88,139 @@ const RUNTIME_NAMES = [
   "ORDER_BY_VALUES",
 ];
 
-const INTERNALS = [
-  "unsecretArgs",
-  "waitUntil",
-  "toNodeResult",
-  "toNodeConnection",
-  "fetchNodes",
-  "asRunError",
-  "maskEndpoint",
-  "MASK",
-  "createApiError",
-  "kindForStatus",
-  "formatApiErrorMessage",
-  "problemsToFields",
-  "invalidInput",
-  "show",
-  "oneOf",
-  "PATHS",
-  "PAGE_QUERY",
-  "model",
-  "resolveSettings",
-  "withClient",
-  "NODE_SECRET_FIELDS",
+const FILTERS = [
+  "project",
+  "organization",
+  "network",
+  "region",
+  "provider",
+  "protocol",
+  "role",
+  "type",
+  "archive",
+  "publicNetwork",
+  "name",
+  "projectType",
+  "status",
+  "orderBy",
 ];
 
 describe("the main entry", () => {
-  // Loaded after setMocks, as a program would be.
-  const sdk = require("../../src") as Record<string, unknown>;
-
-  test("exports at most 30 runtime names: the curated ones", () => {
+  test("exports the curated runtime names, each defined, and no others (at most 30)", () => {
     const names = Object.keys(sdk);
     expect(names.length).toBeLessThanOrEqual(30);
     expect([...names].sort()).toEqual([...RUNTIME_NAMES].sort());
-    for (const name of names) expect(sdk[name]).toBeDefined();
-  });
-
-  test("shows no internals", () => {
-    for (const name of INTERNALS) expect(Object.keys(sdk)).not.toContain(name);
+    for (const name of names) expect(sdk[name as keyof typeof sdk]).toBeDefined();
   });
 
   test("documents every exported name, types included, where it is defined", () => {
-    const program = ts.createProgram([ENTRY], {
-      target: ts.ScriptTarget.ES2020,
-      module: ts.ModuleKind.CommonJS,
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: [],
-    });
-    const checker = program.getTypeChecker();
-    const entry = checker.getSymbolAtLocation(program.getSourceFile(ENTRY)!)!;
-    const exported = checker.getExportsOfModule(entry);
-    const undocumented = exported
-      .map((symbol) => {
-        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-        const docs = ts.displayPartsToString(target.getDocumentationComment(checker)).trim();
-        return docs === "" ? symbol.getName() : undefined;
-      })
-      .filter((name) => name !== undefined);
     expect(exported.length).toBeGreaterThan(RUNTIME_NAMES.length);
-    expect(undocumented).toEqual([]);
+    expect(exported.filter((symbol) => docs(target(symbol)) === "").map((s) => s.getName())).toEqual([]);
+  });
+
+  test.each([
+    "GetNodeArgs",
+    "GetNodeOutputArgs",
+    "GetNodesArgs",
+    "GetNodesOutputArgs",
+    "GetNodeConnectionsArgs",
+    "GetNodeConnectionsOutputArgs",
+    "NodeFilterArgs",
+    "NodeResult",
+    "NodeConnection",
+    "WaitFor",
+    "NetworkArgs",
+    "FaucetDripArgs",
+  ])("%s documents every field", (name) => {
+    const undocumented = Object.entries(members(name)).filter(([, m]) => m.docs === "");
+    expect(undocumented.map(([field]) => field)).toEqual([]);
+  });
+});
+
+describe("the filters", () => {
+  test.each(["GetNodesArgs", "GetNodesOutputArgs", "GetNodeConnectionsOutputArgs"])(
+    "%s has every filter, with its docs",
+    (name) => {
+      const fields = members(name);
+      for (const filter of FILTERS) expect(fields[filter]?.docs).toBeTruthy();
+    },
+  );
+
+  test("name matches the exact whole name; each enum filter lists its allowed values", () => {
+    const fields = members("GetNodesArgs");
+    expect(fields.name.docs).toMatch(/exactly this name: the whole name, case-sensitive, not a substring/);
+    expect(fields.region.docs).toMatch(/us-east-1.*uksouth.*eu3/s);
+    expect(fields.provider.docs).toMatch(/`aws`, `azure`, `gcloud` or `vzo`/);
+    expect(fields.status.docs).toMatch(
+      /`pending`, `running`, `maintenance`, `failed`, `error`,\s+`stopping`,\s+`stopped` or `starting`/,
+    );
+    expect(fields.type.docs).toMatch(/`shared` or `dedicated`/);
+    expect(fields.orderBy.docs).toMatch(/-created_at/);
+    expect(fields.protocol.docs).toMatch(/`ethereum`.*`bitcoin`/s);
+  });
+});
+
+describe("the …Output arguments", () => {
+  test.each(["GetNodeOutputArgs", "GetNodesOutputArgs", "GetNodeConnectionsOutputArgs"])(
+    "%s keeps the plain docs and shows Input<plain type>, without NonNullable",
+    (name) => {
+      const plain = members(name.replace("OutputArgs", "Args"));
+      for (const [field, m] of Object.entries(members(name))) {
+        expect(m.docs).toBe(plain[field].docs);
+        expect(m.type).not.toContain("NonNullable");
+        expect(m.type).toMatch(/^Input<|^string|^number|^boolean|^"/);
+      }
+    },
+  );
+
+  test("getNodesOutput's status is an Input of the statuses, apiKey an Input<string>", () => {
+    const fields = members("GetNodesOutputArgs");
+    expect(fields.status.type).toMatch(/^Input<"pending" \| "running" \| [^>]*"starting"> \| undefined$/);
+    expect(fields.apiKey.type).toBe("Input<string> | undefined");
+  });
+});
+
+describe("NodeResult and NodeConnection", () => {
+  test("NodeResult's metadata uses the model's types, not string", () => {
+    const fields = members("NodeResult");
+    expect(fields.type.type).toBe('"shared" | "dedicated"');
+    expect(fields.role.type).toBe('"peer"');
+    expect(fields.provider.type).toBe('"gcloud" | "aws" | "azure" | "vzo"');
+    expect(fields.region.type).toMatch(/^"asia-southeast1" \| .*"eu3"$/);
+    expect(fields.status.type).toMatch(/^"pending" \| "running" \| .*"starting"$/);
+  });
+
+  test("NodeResult has no endpoint or credential; NodeConnection has them all", () => {
+    const secret = [
+      "httpsEndpoint",
+      "wssEndpoint",
+      "graphqlEndpoint",
+      "beaconEndpoint",
+      "authUsername",
+      "authPassword",
+      "authKey",
+    ];
+    const result = Object.keys(members("NodeResult"));
+    for (const field of secret) expect(result).not.toContain(field);
+    expect(Object.keys(members("NodeConnection")).sort()).toEqual(["id", "name", ...secret].sort());
   });
 });
 
 describe("untyped JavaScript callers", () => {
   test("new Network with a typo (`nmae`) is refused, naming it and the argument it resembles", () => {
-    const { Network } = require("../../src") as typeof import("../../src");
     const args = { networkId: "NW-100-000-1", nmae: "renamed" } as unknown as import("../../src").NetworkArgs;
-    expect(() => new Network("typo", args)).toThrow(
+    expect(() => new sdk.Network("typo", args)).toThrow(
       /Network "typo": nmae: got "renamed"; unknown argument; did you mean `name`\?/,
     );
   });
 
   test("getNode with a typo (`idd`) fails naming it, nothing sent", async () => {
-    const { getNode } = require("../../src") as typeof import("../../src");
     const args = {
       idd: "ND-100-000-001",
       apiUrl: "https://api.example.com",
       apiKey: "k-123456",
     } as unknown as import("../../src").GetNodeArgs;
-    await expect(getNode(args)).rejects.toThrow(
+    await expect(sdk.getNode(args)).rejects.toThrow(
       /idd: got "ND-100-000-001"; unknown argument; did you mean `id`\?/,
     );
   });
