@@ -1,19 +1,12 @@
 /**
- * End to end: a Network under the real engine (a program on disk, run by the nodejs language
- * host as `pulumi up` runs it), against the emulator:
- * - its outputs: `nodes` readable (the functions' shape), `connections` secret as a whole;
- * - drift you can read: after an out-of-band rename, `pulumi refresh` then `pulumi preview
- *   --diff` shows `name: "<console name>" => "<declared name>"`; a secret input shows as [secret];
- * - a refused delete says what works, once and without a trace, and what it says works:
- *   `pulumi destroy --run-program` after adding `retainOnDelete`, or `pulumi up` then `destroy`.
- * A secrets audit of the backend's files and of everything the engine printed follows each step.
+ * A Network under the real engine (a program on disk, run by the nodejs language host) against
+ * the emulator: its outputs, drift you can read, and a refused delete that says what works.
  */
-import * as fs from "fs";
-import { CommandError, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { findSecrets } from "../helpers/audit";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine, EngineSandbox, engineSandbox, filesUnder } from "../helpers/engine";
-import { occurrences, programProject, PROGRAM_PROJECTS_DIR } from "../helpers/program-project";
+import { describeWithEngine } from "../helpers/engine";
+import { emulatorConfig, EngineRun } from "../helpers/engine-run";
+import { occurrences, programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;
 const STACK = "drift";
@@ -41,65 +34,28 @@ export = async () => {
 `;
 
 describeWithEngine()("a Network's outputs and drift under the real engine", () => {
-  let sandbox: EngineSandbox;
+  let run: EngineRun;
   let stack: Stack;
-  const transcript: Record<string, string> = {};
+  const audit = () => run.audit(emulator().secrets());
 
-  function recorded(label: string) {
-    transcript[label] = "";
-    return {
-      onOutput: (out: string) => (transcript[label] += out),
-      onError: (err: string) => (transcript[label] += err),
-    };
-  }
-
-  function audit(): void {
-    const files = filesUnder(sandbox.backendDir);
-    expect(files.some((f) => f.endsWith(`${STACK}.json`))).toBe(true);
-    expect(findSecrets(emulator().secrets(), { files, texts: transcript })).toEqual([]);
-  }
-
-  /** The engine's answer to a failing command: its message and everything it printed. */
-  async function failure(run: Promise<unknown>, label: string): Promise<string> {
-    const error = await run.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(CommandError);
-    return `${transcript[label]}\n${(error as CommandError).message}`;
-  }
-
-  // Registered before withEmulator(): the stack is destroyed while the emulator still answers.
-  afterAll(async () => {
-    if (stack) {
-      await stack.setConfig("drift:retain", { value: "true" }).catch(() => undefined);
-      await stack.destroy({ runProgram: true }).catch(() => undefined);
-      await stack.workspace.removeStack(STACK, { force: true }).catch(() => undefined);
-    }
-    fs.rmSync(PROGRAM_PROJECTS_DIR, { recursive: true, force: true });
-    sandbox?.cleanup();
-  }, STEP_TIMEOUT);
-
+  afterAll(() => run?.close(), STEP_TIMEOUT);
   const emulator = withEmulator();
-
   beforeAll(async () => {
-    sandbox = await engineSandbox();
-    stack = await LocalWorkspace.createOrSelectStack(
+    run = await EngineRun.start();
+    stack = await run.stack(
       { stackName: STACK, workDir: programProject("drift", PROGRAM) },
-      { pulumiCommand: sandbox.command, envVars: sandbox.envVars },
+      {
+        ...emulatorConfig(emulator()),
+        "drift:networkId": { value: emulator().fixtures.networkWithNodes },
+        "drift:name": { value: "declared-name" },
+      },
     );
-    await stack.setAllConfig({
-      "blockchain:apiUrl": { value: emulator().url },
-      "blockchain:apiKey": { value: emulator().apiKey, secret: true },
-      "drift:networkId": { value: emulator().fixtures.networkWithNodes },
-      "drift:name": { value: "declared-name" },
-    });
   }, STEP_TIMEOUT);
 
   test(
     "nodes are readable (the functions' shape), connections are secret as a whole, state holds no secret",
     async () => {
-      const up = await stack.up(recorded("up"));
+      const up = await stack.up(run.recorded("up"));
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
       const out = up.outputs;
       const wire = emulator()
@@ -126,10 +82,10 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     "after an out-of-band rename, refresh then preview --diff shows the name as old => new",
     async () => {
       emulator().admin.renameNetwork(emulator().fixtures.networkWithNodes, "renamed-in-console");
-      const refresh = await stack.refresh(recorded("refresh"));
+      const refresh = await stack.refresh(run.recorded("refresh"));
       expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
 
-      const preview = await stack.preview({ diff: true, ...recorded("preview --diff") });
+      const preview = await stack.preview({ diff: true, ...run.recorded("preview --diff") });
       expect(preview.changeSummary).toMatchObject({ update: 1 });
       expect(preview.stdout).toMatch(/~ pulumi-nodejs:dynamic\/blockchain:Network: \(update\)/);
       expect(preview.stdout).toMatch(/~ name\s*: "renamed-in-console" => "declared-name"/);
@@ -137,10 +93,10 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
       expect(preview.stdout).toMatch(/^\s+networkId\s*: "NW-100-000-1"$/m);
       expect(preview.stdout).not.toContain("__provider");
 
-      const up = await stack.up(recorded("up restore"));
+      const up = await stack.up(run.recorded("up restore"));
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
       expect(emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!.name).toBe("declared-name");
-      const again = await stack.preview({ diff: true, ...recorded("preview after up") });
+      const again = await stack.preview({ diff: true, ...run.recorded("preview after up") });
       expect(Object.keys(again.changeSummary).filter((k) => k !== "same")).toEqual([]);
       audit();
     },
@@ -151,12 +107,12 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     "a secret input shows as [secret] in the diff; a new networkId shows old => new as a replacement",
     async () => {
       await stack.setConfig("drift:explicitKey", { value: emulator().apiKey, secret: true });
-      const withKey = await stack.preview({ diff: true, ...recorded("preview key") });
+      const withKey = await stack.preview({ diff: true, ...run.recorded("preview key") });
       expect(withKey.stdout).toMatch(/\+ apiKey\s*: \[secret\]/);
       await stack.removeConfig("drift:explicitKey");
 
       await stack.setConfig("drift:networkId", { value: emulator().fixtures.consortiumNetwork });
-      const replace = await stack.preview({ diff: true, ...recorded("preview replace") });
+      const replace = await stack.preview({ diff: true, ...run.recorded("preview replace") });
       expect(replace.changeSummary).toMatchObject({ replace: 1 });
       expect(replace.stdout).toMatch(
         new RegExp(`networkId\\s*: "NW-100-000-1" => "${emulator().fixtures.consortiumNetwork}"`),
@@ -171,23 +127,29 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     "a refused delete says what works, once, without a trace; destroy --run-program and up-then-destroy work",
     async () => {
       const id = emulator().fixtures.networkWithNodes;
-      const text = await failure(stack.destroy(recorded("destroy refused")), "destroy refused");
+      const text = await run.failure("destroy refused", (options) => stack.destroy(options));
       expect(text).toMatch(/still has \d+ nodes/);
-      expect(occurrences(transcript["destroy refused"], "The service refuses to delete a network")).toBe(1);
-      expect(transcript["destroy refused"]).not.toMatch(/^\s+at /m);
+      expect(text).toContain(id);
+      expect(occurrences(text, "The service refuses to delete a network")).toBe(1);
+      expect(text).not.toMatch(/^\s+at /m);
+      // What works, since a destroy uses the options stored in state.
+      expect(text).toMatch(/`retainOnDelete: true`.*`pulumi up`.*then `pulumi destroy`/);
       expect(text).toContain("`pulumi destroy --run-program`");
+      expect(text).toContain("`pulumi state delete '<urn>'`");
+      const state = (await stack.exportStack()).deployment.resources as { type: string; id?: string }[];
+      expect(state.filter((r) => r.id === id)).toHaveLength(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
 
       // The edit alone does not count for a plain destroy (it uses the options stored in state)...
       await stack.setConfig("drift:retain", { value: "true" });
       // ...but destroy --run-program takes the options from the program.
-      const destroyed = await stack.destroy({ runProgram: true, ...recorded("destroy --run-program") });
+      const destroyed = await stack.destroy({ runProgram: true, ...run.recorded("destroy --run-program") });
       expect(destroyed.summary.result).toBe("succeeded");
       expect(emulator().admin.getNetwork(id)).toBeDefined();
 
       // pulumi up stores retainOnDelete; a plain destroy then keeps the network.
-      await stack.up(recorded("up retained"));
-      const plain = await stack.destroy(recorded("destroy retained"));
+      await stack.up(run.recorded("up retained"));
+      const plain = await stack.destroy(run.recorded("destroy retained"));
       expect(plain.summary.result).toBe("succeeded");
       expect(emulator().admin.getNetwork(id)).toBeDefined();
       audit();

@@ -1,36 +1,26 @@
 /**
- * End to end: interrupted runs under the real engine. The emulator holds the faucet send and the
- * network PATCH in flight; the engine's whole process tree (CLI and dynamic provider) is killed
- * with SIGKILL while a request is held, as a cancelled CI job would be; then `up` runs again.
- * The stack converges, the faucet is never asked twice, and nothing secret reaches the state.
+ * Interrupted runs under the real engine: the emulator holds the faucet send or the network PATCH
+ * in flight, the engine's whole process tree is SIGKILLed (as a cancelled CI job is), then `up`
+ * runs again. The stack converges, the faucet is never asked twice, nothing secret reaches the state.
  *
- * What the engine (v3.259) does after the kill, and what the test does about it (what a CI job
- * would do, non-interactively):
- * - the killed `up` leaves its lock file in the backend, so the next `up` refuses ("the stack is
- *   currently locked ... delete the lock file with `pulumi cancel`"): the test runs
- *   `pulumi cancel --yes` (`stack.cancel()`), as Pulumi's message says;
- * - the state keeps the interrupted creates as pending operations; the next `up` warns about
- *   them ("Attempting to deploy or update resources with N pending operations") and proceeds,
- *   creating those resources again (the FaucetDrip's journal keeps the faucet from being asked
- *   again);
- * - that `up` does not clear pending CREATE operations (the engine carries them over: they need
- *   a person's decision); `pulumi refresh --clear-pending-creates --yes` drops them, which is
- *   what Pulumi documents for non-interactive use. After it, a preview shows no changes.
+ * What the pinned engine (v3.274.1) does after the kill, and what the test does, as a CI job would:
+ * - the killed `up` leaves its lock, so the next `up` refuses ("currently locked"): the test runs
+ *   `pulumi cancel` (`stack.cancel()`), as the message says;
+ * - the interrupted creates stay as pending operations; the next `up` warns and creates those
+ *   resources again (the FaucetDrip's journal keeps the faucet from being asked again) but keeps
+ *   the pending CREATEs, which `pulumi refresh --clear-pending-creates` drops; a preview then
+ *   shows no changes.
  */
-import { execFileSync } from "child_process";
 import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
 import type { IncomingMessage, Server } from "http";
 import * as os from "os";
 import * as path from "path";
-import { LocalWorkspace, Stack, UpResult } from "@pulumi/pulumi/automation";
+import type { Stack, UpResult } from "@pulumi/pulumi/automation";
 import { FAUCET_AMOUNT_WEI, RunningEmulator, startEmulator } from "../../src/emulator";
 import { FaucetDrip, Network } from "../../src";
-import { findSecrets } from "../helpers/audit";
 import {
   describeWithEngine,
-  EngineSandbox,
-  engineSandbox,
   engineVersion,
   ENGINE_VERSION,
   filesUnder,
@@ -38,13 +28,12 @@ import {
   listProcesses,
   ProcessInfo,
 } from "../helpers/engine";
+import { changes, emulatorConfig, EngineRun, type StateResource } from "../helpers/engine-run";
 
 const STEP_TIMEOUT = 240_000;
 /** How long the emulator holds the faucet send and each network PATCH during the killed run. */
 const HOLD_MS = 4000;
-/** The faucet's route (also its path). */
 const FAUCET_ROUTE = "/v1/faucet/goerli";
-/** The prefix of every network's path. */
 const NETWORKS_PATH = "/v1/networks/";
 const DESIRED_NAME = "renamed-after-interrupt";
 
@@ -56,9 +45,8 @@ interface Arrival {
 }
 
 /**
- * Watches the requests arriving at the emulator's server, through Node's `http.server.request.start`
- * diagnostics channel (the emulator runs in this process). The emulator's own record
- * (`requests()`) holds a request only once it is answered, after the hold: too late to time a kill.
+ * The requests arriving at the emulator (in this process), from Node's `http.server.request.start`
+ * channel: the emulator's own record holds a request once answered, after the hold, too late.
  */
 function watchArrivals(port: number): { arrivals: Arrival[]; stop(): void } {
   const arrivals: Arrival[] = [];
@@ -97,12 +85,6 @@ interface PendingOperation {
   type: string;
 }
 
-interface StateResource {
-  urn: string;
-  type: string;
-  outputs?: Record<string, unknown>;
-}
-
 /** The resource types of the pending operations of a state, sorted. */
 function pendingTypes(state: { pending: PendingOperation[] }): string[] {
   expect(state.pending.every((op) => op.type === "creating")).toBe(true);
@@ -112,16 +94,13 @@ function pendingTypes(state: { pending: PendingOperation[] }): string[] {
 /** One interrupted-run scenario: its own emulator, engine sandbox, journal and stack. */
 class Run {
   emulator!: RunningEmulator;
-  sandbox!: EngineSandbox;
+  engine!: EngineRun;
   stack!: Stack;
   journalDir = "";
-  workDir = "";
   watcher!: { arrivals: Arrival[]; stop(): void };
-  transcript: Record<string, string> = {};
   killed: ProcessInfo[] = [];
-  /** The engine is the version the project pins (the engine's behaviour below is asserted for it). */
+  /** The engine is the pinned version, whose behaviour after a kill is asserted. */
   pinned = false;
-  private step = 0;
 
   constructor(
     readonly stackName: string,
@@ -141,38 +120,26 @@ class Run {
     this.emulator = await startEmulator({ port: 0 });
     this.watcher = watchArrivals(Number(new URL(this.emulator.url).port));
     this.journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-journal-"));
-    // The engine's environment, hence the dynamic provider process's, carries the journal directory.
-    this.sandbox = await engineSandbox({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: this.journalDir });
-    this.workDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-interrupted-"));
-    this.pinned = engineVersion(path.dirname(this.sandbox.command.command)) === ENGINE_VERSION;
-    const networkId = this.networkId;
-    const address = this.address;
-    const faucetAfterNetwork = this.faucetAfterNetwork;
-    this.stack = await LocalWorkspace.createOrSelectStack(
-      {
-        stackName: this.stackName,
-        projectName: "interrupted",
-        program: async () => {
-          const network = new Network("net", { networkId, name: DESIRED_NAME }, { retainOnDelete: true });
-          const drip = new FaucetDrip(
-            "tokens",
-            { address },
-            faucetAfterNetwork ? { dependsOn: [network] } : {},
-          );
-          return {
-            networkName: network.name,
-            outcome: drip.outcome,
-            amountSent: drip.amountSent,
-            note: drip.note,
-          };
-        },
-      },
-      { pulumiCommand: this.sandbox.command, envVars: this.sandbox.envVars, workDir: this.workDir },
+    // The dynamic provider inherits the engine's environment, the journal directory with it.
+    this.engine = await EngineRun.start(() => ({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: this.journalDir }));
+    this.pinned = engineVersion(this.engine.engineDir) === ENGINE_VERSION;
+    const { networkId, address, faucetAfterNetwork } = this;
+    const workDir = path.join(this.engine.sandbox.dir, "project");
+    fs.mkdirSync(workDir);
+    const program = async () => {
+      const network = new Network("net", { networkId, name: DESIRED_NAME }, { retainOnDelete: true });
+      const drip = new FaucetDrip("tokens", { address }, faucetAfterNetwork ? { dependsOn: [network] } : {});
+      return {
+        networkName: network.name,
+        outcome: drip.outcome,
+        amountSent: drip.amountSent,
+        note: drip.note,
+      };
+    };
+    this.stack = await this.engine.stack(
+      { stackName: this.stackName, projectName: "interrupted", program, workDir },
+      emulatorConfig(this.emulator),
     );
-    await this.stack.setAllConfig({
-      "blockchain:apiUrl": { value: this.emulator.url },
-      "blockchain:apiKey": { value: this.emulator.apiKey, secret: true },
-    });
   }
 
   async close(): Promise<void> {
@@ -180,20 +147,9 @@ class Run {
     const engine = engineProcess();
     if (engine) killProcessTree(engine.pid);
     this.watcher?.stop();
-    for (const dir of [this.workDir, this.journalDir])
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    this.sandbox?.cleanup();
+    await this.engine?.close();
+    if (this.journalDir) fs.rmSync(this.journalDir, { recursive: true, force: true });
     await this.emulator?.close();
-  }
-
-  /** Options that record everything the engine prints, for the audit and the checks. */
-  recorded(label: string) {
-    const key = `${++this.step}-${label}`;
-    this.transcript[key] = "";
-    return {
-      onOutput: (out: string) => (this.transcript[key] += out),
-      onError: (err: string) => (this.transcript[key] += err),
-    };
   }
 
   /** The requests that arrived at the emulator with this method, on paths starting with `prefix`. */
@@ -211,7 +167,7 @@ class Run {
     delays: { faucetMs: number; networkUpdateMs: number } = { faucetMs: HOLD_MS, networkUpdateMs: HOLD_MS },
   ): Promise<void> {
     this.emulator.setRouteDelays(delays);
-    const up = this.stack.up(this.recorded("killed up")).then(
+    const up = this.stack.up(this.engine.recorded("killed up")).then(
       () => undefined,
       (err: Error) => err,
     );
@@ -259,7 +215,7 @@ class Run {
 
   /** `up` after the kill, doing what Pulumi's messages ask a non-interactive user to do. */
   async upAgain(): Promise<UpResult> {
-    const first = await this.stack.up(this.recorded("up after kill")).then(
+    const first = await this.stack.up(this.engine.recorded("up after kill")).then(
       (r) => r,
       (e: Error) => e,
     );
@@ -270,32 +226,23 @@ class Run {
     expect(String(first)).toMatch(/currently locked by 1 lock/);
     expect(String(first)).toContain("pulumi cancel");
     await this.stack.cancel();
-    return this.stack.up(this.recorded("up after cancel"));
+    return this.stack.up(this.engine.recorded("up after cancel"));
   }
 
   faucetPosts() {
     return this.emulator.requests().filter((r) => r.method === "POST" && r.route === FAUCET_ROUTE);
   }
 
-  /** Audit: backend files, journal files, the state as `pulumi stack export` prints it, all engine output. */
+  /** Audit: backend and journal files, `pulumi stack export` as a user runs it, all engine output. */
   async audit(): Promise<void> {
-    // `pulumi stack export` as a user runs it (no --show-secrets; the Automation API's exportStack shows them).
-    const exported = execFileSync(
-      this.sandbox.command.command,
-      ["stack", "export", "--stack", this.stackName],
-      {
-        cwd: this.workDir,
-        env: { ...process.env, ...this.sandbox.envVars },
-      },
-    ).toString();
-    const files = [...filesUnder(this.sandbox.backendDir), ...filesUnder(this.journalDir)];
-    expect(files.some((f) => f.endsWith(`${this.stackName}.json`))).toBe(true);
+    const exported = await this.engine.ok(this.stack.workspace.workDir, [
+      "stack",
+      "export",
+      "--stack",
+      this.stackName,
+    ]);
     expect(exported).toContain("ciphertext");
-    const findings = findSecrets(this.emulator.secrets(), {
-      files,
-      texts: { ...this.transcript, "stack export": exported },
-    });
-    expect(findings).toEqual([]);
+    this.engine.audit(this.emulator.secrets(), filesUnder(this.journalDir));
   }
 }
 
@@ -306,7 +253,7 @@ async function expectConverged(run: Run): Promise<Record<string, unknown>> {
   // What Pulumi documents for clearing pending CREATE operations without a prompt.
   const refresh = await run.stack.refresh({
     clearPendingCreates: true,
-    ...run.recorded("refresh clear pending"),
+    ...run.engine.recorded("refresh clear pending"),
   });
   expect(refresh.summary.result).toBe("succeeded");
   const state = await run.state();
@@ -316,8 +263,8 @@ async function expectConverged(run: Run): Promise<Record<string, unknown>> {
   expect(network?.outputs?.name).toBe(DESIRED_NAME);
   expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(DESIRED_NAME);
 
-  const preview = await run.stack.preview({ expectNoChanges: true, ...run.recorded("preview") });
-  expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
+  const preview = await run.stack.preview({ expectNoChanges: true, ...run.engine.recorded("preview") });
+  expect(changes(preview.changeSummary)).toEqual([]);
 
   // The journal entry is gone: an explicit `up --replace` would send again.
   expect(fs.readdirSync(run.journalDir)).toEqual([]);
@@ -327,22 +274,7 @@ async function expectConverged(run: Run): Promise<Record<string, unknown>> {
   return drip!.outputs!;
 }
 
-/**
- * The tier's `describe`; the engine's process tree is found in `/proc`, so elsewhere than Linux
- * the tests skip (saying why), except under CI=true where the tier is required.
- */
-function describeInterrupted(): jest.Describe {
-  const withEngine = describeWithEngine();
-  if (withEngine === describe.skip || fs.existsSync("/proc/self/stat")) return withEngine;
-  const reason = "the interrupted-run tests find and kill the engine's process tree through /proc (Linux)";
-  if (process.env.CI === "true" || process.env.CI === "1") {
-    throw new Error(`the end-to-end tier is required in CI: ${reason}`);
-  }
-  console.warn(`skipping the interrupted-run tests: ${reason}`);
-  return describe.skip;
-}
-
-describeInterrupted()("interrupted runs under the real engine", () => {
+describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine", () => {
   const runs: Run[] = [];
 
   afterAll(async () => {
@@ -384,7 +316,9 @@ describeInterrupted()("interrupted runs under the real engine", () => {
       const up = await run.upAgain();
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.transcript).join("")).toContain("pending operations from previous deployment");
+      expect(Object.values(run.engine.transcript).join("")).toContain(
+        "pending operations from previous deployment",
+      );
       expect(up.outputs.networkName.value).toBe(DESIRED_NAME);
 
       const drip = await expectConverged(run);
@@ -428,7 +362,9 @@ describeInterrupted()("interrupted runs under the real engine", () => {
       const up = await run.upAgain();
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.transcript).join("")).toContain("pending operations from previous deployment");
+      expect(Object.values(run.engine.transcript).join("")).toContain(
+        "pending operations from previous deployment",
+      );
       // The network already had the name: the new check and create read it and sent no rename.
       expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(5);
 

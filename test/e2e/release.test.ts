@@ -1,25 +1,14 @@
 /**
- * End to end: the release (`npm run release`, release/) installed as users install it, under the
- * real engine, against the emulator.
- *
- * The release folder is the repository's release/ when it holds this version's files and they
- * match its SHA256SUMS (`.ci/run` builds it before `npm test`); else this test builds one into a
- * temp folder with `scripts/release.sh --out` (which, like `npm pack`, cleans and rebuilds dist/).
- *
- * - The folder is served from 127.0.0.1 on a path shaped like a GitHub release's downloads
- *   (`/<owner>/<repo>/releases/download/v<version>/`), and the plugin is installed with
- *   `pulumi plugin install resource blockchain <version> --server <that URL>` into the sandbox's
- *   PULUMI_HOME: the engine downloads `<URL>/pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`.
- * - Python: the wheel installed with pip (`--no-index`) into a fresh virtualenv, whose
- *   dependencies (`pulumi`, `parver`, `semver`) come from the engine's virtualenv through a `.pth`
- *   file, so pip checks them without downloading; examples/python-quickstart copied without the
- *   `plugins:` block of its Pulumi.yaml, so the engine runs the installed plugin: up, preview with
- *   no changes, destroy, each followed by a secrets audit of the backend's files, the stack's
- *   config file and everything the engine printed.
- * - TypeScript: the Node.js SDK tarball installed with npm (offline) into a fresh project, whose
- *   `@pulumi/pulumi` is this repository's: the same steps.
- * - Go: a program built against the Go SDK module of the zip (`go build`, a `replace` to the
- *   unzipped module, GOFLAGS=-mod=mod: the other modules from the module proxy or its cache).
+ * The release (`npm run release`, release/) installed as users install it, under the real engine,
+ * against the emulator. release/ is used when it holds this version's files matching SHA256SUMS
+ * (`.ci/run` builds it before `npm test`); else one is built into a temp folder.
+ * - The plugin: `pulumi plugin install --server` from release/ served on a GitHub-release-shaped path.
+ * - Python: the wheel in a fresh virtualenv (its dependencies from the engine's through a `.pth`),
+ *   examples/python-quickstart without its `plugins:` block: up, preview, drift, destroy.
+ * - TypeScript: the Node.js SDK tarball in a fresh project: its surface, up (an explicit provider
+ *   with another organization's key among its resources), preview, destroy.
+ * - Go: a program built against the Go SDK module of the zip.
+ * A secrets audit of the backend, the stack's config file and the engine's output follows each step.
  */
 import { execFile, execFileSync } from "child_process";
 import * as crypto from "crypto";
@@ -29,10 +18,10 @@ import type { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
-import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { listAll, withEmulator } from "../helpers/emulator";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { call, listAll, withEmulator } from "../helpers/emulator";
 import { describeWithEngine, findEngine } from "../helpers/engine";
-import { changes, expectPluginListed, EngineRun } from "../helpers/engine-run";
+import { changes, emulatorConfig, expectPluginListed, EngineRun, resource } from "../helpers/engine-run";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -131,7 +120,7 @@ function pythonWithWheel(dir: string, engineDir: string, wheel: string): string 
   return python;
 }
 
-/** The TypeScript program on the Node.js SDK. */
+/** The TypeScript program on the Node.js SDK, type-checked by the engine against the SDK's types. */
 const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as blockchain from "pulumi-blockchain";
 
@@ -143,13 +132,32 @@ const net = new blockchain.Network(
 );
 const nodes = blockchain.getNodesOutput({ network: net.networkId, orderBy: "name" }).nodes;
 const connections = blockchain.getNodeConnectionsOutput({ network: net.networkId, orderBy: "name" }).connections;
+const other = new blockchain.Provider("other", {
+  apiUrl: config.require("otherApiUrl"),
+  apiKey: config.requireSecret("otherKey"),
+});
+const listed = (ns: blockchain.types.output.NodeResult[]) =>
+  ns.map((n) => ({ id: n.id, organization: n.organization, network: n.network, masked: n.httpsEndpointMasked }));
 
 export const networkName = net.name;
 export const nodeIds = nodes.apply((ns) => ns.map((n) => n.id));
+export const firstConnectionId = connections.apply((cs) => cs[0].id);
 export const firstHttpsEndpoint = connections.apply((cs) => cs[0].httpsEndpoint);
+export const myNodes = blockchain.getNodesOutput({}).nodes.apply(listed);
+export const theirNodes = blockchain.getNodesOutput({}, { provider: other }).nodes.apply(listed);
+// @ts-expect-error only the Output form of getNodeConnections exists
+export const plainGetNodeConnections = typeof blockchain.getNodeConnections;
 `;
 
 const TS_PROJECT = "release-nodejs-sdk";
+
+/** A node as the TypeScript program lists it. */
+interface Listed {
+  id: string;
+  organization: string;
+  network: string;
+  masked?: string;
+}
 
 /** The Go program on the Go SDK. */
 const GO_PROGRAM = `package main
@@ -186,12 +194,9 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
   let served: Awaited<ReturnType<typeof serveRelease>>;
   let run: EngineRun;
   let pluginDir: string;
-  const stacks: Stack[] = [];
 
-  // Registered before withEmulator(): the stacks are destroyed while the emulator still answers.
   afterAll(async () => {
-    for (const stack of stacks) await stack.destroy(run.recorded("cleanup")).catch(() => undefined);
-    run?.sandbox.cleanup();
+    await run?.close();
     await served?.close();
     if (work) fs.rmSync(work, { recursive: true, force: true });
   }, STEP_TIMEOUT);
@@ -200,16 +205,23 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
   const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
   const firstNode = () => emulator().admin.getNode(emulator().fixtures.beaconNode)!;
 
-  /**
-   * The last steps of a language's stack: a preview that expects no changes, then a destroy that
-   * empties the stack and leaves the retained network with its declared name.
-   */
-  function previewThenDestroy(
-    label: string,
-    declared: string,
-    stackOf: () => Stack,
-    audit: () => void,
-  ): void {
+  /** A stack of `dir` (project `project`) adopting the network under the name `declared`. */
+  function stackOf(dir: string, project: string, declared: string, more = {}): Promise<Stack> {
+    return run.stack(
+      { stackName: "release", workDir: dir },
+      {
+        ...emulatorConfig(emulator()),
+        [`${project}:networkId`]: { value: emulator().fixtures.networkWithNodes },
+        [`${project}:networkName`]: { value: declared },
+        ...more,
+      },
+    );
+  }
+
+  /** A preview that expects no changes, then a destroy that leaves the retained network named `declared`. */
+  function previewThenDestroy(label: string, declared: string, deleted: number, stackOf: () => Stack): void {
+    const audit = () =>
+      run.audit(emulator().secrets(), [path.join(stackOf().workspace.workDir, "Pulumi.release.yaml")]);
     test(
       "preview expects no changes",
       async () => {
@@ -219,6 +231,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
           ...run.recorded(`${label} preview`),
         });
         expect(changes(preview.changeSummary)).toEqual([]);
+        expect(preview.changeSummary.same).toBe(deleted);
         audit();
       },
       STEP_TIMEOUT,
@@ -229,10 +242,9 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       async () => {
         const stack = stackOf();
         const destroyed = await stack.destroy(run.recorded(`${label} destroy`));
-        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: deleted });
         expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
         expect(network().name).toBe(declared);
-        stacks.splice(stacks.indexOf(stack), 1);
         audit();
       },
       STEP_TIMEOUT,
@@ -270,9 +282,22 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
     expect(fs.readdirSync(release).sort()).toEqual(EXPECTED_FILES);
   });
 
+  test("npm run plugin:pack writes this platform's tarball, holding what the release's holds", async () => {
+    const { stdout } = await exec(process.execPath, [path.join(ROOT, "scripts", "plugin-pack.js")], {
+      cwd: ROOT,
+    });
+    const printed = stdout.trim().split("\n").pop()!;
+    const name = `pulumi-resource-blockchain-v${VERSION}-${PLATFORM}.tar.gz`;
+    expect(path.basename(printed)).toBe(name);
+    const list = (file: string) => execFileSync("tar", ["-tzf", file]).toString().split("\n").sort();
+    expect(list(printed)).toEqual(list(path.join(release, name)));
+  });
+
   test(
     "pulumi plugin install resource blockchain <version> --server <release URL> downloads this platform's tarball",
     async () => {
+      const listed = () => run.ok(run.sandbox.dir, ["plugin", "ls", "--json"]);
+      expect(await listed()).not.toContain('"blockchain"');
       await run.ok(run.sandbox.dir, [
         "plugin",
         "install",
@@ -295,12 +320,10 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
 
   describe("Python: the wheel in a fresh virtualenv, examples/python-quickstart without a plugins path", () => {
     const project = "python-quickstart";
-    const stackName = "release-python";
     const declared = "release-python-network";
-    let dir: string;
     let stack: Stack;
-    const configFile = () => path.join(dir, `Pulumi.${stackName}.yaml`);
-    const audit = () => run.audit(emulator().secrets(), [configFile()]);
+    const audit = () =>
+      run.audit(emulator().secrets(), [path.join(stack.workspace.workDir, "Pulumi.release.yaml")]);
 
     beforeAll(async () => {
       const example = path.join(ROOT, "examples", project);
@@ -308,18 +331,11 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
         .readFileSync(path.join(example, "Pulumi.yaml"), "utf8")
         .replace(/^#.*\n|^plugins:\n(?:[ #].*\n)*/gm, "");
       expect(yaml).not.toMatch(/plugins:|path:/);
-      dir = path.join(run.sandbox.dir, project);
+      const dir = path.join(run.sandbox.dir, project);
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml);
       fs.copyFileSync(path.join(example, "__main__.py"), path.join(dir, "__main__.py"));
-      stack = await LocalWorkspace.createStack({ stackName, workDir: dir }, run.workspaceOptions);
-      stacks.push(stack);
-      await stack.setAllConfig({
-        "blockchain:apiUrl": { value: emulator().url },
-        "blockchain:apiKey": { value: emulator().apiKey, secret: true },
-        [`${project}:networkId`]: { value: emulator().fixtures.networkWithNodes },
-        [`${project}:networkName`]: { value: declared },
-      });
+      stack = await stackOf(dir, project, declared);
     }, STEP_TIMEOUT);
 
     test(
@@ -329,14 +345,20 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
         expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
         expect(network().name).toBe(declared);
         const first = firstNode();
-        expect(up.outputs.networkName).toEqual({ value: declared, secret: false });
-        expect(up.outputs.nodeCount).toEqual({ value: network().nodes.length, secret: false });
-        expect(up.outputs.firstNodeId).toEqual({ value: first.id, secret: false });
-        expect(up.outputs.firstNodeHttpsEndpoint).toEqual({
-          value: first.details.https_endpoint,
-          secret: true,
-        });
-        expect(up.outputs.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
+        const out = up.outputs;
+        expect(out.networkName).toEqual({ value: declared, secret: false });
+        expect(out.protocol).toEqual({ value: network().protocol, secret: false });
+        expect(out.nodeCount).toEqual({ value: network().nodes.length, secret: false });
+        // orderBy name: "Ethereum Mainnet archive node" is the first one.
+        expect(out.firstNodeId).toEqual({ value: first.id, secret: false });
+        expect(out.firstNodeStatus).toEqual({ value: first.status, secret: false });
+        expect(out.firstNodeHttpsEndpointMasked.secret).toBe(false);
+        expect(out.firstNodeHttpsEndpointMasked.value).toMatch(/^https:\/\/[^/]+\/\*\*\*$/);
+        expect(out.firstNodeHttpsEndpoint).toEqual({ value: first.details.https_endpoint, secret: true });
+        expect(out.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
+        // The engine shows them masked.
+        expect(up.stdout).toMatch(/firstNodeAuthKey\s*: \[secret\]/);
+        expect(up.stdout).toMatch(/firstNodeHttpsEndpoint\s*: \[secret\]/);
         // The plugin that ran is the installed one: its launcher wrote its code cache beside it.
         expect(fs.readdirSync(pluginDir).some((f) => f.endsWith(".cache"))).toBe(true);
         audit();
@@ -344,15 +366,43 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       STEP_TIMEOUT,
     );
 
-    previewThenDestroy("python", declared, () => stack, audit);
+    test(
+      "a rename through the service API: refresh puts the console's name in state, up restores the declared one",
+      async () => {
+        const renamed = await call(emulator(), `/v1/networks/${network().id}/`, {
+          method: "PATCH",
+          body: { name: "renamed-in-console" },
+        });
+        expect(renamed.status).toBe(200);
+        const stateName = async () =>
+          resource((await stack.exportStack()).deployment.resources, "blockchain:index:Network", "network")
+            .outputs?.name;
+        const refresh = await stack.refresh(run.recorded("python refresh"));
+        expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
+        expect(await stateName()).toBe("renamed-in-console");
+
+        const preview = await stack.preview({ diff: true, ...run.recorded("python preview drift") });
+        expect(preview.changeSummary).toMatchObject({ update: 1 });
+        expect(preview.stdout).toMatch(new RegExp(`~ name\\s*: "renamed-in-console" => "${declared}"`));
+
+        const up = await stack.up(run.recorded("python up restore"));
+        expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+        expect(network().name).toBe(declared);
+        expect(await stateName()).toBe(declared);
+        audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    previewThenDestroy("python", declared, 2, () => stack);
   });
 
   describe("TypeScript: the Node.js SDK tarball in a fresh project", () => {
-    const stackName = "release-nodejs";
     const declared = "release-nodejs-network";
+    const otherKey = () => emulator().keys[emulator().fixtures.otherOrganization];
     let dir: string;
     let stack: Stack;
-    const audit = () => run.audit(emulator().secrets(), [path.join(dir, `Pulumi.${stackName}.yaml`)]);
+    const audit = () => run.audit(emulator().secrets(), [path.join(dir, "Pulumi.release.yaml")]);
 
     beforeAll(async () => {
       dir = path.join(run.sandbox.dir, TS_PROJECT);
@@ -400,17 +450,13 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
         ],
         { cwd: dir },
       );
-      stack = await LocalWorkspace.createStack({ stackName, workDir: dir }, run.workspaceOptions);
-      stacks.push(stack);
-      await stack.setAllConfig({
-        "blockchain:apiUrl": { value: emulator().url },
-        "blockchain:apiKey": { value: emulator().apiKey, secret: true },
-        [`${TS_PROJECT}:networkId`]: { value: emulator().fixtures.networkWithNodes },
-        [`${TS_PROJECT}:networkName`]: { value: declared },
+      stack = await stackOf(dir, TS_PROJECT, declared, {
+        [`${TS_PROJECT}:otherApiUrl`]: { value: emulator().url },
+        [`${TS_PROJECT}:otherKey`]: { value: otherKey(), secret: true },
       });
     }, STEP_TIMEOUT);
 
-    test("the SDK is installed from the tarball, at this version", () => {
+    test("the SDK is installed from the tarball, at this version, with getNodeConnectionsOutput but no plain getNodeConnections", async () => {
       const installed = path.join(dir, "node_modules", "pulumi-blockchain");
       expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
       const pkg = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as {
@@ -419,32 +465,87 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       };
       expect(pkg.version).toBe(VERSION);
       expect(pkg.pulumi).toMatchObject({ name: "blockchain", version: VERSION });
-      expect(fs.existsSync(path.join(installed, "index.js"))).toBe(true);
       expect(fs.existsSync(path.join(installed, "index.d.ts"))).toBe(true);
+      const script = `
+        const sdk = require("pulumi-blockchain");
+        const module = require("pulumi-blockchain/getNodeConnections");
+        const kinds = (o, names) => Object.fromEntries(names.map((n) => [n, typeof o[n]]));
+        console.log(JSON.stringify({
+          resolved: require.resolve("pulumi-blockchain"),
+          sdk: kinds(sdk, ["getNodeConnections", "getNodeConnectionsOutput", "getNodes", "getNodesOutput", "Network", "Provider"]),
+          module: kinds(module, ["getNodeConnections", "getNodeConnectionsOutput"]),
+        }));`;
+      const surface = JSON.parse((await exec(process.execPath, ["-e", script], { cwd: dir })).stdout);
+      expect(surface).toEqual({
+        resolved: path.join(fs.realpathSync(installed), "index.js"),
+        sdk: {
+          getNodeConnections: "undefined",
+          getNodeConnectionsOutput: "function",
+          // The other functions keep both forms.
+          getNodes: "function",
+          getNodesOutput: "function",
+          Network: "function",
+          Provider: "function",
+        },
+        module: { getNodeConnections: "undefined", getNodeConnectionsOutput: "function" },
+      });
     });
 
     test(
-      "up on the installed plugin: readable node ids, the first endpoint secret",
+      "up on the installed plugin: readable node ids, the first endpoint secret, the other organization's nodes only through its provider",
       async () => {
+        const fixtures = emulator().fixtures;
+        expect(fixtures.otherOrganization).toBe("RG-265-917");
+        expect(otherKey()).toMatch(/^[0-9a-f]{20,}$/);
+        expect(otherKey()).not.toBe(emulator().apiKey);
+        // The audit knows every organization's key.
+        expect(emulator().secrets()).toEqual(expect.arrayContaining(Object.values(emulator().keys)));
+
         const up = await stack.up(run.recorded("nodejs up"));
-        expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+        // The network and the explicit provider (the default provider is not counted), and the stack.
+        expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
         expect(network().name).toBe(declared);
-        const byName = await listAll(
-          emulator(),
-          `network=${emulator().fixtures.networkWithNodes}&order_by=name`,
-        );
-        expect(up.outputs.networkName).toEqual({ value: declared, secret: false });
-        expect(up.outputs.nodeIds).toEqual({ value: byName.map((n) => n.id), secret: false });
-        expect(up.outputs.firstHttpsEndpoint).toEqual({
-          value: emulator().admin.getNode(byName[0].id)!.details.https_endpoint,
-          secret: true,
-        });
+        const out = up.outputs;
+        expect(out.networkName).toEqual({ value: declared, secret: false });
+        expect(out.plainGetNodeConnections).toEqual({ value: "undefined", secret: false });
+        const byName = await listAll(emulator(), `network=${fixtures.networkWithNodes}&order_by=name`);
+        expect(byName.length).toBeGreaterThan(1);
+        expect(out.nodeIds).toEqual({ value: byName.map((n) => n.id), secret: false });
+        const endpoint = emulator().admin.getNode(byName[0].id)!.details.https_endpoint;
+        expect(endpoint).toMatch(/^https:\/\//);
+        expect(emulator().secrets()).toContain(endpoint);
+        expect(out.firstConnectionId).toEqual({ value: byName[0].id, secret: true });
+        expect(out.firstHttpsEndpoint).toEqual({ value: endpoint, secret: true });
+        expect(up.stdout).toMatch(/firstHttpsEndpoint\s*: \[secret\]/);
+
+        // The default provider lists this organization's nodes; the explicit one exactly the other's.
+        const ids = (list: { id: string }[]) => list.map((n) => n.id).sort();
+        const mine = out.myNodes.value as Listed[];
+        const theirs = out.theirNodes.value as Listed[];
+        expect([out.myNodes.secret, out.theirNodes.secret]).toEqual([false, false]);
+        expect(ids(mine)).toEqual(ids(await listAll(emulator())));
+        expect(ids(theirs)).toEqual(ids(await listAll(emulator(), "", otherKey())));
+        expect(theirs.length).toBeGreaterThan(0);
+        for (const node of theirs) expect(node.organization).toBe(fixtures.otherOrganization);
+        for (const node of mine) expect(node.organization).not.toBe(fixtures.otherOrganization);
+        expect(theirs.some((n) => n.network === fixtures.foreignNetwork)).toBe(true);
+        expect(theirs.filter((n) => ids(mine).includes(n.id))).toEqual([]);
+        for (const node of theirs) expect(node.masked ?? "***").toContain("***");
+
+        // What the CLI shows without --show-secrets: the endpoint masked.
+        const shown = JSON.parse(await run.ok(dir, ["stack", "output", "--json"])) as Record<string, unknown>;
+        expect(shown.firstHttpsEndpoint).toBe("[secret]");
+        expect(shown.nodeIds).toEqual(byName.map((n) => n.id));
+        // The explicit provider's key is stored encrypted.
+        const provider = resource(await run.state(dir), "pulumi:providers:blockchain", "other");
+        expect(provider.inputs?.apiUrl).toBe(emulator().url);
+        expect(provider.inputs?.apiKey).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
         audit();
       },
       STEP_TIMEOUT,
     );
 
-    previewThenDestroy("nodejs", declared, () => stack, audit);
+    previewThenDestroy("nodejs", declared, 3, () => stack);
   });
 
   test(

@@ -1,32 +1,17 @@
-/**
- * The emulator in tests: {@link withEmulator} starts one for a block of tests and closes it after
- * them; {@link call}, {@link rawRequest} and {@link listAll} speak to it over HTTP.
- */
+/** The emulator in tests: started for a block of tests by {@link withEmulator}, spoken to over HTTP. */
 import * as http from "http";
 import type { WireNode } from "../../src/model";
 import { startEmulator } from "../../src/emulator";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
 
-/** How {@link withEmulator} shares its emulator. */
-export interface WithEmulatorLifecycle {
-  /**
-   * `true`: a fresh emulator for every test (started in `beforeEach`, closed in `afterEach`).
-   * Default `false`: one emulator for every test of the block (`beforeAll` / `afterAll`).
-   */
-  each?: boolean;
-}
-
 /**
- * Starts an emulator with `options` (port 0 unless given) before the tests of the enclosing
- * `describe` block, or of the file when called at the top level, and closes it after them.
- * Returns an accessor to the running emulator, for use inside tests and hooks. Jest runs the hooks
- * of a block in the order they are registered, `afterAll` and `afterEach` too: a `beforeAll`
- * registered after this call sees the emulator started, and an `afterAll` that still needs the
- * emulator (destroying a stack, say) is registered before it.
+ * Starts an emulator with `options` (port 0 unless given) for the tests of the enclosing block
+ * (`each`: a fresh one for every test) and closes it after them. Returns its accessor, for tests
+ * and for hooks registered after this call (jest runs a block's hooks in registration order).
  */
 export function withEmulator(
   options: EmulatorOptions = {},
-  lifecycle: WithEmulatorLifecycle = {},
+  lifecycle: { each?: boolean } = {},
 ): () => RunningEmulator {
   let running: RunningEmulator | undefined;
   const start = async (): Promise<void> => {

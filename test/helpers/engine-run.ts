@@ -1,13 +1,21 @@
 /**
- * One engine sandbox for a block of end-to-end tests: runs the engine's CLI or hands options to
- * the Automation API, records everything the engine prints, and audits it with the backend's files.
+ * One engine sandbox for a block of e2e tests: runs the CLI or gives the Automation API its
+ * options, records everything the engine prints, and audits that and the backend's files for secrets.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { findSecrets } from "./audit";
+import {
+  CommandError,
+  LocalWorkspace,
+  type InlineProgramArgs,
+  type LocalProgramArgs,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { createEngineSandbox, type EngineSandbox } from "../../scripts/engine-sandbox";
 import type { RunningEmulator } from "../../src/emulator";
-import { EngineSandbox, engineSandbox, filesUnder, findEngine } from "./engine";
+import { findSecrets } from "./audit";
+import { filesUnder, findEngine } from "./engine";
 
 /** What a command printed and how it ended. */
 export interface CliResult {
@@ -15,19 +23,32 @@ export interface CliResult {
   output: string;
 }
 
-/** The resources of a stack's state, as `pulumi stack export` prints them. */
+/** A resource of a stack's state, as `pulumi stack export` prints it. */
 export interface StateResource {
   urn: string;
   type: string;
   id?: string;
   protect?: boolean;
+  retainOnDelete?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+}
+
+type Config = Record<string, { value: string; secret?: boolean }>;
+
+/** The stack config that points the provider at an emulator with its primary key. */
+export function emulatorConfig(emulator: RunningEmulator): Config {
+  return {
+    "blockchain:apiUrl": { value: emulator.url },
+    "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+  };
 }
 
 /** An engine sandbox for a block of tests, with the record of what the engine printed. */
 export class EngineRun {
   readonly transcript: Record<string, string> = {};
+  /** The stacks made by {@link stack}. */
+  readonly stacks: Stack[] = [];
   private step = 0;
 
   private constructor(
@@ -35,17 +56,57 @@ export class EngineRun {
     readonly engineDir: string,
   ) {}
 
+  /**
+   * A sandbox (no prompts; `BLOCKCHAIN_API_KEY`/`_URL` emptied so that programs read the stack's
+   * config only) with `extraEnv` on top.
+   */
   static async start(
     extraEnv: (engineDir: string) => Record<string, string> = () => ({}),
   ): Promise<EngineRun> {
     const found = findEngine();
     if (!("dir" in found)) throw new Error(found.reason);
-    return new EngineRun(await engineSandbox(extraEnv(found.dir)), found.dir);
+    const sandbox = await createEngineSandbox({
+      engineDir: found.dir,
+      name: "e2e",
+      extraEnv: {
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        BLOCKCHAIN_API_KEY: "",
+        BLOCKCHAIN_API_URL: "",
+        ...extraEnv(found.dir),
+      },
+    });
+    return new EngineRun(sandbox, found.dir);
   }
 
   /** The Automation API's options of a workspace in this sandbox. */
   get workspaceOptions() {
     return { pulumiCommand: this.sandbox.command, envVars: this.sandbox.envVars };
+  }
+
+  /** A stack of a program on disk or inline (`workDir` for its Pulumi.yaml), with `config` set. */
+  async stack(
+    args: LocalProgramArgs | (InlineProgramArgs & { workDir?: string }),
+    config: Config = {},
+  ): Promise<Stack> {
+    const stack =
+      "program" in args
+        ? await LocalWorkspace.createOrSelectStack(args, { ...this.workspaceOptions, workDir: args.workDir })
+        : await LocalWorkspace.createOrSelectStack(args, this.workspaceOptions);
+    this.stacks.push(stack);
+    await stack.setAllConfig(config);
+    return stack;
+  }
+
+  /**
+   * Removes the sandbox, and the stacks of projects outside it (their config files with them).
+   * Nothing is destroyed: the resources live in an emulator that goes away too.
+   */
+  async close(): Promise<void> {
+    for (const stack of this.stacks) {
+      if (stack.workspace.workDir.startsWith(this.sandbox.dir)) continue;
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    }
+    this.sandbox.cleanup();
   }
 
   private label(label: string): string {
@@ -56,7 +117,10 @@ export class EngineRun {
 
   /** Automation API options that record what the command prints. */
   recorded(label: string) {
-    const key = this.label(label);
+    return this.recordTo(this.label(label));
+  }
+
+  private recordTo(key: string) {
     return {
       color: "never" as const,
       onOutput: (out: string) => (this.transcript[key] += out),
@@ -64,10 +128,21 @@ export class EngineRun {
     };
   }
 
-  /**
-   * Runs the engine's `pulumi` in `cwd`, with `env` on top of the sandbox's variables; never
-   * rejects: the exit code is in the result.
-   */
+  /** Runs an Automation API command that must fail; returns what the engine printed. */
+  async failure(
+    label: string,
+    command: (options: ReturnType<EngineRun["recorded"]>) => Promise<unknown>,
+  ): Promise<string> {
+    const key = this.label(label);
+    const error = await command(this.recordTo(key)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(CommandError);
+    return this.transcript[key];
+  }
+
+  /** Runs `pulumi` in `cwd` with `env` over the sandbox's; never rejects: the exit code is in the result. */
   cli(
     cwd: string,
     args: string[],
@@ -89,7 +164,7 @@ export class EngineRun {
     });
   }
 
-  /** Runs the engine's `pulumi` in `cwd` and fails with what it printed unless it succeeds. */
+  /** Runs `pulumi` in `cwd` and fails with what it printed unless it succeeds. */
   async ok(cwd: string, args: string[], label?: string): Promise<string> {
     const result = await this.cli(cwd, args, label);
     if (result.code !== 0)
@@ -110,10 +185,12 @@ export class EngineRun {
     return (exported.deployment.resources ?? []) as StateResource[];
   }
 
-  /** No secret in the backend's files, in `extraFiles`, or in anything the engine printed. */
+  /**
+   * No secret in the backend's files (at least one stack checkpoint among them), in
+   * `extraFiles`, or in anything the engine printed.
+   */
   audit(secrets: readonly string[], extraFiles: readonly string[] = []): void {
     const files = [...filesUnder(this.sandbox.backendDir), ...extraFiles.filter((f) => fs.existsSync(f))];
-    // The audit reads real state: at least one stack checkpoint.
     expect(files.some((f) => f.includes(`${path.sep}stacks${path.sep}`) && f.endsWith(".json"))).toBe(true);
     expect(Object.values(this.transcript).join("").length).toBeGreaterThan(0);
     expect(findSecrets(secrets, { files, texts: this.transcript })).toEqual([]);

@@ -1,14 +1,8 @@
-/**
- * Finds the Pulumi engine for the end-to-end tier and gives it the sandbox the demo uses too
- * (`scripts/engine-sandbox.ts`): a `file://` backend, a passphrase secrets provider and
- * `PULUMI_HOME` in temp folders, no update check, no automatic plugin download. Nothing leaves
- * the machine or touches the user's setup.
- */
+/** Finds the Pulumi engine for the e2e tier; the sandbox it runs in is `scripts/engine-sandbox.ts`. */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { createEngineSandbox, type EngineSandbox } from "../../scripts/engine-sandbox";
 
 export type { EngineSandbox } from "../../scripts/engine-sandbox";
 
@@ -19,11 +13,6 @@ function hasEngine(dir: string): boolean {
   return fs.existsSync(path.join(dir, "pulumi")) && fs.existsSync(path.join(dir, "pulumi-language-nodejs"));
 }
 
-function onPath(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) if (dir && hasEngine(dir)) return dir;
-  return undefined;
-}
-
 /** Where the engine is: PULUMI_ENGINE_DIR, else a `pulumi` on PATH, else the project's cache; or why not. */
 export function findEngine(): { dir: string } | { reason: string } {
   const explicit = process.env.PULUMI_ENGINE_DIR;
@@ -32,7 +21,7 @@ export function findEngine(): { dir: string } | { reason: string } {
       ? { dir: explicit }
       : { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
   }
-  const fromPath = onPath();
+  const fromPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && hasEngine(dir));
   if (fromPath) return { dir: fromPath };
   const cacheRoot =
     process.env.PULUMI_BLOCKCHAIN_NODES_CACHE ??
@@ -41,26 +30,24 @@ export function findEngine(): { dir: string } | { reason: string } {
   if (hasEngine(cached)) return { dir: cached };
   return {
     reason:
-      "no Pulumi engine found (no PULUMI_ENGINE_DIR, no pulumi with pulumi-language-nodejs on PATH, no cached build). " +
-      "Get one with `bash scripts/pulumi-engine.sh` (builds it from Go modules once, then caches it), " +
-      "or install the Pulumi CLI.",
+      "no Pulumi engine found (no PULUMI_ENGINE_DIR, no pulumi with pulumi-language-nodejs on PATH, no cached build): " +
+      "run `bash scripts/pulumi-engine.sh`",
   };
 }
 
 /**
- * Returns `describe` or, when no engine is available, a `describe.skip` that prints why.
- * Under CI=true a missing engine is an error: the tier is required there. `needs` names more
- * executables the tests need next to `pulumi` (e.g. `pulumi-language-yaml`, `pulumi-python`): one
- * missing counts as no engine.
+ * `describe`, or `describe.skip` printing why when the engine or one of `needs` is missing: more
+ * executables next to `pulumi` (`pulumi-language-yaml`, ...) or absolute paths (`/proc/self/stat`).
+ * Under CI=true a missing piece is an error: the tier is required there.
  */
 export function describeWithEngine(needs: readonly string[] = []): jest.Describe {
   const found = findEngine();
-  const missing = "dir" in found ? needs.filter((exe) => !fs.existsSync(path.join(found.dir, exe))) : [];
+  const missing = "dir" in found ? needs.filter((need) => !fs.existsSync(path.resolve(found.dir, need))) : [];
   const reason =
     "reason" in found
       ? found.reason
       : missing.length > 0
-        ? `the engine in ${found.dir} has no ${missing.join(", ")} (bash scripts/pulumi-engine.sh provisions them)`
+        ? `no ${missing.join(", ")} (bash scripts/pulumi-engine.sh provisions the engine's)`
         : undefined;
   if (reason === undefined) return describe;
   if (process.env.CI === "true" || process.env.CI === "1") {
@@ -70,36 +57,13 @@ export function describeWithEngine(needs: readonly string[] = []): jest.Describe
   return describe.skip;
 }
 
-/**
- * Creates the engine sandbox for a test (see `scripts/engine-sandbox.ts`). On top of the
- * sandbox's own variables: no confirmation prompts, and `BLOCKCHAIN_API_KEY` / `BLOCKCHAIN_API_URL`
- * emptied, so that the programs take their settings from the stack's config only. `extraEnv` is
- * set last.
- */
-export async function engineSandbox(extraEnv: Record<string, string> = {}): Promise<EngineSandbox> {
-  const found = findEngine();
-  if (!("dir" in found)) throw new Error(found.reason);
-  return createEngineSandbox({
-    engineDir: found.dir,
-    name: "e2e",
-    extraEnv: {
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      BLOCKCHAIN_API_KEY: "",
-      BLOCKCHAIN_API_URL: "",
-      ...extraEnv,
-    },
-  });
-}
-
 /** Every file under a folder (the backend's `.pulumi/`: stacks, history, backups). */
 export function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(full));
-    else out.push(full);
-  }
-  return out;
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+    );
 }
 
 /** The engine's version line, e.g. `v3.274.1`. */
@@ -111,19 +75,17 @@ export function engineVersion(engineDir: string): string {
     .trim();
 }
 
-/** A process as listed by `/proc` (Linux): its id, its parent's id and its command line. */
+/** A process as `/proc` lists it (Linux). */
 export interface ProcessInfo {
   pid: number;
   ppid: number;
   argv: string[];
 }
 
-/** Every live process visible in `/proc` (Linux only; empty elsewhere). Zombies are left out. */
+/** Every live process in `/proc`, zombies left out. */
 export function listProcesses(): ProcessInfo[] {
-  if (!fs.existsSync("/proc/self/stat")) return [];
   const out: ProcessInfo[] = [];
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const name of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
     try {
       const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
       // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
@@ -138,27 +100,18 @@ export function listProcesses(): ProcessInfo[] {
   return out;
 }
 
-/** The live descendants of a process (children, grandchildren, ...), from `/proc`. */
-export function descendantsOf(rootPid: number, processes: ProcessInfo[] = listProcesses()): ProcessInfo[] {
-  const found: ProcessInfo[] = [];
-  let parents = new Set([rootPid]);
-  while (parents.size > 0) {
-    const children = processes.filter((p) => parents.has(p.ppid) && !found.some((f) => f.pid === p.pid));
-    found.push(...children);
-    parents = new Set(children.map((c) => c.pid));
-  }
-  return found;
-}
-
 /**
- * Sends SIGKILL to a process and to every descendant it has right now (listed first, so that
- * none escapes by being re-parented), each by its id, as a CI runner that cancels a job does.
- * Returns the processes signalled.
+ * SIGKILLs a process and every descendant it has now (listed first, so none escapes by being
+ * re-parented), as a CI runner cancelling a job does. Returns the processes signalled.
  */
 export function killProcessTree(rootPid: number): ProcessInfo[] {
   const processes = listProcesses();
-  const root = processes.find((p) => p.pid === rootPid);
-  const tree = [...(root ? [root] : []), ...descendantsOf(rootPid, processes)];
+  const tree = processes.filter((p) => p.pid === rootPid);
+  for (let parents = new Set([rootPid]); parents.size > 0;) {
+    const children = processes.filter((p) => parents.has(p.ppid) && !tree.includes(p));
+    tree.push(...children);
+    parents = new Set(children.map((c) => c.pid));
+  }
   for (const p of tree) {
     try {
       process.kill(p.pid, "SIGKILL");

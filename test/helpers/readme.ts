@@ -4,15 +4,24 @@ import * as ts from "typescript";
 
 const root = path.resolve(__dirname, "..", "..");
 
+const readme = () => fs.readFileSync(path.join(root, "README.md"), "utf8");
+
 /** The one ```ts block of README.md that contains `marker`. */
 export function readmeBlock(marker: string): string {
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+  const blocks = [...readme().matchAll(/```ts\n([\s\S]*?)```/g)]
     .map((m) => m[1])
     .filter((b) => b.includes(marker));
   if (blocks.length !== 1)
     throw new Error(`expected one ts block of README.md containing ${marker}, found ${blocks.length}`);
   return blocks[0];
+}
+
+/** The fenced block of README.md under a line that starts with `file` in backquotes and ends with a colon. */
+export function readmeFile(file: string): string {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const match = new RegExp("^`" + escaped + "`[^\\n]*:\\n\\n```\\w+\\n([\\s\\S]*?)```", "m").exec(readme());
+  if (!match) throw new Error(`README.md has no block for ${file}`);
+  return match[1];
 }
 
 /**
