@@ -6,7 +6,7 @@
 import * as http from "http";
 import type { AddressInfo, Socket } from "net";
 import * as zlib from "zlib";
-import { ApiError, DEFAULT_LIST_DEADLINE_MS, NodeServiceClient } from "../../src/api";
+import { ApiError, NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
 import { Goal, Rng, addSecret, causeOf, deriveSeed, keep, pool, say, sayProblems, scrub } from "./common";
 import { seconds, settle, table, zeroGoal } from "./common";
@@ -332,9 +332,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const deadlineOf = (op: Op | ListOp) =>
-    ({ listAllNodes: LIST_DEADLINE_MS, listNodes: DEFAULT_LIST_DEADLINE_MS })[op as string] ??
-    CLIENT.deadlineMs;
+  const deadlineOf = (op: Op | ListOp) => (op === "listAllNodes" ? LIST_DEADLINE_MS : CLIENT.deadlineMs);
   const calls: Record<Op | ListOp, (c: NodeServiceClient) => Promise<unknown>> = {
     getNode: (c) => c.getNode("ND-100-000-001"),
     readNetwork: (c) => c.readNetwork("NW-100-000-1"),
@@ -421,7 +419,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
     rows,
   );
   say(
-    `  client: timeoutMs ${CLIENT.timeoutMs}, deadlineMs ${CLIENT.deadlineMs}, ${CLIENT.retries} retries; listAllNodes deadline ${LIST_DEADLINE_MS} ms; listNodes: the default listing deadline (${DEFAULT_LIST_DEADLINE_MS} ms); hang = later than deadline + ${GRACE_MS} ms`,
+    `  client: timeoutMs ${CLIENT.timeoutMs}, deadlineMs ${CLIENT.deadlineMs}, ${CLIENT.retries} retries; listAllNodes deadline ${LIST_DEADLINE_MS} ms; listNodes: the client's deadlineMs; hang = later than deadline + ${GRACE_MS} ms`,
   );
   table(
     "3b. Peak memory of the cases run alone (RSS above the baseline)",

@@ -1,20 +1,18 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
-import { ConcurrencyLimiter } from "./limits";
 import * as faucet from "./faucet";
+import { RequestLimiter } from "./limits";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
-import { NodeServiceClientOptions, resolveClientOptions } from "./options";
 import type { ListAllOptions, ListOptions } from "./nodes";
-import { RateLimiter } from "./limits";
-import type { Transport } from "./transport";
+import { checkOptions, type Context, type NodeServiceClientOptions } from "./options";
+import type { CallOptions } from "./request";
 import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
 
-export type { NodeServiceClientOptions, RetryOptions } from "./options";
-
 /**
- * The typed client of the blockchain node service. Every call validates its input before sending
- * anything, goes through one request path (auth header, rate limit, timeouts, retries, error
- * mapping) and returns camelCase objects. Errors are {@link ApiError}s without credentials.
+ * The typed client of the blockchain node service. Every call checks its input before sending
+ * anything, goes through one request path (limiter, timeout, deadline, retries) and returns
+ * camelCase objects; errors are `ApiError`s without credentials, named by the call's
+ * `operation` (default the method's name).
  *
  * @example
  * const client = new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey });
@@ -23,69 +21,56 @@ export type { NodeServiceClientOptions, RetryOptions } from "./options";
 export class NodeServiceClient {
   /** The normalized API URL (origin and path prefix). */
   readonly apiUrl: string;
-  private readonly transport: Transport;
+  private readonly t: Context;
 
-  /**
-   * Checks every option (see `resolveClientOptions`) and builds the client; throws an
-   * `InvalidInputError` naming the wrong option, without the API key, when one is wrong.
-   */
+  /** Checks every option and builds the client; a wrong option throws an `InvalidInputError` naming it. */
   constructor(options: NodeServiceClientOptions) {
-    const { maxRequestsPerSecond, limiterSleep, maxConcurrentRequests, ...settings } =
-      resolveClientOptions(options);
-    this.apiUrl = settings.base.href;
-    this.transport = {
-      ...settings,
-      limiter: new RateLimiter({ maxRequestsPerSecond, now: settings.now, sleep: limiterSleep }),
-      concurrency: new ConcurrencyLimiter(maxConcurrentRequests),
-      maxConcurrentRequests,
-    };
-    // Keep the transport (and the key in its closures) out of enumeration, inspection and JSON.
-    Object.defineProperty(this, "transport", { enumerable: false });
+    const { maxRequestsPerSecond, ...checked } = checkOptions(options);
+    this.apiUrl = checked.base.href;
+    this.t = { ...checked, limiter: new RequestLimiter(maxRequestsPerSecond, checked.maxConcurrentRequests) };
+    // Keep the key's closure out of enumeration, inspection and JSON.
+    Object.defineProperty(this, "t", { enumerable: false });
   }
 
   /**
-   * Lists the nodes of the networks the caller's organization is part of, fetching pages lazily
-   * and following `next` until it is null. Filters are checked synchronously (an invalid filter
-   * throws an `InvalidInputError` here, before any request).
+   * The nodes of the networks the caller's organization is part of, pages fetched as you iterate
+   * (following `next`). A wrong filter throws an `InvalidInputError` here, before any request.
    */
   listNodes(filters?: NodeFilters, options?: ListOptions): AsyncIterable<Node> {
-    return nodes.listNodes(this.transport, filters, options);
+    return nodes.listNodes(this.t, filters, options);
   }
 
-  /**
-   * Collects all matching nodes up to the required `limit`; fails (rather than truncating) when
-   * more than `limit` nodes match.
-   */
+  /** Every matching node up to the required `limit`; more matching nodes fail rather than truncate. */
   listAllNodes(filters: NodeFilters | undefined, options: ListAllOptions): Promise<Node[]> {
-    return nodes.listAllNodes(this.transport, filters, options);
+    return nodes.listAllNodes(this.t, filters, options);
   }
 
-  /** Retrieves one node (`ND-…`). A 404 throws a `NotFoundError`. */
-  getNode(id: string): Promise<Node> {
-    return nodes.getNode(this.transport, id);
+  /** One node (`ND-…`). A 404 throws a `NotFoundError`. */
+  getNode(id: string, options?: CallOptions): Promise<Node> {
+    return nodes.getNode(this.t, id, options);
   }
 
-  /** Reads a network and its nodes with a `PATCH` of an empty body `{}` (the service has no GET). */
-  readNetwork(id: string): Promise<NetworkInfo> {
-    return networks.readNetwork(this.transport, id);
+  /** A network and its nodes, read with a `PATCH` of an empty body `{}` (the service has no GET). */
+  readNetwork(id: string, options?: CallOptions): Promise<NetworkInfo> {
+    return networks.readNetwork(this.t, id, options);
   }
 
   /** Changes a network's `name` and/or `project`; with neither, reads it. */
-  updateNetwork(id: string, update: NetworkUpdate): Promise<NetworkInfo> {
-    return networks.updateNetwork(this.transport, id, update);
+  updateNetwork(id: string, update: NetworkUpdate, options?: CallOptions): Promise<NetworkInfo> {
+    return networks.updateNetwork(this.t, id, update, options);
   }
 
-  /** Deletes a network: `deleted`, or `alreadyGone` on 404; any other failure throws. */
-  deleteNetwork(id: string): Promise<DeleteResult> {
-    return networks.deleteNetwork(this.transport, id);
+  /** Deletes a network: `deleted`, or `alreadyGone` on the service's own 404; any other failure throws. */
+  deleteNetwork(id: string, options?: CallOptions): Promise<DeleteResult> {
+    return networks.deleteNetwork(this.t, id, options);
   }
 
   /**
-   * Requests test tokens for an address from the faucet of `chain` (default `goerli`;
-   * `POST /v1/faucet/{chain}`); `amountSent` is the exact wei amount as a string.
+   * Test tokens for `address` from the faucet of `chain` (default `goerli`; `POST
+   * /v1/faucet/{chain}`); `amountSent` is the exact wei amount as a string.
    */
-  requestTestTokens(address: string, chain?: string): Promise<FaucetResult> {
-    return faucet.requestTestTokens(this.transport, address, chain);
+  requestTestTokens(address: string, chain?: string, options?: CallOptions): Promise<FaucetResult> {
+    return faucet.requestTestTokens(this.t, address, chain, options);
   }
 
   /** A credential-free description for logs. */

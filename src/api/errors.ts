@@ -42,7 +42,11 @@ export interface ApiErrorInit {
   serverMessage?: string;
   /** Advice appended to the message. */
   hint?: string;
+  limit?: CallLimit;
 }
+
+/** A limit of a call that a user can raise: the one that ran out names the error's {@link ApiError.limit}. */
+export type CallLimit = "timeoutMs" | "deadlineMs" | "maxRetries";
 
 /**
  * An error of the service client. The message reads
@@ -71,6 +75,8 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
   /** HTTP attempts made (0 when the client refused the input). */
   readonly attempts: number;
+  /** The limit that ended the call, when one did: raising it may let the call succeed. */
+  readonly limit?: CallLimit;
   /**
    * The service's `error.message` (up to 16,384 characters), credentials redacted but otherwise as
    * sent (it may hold control characters: the `message` quotes it escaped and capped). Not enumerable, so
@@ -102,6 +108,7 @@ export class ApiError extends Error {
     if (init.nextFaucetAvailable !== undefined) this.nextFaucetAvailable = redactor(init.nextFaucetAvailable);
     if (init.mayHaveBeenProcessed !== undefined) this.mayHaveBeenProcessed = init.mayHaveBeenProcessed;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.limit !== undefined) this.limit = init.limit;
     if (init.serverMessage !== undefined) {
       const value = redactor(init.serverMessage);
       Object.defineProperty(this, "serverMessage", { value, enumerable: false, writable: false });
@@ -123,6 +130,7 @@ export class ApiError extends Error {
       mayHaveBeenProcessed: this.mayHaveBeenProcessed,
       retryAfterMs: this.retryAfterMs,
       attempts: this.attempts,
+      limit: this.limit,
     };
   }
 }

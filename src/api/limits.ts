@@ -1,117 +1,76 @@
 /**
- * The client-wide bounds on outgoing requests, taken around each attempt: the requests in flight
- * (a counting semaphore: every call of one client, listing pages fetched ahead included, shares
- * the same `maxConcurrentRequests`) and the request rate (`maxRequestsPerSecond`).
+ * The client-wide bound on outgoing requests, taken by the request loop around each attempt: at
+ * most `maxConcurrentRequests` attempts in flight (every call of one client, pages fetched ahead
+ * included), started at most `maxRequestsPerSecond` apart.
  */
-import { DEFAULT_MAX_REQUESTS_PER_SECOND, defaultSleep } from "./defaults";
 
-/** A fair (FIFO) counting semaphore. */
-export class ConcurrencyLimiter {
+/** What the request loop asks of a limiter before each attempt. */
+export interface Limiter {
+  /**
+   * Resolves with the function that gives the place back once the attempt is over, or
+   * `undefined` when the attempt could not start before `deadlineAt` (the call's deadline, ms).
+   */
+  take(deadlineAt: number): Promise<(() => void) | undefined>;
+}
+
+/** A clock: tests pass a fake one. */
+export interface Clock {
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+const realClock: Clock = {
+  now: Date.now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/**
+ * A fair (FIFO) bound on attempts in flight, and a spacing of their starts: with a rate of R per
+ * second the k-th start of a burst comes k / R seconds after the first. Each waiter sleeps once,
+ * until its slot; no timer exists while nobody waits.
+ */
+export class RequestLimiter implements Limiter {
+  /** Milliseconds between two starts; 0 for no rate limit. */
+  readonly intervalMs: number;
+  private nextSlot = -Infinity;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  /** Builds a limiter letting at most `max` holders in at once (a positive integer). */
-  constructor(readonly max: number) {
-    if (!Number.isSafeInteger(max) || max <= 0) {
-      throw new RangeError(`maxConcurrentRequests must be a positive integer; got ${String(max)}`);
-    }
+  /** `maxRequestsPerSecond` 0 or Infinity: no rate limit. */
+  constructor(
+    maxRequestsPerSecond: number,
+    readonly maxInFlight: number,
+    private readonly clock: Clock = realClock,
+  ) {
+    this.intervalMs =
+      maxRequestsPerSecond === 0 || maxRequestsPerSecond === Infinity ? 0 : 1000 / maxRequestsPerSecond;
   }
 
-  /** Holders right now. */
+  /** Attempts holding a place right now. */
   get inFlight(): number {
     return this.active;
   }
 
-  /** Resolves once the caller holds a place; call {@link release} exactly once afterwards. */
-  acquire(): Promise<void> {
-    if (this.active < this.max) {
-      this.active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Gives a place back, handing it to the longest waiter if any. */
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
-  }
-
-  /** Runs `task` while holding a place. */
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await task();
-    } finally {
-      this.release();
-    }
-  }
-}
-
-/** Options of a {@link RateLimiter}. */
-export interface RateLimiterOptions {
-  /**
-   * Most requests started per second; requests are spaced `1000 / maxRequestsPerSecond` ms apart.
-   * `0` or `Infinity` disables the limiter. Default {@link DEFAULT_MAX_REQUESTS_PER_SECOND}.
-   */
-  maxRequestsPerSecond?: number;
-  /** The clock, in milliseconds (injectable for tests). Default `Date.now`. */
-  now?: () => number;
-  /**
-   * Waits `ms` milliseconds (injectable for tests). Default: one `setTimeout` per waiting
-   * request (`defaultSleep`); no polling. The timer keeps the process alive: a queued request is
-   * pending work its caller awaits.
-   */
-  sleep?: (ms: number) => Promise<void>;
-}
-
-/**
- * A client-side rate limiter that spaces request starts evenly: with a rate of R per second, the
- * k-th request (from 0) of a burst starts no earlier than k / R seconds after the first, so N
- * requests take at least (N - 1) / R seconds. Slots are handed out in call order (fair FIFO) the
- * moment `acquire` is called; each waiter then sleeps once until its slot (no busy loop), and no
- * timer exists while nobody waits.
- */
-export class RateLimiter {
-  /** Milliseconds between two request starts; 0 when disabled. */
-  readonly intervalMs: number;
-  private nextSlot = -Infinity;
-  private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
-
-  /** Builds a limiter; see {@link RateLimiterOptions}. */
-  constructor(options: RateLimiterOptions = {}) {
-    const rate = options.maxRequestsPerSecond ?? DEFAULT_MAX_REQUESTS_PER_SECOND;
-    if (typeof rate !== "number" || Number.isNaN(rate) || rate < 0) {
-      throw new RangeError(
-        `maxRequestsPerSecond must be a positive number, or 0 or Infinity to disable the limit; got ${String(rate)}`,
-      );
-    }
-    this.intervalMs = rate === 0 || rate === Infinity ? 0 : 1000 / rate;
-    this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? defaultSleep;
-  }
-
-  /** True when the limiter lets every request through at once. */
-  get disabled(): boolean {
-    return this.intervalMs === 0;
-  }
-
-  /**
-   * Resolves `true` when the caller may start its request. Reserves the next free slot
-   * synchronously, so callers are served in the order they called. When the slot is more than
-   * `maxWaitMs` away, reserves nothing and resolves `false` at once (the caller's deadline would
-   * pass while it waits).
-   */
-  async acquire(maxWaitMs: number = Infinity): Promise<boolean> {
-    if (this.intervalMs === 0) return true;
-    const now = this.now();
+  async take(deadlineAt: number): Promise<(() => void) | undefined> {
+    if (this.active < this.maxInFlight) this.active++;
+    // A released place passes straight to the longest waiter.
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    };
+    const now = this.clock.now();
     const slot = Math.max(now, this.nextSlot);
-    const wait = slot - now;
-    if (wait > maxWaitMs) return false;
-    this.nextSlot = slot + this.intervalMs;
-    if (wait > 0) await this.sleep(wait);
-    return true;
+    if (slot >= deadlineAt) {
+      release();
+      return undefined;
+    }
+    if (this.intervalMs > 0) this.nextSlot = slot + this.intervalMs;
+    if (slot > now) await this.clock.sleep(slot - now);
+    return release;
   }
 }

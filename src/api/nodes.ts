@@ -1,118 +1,174 @@
-/** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2). */
-import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, Problem, show, validateNodeFilters } from "../model";
+/** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2); and the one judge of a 404. */
+import {
+  NODE_FILTERS,
+  NODE_FILTER_NAMES,
+  PATHS,
+  Problem,
+  secretValues,
+  show,
+  validateNodeFilters,
+} from "../model";
+import {
+  ApiError,
+  NotFoundError,
+  createApiError,
+  invalidInput,
+  requireId,
+  requireNoProblems,
+} from "./errors";
 import { toNode } from "./mapping";
+import type { Context } from "./options";
 import { ListingStats, paginate } from "./pagination";
-import { mapResponse } from "./answer";
-import { request } from "./request";
-import { Transport, learnNodeSecrets } from "./transport";
+import { mapAnswer, request, startCall, type Call, type CallOptions } from "./request";
 import type { Node, NodeFilters } from "./types";
-import { confirmNotFound, wrongApiUrlHint } from "./confirm-not-found";
-import { NotFoundError, createApiError } from "./errors";
 import { apiUrl } from "./url";
-import { Redacting, invalidInput, requireId, requireNoProblems } from "./errors";
 
-/** Options of {@link listAllNodes}. */
-export interface ListAllOptions {
+/** Options of `listNodes`. */
+export interface ListOptions extends CallOptions {
   /**
-   * Required upper bound on the nodes collected. When more nodes match, the call fails instead of
-   * returning a truncated list.
-   */
-  limit: number;
-  /** Overall deadline of the whole listing, ms. Default 600000 (`DEFAULT_LIST_DEADLINE_MS`). */
-  deadlineMs?: number;
-}
-
-/** Options of {@link listNodes}. */
-export interface ListOptions {
-  /** Overall deadline of the whole listing, ms. Default 600000 (`DEFAULT_LIST_DEADLINE_MS`). */
-  deadlineMs?: number;
-  /**
-   * Whether pages are fetched ahead while you iterate (up to `maxConcurrentRequests` at once).
-   * Default `true`. `false`: each page is requested only when the iteration reaches it, so a loop
-   * that stops within the first page makes exactly one request and leaves nothing in flight.
+   * Whether pages are fetched ahead while you iterate (up to `maxConcurrentRequests`). Default
+   * `true`; `false` requests each page only when the loop reaches it.
    */
   prefetch?: boolean;
 }
 
+/** Options of `listAllNodes`. */
+export interface ListAllOptions extends CallOptions {
+  /** Required bound on the nodes collected: more matching nodes is an error, never a silent cut. */
+  limit: number;
+}
+
+/** Remembers the credentials of nodes just read, so that no later error shows them. */
+export function learnNodeSecrets(t: Pick<Context, "learned">, nodes: readonly Node[]): void {
+  for (const node of nodes) t.learned.learn(secretValues(node.details));
+}
+
+function learned(t: Context, node: Node): Node {
+  learnNodeSecrets(t, [node]);
+  return node;
+}
+
+/** The error of a 404 that is not the service's "does not exist": the API URL is wrong. */
+function wrongApiUrl(t: Context, call: Call, detail: string, cause: ApiError): ApiError {
+  return createApiError(
+    {
+      kind: "invalid_response",
+      code: "unexpected_not_found",
+      status: 404,
+      operation: call.operation,
+      resourceId: call.resourceId,
+      detail: `${detail}: not the service's "does not exist"`,
+      hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
+      attempts: cause.attempts,
+    },
+    t.redact,
+  );
+}
+
 /**
- * Checks the filters (every problem at once) and turns them into the query string of
- * `GET /v1/nodes/`, in the table's order; `archive` becomes `"true"`/`"false"`. Throws an
- * `InvalidInputError` when a filter is unknown or invalid.
+ * A 404 means "does not exist" only when the same API base answers the node list: a wrong API
+ * URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `notFound` when the list
+ * answers, else the error saying the API URL looks wrong. The probe is part of the same call.
  */
-export function nodeQuery(t: Redacting, operation: string, filters: NodeFilters | undefined): string {
+export async function judgeNotFound(
+  t: Context,
+  call: Call,
+  notFound: ApiError,
+  method: string,
+  path: string,
+): Promise<ApiError> {
+  let problem: string;
+  try {
+    const list = await request(t, call, { method: "GET", url: apiUrl(t.base, PATHS.nodes) });
+    if (Array.isArray((list.body as { results?: unknown } | undefined)?.results)) return notFound;
+    problem = `answered ${list.status} without a list of nodes`;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    problem = `failed too (${error.status ?? error.kind} ${error.code})`;
+  }
+  return wrongApiUrl(
+    t,
+    call,
+    `${method} ${t.base.href}${path} answered 404, and GET ${t.base.href}${PATHS.nodes} ${problem}`,
+    notFound,
+  );
+}
+
+/** The query string of `GET /v1/nodes/` for `filters`, checked (every problem at once). */
+export function nodeQuery(t: Context, operation: string, filters: NodeFilters | undefined): string {
   if (filters === undefined || filters === null) return "";
   if (typeof filters !== "object" || Array.isArray(filters)) {
     throw invalidInput(
       operation,
-      [
-        {
-          field: "filters",
-          value: show(filters),
-          allowed: "expected an object of filters",
-        },
-      ],
-      { redactor: t.redact },
+      [{ field: "filters", value: show(filters), allowed: "expected an object of filters" }],
+      {
+        redactor: t.redact,
+      },
     );
   }
   const record = filters as Record<string, unknown>;
   requireNoProblems(t, operation, validateNodeFilters(record), "invalid filters, nothing was sent");
   const query = new URLSearchParams();
   for (const name of NODE_FILTER_NAMES) {
-    if (!Object.hasOwn(record, name)) continue;
-    const value = record[name];
-    if (value === undefined) continue;
-    query.set(NODE_FILTERS[name].query, typeof value === "boolean" ? String(value) : (value as string));
+    const value = Object.hasOwn(record, name) ? record[name] : undefined;
+    if (value !== undefined) query.set(NODE_FILTERS[name].query, String(value));
   }
   return query.toString();
 }
 
-/**
- * Lists the nodes visible to the caller's organization, page by page as the caller iterates.
- * Filters are validated synchronously, before any request: an invalid filter throws here.
- */
-export function listNodes(
-  t: Transport,
-  filters?: NodeFilters,
-  options: ListOptions = {},
-): AsyncIterable<Node> {
-  const operation = "listNodes";
+/** A listing of nodes: a 404 of the node list itself (which always exists) means a wrong API URL. */
+async function* listing(
+  t: Context,
+  call: Call,
+  query: string,
+  extra: object,
+  stats?: ListingStats,
+): AsyncGenerator<Node> {
+  try {
+    yield* paginate(
+      t,
+      call,
+      {
+        firstUrl: apiUrl(t.base, PATHS.nodes, query),
+        map: (item, path) => learned(t, toNode(item, path)),
+        ...extra,
+      },
+      stats,
+    );
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    throw wrongApiUrl(
+      t,
+      call,
+      `GET ${t.base.href}${PATHS.nodes} answered 404 (${error.code}), and the node list always exists there`,
+      error,
+    );
+  }
+}
+
+/** The nodes visible to the caller's organization, fetched as the caller iterates; wrong filters throw here. */
+export function listNodes(t: Context, filters?: NodeFilters, options?: ListOptions): AsyncIterable<Node> {
+  const call = startCall(t, "listNodes", options);
   const prefetch = (options as ListOptions | undefined)?.prefetch;
-  requireNoProblems(t, operation, [
-    ...deadlineProblems((options as ListOptions | undefined)?.deadlineMs),
-    ...(prefetch === undefined || typeof prefetch === "boolean"
-      ? []
-      : [{ field: "prefetch", value: show(prefetch), allowed: "expected true or false" }]),
-  ]);
-  const query = nodeQuery(t, operation, filters);
-  const pages = paginate(t, {
-    operation,
-    firstUrl: apiUrl(t.base, PATHS.nodes, query),
-    map: (item, path) => learned(t, toNode(item, path)),
-    deadlineMs: options?.deadlineMs,
-    prefetch,
-  });
-  return (async function* () {
-    try {
-      yield* pages;
-    } catch (error) {
-      throw listNotFound(t, error);
-    }
-  })();
+  if (prefetch !== undefined && typeof prefetch !== "boolean") {
+    requireNoProblems(t, call.operation, [
+      { field: "prefetch", value: show(prefetch), allowed: "expected true or false" },
+    ]);
+  }
+  return listing(t, call, nodeQuery(t, call.operation, filters), { prefetch });
 }
 
 /**
- * Collects every matching node, up to the required `limit`. When more than `limit` nodes match,
- * fails (never truncates silently), asking to narrow the filters or raise the limit: at once when
- * the first page's `count` is above `limit`, otherwise as soon as the node past `limit` arrives.
+ * Every matching node, up to the required `limit`. More matching nodes fail (never a silent
+ * cut): at once when the first page's `count` is above `limit`, else when node `limit + 1` arrives.
  */
 export async function listAllNodes(
-  t: Transport,
+  t: Context,
   filters: NodeFilters | undefined,
   options: ListAllOptions,
 ): Promise<Node[]> {
-  const operation = "listAllNodes";
+  const call = startCall(t, "listAllNodes", options);
   const limit = (options as ListAllOptions | undefined)?.limit;
-  const deadlineMs = (options as ListAllOptions | undefined)?.deadlineMs;
   const problems: Problem[] = [];
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
     problems.push({
@@ -121,112 +177,45 @@ export async function listAllNodes(
       allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
     });
   }
-  problems.push(...deadlineProblems(deadlineMs));
-  requireNoProblems(t, operation, problems);
-  const nodes: Node[] = [];
-  const query = nodeQuery(t, operation, filters);
+  requireNoProblems(t, call.operation, problems);
+  const query = nodeQuery(t, call.operation, filters);
   const stats: ListingStats = { pages: 0, attempts: 0 };
   const filtered = query ? ` the filters (${decodeURIComponent(query)})` : "";
-  const limitExceeded = (summary: string) =>
-    invalidInput(operation, [], {
+  const tooMany = (summary: string) =>
+    invalidInput(call.operation, [], {
       code: "limit_exceeded",
       summary,
       attempts: stats.attempts,
       redactor: t.redact,
     });
-  try {
-    await collect();
-  } catch (error) {
-    throw listNotFound(t, error);
+  const checkCount = (count: number) => {
+    if (count > (limit as number)) {
+      throw tooMany(
+        `more than ${limit} nodes match${filtered}: the first page counts ${count}; narrow the filters or raise limit to at least ${count} (stopped after the first page)`,
+      );
+    }
+  };
+  const nodes: Node[] = [];
+  for await (const node of listing(t, call, query, { stopAfterItems: limit, checkCount }, stats)) {
+    if (nodes.length === limit) {
+      throw tooMany(
+        `more than ${limit} nodes match${filtered}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
+      );
+    }
+    nodes.push(node);
   }
   return nodes;
-
-  async function collect(): Promise<void> {
-    for await (const node of paginate(
-      t,
-      {
-        operation,
-        firstUrl: apiUrl(t.base, PATHS.nodes, query),
-        map: (item, path) => learned(t, toNode(item, path)),
-        deadlineMs,
-        stopAfterItems: limit,
-        // The first page already says the listing cannot fit: fail before walking it.
-        checkCount: (count) => {
-          if (count > (limit as number)) {
-            throw limitExceeded(
-              `more than ${limit} nodes match${filtered}: the first page counts ${count}; narrow the filters or raise limit to at least ${count} (stopped after the first page)`,
-            );
-          }
-        },
-      },
-      stats,
-    )) {
-      if (nodes.length === limit) {
-        throw limitExceeded(
-          `more than ${limit} nodes match${filtered}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
-        );
-      }
-      nodes.push(node);
-    }
-  }
 }
 
-/**
- * Retrieves one node by id (`ND-…`); the id is checked before any request. A `NotFoundError` is
- * thrown only for the service's own "does not exist" answer, confirmed against the same API base;
- * a 404 from a wrong API URL is an `invalid_response` error that says the API URL looks wrong.
- */
-export async function getNode(t: Transport, id: string): Promise<Node> {
-  const operation = "getNode";
-  requireId(t, operation, "node", id);
-  const spec = { operation, resourceId: id };
-  const startedAt = t.now();
-  let response;
+/** One node by id (`ND-…`), checked before any request; a 404 is judged by {@link judgeNotFound}. */
+export async function getNode(t: Context, id: string, options?: CallOptions): Promise<Node> {
+  const call = startCall(t, "getNode", options, id);
+  requireId(t, call.operation, "node", id);
   try {
-    response = await request(t, { ...spec, method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
+    const answer = await request(t, call, { method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
+    return mapAnswer(t, call, answer, (body) => learned(t, toNode(body)));
   } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw await confirmNotFound(t, error, startedAt, PATHS.node(id), "the node is not taken as missing");
-    }
+    if (error instanceof NotFoundError) throw await judgeNotFound(t, call, error, "GET", PATHS.node(id));
     throw error;
   }
-  return mapResponse(t, spec, response, (body) => learned(t, toNode(body)));
-}
-
-/**
- * A 404 of the node list itself (`GET /v1/nodes/` always exists) means the API URL is wrong,
- * whatever the body says: an `invalid_response` error that says so. Other errors pass.
- */
-export function listNotFound(t: Transport, error: unknown): unknown {
-  if (!(error instanceof NotFoundError)) return error;
-  return createApiError(
-    {
-      kind: "invalid_response",
-      code: "unexpected_not_found",
-      status: error.status,
-      operation: error.operation,
-      detail: `GET ${t.base.href}${PATHS.nodes} answered 404 (${error.code}): the node list always exists at that path`,
-      hint: wrongApiUrlHint(t),
-      attempts: error.attempts,
-    },
-    t.redact,
-  );
-}
-
-function learned(t: Transport, node: Node): Node {
-  learnNodeSecrets(t, [node]);
-  return node;
-}
-
-/** The problem with a listing's `deadlineMs` option, if any. */
-function deadlineProblems(deadlineMs: unknown): Problem[] {
-  if (deadlineMs === undefined) return [];
-  if (typeof deadlineMs === "number" && Number.isFinite(deadlineMs) && deadlineMs > 0) return [];
-  return [
-    {
-      field: "deadlineMs",
-      value: show(deadlineMs),
-      allowed: "expected a positive, finite number of milliseconds",
-    },
-  ];
 }

@@ -1,246 +1,258 @@
 /**
- * The options of {@link NodeServiceClient}: their documented shape, and the one function that
- * checks every option once, at construction, and returns the settings the client runs with.
+ * The client's options, every default in one place, and the one check that turns what a caller
+ * passed into the {@link Context} a client runs with.
  */
-import {
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_MAX_CONCURRENT_REQUESTS,
-  DEFAULT_MAX_REQUESTS_PER_SECOND,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-  defaultSleep,
-} from "./defaults";
-import { checkUrlAndKey, constructionRedactor, fail, keyForms } from "./credential-checks";
-import {
-  OptionProblems,
-  bytesOption,
-  concurrencyOption,
-  duration,
-  func,
-  own,
-  rateOption,
-  retryOption,
-  typeOf,
-  unknownKeys,
-} from "./option-checks";
-import { watchedNodeFetch } from "./node-fetch";
+import { closestName, show } from "../model";
 import { LearnedSecrets } from "./learned-secrets";
-import { createRedactor } from "./redact";
-import { DEFAULT_RETRY_POLICY } from "./retry";
-import type { FetchLike, RetryWait, Transport } from "./transport";
+import type { Limiter } from "./limits";
+import { createRedactor, type Redactor } from "./redact";
+import { checkUrlAndKey, refuse, typeOf, type ApiBase, type Fields } from "./url";
 
-export { MAX_RETRIES_LIMIT, MIN_REQUESTS_PER_SECOND } from "./defaults";
+/** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 20 s. */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+/** Deadline of one call (a whole listing included), across its attempts and waits: 60 s. */
+export const DEFAULT_DEADLINE_MS = 60_000;
+/** Retries after the first attempt: at most 5 attempts per call. */
+export const DEFAULT_MAX_RETRIES = 4;
+/** First backoff delay; each retry doubles it, up to {@link DEFAULT_MAX_DELAY_MS}, drawn from [half, full]. */
+export const DEFAULT_BASE_DELAY_MS = 250;
+/** Longest backoff delay computed locally. */
+export const DEFAULT_MAX_DELAY_MS = 8_000;
+/** Request attempts started per second, retries included. */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
+/** Request attempts in flight at once across one client; a listing fetches this many pages ahead. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
+/** Largest timer Node.js honours (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** Largest `retry.maxRetries`. */
+export const MAX_RETRIES_LIMIT = 100;
 
-/** Retry settings; every field is optional and defaults to `defaults.ts`. */
+/** Waits `ms` with one plain timer. */
+export function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The parts of a fetch `Response` the client reads (node-fetch v2 and WHATWG fetch both fit). */
+export interface FetchResponseLike {
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** What the client passes to fetch; `size` is node-fetch's body cap (another fetch may ignore it). */
+export interface FetchInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  redirect: "manual";
+  size: number;
+}
+
+/** A fetch function: node-fetch v2 by default. */
+export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+/**
+ * A wait between two attempts of one call, as `onWait` reports it, with no credential in it: the
+ * call's `operation` (the caller's name for it, e.g. `getNodesOutput`) and `resourceId`, what
+ * ended the last attempt (`reason`, e.g. `the service answered 429`, and its HTTP `status`), the
+ * wait `delayMs`, the `nextAttempt` of `maxAttempts`, and `message`, one line for a log:
+ * "<operation> <id>: <reason>; waiting <duration> before attempt <n> of <max>".
+ */
+export interface RetryWait {
+  operation: string;
+  resourceId?: string;
+  reason: string;
+  status?: number;
+  delayMs: number;
+  nextAttempt: number;
+  maxAttempts: number;
+  message: string;
+}
+
+/** Retry settings; each is optional. */
 export interface RetryOptions {
-  /**
-   * Retries after the first attempt: an integer from 0 to {@link MAX_RETRIES_LIMIT} (100).
-   * Default 4. `0` disables retries.
-   */
+  /** Retries after the first attempt: an integer from 0 to 100. Default 4; `0` disables retries. */
   maxRetries?: number;
-  /** First backoff delay, ms: a finite number from 0 to `MAX_TIMER_MS` (2^31 - 1). Default 250. */
+  /** First backoff delay, ms (0 to 2^31 - 1). Default 250. */
   baseDelayMs?: number;
-  /** Cap of a backoff delay, ms: a finite number from 0 to `MAX_TIMER_MS`. Default 8000. */
+  /** Longest backoff delay, ms (0 to 2^31 - 1). Default 8000. */
   maxDelayMs?: number;
-  /**
-   * Longest server-requested wait (`Retry-After`) honoured, ms; a longer one makes the call fail.
-   * A finite number from 0 to `MAX_TIMER_MS`. Default 60000.
-   */
-  maxRetryAfterMs?: number;
-  /** Jitter backoff delays into [half, full]: `true` or `false`. Default true. */
-  jitter?: boolean;
 }
 
 /**
- * Options of {@link NodeServiceClient}. Every option is checked once, when the client is built:
- * a wrong type, a value out of range or an unknown option name throws an `InvalidInputError`
- * whose `fields` name the option. Only own properties are read.
+ * Options of `NodeServiceClient`, checked once when the client is built: a wrong type, a value
+ * out of range or an unknown name throws an `InvalidInputError` whose `fields` name the option.
  */
 export interface NodeServiceClientOptions {
   /**
-   * The service's base URL (`https://api.example.com`, optionally with a path prefix and a
-   * trailing slash); paths `/v1/...` are appended. Must be `https://`, except on loopback hosts
-   * (`localhost`, `127.0.0.0/8`, `[::1]`) where `http://` is allowed for a local emulator. No
-   * credentials, query or fragment, and never the API key.
+   * The service's base URL (`https://api.example.com`, optionally with a path prefix); paths
+   * `/v1/...` are appended. `https://` only, except `http://` on loopback hosts (a local
+   * emulator). No credentials, query or fragment.
    */
   apiUrl: string;
-  /**
-   * The API key, sent as `Authorization: Bearer <key>`; never appears in errors. Leading and
-   * trailing whitespace is trimmed; a key with a character an HTTP header cannot carry (a control
-   * character such as a tab or line break, or any non-ASCII character) is refused.
-   */
+  /** The API key, sent as `Authorization: Bearer <key>`; trimmed; printable ASCII only. Never in errors. */
   apiKey: string;
-  /**
-   * Per-attempt timeout, ms: a number above 0 and at most `MAX_TIMER_MS` (2^31 - 1, about 24.8
-   * days, the longest timer Node.js honours). Default 20000.
-   */
+  /** Per-attempt timeout, ms: above 0, at most 2^31 - 1. Default 20000. */
   timeoutMs?: number;
-  /**
-   * Overall deadline of one call across its attempts and waits, ms: a number above 0 and at most
-   * `MAX_TIMER_MS`. Default 60000.
-   */
+  /** Deadline of one call (a listing included) across its attempts and waits, ms: above 0, at most 2^31 - 1. Default 60000. */
   deadlineMs?: number;
   /** Retry settings, or `false` for a single attempt. */
   retry?: RetryOptions | false;
-  /**
-   * Client-side limit of request attempts per second: a positive number of at least
-   * {@link MIN_REQUESTS_PER_SECOND} (one request per `MAX_TIMER_MS`). Default 10; `0` or
-   * `Infinity` disables the limit.
-   */
+  /** Request attempts started per second across the client: a positive number, or `0`/`Infinity` for no limit. Default 10. */
   maxRequestsPerSecond?: number;
-  /**
-   * Most request attempts in flight at once across every call of this client: a positive integer.
-   * A listing fetches up to this many pages ahead when the first page makes them known (within
-   * the rate limit). Default {@link DEFAULT_MAX_CONCURRENT_REQUESTS} (8); `1` walks pages one by
-   * one.
-   */
+  /** Request attempts in flight at once across the client, pages fetched ahead included: a positive integer. Default 8. */
   maxConcurrentRequests?: number;
-  /**
-   * The largest response body read, in bytes after decompression: a positive integer. A larger
-   * body (or a `Content-Length` above it) makes the call fail with an `invalid_response` error of
-   * code `response_too_large`, without reading the rest. Default `DEFAULT_MAX_RESPONSE_BYTES`
-   * (32 MiB).
-   */
-  maxResponseBytes?: number;
-  /**
-   * The fetch function. Default node-fetch v2, watched so that a body cut off mid-stream fails at
-   * once (`body_interrupted`) instead of after the per-attempt timeout (see `node-fetch.ts`).
-   */
+  /** The fetch function. Default node-fetch v2. */
   fetch?: FetchLike;
-  /** Waits between retries and for the rate limiter (injectable for tests). Default a timer. */
-  sleep?: (ms: number) => Promise<void>;
-  /** The clock, ms (injectable for tests). Default `Date.now`. */
-  now?: () => number;
-  /** Random numbers in [0, 1) for jitter (injectable for tests). Default `Math.random`. */
-  random?: () => number;
-  /**
-   * Called once before each wait between two attempts of a call (a 429 with `Retry-After`, a 5xx
-   * backoff, a timed-out or dropped attempt), with what happened and how long the wait is, e.g.
-   * "getNode ND-1-2-3: the service answered 429; waiting 20 s before attempt 2 of 5". The event
-   * holds no credential. Default: nothing is reported.
-   */
+  /** Told of each wait between two attempts, as it starts (see {@link RetryWait}). */
   onWait?: (event: RetryWait) => void;
 }
 
 /**
- * The settings a client runs with: every option checked, defaults filled in. The transport the
- * client builds from them adds the rate limiter (see `Transport`).
+ * What every call of one client shares, built once from its checked options: the API base, the
+ * `Authorization` value (the key lives only in this closure), the redactor (the key, the
+ * credentials `learned` from the service's answers, the generic patterns), the limits, and the
+ * `limiter` taken around each attempt.
  */
-export interface ResolvedClientOptions extends Omit<Transport, "limiter" | "concurrency"> {
-  /** Request attempts per second; `0` or `Infinity` for no limit. */
-  maxRequestsPerSecond: number;
-  /** Request attempts in flight at once across the client. */
+export interface Context {
+  base: ApiBase;
+  authorization: () => string;
+  redact: Redactor;
+  learned: LearnedSecrets;
+  /** node-fetch when absent. */
+  fetch?: FetchLike;
+  timeoutMs: number;
+  deadlineMs: number;
+  /** Retries + 1. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  limiter: Limiter;
   maxConcurrentRequests: number;
-  /** The `sleep` option as given: the rate limiter uses its own timer when it is undefined. */
-  limiterSleep?: (ms: number) => Promise<void>;
+  onWait?: (event: RetryWait) => void;
 }
 
-/** Every option name of {@link NodeServiceClientOptions}. */
-export const CLIENT_OPTION_NAMES = [
-  "apiUrl",
-  "apiKey",
-  "timeoutMs",
-  "deadlineMs",
-  "retry",
-  "maxRequestsPerSecond",
-  "maxConcurrentRequests",
-  "maxResponseBytes",
-  "fetch",
-  "sleep",
-  "now",
-  "random",
-  "onWait",
-] as const satisfies readonly (keyof NodeServiceClientOptions)[];
+/** The checked options: a {@link Context} without the limiter the client adds. */
+export type CheckedOptions = Omit<Context, "limiter"> & { maxRequestsPerSecond: number };
 
-/** Every option name of {@link RetryOptions}. */
-export const RETRY_OPTION_NAMES = [
-  "maxRetries",
-  "baseDelayMs",
-  "maxDelayMs",
-  "maxRetryAfterMs",
-  "jitter",
-] as const satisfies readonly (keyof RetryOptions)[];
+const RETRY_NAMES = ["maxRetries", "baseDelayMs", "maxDelayMs"] as const;
+const TIMER_TEXT = `at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node.js honours)`;
+
+/** A check of one option: what is expected when `value` is wrong, else undefined. */
+type Check = (value: unknown) => string | undefined;
+
+const number =
+  (ok: (n: number) => boolean, expected: string): Check =>
+  (value) =>
+    typeof value === "number" && !Number.isNaN(value) && ok(value) ? undefined : expected;
+const duration = (min: number): Check =>
+  number(
+    (n) => (min > 0 ? n > 0 : n >= 0) && n <= MAX_TIMER_MS,
+    `expected a ${min > 0 ? "positive" : "non-negative"} number of milliseconds, ${TIMER_TEXT}`,
+  );
+const fn: Check = (value) => (typeof value === "function" ? undefined : "expected a function");
+
+/** The checks of every option but `apiUrl`, `apiKey` and `retry` (checked on their own). */
+const CHECKS: Record<string, Check> = {
+  timeoutMs: duration(1),
+  deadlineMs: duration(1),
+  maxRequestsPerSecond: number(
+    (n) => n === 0 || n >= 1000 / MAX_TIMER_MS,
+    "expected a positive number of requests per second, or 0 or Infinity for no limit",
+  ),
+  maxConcurrentRequests: number(
+    (n) => Number.isSafeInteger(n) && n > 0,
+    "expected a positive integer number of requests in flight at once",
+  ),
+  fetch: fn,
+  onWait: fn,
+  "retry.maxRetries": number(
+    (n) => Number.isSafeInteger(n) && n >= 0 && n <= MAX_RETRIES_LIMIT,
+    `expected an integer from 0 to ${MAX_RETRIES_LIMIT} (0 disables retries)`,
+  ),
+  "retry.baseDelayMs": duration(0),
+  "retry.maxDelayMs": duration(0),
+};
+
+/** Every option name, in the order of the docs. */
+export const CLIENT_OPTION_NAMES = ["apiUrl", "apiKey", "retry", ...Object.keys(CHECKS)].filter(
+  (name) => !name.startsWith("retry."),
+);
+
+/** An own property (never an inherited one). */
+function own(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** Unknown option names, each with the known one it resembles. */
+function unknownNames(fields: Fields, given: object, known: readonly string[], prefix: string): void {
+  for (const key of Object.keys(given)) {
+    if (known.includes(key)) continue;
+    const near = closestName(key, known);
+    const shown = key.length > 40 ? `${key.slice(0, 37)}...` : key;
+    fields[prefix + shown] = [
+      `unknown option${near ? ` (did you mean ${prefix}${near}?)` : ""}; expected one of ${known.map((k) => prefix + k).join(", ")}`,
+    ];
+  }
+}
 
 /**
- * Checks every client option and returns the settings the client runs with. Throws an
- * `InvalidInputError` (nothing is sent) whose `fields` name each wrong option:
- * - `invalid_option`: the options are not an object, an option name is unknown (the error lists
- *   the known ones), or a value has the wrong type or is out of range;
- * - `invalid_api_url`: `apiUrl` is refused (see `parseApiUrl`), or contains the API key;
- * - `missing_api_key` / `invalid_api_key`: the key is empty, or has a character an HTTP header
- *   cannot carry.
- *
- * No error shows the API key, nor the text of a refused `apiUrl` (which may be a key put in the
- * wrong place): both are redacted from every message.
+ * Checks every option and returns them with the defaults filled in. Throws an `InvalidInputError`
+ * naming each wrong option (`invalid_option`; `invalid_api_url`, `missing_api_key`,
+ * `invalid_api_key` for the URL and the key); no error shows the key.
  */
-export function resolveClientOptions(options: unknown): ResolvedClientOptions {
+export function checkOptions(options: unknown): CheckedOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    fail(constructionRedactor([]), "invalid_option", "invalid client options", {
+    refuse(createRedactor(), "invalid_option", "invalid client options", {
       options: [`got ${typeOf(options)}; expected an object { apiUrl, apiKey, ... }`],
     });
   }
   const rawKey = own(options, "apiKey");
-  const { key, secrets } = keyForms(rawKey);
-  const redactor = constructionRedactor(secrets);
-
-  // Option names first: a typo such as `apiURL` or `timeoutMS` is the likeliest mistake.
-  const names = new OptionProblems();
-  unknownKeys(names, options, CLIENT_OPTION_NAMES, "");
+  const key = typeof rawKey === "string" ? rawKey.trim() : "";
+  const secrets = key.length >= 4 ? [rawKey as string, key] : [];
+  // Names first: a typo such as `apiURL` or `timeoutMS` is the likeliest mistake.
+  // Null prototype: an option named `__proto__` is a name like any other.
+  const fields: Fields = Object.create(null);
+  unknownNames(fields, options, CLIENT_OPTION_NAMES, "");
   const rawRetry = own(options, "retry");
-  if (typeof rawRetry === "object" && rawRetry !== null && !Array.isArray(rawRetry)) {
-    unknownKeys(names, rawRetry, RETRY_OPTION_NAMES, "retry.");
+  const retry = typeof rawRetry === "object" && rawRetry !== null && !Array.isArray(rawRetry) ? rawRetry : {};
+  unknownNames(fields, retry, RETRY_NAMES, "retry.");
+  if (Object.keys(fields).length > 0)
+    refuse(createRedactor(secrets), "invalid_option", "invalid client options", fields);
+
+  const base = checkUrlAndKey(own(options, "apiUrl"), rawKey, secrets);
+  const value = (name: string) =>
+    name.startsWith("retry.") ? own(retry, name.slice(6)) : own(options, name);
+  for (const [name, check] of Object.entries(CHECKS)) {
+    const v = value(name);
+    const expected = v === undefined ? undefined : check(v);
+    if (expected) fields[name] = [`got ${show(v)}; ${expected}`];
   }
-  if (!names.empty) fail(redactor, "invalid_option", "invalid client options", names.record());
+  if (rawRetry !== undefined && rawRetry !== false && retry !== rawRetry) {
+    fields.retry = [
+      `got ${show(rawRetry)}; expected an object of retry settings, or false for a single attempt`,
+    ];
+  }
+  if (Object.keys(fields).length > 0)
+    refuse(createRedactor(secrets), "invalid_option", "invalid client options", fields);
 
-  const base = checkUrlAndKey(own(options, "apiUrl"), rawKey);
-
-  const problems = new OptionProblems();
-  const timeoutMs = duration(problems, "timeoutMs", own(options, "timeoutMs"), DEFAULT_TIMEOUT_MS, false);
-  const deadlineMs = duration(problems, "deadlineMs", own(options, "deadlineMs"), DEFAULT_DEADLINE_MS, false);
-  const rate = own(options, "maxRequestsPerSecond");
-  const maxRequestsPerSecond = rateOption(problems, rate, DEFAULT_MAX_REQUESTS_PER_SECOND);
-  const maxConcurrentRequests = concurrencyOption(
-    problems,
-    own(options, "maxConcurrentRequests"),
-    DEFAULT_MAX_CONCURRENT_REQUESTS,
-  );
-  const maxResponseBytes = bytesOption(
-    problems,
-    own(options, "maxResponseBytes"),
-    DEFAULT_MAX_RESPONSE_BYTES,
-  );
-  const { maxAttempts, retryPolicy } = retryOption(problems, rawRetry, {
-    maxAttempts: DEFAULT_MAX_RETRIES + 1,
-    retryPolicy: DEFAULT_RETRY_POLICY,
-  });
-  const fetch = func<FetchLike>(problems, "fetch", own(options, "fetch"));
-  const sleep = func<(ms: number) => Promise<void>>(problems, "sleep", own(options, "sleep"));
-  const now = func<() => number>(problems, "now", own(options, "now"));
-  const random = func<() => number>(problems, "random", own(options, "random"));
-  const onWait = func<(event: RetryWait) => void>(problems, "onWait", own(options, "onWait"));
-
-  if (!problems.empty) fail(redactor, "invalid_option", "invalid client options", problems.record());
-
+  const or = <T>(name: string, fallback: T) => (value(name) as T | undefined) ?? fallback;
   const learned = new LearnedSecrets();
   return {
     base,
     authorization: () => `Bearer ${key}`,
-    // Credentials read from the service are removed first, then the key and the generic patterns.
+    // Credentials read from the service are removed too, besides the key and the generic patterns.
     redact: createRedactor(secrets, learned),
     learned,
-    fetch: fetch ?? watchedNodeFetch,
-    timeoutMs,
-    deadlineMs,
-    maxResponseBytes,
-    maxAttempts,
-    retryPolicy,
-    maxRequestsPerSecond,
-    maxConcurrentRequests,
-    sleep: sleep ?? defaultSleep,
-    limiterSleep: sleep,
-    now: now ?? Date.now,
-    random: random ?? Math.random,
-    onWait,
+    fetch: own(options, "fetch") as FetchLike | undefined,
+    timeoutMs: or("timeoutMs", DEFAULT_TIMEOUT_MS),
+    deadlineMs: or("deadlineMs", DEFAULT_DEADLINE_MS),
+    maxAttempts: rawRetry === false ? 1 : or("retry.maxRetries", DEFAULT_MAX_RETRIES) + 1,
+    baseDelayMs: or("retry.baseDelayMs", DEFAULT_BASE_DELAY_MS),
+    maxDelayMs: or("retry.maxDelayMs", DEFAULT_MAX_DELAY_MS),
+    maxRequestsPerSecond: or("maxRequestsPerSecond", DEFAULT_MAX_REQUESTS_PER_SECOND),
+    maxConcurrentRequests: or("maxConcurrentRequests", DEFAULT_MAX_CONCURRENT_REQUESTS),
+    onWait: own(options, "onWait") as Context["onWait"],
   };
 }

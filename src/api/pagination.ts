@@ -1,221 +1,219 @@
 /**
- * The one place pages are fetched. Callers get an async iterator of items and never see pages, so
- * a change to how pages are fetched (page size, cursor style) does not touch them.
+ * The one place pages are fetched: a listing follows `next` until it is null, and fetches the
+ * pages it can predict ahead of the walk (up to `maxConcurrentRequests`), all within its call's
+ * deadline. Callers get items and never see pages.
  */
-import { DEFAULT_LIST_DEADLINE_MS, LIST_SLACK_PAGES, MAX_LIST_PAGES } from "./defaults";
-import { ApiError, createApiError } from "./errors";
-import { invalidResponse, mapResponse } from "./answer";
-import { request } from "./request";
-import { PageFetch, PageWindow, pageTemplate } from "./page-window";
-import type { ApiResponse, Transport } from "./transport";
+import { ApiError } from "./errors";
+import type { Context } from "./options";
+import { invalidAnswer, mapAnswer, request, type Call } from "./request";
+import type { Answer } from "./attempt";
 import { resolveLink } from "./url";
 
-/** What to paginate. */
+/** Most pages a listing fetches when its first page gives no usable `count`. */
+const MAX_LIST_PAGES = 10_000;
+/** Pages a listing fetches past what its first page's `count` promises (nodes added meanwhile). */
+const LIST_SLACK_PAGES = 5;
+
+/** What to list. */
 export interface PageSource<T> {
-  /** The client operation, for error messages. */
-  operation: string;
   /** The absolute URL of the first page (on the configured origin). */
   firstUrl: string;
-  /** Maps one raw item of `results`; `path` names it for error messages (`results[3]`). */
+  /** Maps one raw item of `results`; `path` names it in errors (`page 2 results[3]`). */
   map: (item: unknown, path: string) => T;
-  /** Overall deadline of the whole listing, ms. Default `DEFAULT_LIST_DEADLINE_MS`. */
-  deadlineMs?: number;
-  /**
-   * The listing's consumer stops after this many items (a `limit`): pages that start past it are
-   * not fetched ahead.
-   */
+  /** The consumer stops after this many items (a `limit`): pages past it are not fetched ahead. */
   stopAfterItems?: number;
-  /**
-   * `false`: no page is fetched ahead; each page is requested only when the iteration reaches it,
-   * so a consumer that stops within the first page makes exactly one request and leaves nothing in
-   * flight. Default `true` (up to `maxConcurrentRequests` pages ahead; see `page-window.ts`).
-   */
+  /** `false`: no page is fetched ahead, each is requested only when the iteration reaches it. */
   prefetch?: boolean;
-  /**
-   * Called with the first page's `count`, when it is usable (a non-negative integer), before any
-   * item is yielded or any page fetched ahead; the error it throws (e.g. the count is above the
-   * consumer's `limit`) ends the listing at once.
-   */
-  checkCount?: (count: number, stats: ListingStats) => void;
+  /** Told the first page's usable `count` before any item is yielded; what it throws ends the listing. */
+  checkCount?: (count: number) => void;
 }
 
-/** What a listing has done so far: pages fetched and HTTP attempts made (retries included). */
+/** Pages fetched and HTTP attempts made so far (retries included). */
 export interface ListingStats {
   pages: number;
   attempts: number;
 }
 
-/** The bound a listing must stay within, set from the first page. */
-interface Bound {
-  maxPages: number;
-  maxItems: number;
-  /** Why, for the error message. */
-  reason: string;
-}
+const isCount = (count: unknown): count is number =>
+  typeof count === "number" && Number.isSafeInteger(count) && count >= 0;
 
-/** True for a `count` a listing can rely on: a non-negative safe integer. */
-function isUsableCount(count: unknown): count is number {
-  return typeof count === "number" && Number.isSafeInteger(count) && count >= 0;
-}
-
-function boundFrom(count: unknown, pageSize: number): Bound {
-  if (!isUsableCount(count)) {
-    return {
-      maxPages: MAX_LIST_PAGES,
-      maxItems: Number.POSITIVE_INFINITY,
-      reason: `the first page gave no usable count, so at most ${MAX_LIST_PAGES} pages are fetched`,
-    };
-  }
-  const pages = count === 0 ? 1 : Math.ceil(count / Math.max(1, pageSize));
-  return {
-    maxPages: pages + LIST_SLACK_PAGES,
-    maxItems: count + LIST_SLACK_PAGES * Math.max(1, pageSize),
-    reason: `the first page's count (${count}) promised ${pages} page${pages === 1 ? "" : "s"} of ${pageSize}`,
-  };
+/**
+ * The links of the pages after page 1, predicted from its `next` (`?page=N`, the number changed
+ * alone) and `count`; undefined when they cannot be predicted.
+ */
+function predictedPages(next: string, count: number, pageSize: number): string[] | undefined {
+  const queryAt = next.indexOf("?");
+  const query = next.slice(queryAt + 1);
+  const matches = [...query.matchAll(/(^|&)page=([1-9][0-9]{0,8})(?=&|$)/g)];
+  if (queryAt < 0 || matches.length !== 1 || /(^|&)page(=|&|$)/.test(query.replace(matches[0][0], "")))
+    return undefined;
+  const [whole, sep, number] = matches[0];
+  const before = next.slice(0, queryAt + 1) + query.slice(0, matches[0].index) + sep + "page=";
+  const after = query.slice((matches[0].index ?? 0) + whole.length);
+  const first = Number(number);
+  const pages = Math.ceil(Math.max(0, count - pageSize) / pageSize);
+  return Array.from({ length: pages }, (_, i) => `${before}${first + i}${after}`);
 }
 
 /**
- * Yields every item of a paginated list (`{count, next, previous, results}`), fetching pages
- * lazily as the caller iterates and following `next` until it is `null`. When the first page's
- * `count` and the page number of its `next` (`?page=N`) make the remaining pages known, up to
- * `maxConcurrentRequests` of them are fetched ahead (see `page-window.ts`), unless the source
- * says `prefetch: false` (then each page is requested only when the iteration reaches it); the items and their
- * order stay those of the plain walk, and any surprise falls back to it. A `next` link (absolute
- * or relative) is resolved against the page that carried it, and only its path and query are
- * used, on the configured origin: the API key never goes to another host or scheme.
- *
- * A listing always ends. It is bounded by what the first page's `count` promises (plus a few
- * pages of slack for nodes added meanwhile), by an overall deadline, and it refuses an empty page
- * that links to another, a `next` that points at an already fetched page, or a body without a
- * `results` array: each is an `invalid_response` error (`pagination_overrun`,
- * `pagination_stalled`, `pagination_loop`), and a listing past its deadline is a `timeout` error
- * (`listing_deadline_exceeded`). `stats`, when given, is kept up to date.
+ * The pages fetched ahead: up to `size` in flight or waiting, in order. The walk takes one only
+ * when the link it follows is exactly the predicted one, so the items are those of the plain
+ * walk; on any surprise it closes the window and walks `next` one page at a time.
+ */
+class PageWindow {
+  private readonly queue: { url: string; answer: Promise<Answer> }[] = [];
+  private next = 0;
+
+  constructor(
+    private readonly links: string[],
+    private readonly size: number,
+    private readonly pageSize: number,
+    private readonly stopAfterItems: number | undefined,
+    private readonly start: (url: string) => Promise<Answer>,
+  ) {}
+
+  /** The fetched-ahead answer of `url` when it is the next one predicted. */
+  take(url: string): Promise<Answer> | undefined {
+    return this.queue[0]?.url === url ? this.queue.shift()?.answer : undefined;
+  }
+
+  /** Starts pages until `size` are in flight or waiting. */
+  fill(): void {
+    while (this.queue.length < this.size && this.next < this.links.length) {
+      // The pages before this one already hold more than `stopAfterItems` items: stop.
+      if (this.stopAfterItems !== undefined && this.pageSize * (this.next + 1) > this.stopAfterItems) return;
+      const url = this.links[this.next++];
+      const answer = this.start(url);
+      // Taken (and awaited) in order later, or dropped: never an unhandled rejection.
+      answer.catch(() => undefined);
+      this.queue.push({ url, answer });
+    }
+  }
+
+  close(): void {
+    this.next = this.links.length;
+    this.queue.length = 0;
+  }
+}
+
+/**
+ * Yields every item of a paginated list (`{count, next, previous, results}`) as the caller
+ * iterates, following `next` (absolute or relative, always fetched from the configured origin).
+ * A listing always ends: it is bounded by what the first page's `count` promises (plus a few
+ * pages of slack), and an empty page that links on, a `next` back to a fetched page, or a body
+ * without a `results` array is an `invalid_response` error (`pagination_stalled`,
+ * `pagination_loop`, `pagination_overrun`, `unexpected_shape`).
  */
 export async function* paginate<T>(
-  t: Transport,
+  t: Context,
+  call: Call,
   source: PageSource<T>,
   stats: ListingStats = { pages: 0, attempts: 0 },
 ): AsyncGenerator<T, void, undefined> {
-  const spec = { operation: source.operation };
-  const listDeadlineMs = source.deadlineMs ?? DEFAULT_LIST_DEADLINE_MS;
-  const start = t.now();
   const seen = new Set<string>();
+  const get = (url: string) => request(t, call, { method: "GET", url });
   let url: string | undefined = source.firstUrl;
-  let bound: Bound | undefined;
-  let items = 0;
-  const fail = (response: Pick<ApiResponse, "status">, detail: string, code: string): ApiError =>
-    invalidResponse(t, spec, { status: response.status, attempts: stats.attempts }, detail, code);
   let window: PageWindow | undefined;
+  let bound = {
+    pages: MAX_LIST_PAGES,
+    items: Infinity,
+    reason: `the first page gave no usable count, so at most ${MAX_LIST_PAGES} pages are fetched`,
+  };
   let firstCount: unknown;
-  const startFetch = (next: string, remaining: number): PageFetch => ({
-    url: next,
-    remaining,
-    response: request(
-      { ...t, deadlineMs: Math.min(t.deadlineMs, remaining) },
-      { ...spec, method: "GET", url: next },
-    ),
-  });
+  let items = 0;
   try {
     while (url !== undefined) {
       seen.add(url);
-      const pageNumber = stats.pages + 1;
-      const remaining = listDeadlineMs - (t.now() - start);
-      if (remaining <= 0) throw listingDeadline(t, source.operation, listDeadlineMs, stats);
-      let fetch = window?.take(url);
-      if (fetch === undefined) {
-        window?.close();
-        window = undefined;
-        fetch = startFetch(url, remaining);
-      }
-      let response: ApiResponse;
+      const n = stats.pages + 1;
+      const pending = window?.take(url);
+      if (!pending) window?.close();
+      let answer: Answer;
       try {
-        response = await fetch.response;
+        answer = await (pending ?? get(url));
       } catch (error) {
         if (error instanceof ApiError) stats.attempts += error.attempts;
-        if (
-          error instanceof ApiError &&
-          error.code === "deadline_exceeded" &&
-          fetch.remaining < t.deadlineMs
-        ) {
-          throw listingDeadline(t, source.operation, listDeadlineMs, stats);
-        }
         throw error;
       }
       stats.pages++;
-      stats.attempts += response.attempts;
-      const body = response.body;
-      if (typeof body !== "object" || body === null || Array.isArray(body)) {
-        throw fail(
-          response,
-          `page ${pageNumber}: expected a JSON object with a results array, got ${body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body}`,
-          "unexpected_shape",
+      stats.attempts += answer.attempts;
+      const fail = (detail: string, code = "unexpected_shape") =>
+        invalidAnswer(
+          t,
+          call,
+          { status: answer.status, attempts: stats.attempts },
+          `page ${n}: ${detail}`,
+          code,
         );
+      const body = answer.body;
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        const got = body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body;
+        throw fail(`expected a JSON object with a results array, got ${got}`);
       }
       const page = body as { results?: unknown; next?: unknown; count?: unknown };
-      if (!Array.isArray(page.results)) {
-        throw fail(
-          response,
-          `page ${pageNumber}: "results" is not an array (got ${page.results === null ? "null" : typeof page.results})`,
-          "unexpected_shape",
-        );
-      }
-      if (bound === undefined) {
-        bound = boundFrom(page.count, page.results.length);
-        if (typeof page.count === "number" && page.count > 0 && page.results.length === 0) {
+      const results = page.results;
+      if (!Array.isArray(results))
+        throw fail(`"results" is not an array (got ${results === null ? "null" : typeof results})`);
+      if (n === 1 && isCount(page.count)) {
+        if (page.count > 0 && results.length === 0) {
           throw fail(
-            response,
-            `page 1 is empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
+            `empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
             "pagination_stalled",
           );
         }
+        const pages = page.count === 0 ? 1 : Math.ceil(page.count / Math.max(1, results.length));
+        const size = Math.max(1, results.length);
+        bound = {
+          pages: pages + LIST_SLACK_PAGES,
+          items: page.count + LIST_SLACK_PAGES * size,
+          reason: `the first page's count (${page.count}) promised ${pages} page${pages === 1 ? "" : "s"} of ${results.length}`,
+        };
       }
       let next: string | undefined;
       if (typeof page.next === "string" && page.next !== "") {
         try {
           next = resolveLink(t.base, url, page.next);
         } catch {
-          throw fail(response, `page ${pageNumber}: "next" is not a URL reference`, "unexpected_shape");
+          throw fail(`"next" is not a URL reference`);
         }
+        const shown = new URL(next);
         if (seen.has(next)) {
           throw fail(
-            response,
-            `page ${pageNumber}: "next" points back to a page already fetched (${new URL(next).pathname}${new URL(next).search}); the listing would never end`,
+            `"next" points back to a page already fetched (${shown.pathname}${shown.search}); the listing would never end`,
             "pagination_loop",
           );
         }
-        if (page.results.length === 0) {
-          throw fail(
-            response,
-            `page ${pageNumber} is empty but links to another page; the listing would never end`,
-            "pagination_stalled",
-          );
-        }
+        if (results.length === 0)
+          throw fail("empty but links to another page; the listing would never end", "pagination_stalled");
       } else if (page.next !== null && page.next !== undefined && page.next !== "") {
-        throw fail(response, `page ${pageNumber}: "next" is neither a string nor null`, "unexpected_shape");
+        throw fail(`"next" is neither a string nor null`);
       }
-      items += page.results.length;
-      if (items > bound.maxItems || (next !== undefined && stats.pages >= bound.maxPages)) {
-        throw fail(
-          response,
+      items += results.length;
+      if (items > bound.items || (next !== undefined && stats.pages >= bound.pages)) {
+        throw invalidAnswer(
+          t,
+          call,
+          { status: answer.status, attempts: stats.attempts },
           `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`,
           "pagination_overrun",
         );
       }
-      if (pageNumber === 1) {
-        if (isUsableCount(page.count)) source.checkCount?.(page.count, stats);
+      if (n === 1) {
+        if (isCount(page.count)) source.checkCount?.(page.count);
         firstCount = page.count;
-        window = openWindow(t, source, page.count, page.results.length, next, (link) =>
-          startFetch(link, listDeadlineMs - (t.now() - start)),
-        );
-      } else if (window !== undefined && page.count !== firstCount) {
+        const links =
+          next && isCount(page.count) ? predictedPages(next, page.count, results.length) : undefined;
+        const size = source.prefetch === false ? 1 : t.maxConcurrentRequests;
+        if (links && links[0] === next && size > 1) {
+          window = new PageWindow(links, size, results.length, source.stopAfterItems, get);
+        }
+      } else if (page.count !== firstCount) {
         // The pages shifted under the listing: walk `next` from here.
-        window.close();
+        window?.close();
         window = undefined;
       }
       window?.fill();
-      const results = page.results;
-      yield* mapResponse(t, spec, { ...response, attempts: stats.attempts }, () =>
-        results.map((item, i) => source.map(item, `page ${pageNumber} results[${i}]`)),
+      yield* mapAnswer(t, call, { ...answer, attempts: stats.attempts }, () =>
+        results.map((item, i) => source.map(item, `page ${n} results[${i}]`)),
       );
       url = next;
     }
@@ -223,35 +221,4 @@ export async function* paginate<T>(
     // A consumer that stops early (or an error) drops the pages fetched ahead.
     window?.close();
   }
-}
-
-/** The window of pages fetched ahead after page 1, when `count` and `next` make them known. */
-function openWindow<T>(
-  t: Transport,
-  source: PageSource<T>,
-  count: unknown,
-  pageSize: number,
-  next: string | undefined,
-  start: (url: string) => PageFetch,
-): PageWindow | undefined {
-  const size = source.prefetch === false ? 1 : (t.maxConcurrentRequests ?? 1);
-  if (size < 2 || next === undefined || pageSize === 0) return undefined;
-  if (typeof count !== "number" || !Number.isSafeInteger(count) || count <= pageSize) return undefined;
-  const template = pageTemplate(next);
-  if (template === undefined || template.at(template.number) !== next) return undefined;
-  return new PageWindow({ start, size, count, pageSize, stopAfterItems: source.stopAfterItems }, template);
-}
-
-function listingDeadline(t: Transport, operation: string, deadlineMs: number, stats: ListingStats): ApiError {
-  return createApiError(
-    {
-      kind: "timeout",
-      code: "listing_deadline_exceeded",
-      operation,
-      detail: `the listing's overall deadline of ${deadlineMs} ms passed after ${stats.pages} page${stats.pages === 1 ? "" : "s"}`,
-      hint: "Narrow the filters, or raise the listing's deadlineMs.",
-      attempts: stats.attempts,
-    },
-    t.redact,
-  );
 }

@@ -1,297 +1,288 @@
 /**
- * The one request path of the client: every HTTP call goes through {@link request}, which
- * applies the rate limiter to each attempt ({@link attempt}, below), cuts each attempt to the time left
- * of the overall deadline, follows the retry rules of `retry.ts`, and turns the last failure into
- * an {@link ApiError} with credentials redacted.
+ * The one request loop: every HTTP call of the client takes a place of the limiter, makes one
+ * attempt within the call's deadline, and follows the retry rules below; a failure that is not
+ * retried becomes an {@link ApiError} naming the call, with credentials redacted.
  */
-import {
-  AttemptFailure,
-  httpFailure,
-  MAY_HAVE_BEEN_PROCESSED_NOTE,
-  SERVER_SHORT_CHARS,
-  serverText,
-  unusableAnswer,
-} from "./answer";
-import { USER_AGENT } from "./defaults";
-import { ApiError, createApiError } from "./errors";
-import { BodyTooLargeError, classifyFailure, describeBody, parseBody, readBodyText } from "./node-fetch";
-import {
-  formatDuration,
-  isIdempotent,
-  reportWait,
-  retryDelay,
-  retryStop,
-  RetryContext,
-  RetryStop,
-} from "./retry";
-import type { ApiResponse, RequestSpec, Transport } from "./transport";
-import { isSameOrigin, shownPath } from "./url";
+import { attempt, type Answer, type HttpRequest } from "./attempt";
+import { formatDuration, type Failure } from "./failures";
+import { ApiError, createApiError, invalidInput, type ApiErrorInit, type CallLimit } from "./errors";
+import { MAX_TIMER_MS, type Context } from "./options";
+import { ResponseShapeError } from "./mapping";
+import { show, type Problem } from "../model";
 
-const STOP_NOTES: Record<
-  RetryStop,
-  (t: Transport, attempts: number, ctx: RetryContext) => string | undefined
-> = {
-  not_retryable: (_t, attempts) => (attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined),
-  may_have_been_processed: () =>
-    "The request may have been processed: it is not repeated automatically because it is not idempotent.",
-  retry_after_too_long: (t, _attempts, ctx) =>
-    `The requested wait of ${formatDuration(ctx.retryAfterMs ?? 0)} is longer than maxRetryAfterMs (${t.retryPolicy.maxRetryAfterMs} ms); try again after that.`,
-  attempts_exhausted: (_t, attempts) => (attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined),
-  deadline: (t, attempts) =>
-    `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}: another retry would pass the overall deadline of ${t.deadlineMs} ms.`,
-};
+/** Longest wait a server may ask for (`Retry-After`, `nextFaucetAvailable`); a longer one fails the call, saying when. */
+const MAX_RETRY_AFTER_MS = 60_000;
 
-function deadlineError(t: Transport, spec: RequestSpec, attempts: number, where: string): ApiError {
-  return createApiError(
-    {
-      kind: "timeout",
-      code: "deadline_exceeded",
-      operation: spec.operation,
-      resourceId: spec.resourceId,
-      detail: `the overall deadline of ${t.deadlineMs} ms ${where}`,
-      hint: "Raise deadlineMs, or lower the number of calls made at once.",
-      attempts,
-      // A request that was sent before may have been processed.
-      mayHaveBeenProcessed: !isIdempotent(spec.method) && attempts > 0 ? true : undefined,
-    },
-    t.redact,
-  );
+/** What a caller may set for one call. */
+export interface CallOptions {
+  /**
+   * What errors and wait lines call this call, e.g. `getNodesOutput` or `Network main`: the
+   * name the program knows it by. Default the client method's name.
+   */
+  operation?: string;
+  /** The call's deadline, ms, across its attempts and waits (a whole listing included). Default the client's `deadlineMs`. */
+  deadlineMs?: number;
+}
+
+/** One call of the client: its name in messages, the id it is about, and its one deadline. */
+export interface Call {
+  operation: string;
+  resourceId?: string;
+  deadlineMs: number;
+  /** When the call must be over, ms since the epoch. */
+  deadlineAt: number;
+}
+
+/** Starts a call named `method` (or the caller's `operation`); throws an `InvalidInputError` for wrong options. */
+export function startCall(
+  t: Context,
+  method: string,
+  options: CallOptions | undefined,
+  resourceId?: string,
+): Call {
+  const { operation, deadlineMs = t.deadlineMs } = (options ?? {}) as CallOptions;
+  const problems: Problem[] = [];
+  if (
+    operation !== undefined &&
+    (typeof operation !== "string" || operation.trim() === "" || operation.length > 200)
+  ) {
+    problems.push({
+      field: "operation",
+      value: show(operation),
+      allowed: "expected a name of at most 200 characters",
+    });
+  }
+  if (typeof deadlineMs !== "number" || !(deadlineMs > 0 && deadlineMs <= MAX_TIMER_MS)) {
+    problems.push({
+      field: "deadlineMs",
+      value: show(deadlineMs),
+      allowed: `expected a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
+    });
+  }
+  if (problems.length > 0) throw invalidInput(method, problems, { redactor: t.redact });
+  return { operation: operation ?? method, resourceId, deadlineMs, deadlineAt: Date.now() + deadlineMs };
+}
+
+/** Whether a failed attempt is tried again: the first rule that matches decides. */
+interface Rule {
+  rule: string;
+  matches: (f: Failure, post: boolean) => boolean;
+  retry: boolean;
 }
 
 /**
- * Performs one logical call with retries and returns the successful response, or throws an
- * {@link ApiError}. Only `url`s on the configured origin are accepted. The overall deadline
- * (`deadlineMs`) covers everything, end to end: waiting for a rate-limiter slot, every attempt
- * (each cut to the time left) and every wait between attempts (a retry whose chosen delay would
- * pass the deadline is not made).
- *
- * For a non-idempotent request (the faucet's POST), the error's `mayHaveBeenProcessed` is
- * `false` only when the service clearly refused it (a 4xx with its error object, or a 429 / 503
- * with `Retry-After`) or the connection was refused before anything was sent; any other outcome
- * after sending (a timeout, a dropped connection, a 5xx, an unreadable 200) is `true`.
+ * The retry rules. GET, PATCH and DELETE are idempotent here; POST (the faucet) is not, so it is
+ * retried only when the service said it did not process it or nothing was sent. A retry waits
+ * what the server asked for (`Retry-After`, `nextFaucetAvailable`), else the local backoff.
  */
-export async function request(t: Transport, spec: RequestSpec): Promise<ApiResponse> {
-  if (!isSameOrigin(t.base, spec.url)) {
-    throw createApiError(
-      {
-        kind: "invalid_input",
-        code: "foreign_origin",
-        operation: spec.operation,
-        resourceId: spec.resourceId,
-        detail: `refusing to send the API key to a URL outside ${t.base.origin}`,
-        attempts: 0,
-      },
-      t.redact,
-    );
-  }
-  const start = t.now();
-  let attempts = 0;
-  let sentBefore = false;
-  for (;;) {
-    const result = await limited(t, () => oneAttempt(t, spec, start, attempts));
-    attempts++;
-    if ("response" in result) return { ...result.response, attempts };
-    const { ctx: partial, init, final, notProcessed } = result.failed;
-    if (!notProcessed) sentBefore = true;
-    const ctx: RetryContext = {
-      method: spec.method,
-      attempt: attempts,
-      maxAttempts: t.maxAttempts,
-      elapsedMs: t.now() - start,
-      deadlineMs: t.deadlineMs,
-      ...partial,
+const RETRY_RULES: readonly Rule[] = [
+  { rule: "an unusable 2xx answer", matches: (f) => f.cause === "unusable", retry: false },
+  {
+    rule: "a POST the service did not process: 429, 503 with Retry-After, a refused connection",
+    matches: (f, post) =>
+      post &&
+      (f.status === 429 || (f.status === 503 && f.retryAfterMs !== undefined) || f.cause === "refused"),
+    retry: true,
+  },
+  { rule: "any other failed POST: it may have been processed", matches: (_f, post) => post, retry: false },
+  { rule: "429, 502, 503, 504", matches: (f) => [429, 502, 503, 504].includes(f.status ?? 0), retry: true },
+  {
+    rule: "a timeout, a dropped or refused connection",
+    matches: (f) => ["timeout", "connection", "refused"].includes(f.cause),
+    retry: true,
+  },
+  { rule: "anything else (400, 404, 500, a DNS or TLS failure)", matches: () => true, retry: false },
+];
+
+/** The note on a POST that may have been processed. */
+export const MAY_HAVE_BEEN_PROCESSED = "It may have been processed, so it is not repeated automatically.";
+
+/** The capped exponential backoff before attempt `attempt + 1`, drawn from [half, full]. */
+function backoff(t: Context, attempt: number): number {
+  const full = Math.min(t.maxDelayMs, t.baseDelayMs * 2 ** (attempt - 1));
+  return full * (0.5 + 0.5 * Math.random());
+}
+
+/** Why a call stopped retrying: the note added to its error, and the limit that ran out. */
+function stopNote(
+  t: Context,
+  call: Call,
+  f: Failure,
+  attempts: number,
+  rule: Rule,
+  delayMs: number,
+): { note?: string; limit?: CallLimit } {
+  const gaveUp = `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
+  if (!rule.retry) return { note: attempts > 1 ? `${gaveUp}.` : undefined, limit: f.error.limit };
+  if (f.retryAfterMs !== undefined && f.retryAfterMs > MAX_RETRY_AFTER_MS) {
+    return {
+      note: `The requested wait of ${formatDuration(f.retryAfterMs)} is longer than the ${formatDuration(MAX_RETRY_AFTER_MS)} waited at most; try again after it.`,
     };
-    const delayMs = retryDelay(ctx, t.retryPolicy, t.random);
-    // An unusable success body is not a transient failure.
-    const stop: RetryStop | undefined = final
-      ? "not_retryable"
-      : retryStop({ ...ctx, nextDelayMs: delayMs }, t.retryPolicy);
-    if (stop === undefined) {
-      reportWait(t, spec, init, ctx, delayMs, attempts + 1);
-      await t.sleep(delayMs);
+  }
+  if (attempts >= t.maxAttempts) {
+    return {
+      note: `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}); raise maxRetries.`,
+      limit: "maxRetries",
+    };
+  }
+  if (Date.now() + delayMs >= call.deadlineAt) {
+    return {
+      note: `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms; raise deadlineMs.`,
+      limit: "deadlineMs",
+    };
+  }
+  return {};
+}
+
+/** The error of a call that stopped, its notes appended to the failure's hint. */
+function callError(
+  t: Context,
+  call: Call,
+  init: Omit<ApiErrorInit, "operation" | "resourceId">,
+  ...notes: (string | undefined)[]
+): ApiError {
+  const hint = [init.hint, ...notes].filter(Boolean).join("\n") || undefined;
+  return createApiError({ ...init, hint, operation: call.operation, resourceId: call.resourceId }, t.redact);
+}
+
+/** Tells `onWait` of a wait as it starts; a listener that throws does not fail the call. */
+function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAttempt: number): void {
+  const reason =
+    f.status !== undefined
+      ? `the service answered ${f.status}`
+      : f.cause === "timeout"
+        ? `no answer within ${formatDuration(t.timeoutMs)}`
+        : f.cause === "refused"
+          ? "the connection was refused"
+          : `the connection failed (${f.error.code})`;
+  const subject = call.resourceId ? `${call.operation} ${call.resourceId}` : call.operation;
+  const message = t.redact(
+    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${t.maxAttempts}`,
+  );
+  try {
+    t.onWait?.({
+      operation: call.operation,
+      resourceId: call.resourceId,
+      reason,
+      status: f.status,
+      delayMs,
+      nextAttempt,
+      maxAttempts: t.maxAttempts,
+      message,
+    });
+  } catch {
+    // A log that fails must not fail the call.
+  }
+}
+
+/**
+ * Makes one HTTP request of `call`, retried by {@link RETRY_RULES}, within the call's deadline
+ * (waits for the limiter, attempts and the waits between them). A POST's error says
+ * `mayHaveBeenProcessed: false` only when every attempt was clearly refused or never sent.
+ */
+export async function request(t: Context, call: Call, req: HttpRequest): Promise<Answer> {
+  const post = req.method === "POST";
+  let attempts = 0;
+  let sent = false;
+  for (;;) {
+    const release = await t.limiter.take(call.deadlineAt);
+    const left = call.deadlineAt - Date.now();
+    if (!release || left <= 0) {
+      release?.();
+      const where =
+        attempts === 0
+          ? "before the first attempt could start"
+          : `before attempt ${attempts + 1} could start`;
+      throw callError(t, call, {
+        kind: "timeout",
+        code: "deadline_exceeded",
+        detail: `the call's deadline of ${call.deadlineMs} ms passed ${where} (requests wait for maxConcurrentRequests and maxRequestsPerSecond)`,
+        hint: "Raise deadlineMs.",
+        limit: "deadlineMs",
+        attempts,
+        mayHaveBeenProcessed: post && sent ? true : undefined,
+      });
+    }
+    let outcome;
+    try {
+      outcome = await attempt(
+        t,
+        req,
+        Math.min(t.timeoutMs, left),
+        left < t.timeoutMs ? call.deadlineMs : undefined,
+      );
+    } finally {
+      release();
+    }
+    attempts++;
+    if ("answer" in outcome) return { ...outcome.answer, attempts };
+    const f = outcome.failure;
+    sent ||= !f.notProcessed;
+    const rule = RETRY_RULES.find((r) => r.matches(f, post)) as Rule;
+    const delayMs = f.retryAfterMs ?? backoff(t, attempts);
+    const stop = stopNote(t, call, f, attempts, rule, delayMs);
+    if (rule.retry && !("note" in stop)) {
+      reportWait(t, call, f, delayMs, attempts + 1);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
       continue;
     }
-    const mayHaveBeenProcessed = isIdempotent(spec.method) ? undefined : sentBefore || !notProcessed;
-    const note = mayHaveBeenProcessed
-      ? [
-          stop === "may_have_been_processed" ? undefined : STOP_NOTES[stop](t, attempts, ctx),
-          MAY_HAVE_BEEN_PROCESSED_NOTE,
-        ]
-          .filter(Boolean)
-          .join("\n")
-      : stop === "may_have_been_processed"
-        ? STOP_NOTES.not_retryable(t, attempts, ctx)
-        : STOP_NOTES[stop](t, attempts, ctx);
-    throw toError(
+    const mayHaveBeenProcessed = post ? sent : undefined;
+    throw callError(
       t,
-      spec,
-      { ...init, hint: [init.hint, note].filter(Boolean).join("\n") || undefined },
-      {
-        attempts,
-        mayHaveBeenProcessed,
-      },
+      call,
+      { ...f.error, attempts, mayHaveBeenProcessed, limit: stop.limit },
+      stop.note,
+      mayHaveBeenProcessed ? MAY_HAVE_BEEN_PROCESSED : undefined,
     );
   }
 }
 
-/** Runs `task` holding a place of the client-wide concurrency bound, when there is one. */
-function limited<T>(t: Transport, task: () => Promise<T>): Promise<T> {
-  return t.concurrency ? t.concurrency.run(task) : task();
-}
-
-/** Waits for a rate-limiter slot within the deadline, then makes attempt `attempts + 1`. */
-async function oneAttempt(
-  t: Transport,
-  spec: RequestSpec,
-  start: number,
-  attempts: number,
-): ReturnType<typeof attempt> {
-  const remainingBeforeSlot = t.deadlineMs - (t.now() - start);
-  if (remainingBeforeSlot <= 0 || !(await t.limiter.acquire(remainingBeforeSlot))) {
-    throw deadlineError(
-      t,
-      spec,
-      attempts,
-      `would pass while waiting for a rate-limiter slot for attempt ${attempts + 1} (maxRequestsPerSecond)`,
-    );
-  }
-  const remaining = t.deadlineMs - (t.now() - start);
-  if (remaining <= 0) {
-    throw deadlineError(t, spec, attempts, `passed before attempt ${attempts + 1} could start`);
-  }
-  const attemptTimeout = Math.min(t.timeoutMs, remaining);
-  return attempt(t, spec, attemptTimeout, attemptTimeout < t.timeoutMs);
-}
-
-function toError(
-  t: Transport,
-  spec: RequestSpec,
-  init: AttemptFailure["init"],
-  extra: { attempts: number; mayHaveBeenProcessed?: boolean },
-): ApiError {
-  return createApiError(
-    {
-      ...init,
-      operation: spec.operation,
-      resourceId: spec.resourceId,
-      attempts: extra.attempts,
-      mayHaveBeenProcessed: extra.mayHaveBeenProcessed,
-    },
-    t.redact,
-  );
-}
-
-/*
- * One attempt of a call: the request sent with its headers and body, a timer that aborts it,
- * the body read with a size cap; the result is the response, or the description of a failure
- * (a timeout, a connection that failed or was refused, an unusable or failed answer).
+/**
+ * Maps a successful answer with `map`; a {@link ResponseShapeError} becomes an `invalid_response`
+ * error naming the wrong fields (a POST answered 2xx did something: it may have been processed).
  */
-
-/** Sends one attempt; returns the response, or a failure description. */
-export async function attempt(
-  t: Transport,
-  spec: RequestSpec,
-  timeoutMs: number,
-  deadlineHit: boolean,
-): Promise<{ response: ApiResponse } | { failed: AttemptFailure }> {
-  const headers: Record<string, string> = {
-    Authorization: t.authorization(),
-    Accept: "application/json",
-    "User-Agent": USER_AGENT,
-  };
-  let body: string | undefined;
-  if (spec.body !== undefined) {
-    body = JSON.stringify(spec.body);
-    headers["Content-Type"] = "application/json";
-  }
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  let status = 0;
-  let contentType = "";
-  let text: string;
-  let retryAfterHeader: string | null = null;
-  let answered = false;
+export function mapAnswer<T>(
+  t: Context,
+  call: Call,
+  answer: Answer,
+  map: (body: unknown, text: string) => T,
+  post = false,
+): T {
   try {
-    const res = await t.fetch(spec.url, {
-      method: spec.method,
-      headers,
-      body,
-      signal: controller.signal,
-      redirect: "manual",
-    });
-    answered = true;
-    status = res.status;
-    contentType = res.headers.get("content-type") ?? "";
-    retryAfterHeader = res.headers.get("retry-after");
-    const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
-    text = await readBodyText(res, t.maxResponseBytes, () => controller.abort());
-    if (location !== null) text = `redirect to ${serverText(t, location, SERVER_SHORT_CHARS * 2)}`;
+    return map(answer.body, answer.text);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) {
-      return unusableAnswer(
-        status,
-        "response_too_large",
-        `${spec.method} ${shownPath(spec.url)}: ${error.message}`,
-        "Raise maxResponseBytes if the service really sends bodies this large; otherwise check the API URL.",
-      );
-    }
-    if (timedOut || controller.signal.aborted) {
-      const reason = deadlineHit
-        ? `the overall deadline of ${t.deadlineMs} ms passed before the service answered`
-        : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
-      return {
-        failed: {
-          notProcessed: false,
-          ctx: { failure: "timeout" },
-          init: {
-            kind: "timeout",
-            code: deadlineHit ? "deadline_exceeded" : "timeout",
-            detail: `${spec.method} ${shownPath(spec.url)}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
-            hint: deadlineHit
-              ? "Raise deadlineMs, or check that the service is reachable."
-              : "Raise timeoutMs if the service is slow, or check that it is reachable.",
-          },
-        },
-      };
-    }
-    const { failure, code, detail } = answered
-      ? {
-          failure: "connection" as const,
-          code: "body_interrupted",
-          detail: String((error as Error)?.message ?? error),
-        }
-      : classifyFailure(error);
-    return {
-      failed: {
-        notProcessed: failure === "refused",
-        ctx: { failure },
-        init: {
-          kind: "network",
-          code,
-          detail: `${spec.method} ${t.base.origin}${shownPath(spec.url)}: ${detail}`,
-          hint: "Check the API URL and the network connection.",
-        },
-      },
-    };
-  } finally {
-    clearTimeout(timer);
+    if (!(error instanceof ResponseShapeError)) throw error;
+    throw invalidAnswer(
+      t,
+      call,
+      answer,
+      `unexpected response shape: ${error.problems.join("; ")}`,
+      "unexpected_shape",
+      post,
+    );
   }
+}
 
-  const parsed = parseBody(text);
-
-  if (status >= 200 && status < 300) {
-    if (!parsed.ok) {
-      return unusableAnswer(
-        status,
-        "invalid_json",
-        `expected JSON, got ${describeBody(t, contentType, text)}`,
-      );
-    }
-    return { response: { status, contentType, text, body: parsed.value, attempts: 0 } };
-  }
-  return httpFailure(t, spec, { status, contentType, text, parsed, retryAfterHeader });
+/** An `invalid_response` error for a 2xx whose content cannot be used. */
+export function invalidAnswer(
+  t: Context,
+  call: Call,
+  answer: Pick<Answer, "status" | "attempts">,
+  detail: string,
+  code: string,
+  post = false,
+): ApiError {
+  return callError(
+    t,
+    call,
+    {
+      kind: "invalid_response",
+      code,
+      status: answer.status,
+      detail,
+      attempts: answer.attempts,
+      mayHaveBeenProcessed: post || undefined,
+    },
+    post ? MAY_HAVE_BEEN_PROCESSED : undefined,
+  );
 }

@@ -95,7 +95,7 @@ export function listNodes(operation: string, args: GetNodesArgs, connect: Connec
     ...filters
   } = args;
   return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
-    const list = () => client.listAllNodes(filters, { limit });
+    const list = () => client.listAllNodes(filters, { limit, operation });
     return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
   });
 }
@@ -110,7 +110,7 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
   if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
   const { id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = args;
   return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
-    const read = () => client.getNode(id);
+    const read = () => client.getNode(id, { operation });
     return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
   });
 }

@@ -53,6 +53,15 @@ export function withResource<T>(urn: string, body: () => T): T {
   return callContext.run({ urn }, body);
 }
 
+/**
+ * What errors and wait lines call the resource of the call in flight: `Network main` when its URN
+ * is known (the plugin), else the kind alone (a dynamic provider is not told the resource's name).
+ */
+export function resourceLabel(kind: string): { operation: string } {
+  const urn = callContext.getStore()?.urn;
+  return { operation: urn ? `${kind} ${urn.slice(urn.lastIndexOf("::") + 2)}` : kind };
+}
+
 /** `host:port` of the engine: the last argument of this process that looks like one. */
 export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
   for (let i = argv.length - 1; i >= 2; i--) {

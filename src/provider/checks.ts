@@ -17,7 +17,7 @@ import {
   UNKNOWN,
   withClient,
 } from "../settings";
-import { readProviderConfig } from "./calls";
+import { readProviderConfig, resourceLabel } from "./calls";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
 export type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -268,7 +268,9 @@ export async function checkNetworkExists(
   const deadlineMs = Math.min(configured ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
   const connection = { ...news, deadlineMs };
   try {
-    await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
+    await withClient(connection, readProviderConfig, (client) =>
+      client.readNetwork(id, resourceLabel("Network")),
+    );
     return [];
   } catch (err) {
     if (!isApiError(err) || err.kind !== "not_found") return [];

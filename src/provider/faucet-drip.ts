@@ -4,7 +4,7 @@ import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownP
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, Diff, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
-import { CallInterrupted, interruptible, readProviderConfig } from "./calls";
+import { CallInterrupted, interruptible, readProviderConfig, resourceLabel } from "./calls";
 import {
   diffOf,
   inputNames,
@@ -172,7 +172,9 @@ export async function createFaucetDrip(
       // Kept when the send was cut off: the request may have been processed.
       let keepEntry = false;
       try {
-        const result = await interruptible(() => client.requestTestTokens(inputs.address, chain));
+        const result = await interruptible(() =>
+          client.requestTestTokens(inputs.address, chain, resourceLabel("FaucetDrip")),
+        );
         const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
         return {
           id,

@@ -2,7 +2,7 @@ import type { NetworkInfo, NetworkUpdate } from "../api";
 import { invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
-import { engineLog, readProviderConfig } from "./calls";
+import { engineLog, readProviderConfig, resourceLabel } from "./calls";
 import {
   Checked,
   checkConnection,
@@ -179,9 +179,11 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
   requireValidInputs(inputs, "adopting network");
   try {
     const network = await withClient(inputs, readProviderConfig, async (client) => {
-      const current = await client.readNetwork(inputs.networkId);
+      const current = await client.readNetwork(inputs.networkId, resourceLabel("Network"));
       const update = pendingUpdate(inputs, current);
-      return Object.keys(update).length > 0 ? client.updateNetwork(current.id, update) : current;
+      return Object.keys(update).length > 0
+        ? client.updateNetwork(current.id, update, resourceLabel("Network"))
+        : current;
     });
     return {
       id: network.id,
@@ -210,7 +212,9 @@ export async function readNetwork(
 ): Promise<{ id: string; props: NetworkOutputs; inputs?: NetworkInputs }> {
   const connection: ConnectionArgs = props ?? {};
   try {
-    const network = await withClient(connection, readProviderConfig, (client) => client.readNetwork(id));
+    const network = await withClient(connection, readProviderConfig, (client) =>
+      client.readNetwork(id, resourceLabel("Network")),
+    );
     const managed = props?.managedInputs;
     const outs = networkOutputs(network, connection, managed);
     // State written before `managedInputs` does not say which inputs the program sets: the engine keeps the old ones.
@@ -237,7 +241,9 @@ export async function updateNetwork(
   try {
     const update = pendingUpdate(news, olds);
     const network = await withClient(news, readProviderConfig, (client) =>
-      Object.keys(update).length > 0 ? client.updateNetwork(id, update) : client.readNetwork(id),
+      Object.keys(update).length > 0
+        ? client.updateNetwork(id, update, resourceLabel("Network"))
+        : client.readNetwork(id, resourceLabel("Network")),
     );
     return { outs: networkOutputs(network, news, managedInputsOf(NETWORK_PROPERTIES, news)) };
   } catch (err) {
@@ -260,7 +266,9 @@ export const DELETE_REFUSED_HINT =
 /** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
   try {
-    await withClient(props, readProviderConfig, (client) => client.deleteNetwork(id));
+    await withClient(props, readProviderConfig, (client) =>
+      client.deleteNetwork(id, resourceLabel("Network")),
+    );
   } catch (err) {
     // The refusal's status is not documented: 409 or 400 are both plausible.
     if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {

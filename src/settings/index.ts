@@ -7,7 +7,7 @@
 import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "../api";
 import {
   CALL_SETTING_NAMES,
-  CALL_SETTINGS_HINT,
+  callSettingHint,
   CONFIG_API_KEY,
   CONFIG_API_URL,
   configKey,
@@ -141,12 +141,7 @@ export function withSettingHints(error: unknown, sources: Settings["sources"], o
   if (isApiError(error) && error.kind === "unauthorized") {
     return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
   }
-  if (
-    isApiError(error) &&
-    /\bRaise (timeoutMs|deadlineMs)\b|\bGave up after \d+ attempts\b/.test(error.message)
-  ) {
-    return appendHint(error, CALL_SETTINGS_HINT);
-  }
+  if (isApiError(error) && error.limit) return appendHint(error, callSettingHint(error.limit));
   return error;
 }
 

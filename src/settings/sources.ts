@@ -235,11 +235,11 @@ export function resolveCallSettings(
   return out;
 }
 
-/** Where the limits named by the client's hints ("Raise deadlineMs", "Raise timeoutMs") are set by a Pulumi user. */
-export const CALL_SETTINGS_HINT =
-  "timeoutMs, deadlineMs and maxRetries are arguments of every resource and function, and settings of the stack or provider: " +
-  `\`pulumi config set ${configKey("deadlineMs")} 120000\` (or export ${SETTINGS.deadlineMs.env}=120000); ` +
-  `likewise ${configKey("timeoutMs")} / ${SETTINGS.timeoutMs.env} and ${configKey("maxRetries")} / ${SETTINGS.maxRetries.env}.`;
+/** Where a Pulumi user raises the call setting that ran out (an error's `limit`). */
+export function callSettingHint(name: CallSettingName): string {
+  const twice = SETTINGS[name].defaultValue * 2;
+  return `${name} is an argument of every resource and function, and a setting of the stack or provider: \`pulumi config set ${configKey(name)} ${twice}\` (or export ${SETTINGS[name].env}=${twice}).`;
+}
 
 /**
  * The names among `given` that are no setting (nor one of `extra`), one reason each naming the

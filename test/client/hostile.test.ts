@@ -101,7 +101,8 @@ describe("only the service's own 404 means gone", () => {
     ],
     ["an empty body", { status: 404, text: "" }],
   ])("a proxy's 404 with %s: delete and read fail, naming the path", async (_what, answer) => {
-    server.script(answer, answer);
+    // Each call's 404, then its probe of the node list.
+    server.script(answer, answer, answer, answer);
     const e = await fails(client().deleteNetwork(NETWORK_ID));
     expect(e.kind).toBe("invalid_response");
     expect(e.code).toBe("unexpected_not_found");
@@ -117,7 +118,7 @@ describe("only the service's own 404 means gone", () => {
       { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
     );
     const e = await fails(client().deleteNetwork(NETWORK_ID));
-    expect(e.code).toBe("unconfirmed_not_found");
+    expect(e.code).toBe("unexpected_not_found");
     expect(server.hits.map((h) => `${h.method} ${h.url}`)).toEqual([
       `DELETE /v1/networks/${NETWORK_ID}/`,
       "GET /v1/nodes/",
@@ -233,7 +234,7 @@ describe("listings always end", () => {
     expect(server.hits.length).toBeLessThanOrEqual(2 + 5);
   });
 
-  it("a listing past its overall deadline is a timeout error", async () => {
+  it("a listing past its call's deadline is a timeout error", async () => {
     let n = 0;
     server.fallback = (_req, res) => {
       n++;
@@ -243,12 +244,8 @@ describe("listings always end", () => {
       }, 40);
     };
     server.script();
-    const started = Date.now();
     const e = await fails(client().listAllNodes(undefined, { limit: 1_000_000, deadlineMs: 300 }));
-    expect(e.kind).toBe("timeout");
-    expect(e.code).toBe("listing_deadline_exceeded");
-    expect(e.attempts).toBeGreaterThan(0);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(e).toMatchObject({ kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" });
   });
 
   it("limit_exceeded reports the requests made", async () => {
@@ -264,26 +261,28 @@ describe("listings always end", () => {
 });
 
 describe("response bodies are capped", () => {
-  it("a body above maxResponseBytes is refused as soon as it passes the cap", async () => {
+  it("a body above the 32 MiB cap is refused as soon as it passes it", async () => {
     const chunk = Buffer.alloc(1024 * 1024, "a");
     let written = 0;
+    let closed = false;
     server.script((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       const pump = () => {
-        while (written < 200 * 1024 * 1024) {
+        while (!closed && written < 200 * 1024 * 1024) {
           written += chunk.length;
           if (!res.write(chunk)) return void res.once("drain", pump);
         }
         res.end();
       };
-      res.on("close", () => (written = Number.POSITIVE_INFINITY));
+      res.on("close", () => (closed = true));
       pump();
     });
-    const e = await fails(client({ maxResponseBytes: 4 * 1024 * 1024 }).getNode("ND-123-456-789"));
+    const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.kind).toBe("invalid_response");
     expect(e.code).toBe("response_too_large");
-    // Far less than the 200 MB on offer was produced before the connection closed.
-    await new Promise((r) => setTimeout(r, 50));
+    // The connection was closed long before the 200 MB on offer were written.
+    await server.settled(50);
+    expect(written).toBeLessThan(100 * 1024 * 1024);
   });
 
   it("a Content-Length above the cap is refused without reading", async () => {
@@ -291,7 +290,7 @@ describe("response bodies are capped", () => {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(500 * 1024 * 1024) });
       res.write("{");
     });
-    const e = await fails(client({ maxResponseBytes: 1024 * 1024 }).getNode("ND-123-456-789"));
+    const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.code).toBe("response_too_large");
     expect(e.message).toMatch(/declares 524288000 bytes/);
   });
@@ -303,7 +302,7 @@ describe("response bodies are capped", () => {
       res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
       res.end(bomb);
     });
-    const e = await fails(client({ maxResponseBytes: 2 * 1024 * 1024 }).getNode("ND-123-456-789"));
+    const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.code).toBe("response_too_large");
   });
 });
@@ -313,50 +312,13 @@ describe("deadlines hold end to end", () => {
     server.fallback = { status: 200, body: wireNode() };
     server.script();
     const c = testClient(server.url, API_KEY, { maxRequestsPerSecond: 10, deadlineMs: 500 });
-    const started = Date.now();
-    const settled = await Promise.allSettled(
-      Array.from({ length: 40 }, async () => {
-        try {
-          await c.getNode("ND-123-456-789");
-        } finally {
-          // measured per call below
-        }
-        return Date.now() - started;
-      }),
-    );
-    const elapsed = Date.now() - started;
+    const settled = await Promise.allSettled(Array.from({ length: 40 }, () => c.getNode("ND-123-456-789")));
     const rejected = settled.filter((s) => s.status === "rejected") as PromiseRejectedResult[];
     expect(rejected.length).toBeGreaterThan(20);
     for (const r of rejected) {
       expect(r.reason).toBeInstanceOf(ApiError);
       expect((r.reason as ApiError).code).toBe("deadline_exceeded");
     }
-    // Generous: the calls that cannot get a slot in time fail at once instead of after 3.9 s.
-    expect(elapsed).toBeLessThan(2_000);
-  });
-
-  it("a retry whose chosen delay would pass the deadline is not made", async () => {
-    // Its own server: stragglers of the previous test must not take the scripted answers.
-    const own = await startScriptedServer();
-    own.script(
-      { status: 503, body: { error: { code: "unavailable", message: "Later." } } },
-      { status: 200, body: wireNode() },
-    );
-    const slept: number[] = [];
-    const c = testClient(own.url, API_KEY, {
-      // The shortest jittered delay (500 ms) fits the deadline; the one chosen (995 ms) does not.
-      deadlineMs: 800,
-      retry: { baseDelayMs: 1_000, maxDelayMs: 1_000, jitter: true },
-      random: () => 0.99,
-      sleep: async (ms) => {
-        slept.push(ms);
-      },
-    });
-    const e = await fails(c.getNode("ND-123-456-789"));
-    await own.close();
-    expect(e.message).toMatch(/would pass the overall deadline/);
-    expect(slept).toEqual([]);
-    expect(own.hits).toHaveLength(1);
   });
 });
 

@@ -86,7 +86,7 @@ test("a 429 during a refresh: the wait is logged once, through the engine, on th
     expect(waits).toEqual([
       {
         severity: engineProto.LogSeverity.INFO,
-        message: `readNetwork ${id}: the service answered 429; waiting 1 s before attempt 2 of 2`,
+        message: `Network main ${id}: the service answered 429; waiting 1 s before attempt 2 of 2`,
         urn: NETWORK_URN,
       },
     ]);

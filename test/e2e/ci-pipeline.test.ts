@@ -178,7 +178,7 @@ export = async () => {
       // Each of the two calls fails with its own message, printed once.
       const diag = diagnostics(result.output);
       expect(occurrences(diag, "error: getNode ND-100-000-001:")).toBe(1);
-      expect(occurrences(diag, "error: listAllNodes:")).toBe(1);
+      expect(occurrences(diag, "error: getNodesOutput:")).toBe(1);
       expect(diag).toMatch(/error: getNode ND-100-000-001: ECONNREFUSED: .*ECONNREFUSED/);
     },
     STEP_TIMEOUT,

@@ -74,12 +74,19 @@ export interface Call {
   init: FetchInitLike;
 }
 
-/** A scripted answer of a fake fetch. */
+/** A scripted answer of a fake fetch: a response, a rejection (`error`), or no answer until aborted (`hang`). */
 export interface FakeAnswer {
   status?: number;
   body?: unknown;
   text?: string;
   headers?: Record<string, string>;
+  error?: Error;
+  hang?: true;
+}
+
+/** A rejection of fetch with a system error `code`, as node-fetch gives it. */
+export function systemError(code: string): Error {
+  return Object.assign(new Error(`request to https://api.example.com/ failed, reason: ${code}`), { code });
 }
 
 /**
@@ -96,6 +103,12 @@ export function recordingFetch(
   const fetch: FetchLike = async (url, init) => {
     calls.push({ url, init });
     const a = answer(url, calls.length - 1, init);
+    if (a.error) throw a.error;
+    if (a.hang) {
+      return new Promise<never>((_resolve, reject) =>
+        init.signal.addEventListener("abort", () => reject(new Error("The user aborted a request."))),
+      );
+    }
     const text = a.text ?? (a.body === undefined ? "" : JSON.stringify(a.body));
     const headers = Object.fromEntries(
       Object.entries({ "content-type": "application/json", ...(a.headers ?? {}) }).map(([k, v]) => [

@@ -48,7 +48,7 @@ describe("a made-up secret field added to the table", () => {
     api: typeof import("../../src/api");
     views: typeof import("../../src/provider/node-views");
     model: typeof import("../../src/model");
-    transport: typeof import("../../src/api/transport");
+    transport: typeof import("../../src/api/nodes");
     mapping: typeof import("../../src/api/mapping");
     store: typeof import("../../src/emulator/data/store");
     schema: typeof import("../../scripts/schema/build-schema");
@@ -77,7 +77,7 @@ describe("a made-up secret field added to the table", () => {
         api: require("../../src/api"),
         views: require("../../src/provider/node-views"),
         model: require("../../src/model"),
-        transport: require("../../src/api/transport"),
+        transport: require("../../src/api/nodes"),
         mapping: require("../../src/api/mapping"),
         store: require("../../src/emulator/data/store"),
         schema: require("../../scripts/schema/build-schema"),

@@ -5,8 +5,13 @@
  * and the fallback to walking `next` when the pages are not predictable.
  */
 import fc from "fast-check";
-import { InvalidInputError, NodeServiceClient, isApiError } from "../../src/api";
-import type { FetchLike, FetchResponseLike } from "../../src/api/transport";
+import {
+  InvalidInputError,
+  NodeServiceClient,
+  isApiError,
+  type FetchLike,
+  type FetchResponseLike,
+} from "../../src/api";
 import { rejection, wireNode } from "../helpers/client";
 
 const BASE = "https://api.example.com";
@@ -231,13 +236,5 @@ describe("falling back to walking next", () => {
     };
     const nodes = await client(odd, 3).listAllNodes(filters, { limit: 1000 });
     expect(nodes.map((n) => n.id)).toEqual([...ids(40), ...ids(100).slice(50)]);
-  });
-});
-
-describe("maxConcurrentRequests option", () => {
-  it.each([0, -1, 1.5, "8", NaN, Infinity])("refuses %p", (value) => {
-    expect(() => client(server({ total: 1, pageSize: 1 }).fetch, value as number)).toThrow(
-      /maxConcurrentRequests/,
-    );
   });
 });

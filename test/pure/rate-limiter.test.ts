@@ -1,77 +1,77 @@
-import { RateLimiter } from "../../src/api/limits";
+/** The request limiter on a fake clock: starts spaced by the rate, in call order, in-flight bounded, within a deadline. */
+import { RequestLimiter } from "../../src/api/limits";
 
 /** A fake clock whose sleep advances time. */
 function fakeClock() {
-  let t = 1_000;
+  let now = 1_000;
   const sleeps: number[] = [];
   return {
-    now: () => t,
+    now: () => now,
     sleep: async (ms: number) => {
       sleeps.push(ms);
-      t += ms;
+      now += ms;
     },
     sleeps,
   };
 }
 
-describe("RateLimiter", () => {
-  it("N requests at R/s take at least (N-1)/R seconds (fake clock)", async () => {
+describe("RequestLimiter", () => {
+  test("N starts at R/s are spaced 1/R apart, each waiter sleeping once (no polling)", async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ maxRequestsPerSecond: 10, now: clock.now, sleep: clock.sleep });
+    const limiter = new RequestLimiter(10, 100, clock);
     const starts: number[] = [];
     for (let i = 0; i < 11; i++) {
-      await limiter.acquire();
+      (await limiter.take(Infinity))?.();
       starts.push(clock.now());
     }
-    expect(starts[10] - starts[0]).toBeGreaterThanOrEqual(1000);
-    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(100);
+    expect(starts[10] - starts[0]).toBe(1000);
+    expect(clock.sleeps).toEqual(Array(10).fill(100));
   });
 
-  it("N requests at R/s take at least (N-1)/R seconds (real timers, concurrent)", async () => {
-    const limiter = new RateLimiter({ maxRequestsPerSecond: 50 });
-    const t0 = Date.now();
-    await Promise.all(Array.from({ length: 6 }, () => limiter.acquire()));
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(5 * 20 - 2);
-  });
-
-  it("serves callers in the order they called (FIFO)", async () => {
-    const limiter = new RateLimiter({ maxRequestsPerSecond: 100 });
+  test("serves callers in the order they called", async () => {
+    const limiter = new RequestLimiter(100, 100, fakeClock());
     const order: number[] = [];
-    await Promise.all([0, 1, 2, 3, 4].map((i) => limiter.acquire().then(() => order.push(i))));
+    await Promise.all([0, 1, 2, 3, 4].map((i) => limiter.take(Infinity).then(() => order.push(i))));
     expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it("sleeps once per waiting request, never polls", async () => {
+  test("starts spaced further apart than the rate are not delayed; 0 and Infinity mean no rate limit", async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ maxRequestsPerSecond: 4, now: clock.now, sleep: clock.sleep });
-    await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire()]);
-    // One sleep per waiting request (the first goes at once); none of them polls.
-    expect(clock.sleeps).toHaveLength(2);
-  });
-
-  it("does not delay requests spaced further apart than the rate", async () => {
-    const clock = fakeClock();
-    const limiter = new RateLimiter({ maxRequestsPerSecond: 10, now: clock.now, sleep: clock.sleep });
-    await limiter.acquire();
+    const limiter = new RequestLimiter(10, 100, clock);
+    (await limiter.take(Infinity))?.();
     await clock.sleep(150);
     clock.sleeps.length = 0;
-    await limiter.acquire();
+    (await limiter.take(Infinity))?.();
     expect(clock.sleeps).toEqual([]);
+    for (const rate of [0, Infinity]) {
+      const free = new RequestLimiter(rate, 100, clock);
+      await Promise.all(Array.from({ length: 20 }, () => free.take(Infinity)));
+      expect(clock.sleeps).toEqual([]);
+    }
   });
 
-  it.each([0, Infinity])("maxRequestsPerSecond %p disables it", async (rate) => {
+  test("at most maxInFlight places are held; a released place passes to the longest waiter", async () => {
+    const limiter = new RequestLimiter(0, 2, fakeClock());
+    const first = await limiter.take(Infinity);
+    await limiter.take(Infinity);
+    let third: (() => void) | undefined;
+    const waiting = limiter.take(Infinity).then((r) => (third = r));
+    await Promise.resolve();
+    expect(limiter.inFlight).toBe(2);
+    expect(third).toBeUndefined();
+    first?.();
+    await waiting;
+    expect(third).toBeDefined();
+    expect(limiter.inFlight).toBe(2);
+  });
+
+  test("a slot past the caller's deadline is not taken, and its place is given back", async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ maxRequestsPerSecond: rate, now: clock.now, sleep: clock.sleep });
-    await Promise.all(Array.from({ length: 20 }, () => limiter.acquire()));
+    const limiter = new RequestLimiter(1, 1, clock);
+    (await limiter.take(Infinity))?.();
+    expect(await limiter.take(clock.now() + 500)).toBeUndefined();
+    expect(limiter.inFlight).toBe(0);
     expect(clock.sleeps).toEqual([]);
-    expect(limiter.disabled).toBe(true);
-  });
-
-  it("defaults to 10 per second", () => {
-    expect(new RateLimiter().intervalMs).toBe(100);
-  });
-
-  it("rejects a negative rate", () => {
-    expect(() => new RateLimiter({ maxRequestsPerSecond: -1 })).toThrow(/maxRequestsPerSecond/);
+    expect(await limiter.take(clock.now() + 1500)).toBeDefined();
   });
 });

@@ -1,208 +1,312 @@
-import {
-  DEFAULT_RETRY_POLICY,
-  RetryContext,
-  RetryPolicy,
-  backoffDelay,
-  isIdempotent,
-  parseDateDelay,
-  parseRetryAfter,
-  retryDelay,
-  retryStop,
-  shouldRetry,
-} from "../../src/api/retry";
+/**
+ * The retry rules, one test per rule, through a client on a fake fetch: which failures are tried
+ * again and after what wait (the server's timing beats the local backoff), when a call stops and
+ * which limit its error names, and wait lines and errors named by the caller's operation.
+ */
+import { ApiError, NodeServiceClient, NodeServiceClientOptions, RetryWait } from "../../src/api";
+import { withSettingHints } from "../../src/settings";
+import { FakeAnswer, recordingFetch, rejection, systemError, wireNetwork, wireNode } from "../helpers/client";
 
-const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, jitter: false };
+const NODE = "ND-123-456-789";
+const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
+const FAUCET_OK: FakeAnswer = {
+  status: 200,
+  text: '{"amountSent": 5, "transaction": "https://x.example/tx/0x1"}',
+};
+const OK: FakeAnswer = { status: 200, body: wireNode() };
+const err = (status: number, headers: Record<string, string> = {}, extra: object = {}): FakeAnswer => ({
+  status,
+  headers,
+  body: { error: { code: `e${status}`, message: "no" }, ...extra },
+});
+const HANG: FakeAnswer = { hang: true };
+const DROPPED: FakeAnswer = { error: systemError("ECONNRESET") };
+const REFUSED: FakeAnswer = { error: systemError("ECONNREFUSED") };
+const DNS: FakeAnswer = { error: systemError("ENOTFOUND") };
 
-function ctx(overrides: Partial<RetryContext>): RetryContext {
-  return { method: "GET", attempt: 1, maxAttempts: 5, elapsedMs: 0, deadlineMs: 120_000, ...overrides };
+/** A client whose fetch answers `answers` in turn (the last one again once they run out). */
+function scripted(answers: FakeAnswer[], options: Partial<NodeServiceClientOptions> = {}) {
+  const waits: RetryWait[] = [];
+  const { fetch, calls } = recordingFetch((_url, i) => answers[Math.min(i, answers.length - 1)]);
+  const client = new NodeServiceClient({
+    apiUrl: "https://api.example.com",
+    apiKey: "retry-test-key-0123456789",
+    fetch,
+    maxRequestsPerSecond: 0,
+    timeoutMs: 50,
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    onWait: (w) => waits.push(w),
+    ...options,
+  });
+  return { client, calls, waits };
 }
 
-describe("shouldRetry: idempotent methods", () => {
-  it.each([429, 502, 503, 504])("retries GET on %i", (status) => {
-    expect(shouldRetry(ctx({ status }), policy)).toBe(true);
+const failure = async (promise: Promise<unknown>) => (await rejection(promise)) as ApiError;
+
+describe("the rules, in order: the first that matches decides", () => {
+  test("an unusable 2xx answer is not retried", async () => {
+    const { client, calls } = scripted([
+      { status: 200, text: "<html>", headers: { "content-type": "text/html" } },
+      OK,
+    ]);
+    expect((await failure(client.getNode(NODE))).code).toBe("invalid_json");
+    expect(calls).toHaveLength(1);
   });
 
-  it.each(["GET", "PATCH", "DELETE"])("retries %s on 503", (method) => {
-    expect(shouldRetry(ctx({ method, status: 503 }), policy)).toBe(true);
+  test.each([
+    ["429", err(429)],
+    ["503 with Retry-After", err(503, { "retry-after": "0" })],
+    ["a refused connection", REFUSED],
+  ])("a POST the service did not process is retried: %s", async (_what, first) => {
+    const { client, calls } = scripted([first, FAUCET_OK]);
+    expect((await client.requestTestTokens(ADDRESS)).amountSent).toBe("5");
+    expect(calls).toHaveLength(2);
   });
 
-  it("does not retry 500 (a server bug)", () => {
-    expect(retryStop(ctx({ status: 500 }), policy)).toBe("not_retryable");
+  test.each([
+    ["502", err(502)],
+    ["503 without Retry-After", err(503)],
+    ["500", err(500)],
+    ["a timeout", HANG],
+    ["a dropped connection", DROPPED],
+    ["an unreadable 200", { status: 200, text: '{"amountSent": 5' }],
+  ])("any other failed POST is sent once, and may have been processed: %s", async (_what, first) => {
+    const { client, calls } = scripted([first, FAUCET_OK]);
+    const e = await failure(client.requestTestTokens(ADDRESS));
+    expect(e.mayHaveBeenProcessed).toBe(true);
+    expect(e.message).toMatch(/It may have been processed, so it is not repeated automatically\./);
+    expect(calls).toHaveLength(1);
   });
 
-  it.each([400, 401, 403, 404, 409, 422, 501])("does not retry %i", (status) => {
-    expect(shouldRetry(ctx({ status }), policy)).toBe(false);
-  });
-
-  it("retries a per-attempt timeout", () => {
-    expect(shouldRetry(ctx({ method: "PATCH", failure: "timeout" }), policy)).toBe(true);
-  });
-
-  it("retries a failed connection (reset, hang up)", () => {
-    expect(shouldRetry(ctx({ method: "DELETE", failure: "connection" }), policy)).toBe(true);
-  });
-
-  it.each(["GET", "PATCH", "DELETE"])("retries %s after a refused connection", (method) => {
-    expect(retryStop(ctx({ method, failure: "refused" }), policy)).toBeUndefined();
-  });
-
-  it("does not retry other network failures (DNS, TLS)", () => {
-    expect(retryStop(ctx({ failure: "network" }), policy)).toBe("not_retryable");
-  });
-
-  it("honours a custom list of retryable statuses", () => {
-    expect(shouldRetry(ctx({ status: 500 }), { ...policy, retryableStatuses: [500] })).toBe(true);
-  });
-});
-
-describe("shouldRetry: the faucet POST (not idempotent)", () => {
-  it("retries 429 (the service did not process it)", () => {
-    expect(shouldRetry(ctx({ method: "POST", status: 429 }), policy)).toBe(true);
-  });
-
-  it("retries 503 with Retry-After", () => {
-    expect(shouldRetry(ctx({ method: "POST", status: 503, retryAfterMs: 1000 }), policy)).toBe(true);
-  });
-
-  it("does not retry 503 without Retry-After", () => {
-    expect(retryStop(ctx({ method: "POST", status: 503 }), policy)).toBe("not_retryable");
-  });
-
-  it.each([502, 504, 500])("does not retry %i", (status) => {
-    expect(shouldRetry(ctx({ method: "POST", status }), policy)).toBe(false);
-  });
-
-  it("never retries after a timeout: it may have been processed", () => {
-    expect(retryStop(ctx({ method: "POST", failure: "timeout" }), policy)).toBe("may_have_been_processed");
-  });
-
-  it("never retries after a dropped connection: it may have been processed", () => {
-    expect(retryStop(ctx({ method: "POST", failure: "connection" }), policy)).toBe("may_have_been_processed");
-  });
-
-  it("retries a refused connection: nothing was sent, so nothing was processed", () => {
-    expect(retryStop(ctx({ method: "POST", failure: "refused" }), policy)).toBeUndefined();
-    expect(shouldRetry(ctx({ method: "POST", failure: "refused", attempt: 4 }), policy)).toBe(true);
-  });
-
-  it("a refused connection is retried with the local backoff", () => {
-    const refused = (attempt: number) => ctx({ method: "POST", failure: "refused", attempt });
-    expect([1, 2, 3].map((attempt) => retryDelay(refused(attempt), policy))).toEqual([250, 500, 1000]);
-  });
-
-  it("a refused connection still counts against the attempts, and is never 'may have been processed'", () => {
-    expect(retryStop(ctx({ method: "POST", failure: "refused", attempt: 5, maxAttempts: 5 }), policy)).toBe(
-      "attempts_exhausted",
-    );
-    expect(retryStop(ctx({ method: "POST", failure: "refused", attempt: 1, maxAttempts: 1 }), policy)).toBe(
-      "attempts_exhausted",
-    );
-  });
-
-  it("a refused connection is not retried past the deadline", () => {
-    expect(retryStop(ctx({ method: "POST", failure: "refused", elapsedMs: 119_900 }), policy)).toBe(
-      "deadline",
-    );
-  });
-
-  it("POST is the only non-idempotent method", () => {
-    expect(["GET", "PATCH", "DELETE", "post"].map(isIdempotent)).toEqual([true, true, true, false]);
-  });
-});
-
-describe("shouldRetry: counts, Retry-After cap and deadline", () => {
-  it("stops when the attempts are exhausted", () => {
-    expect(retryStop(ctx({ status: 503, attempt: 5, maxAttempts: 5 }), policy)).toBe("attempts_exhausted");
-    expect(shouldRetry(ctx({ status: 503, attempt: 4, maxAttempts: 5 }), policy)).toBe(true);
-  });
-
-  it("a single attempt (retries off) never retries", () => {
-    expect(shouldRetry(ctx({ status: 503, attempt: 1, maxAttempts: 1 }), policy)).toBe(false);
-  });
-
-  it("gives up when Retry-After exceeds maxRetryAfterMs", () => {
-    expect(retryStop(ctx({ status: 429, retryAfterMs: 61_000 }), policy)).toBe("retry_after_too_long");
-    expect(shouldRetry(ctx({ status: 429, retryAfterMs: 60_000 }), policy)).toBe(true);
-  });
-
-  it("gives up when the wait would pass the deadline", () => {
-    expect(retryStop(ctx({ status: 429, retryAfterMs: 5_000, elapsedMs: 116_000 }), policy)).toBe("deadline");
-    expect(retryStop(ctx({ status: 503, elapsedMs: 119_900 }), policy)).toBe("deadline");
-    expect(shouldRetry(ctx({ status: 503, elapsedMs: 100_000 }), policy)).toBe(true);
-  });
-
-  it("the deadline check uses the shortest jittered delay", () => {
-    const jittered = { ...policy, jitter: true };
-    // attempt 3: backoff 1000, jitter range [500, 1000]
-    expect(shouldRetry(ctx({ status: 503, attempt: 3, elapsedMs: 1_000, deadlineMs: 1_600 }), jittered)).toBe(
-      true,
-    );
-    expect(shouldRetry(ctx({ status: 503, attempt: 3, elapsedMs: 1_000, deadlineMs: 1_400 }), jittered)).toBe(
+  test("a POST is not processed only when every attempt was refused or never sent", async () => {
+    expect((await failure(scripted([err(400)]).client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
       false,
     );
-  });
-});
-
-describe("retryDelay", () => {
-  it("grows exponentially from the base delay", () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelay(ctx({ status: 503, attempt }), policy))).toEqual([
-      250, 500, 1000, 2000,
-    ]);
-  });
-
-  it("is capped at maxDelayMs", () => {
-    expect(retryDelay(ctx({ status: 503, attempt: 10 }), policy)).toBe(8000);
-    expect(backoffDelay(100, policy)).toBe(8000);
+    const always = scripted([REFUSED], { retry: { maxRetries: 2, baseDelayMs: 1 } });
+    expect((await failure(always.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(false);
+    expect(always.calls).toHaveLength(3);
+    const refusedThenBad = scripted([REFUSED, err(400)]);
+    expect((await failure(refusedThenBad.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
+      false,
+    );
+    const throttledThenGateway = scripted([err(429), err(502)]);
+    expect((await failure(throttledThenGateway.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
+      true,
+    );
   });
 
-  it("jitter stays within [half, full] of the backoff", () => {
-    const jittered = { ...policy, jitter: true };
-    expect(retryDelay(ctx({ status: 503, attempt: 3 }), jittered, () => 0)).toBe(500);
-    expect(retryDelay(ctx({ status: 503, attempt: 3 }), jittered, () => 0.999999)).toBeCloseTo(1000, 2);
-    for (let i = 0; i < 200; i++) {
-      const d = retryDelay(ctx({ status: 503, attempt: 3 }), jittered);
-      expect(d).toBeGreaterThanOrEqual(500);
-      expect(d).toBeLessThanOrEqual(1000);
+  test.each([429, 502, 503, 504])("%i is retried for GET, PATCH and DELETE", async (status) => {
+    const cases: [(c: NodeServiceClient) => Promise<unknown>, FakeAnswer][] = [
+      [(c) => c.getNode(NODE), OK],
+      [(c) => c.readNetwork("NW-1-2-3"), { status: 200, body: wireNetwork() }],
+      [(c) => c.deleteNetwork("NW-1-2-3"), { status: 204 }],
+    ];
+    for (const [call, success] of cases) {
+      const { client, calls } = scripted([err(status), success]);
+      await call(client);
+      expect(calls).toHaveLength(2);
     }
   });
 
-  it("a server Retry-After beats the local backoff, without jitter", () => {
-    const jittered = { ...policy, jitter: true };
-    expect(retryDelay(ctx({ status: 429, retryAfterMs: 3000 }), jittered, () => 0)).toBe(3000);
-    expect(retryDelay(ctx({ status: 429, retryAfterMs: 10, attempt: 4 }), policy)).toBe(10);
+  test.each([
+    ["a timeout", HANG],
+    ["a dropped connection", DROPPED],
+    ["a refused connection", REFUSED],
+  ])("%s is retried for an idempotent call", async (_what, first) => {
+    const { client, calls } = scripted([first, OK]);
+    expect((await client.getNode(NODE)).id).toBe(NODE);
+    expect(calls).toHaveLength(2);
   });
 
-  it("uses the configured base delay", () => {
-    expect(retryDelay(ctx({ status: 503, attempt: 2 }), { ...policy, baseDelayMs: 1 })).toBe(2);
+  test.each([
+    ["400", err(400)],
+    ["401", err(401)],
+    ["403", err(403)],
+    ["409", err(409)],
+    ["422", err(422)],
+    ["500", err(500)],
+    ["501", err(501)],
+    ["a DNS failure", DNS],
+  ])("anything else is not retried: %s", async (_what, first) => {
+    const { client, calls } = scripted([first, OK]);
+    const e = await failure(client.getNode(NODE));
+    expect(e.attempts).toBe(1);
+    expect(e.limit).toBeUndefined();
+    expect(calls).toHaveLength(1);
   });
 });
 
-describe("parseRetryAfter", () => {
-  const now = Date.parse("2024-01-01T00:00:00Z");
+describe("the wait before a retry", () => {
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ["nextTick", "setImmediate", "queueMicrotask"] }));
+  afterEach(() => jest.useRealTimers());
 
-  it("reads delay seconds", () => {
-    expect(parseRetryAfter("120", now)).toBe(120_000);
-    expect(parseRetryAfter(" 0 ", now)).toBe(0);
-    expect(parseRetryAfter("1.5", now)).toBe(1500);
+  /** Runs `call` to its end with the clock moved on, and returns the waits reported. */
+  async function waitsOf(
+    answers: FakeAnswer[],
+    call: (c: NodeServiceClient) => Promise<unknown> = (c) => c.getNode(NODE),
+    options = {},
+  ) {
+    const s = scripted(answers, options);
+    const done = call(s.client).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(120_000);
+    await done;
+    return s.waits.map((w) => w.delayMs);
+  }
+
+  test.each([
+    ["delay seconds", "1.5", 1500],
+    ["zero, padded", " 0 ", 0],
+    ["an HTTP date", () => new Date(Date.now() + 30_000).toUTCString(), 30_000],
+    ["a date in the past", "Sun, 31 Dec 2023 23:00:00 GMT", 0],
+  ])("the server's Retry-After beats the local backoff: %s", async (_what, header, expected) => {
+    const value = typeof header === "function" ? header() : header;
+    const [delay] = await waitsOf([err(429, { "retry-after": value }), OK], undefined, {
+      retry: { baseDelayMs: 5000 },
+    });
+    expect(Math.round(delay / 1000)).toBe(Math.round(expected / 1000));
   });
 
-  it("reads an HTTP date", () => {
-    expect(parseRetryAfter("Mon, 01 Jan 2024 00:00:30 GMT", now)).toBe(30_000);
+  test("the faucet's nextFaucetAvailable is a server wait too", async () => {
+    const next = new Date(Date.now() + 10_000).toISOString();
+    const [delay] = await waitsOf([err(429, {}, { nextFaucetAvailable: next }), FAUCET_OK], (c) =>
+      c.requestTestTokens(ADDRESS),
+    );
+    expect(delay).toBe(10_000);
   });
 
-  it("a date in the past means no wait", () => {
-    expect(parseRetryAfter("Sun, 31 Dec 2023 23:00:00 GMT", now)).toBe(0);
+  test.each(["soon", "-5", ""])("an unreadable Retry-After (%p) leaves the local backoff", async (value) => {
+    const [delay] = await waitsOf([err(503, { "retry-after": value }), OK], undefined, {
+      retry: { baseDelayMs: 100 },
+    });
+    expect(delay).toBeGreaterThanOrEqual(50);
+    expect(delay).toBeLessThanOrEqual(100);
   });
 
-  it("ignores absent or unreadable values", () => {
-    expect(parseRetryAfter(null, now)).toBeUndefined();
-    expect(parseRetryAfter("", now)).toBeUndefined();
-    expect(parseRetryAfter("-5", now)).toBeUndefined();
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
+  test("the local backoff doubles from baseDelayMs up to maxDelayMs, each drawn from [half, full]", async () => {
+    const delays = await waitsOf([err(503)], undefined, {
+      retry: { maxRetries: 4, baseDelayMs: 100, maxDelayMs: 300 },
+    });
+    const full = [100, 200, 300, 300];
+    expect(delays).toHaveLength(4);
+    delays.forEach((d, i) => {
+      expect(d).toBeGreaterThanOrEqual(full[i] / 2);
+      expect(d).toBeLessThanOrEqual(full[i]);
+    });
+  });
+});
+
+describe("when a call stops, its error says why and names the limit that ran out", () => {
+  test("retries ran out: maxRetries, and the settings' hint names where to raise it", async () => {
+    const { client, calls } = scripted([err(503)], { retry: { maxRetries: 2, baseDelayMs: 1 } });
+    const e = await failure(client.getNode(NODE, { operation: "getNodeOutput" }));
+    expect(calls).toHaveLength(3);
+    expect(e.limit).toBe("maxRetries");
+    expect(e.message).toContain(
+      "Gave up after 3 attempts: the retries ran out (maxRetries 2); raise maxRetries.",
+    );
+    const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
+    expect(hinted.message).toMatch(
+      /\nmaxRetries is an argument of every resource and function.*`pulumi config set blockchain:maxRetries 8` \(or export BLOCKCHAIN_MAX_RETRIES=8\)\.$/,
+    );
+    expect(hinted.message).not.toContain("deadlineMs");
   });
 
-  it("reads the faucet's nextFaucetAvailable date", () => {
-    expect(parseDateDelay("2024-01-01T00:01:00.000Z", now)).toBe(60_000);
-    expect(parseDateDelay("not a date", now)).toBeUndefined();
+  test("a retry whose wait would pass the call's deadline is not made: deadlineMs", async () => {
+    const { client, calls, waits } = scripted([err(503, { "retry-after": "2" }), OK], { deadlineMs: 1000 });
+    const e = await failure(client.getNode(NODE));
+    expect(calls).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(e.limit).toBe("deadlineMs");
+    expect(e.message).toContain(
+      "Gave up after 1 attempt: another retry would pass the call's deadline of 1000 ms; raise deadlineMs.",
+    );
+    const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
+    expect(hinted.message).toMatch(
+      /\ndeadlineMs is an argument .*`pulumi config set blockchain:deadlineMs 120000` \(or export BLOCKCHAIN_DEADLINE_MS=120000\)\.$/,
+    );
+  });
+
+  test("the call's deadline cuts an attempt short: deadlineMs; a per-call deadlineMs wins", async () => {
+    const { client } = scripted([HANG], { timeoutMs: 10_000, deadlineMs: 10_000 });
+    const e = await failure(client.getNode(NODE, { deadlineMs: 30 }));
+    expect(e).toMatchObject({ kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" });
+    expect(e.message).toMatch(/the call's deadline of 30 ms passed before the service answered/);
+  });
+
+  test("a POST that timed out is not retried: timeoutMs", async () => {
+    const e = await failure(scripted([HANG]).client.requestTestTokens(ADDRESS));
+    expect(e).toMatchObject({ code: "timeout", limit: "timeoutMs" });
+    expect(e.message).toMatch(
+      /no answer within the per-attempt timeout of 50 ms\nRaise timeoutMs if the service is this slow\./,
+    );
+  });
+
+  test("a wait longer than 60 s is not waited: the call fails at once, saying when", async () => {
+    const { client, calls } = scripted([err(429, { "retry-after": "120" }), OK]);
+    const e = await failure(client.getNode(NODE));
+    expect(calls).toHaveLength(1);
+    expect(e.retryAfterMs).toBe(120_000);
+    expect(e.message).toMatch(/The service asks to wait 2 min \(until \d{4}-\d\d-\d\dT/);
+    expect(e.message).toContain(
+      "The requested wait of 2 min is longer than the 60 s waited at most; try again after it.",
+    );
+  });
+});
+
+describe("wait lines and errors name the call the program made", () => {
+  test("each wait is reported as it starts, named by the caller's operation, or by the method", async () => {
+    const { client, waits } = scripted(
+      [
+        err(429, { "retry-after": "0" }),
+        err(503),
+        { status: 200, body: { count: 0, next: null, results: [] } },
+      ],
+      {
+        retry: { baseDelayMs: 1, maxDelayMs: 1 },
+      },
+    );
+    await client.listAllNodes(undefined, { limit: 10, operation: "getNodesOutput" });
+    expect(waits.map((w) => w.message)).toEqual([
+      "getNodesOutput: the service answered 429; waiting 0 ms before attempt 2 of 5",
+      expect.stringMatching(/^getNodesOutput: the service answered 503; waiting 1 ms before attempt 3 of 5$/),
+    ]);
+    expect(waits[0]).toMatchObject({
+      operation: "getNodesOutput",
+      status: 429,
+      delayMs: 0,
+      nextAttempt: 2,
+      maxAttempts: 5,
+    });
+    const other = scripted([HANG, OK]);
+    await other.client.getNode(NODE);
+    expect(other.waits.map((w) => w.message)).toEqual([
+      expect.stringMatching(
+        /^getNode ND-123-456-789: no answer within 50 ms; waiting \d ms before attempt 2 of 5$/,
+      ),
+    ]);
+  });
+
+  test("errors name it too, and a wrong operation is refused before anything is sent", async () => {
+    const { client, calls } = scripted([err(409)]);
+    const e = await failure(client.deleteNetwork("NW-1-2-3", { operation: "Network main" }));
+    expect(e.message).toMatch(/^Network main NW-1-2-3: 409 e409: no/);
+    expect(e.operation).toBe("Network main");
+    const refused = await failure(client.getNode(NODE, { operation: "" }));
+    expect(refused.fields).toHaveProperty("operation");
+    expect(calls).toHaveLength(1);
+  });
+
+  test("a listener that throws does not fail the call", async () => {
+    const { fetch } = recordingFetch((_u, i) => (i === 0 ? err(503) : OK));
+    const client = new NodeServiceClient({
+      apiUrl: "https://api.example.com",
+      apiKey: "retry-test-key-0123456789",
+      fetch,
+      retry: { baseDelayMs: 1 },
+      onWait: () => {
+        throw new Error("log down");
+      },
+    });
+    expect((await client.getNode(NODE)).id).toBe(NODE);
   });
 });

@@ -162,13 +162,14 @@ describe("call settings: timeoutMs, deadlineMs, maxRetries", () => {
     expect(() => resolveCallSettings({ timeoutMs: Number.NaN }, undefined, {})).toThrow(SettingsError);
   });
 
-  test("a hint that says to raise timeoutMs or deadlineMs names where a Pulumi user sets it", () => {
+  test("the limit that ran out is named with where a Pulumi user sets it", () => {
     const error = createApiError({
       kind: "timeout",
       code: "deadline_exceeded",
       operation: "getNodes",
       detail: "the overall deadline of 60000 ms passed",
-      hint: "Raise deadlineMs, or check that the service is reachable.",
+      hint: "Raise deadlineMs.",
+      limit: "deadlineMs",
     });
     const hinted = withSettingHints(error, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
     expect(hinted).toBe(error);

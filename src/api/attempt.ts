@@ -1,0 +1,225 @@
+/**
+ * One HTTP attempt: the request sent with its headers, one timer that aborts it, the body read
+ * within node-fetch's own `size` cap; then the answer, or the failure described for the retry
+ * rules and for the error thrown if it is not retried.
+ */
+import * as http from "http";
+import * as https from "https";
+import nodeFetch from "node-fetch";
+import type { Context, FetchLike, FetchResponseLike } from "./options";
+import { describeBody, refusal, serverText, SHORT_CHARS, type Failure } from "./failures";
+
+/** Largest response body read, after decompression (a page of 100 nodes is about 150 KB). */
+const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** The `User-Agent` header of every request. */
+const USER_AGENT = "pulumi-blockchain-nodes";
+
+/** One HTTP request of a call. */
+export interface HttpRequest {
+  method: "GET" | "PATCH" | "DELETE" | "POST";
+  /** Absolute URL on the configured origin. */
+  url: string;
+  /** JSON body. */
+  body?: unknown;
+}
+
+/** A successful answer: status, raw text and parsed JSON (`undefined` for an empty body). */
+export interface Answer {
+  status: number;
+  text: string;
+  body: unknown;
+  /** Attempts it took. */
+  attempts: number;
+}
+
+/** Codes of a failed connection (reset, dropped, unreachable) that idempotent calls retry. */
+const CONNECTION_CODES = [
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+];
+
+/**
+ * node-fetch v2, failing a body cut off mid-stream at once (`body_interrupted`) instead of at the
+ * timeout: node-fetch pipes the response into the body it hands out, and a pipe does not pass on
+ * a connection closed before the body was complete, so an agent that sees each response ends it.
+ */
+const watchedNodeFetch: FetchLike = async (url, init) => {
+  // What the watch found, and the body to end once node-fetch has handed it out.
+  const seen: { cut?: Error; body?: { destroy?: (error: Error) => void } } = {};
+  const agent = (parsed: { protocol?: string | null }) => {
+    const base = parsed.protocol === "https:" ? https.globalAgent : http.globalAgent;
+    type Adding = http.Agent & { addRequest(req: http.ClientRequest, options: unknown): void };
+    const watching = Object.create(base) as Adding;
+    watching.addRequest = (req, options) => {
+      req.once("response", (res: http.IncomingMessage) =>
+        res.once("close", () => {
+          if (res.complete || seen.cut) return;
+          const declared = res.headers["content-length"];
+          const what = declared ? `the ${declared} bytes of the body (Content-Length)` : "the body";
+          seen.cut = Object.assign(new Error(`the connection closed before ${what} had arrived`), {
+            code: "body_interrupted",
+          });
+          seen.body?.destroy?.(seen.cut);
+        }),
+      );
+      (base as Adding).addRequest.call(base, req, options);
+    };
+    return watching;
+  };
+  // Without an agent of its own node-fetch sends `Connection: close`; keep doing so.
+  const headers = { Connection: "close", ...init.headers };
+  const response = await nodeFetch(url, { ...init, headers, agent } as never);
+  seen.body = response.body as typeof seen.body;
+  if (seen.cut) seen.body?.destroy?.(seen.cut);
+  return response as unknown as FetchResponseLike;
+};
+
+/**
+ * Sends one attempt of `req` and reads its answer. `timeoutMs` aborts the attempt; when
+ * `deadlineMs` is given, that timer is the call's deadline rather than the per-attempt timeout.
+ */
+export async function attempt(
+  t: Context,
+  req: HttpRequest,
+  timeoutMs: number,
+  deadlineMs?: number,
+): Promise<{ answer: Answer } | { failure: Failure }> {
+  const where = `${req.method} ${t.base.origin}${new URL(req.url).pathname}`;
+  const headers: Record<string, string> = {
+    Authorization: t.authorization(),
+    Accept: "application/json",
+    "User-Agent": USER_AGENT,
+  };
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  let res: FetchResponseLike | undefined;
+  let text: string;
+  const tooLarge = (detail: string) =>
+    unusable(res?.status ?? 0, "response_too_large", `${where}: ${detail}`);
+  try {
+    const init = {
+      method: req.method,
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: "manual" as const,
+    };
+    res = await (t.fetch ?? watchedNodeFetch)(req.url, { ...init, size: MAX_RESPONSE_BYTES });
+    const declared = Number(res.headers.get("content-length") ?? NaN);
+    if (declared > MAX_RESPONSE_BYTES) {
+      return tooLarge(
+        `the response declares ${declared} bytes (Content-Length), more than the ${MAX_RESPONSE_BYTES} read at most`,
+      );
+    }
+    text = await res.text();
+    // A fetch other than node-fetch may ignore `size`: the cap still holds.
+    if (text.length > MAX_RESPONSE_BYTES) throw Object.assign(new Error(), { type: "max-size" });
+  } catch (error) {
+    if ((error as { type?: unknown })?.type === "max-size") {
+      return tooLarge(
+        `the response body passed the ${MAX_RESPONSE_BYTES} bytes read at most; the rest was not read`,
+      );
+    }
+    if (controller.signal.aborted)
+      return { failure: timedOut(t, where, timeoutMs, deadlineMs, res !== undefined) };
+    return { failure: lost(where, error, res !== undefined) };
+  } finally {
+    clearTimeout(timer);
+    // Closes what is left of a body not read to its end.
+    controller.abort();
+  }
+  const status = res.status;
+  const contentType = res.headers.get("content-type") ?? "";
+  const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
+  if (location !== null) text = `redirect to ${serverText(t, location, SHORT_CHARS * 2)}`;
+  const parsed = parse(text);
+  if (status >= 200 && status < 300) {
+    if ("value" in parsed) return { answer: { status, text, body: parsed.value, attempts: 0 } };
+    return unusable(status, "invalid_json", `expected JSON, got ${describeBody(t, contentType, text)}`);
+  }
+  return { failure: refusal(t, status, contentType, text, parsed, res.headers.get("retry-after")) };
+}
+
+/** A 2xx that cannot be used: never retried; a POST that got it may have been processed. */
+function unusable(status: number, code: string, detail: string): { failure: Failure } {
+  const hint =
+    code === "response_too_large" ? "Check the API URL: the service's answers are far smaller." : undefined;
+  return {
+    failure: {
+      cause: "unusable",
+      status,
+      notProcessed: false,
+      error: { kind: "invalid_response", status, code, detail, hint },
+    },
+  };
+}
+
+function timedOut(
+  t: Context,
+  where: string,
+  timeoutMs: number,
+  deadlineMs: number | undefined,
+  answered: boolean,
+): Failure {
+  const reason =
+    deadlineMs !== undefined
+      ? `the call's deadline of ${deadlineMs} ms passed before the service answered`
+      : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
+  return {
+    cause: "timeout",
+    notProcessed: false,
+    error: {
+      kind: "timeout",
+      code: deadlineMs !== undefined ? "deadline_exceeded" : "timeout",
+      detail: `${where}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
+      hint: deadlineMs !== undefined ? "Raise deadlineMs." : "Raise timeoutMs if the service is this slow.",
+      limit: deadlineMs !== undefined ? "deadlineMs" : "timeoutMs",
+    },
+  };
+}
+
+/** A rejection of fetch or of reading the body that was not our timer: refused, dropped, or another network failure. */
+function lost(where: string, error: unknown, answered: boolean): Failure {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === "string" ? e.code : undefined;
+  // node-fetch words it "request to <url> failed, reason: <reason>"; the URL is already shown.
+  const message = String(e?.message ?? error).replace(
+    /^.*?(?:failed, reason|while trying to fetch \S+): /,
+    "",
+  );
+  // A refused connection never carried the request: nothing can have been processed.
+  const refused = !answered && (code === "ECONNREFUSED" || /\bECONNREFUSED\b/.test(message));
+  const connection =
+    answered ||
+    CONNECTION_CODES.includes(code ?? "") ||
+    /socket hang up|premature close|ECONNRESET|other side closed/i.test(message);
+  return {
+    cause: refused ? "refused" : connection ? "connection" : "network",
+    notProcessed: refused,
+    error: {
+      kind: "network",
+      code: answered
+        ? "body_interrupted"
+        : (code ?? (refused ? "ECONNREFUSED" : connection ? "connection_failed" : "network_error")),
+      detail: `${where}: ${message}`,
+      hint: "Check that the API URL is reachable from here.",
+    },
+  };
+}
+
+function parse(text: string): { value: unknown } | { invalid: true } {
+  if (text === "") return { value: undefined };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { invalid: true };
+  }
+}
