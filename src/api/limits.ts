@@ -20,7 +20,7 @@ export interface Clock {
 }
 
 const realClock: Clock = {
-  now: Date.now,
+  now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
