@@ -115,6 +115,17 @@ describe("other local validation", () => {
     }
     expect(calls).toHaveLength(0);
   });
+
+  it("a listing's deadlineMs must be a positive number of milliseconds", async () => {
+    const { client: c, calls } = client();
+    for (const deadlineMs of [-1, 0, NaN, Infinity, "1s"]) {
+      const options = { limit: 10, deadlineMs } as never;
+      const error = (await rejection(c.listAllNodes({}, options))) as ApiError;
+      expect(error.message).toMatch(/deadlineMs: got .*expected a positive number of milliseconds/);
+      expect(() => c.listNodes({}, options)).toThrow(/deadlineMs/);
+    }
+    expect(calls).toHaveLength(0);
+  });
 });
 
 describe("requests", () => {
