@@ -2,14 +2,10 @@ import { checkId, IdKind, Problem } from "../model";
 import { guardInputValue, redact, Redactor } from "./redact";
 
 /**
- * What went wrong, as a discriminator:
- * - `unauthorized` (401), `forbidden` (403), `not_found` (404), `validation` (400, 422),
- *   `conflict` (409), `rate_limited` (429), `unavailable` (5xx): the service answered so;
- * - `timeout`: an attempt or the overall deadline ran out; `network`: no HTTP answer at all;
- * - `invalid_input`: the client refused the input before sending anything;
- * - `invalid_response`: the service's answer was not the JSON expected (an HTML page, truncated
- *   JSON, a wrong shape);
- * - `unknown`: any other status.
+ * What went wrong: what the service answered (`unauthorized` 401, `forbidden` 403, `not_found`
+ * 404, `validation` 400/422, `conflict` 409, `rate_limited` 429, `unavailable` 5xx, `unknown`
+ * any other status), `timeout` (an attempt or the call's deadline), `network` (no HTTP answer),
+ * `invalid_input` (refused before sending), `invalid_response` (not the JSON expected).
  */
 export type ApiErrorKind =
   | "unauthorized"
@@ -115,23 +111,10 @@ export class ApiError extends Error {
     }
   }
 
-  /** A plain, credential-free copy for logs and `JSON.stringify`. */
+  /** A plain, credential-free copy for logs and `JSON.stringify` (`serverMessage` left out). */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      kind: this.kind,
-      code: this.code,
-      status: this.status,
-      operation: this.operation,
-      resourceId: this.resourceId,
-      fields: this.fields,
-      nextFaucetAvailable: this.nextFaucetAvailable,
-      mayHaveBeenProcessed: this.mayHaveBeenProcessed,
-      retryAfterMs: this.retryAfterMs,
-      attempts: this.attempts,
-      limit: this.limit,
-    };
+    // Own enumerable fields only: `name`, `kind`, `code`, … (`message` is not enumerable).
+    return { message: this.message, ...(this as object) };
   }
 }
 
@@ -210,25 +193,17 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/* Local checks of inputs, done before anything is sent; each failure is an `InvalidInputError`. */
-/** What the checks need of the transport: its redactor, which knows the API key. */
+/** What the input checks need of a client: its redactor, which knows the API key. */
 export interface Redacting {
   redact: Redactor;
 }
 
 /** Turns validation problems into an `ApiErrorInit`'s `fields`. */
-export function problemsToFields(problems: readonly Problem[]): Record<string, string[]> {
-  // A null-prototype map: a field named `constructor` or `__proto__` is a field like any other.
-  const fields = new Map<string, string[]>();
-  for (const p of problems) {
-    const list = fields.get(p.field) ?? [];
-    list.push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
-    fields.set(p.field, list);
-  }
-  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
-  for (const [field, list] of fields)
-    Object.defineProperty(out, field, { value: list, enumerable: true, writable: true, configurable: true });
-  return out;
+function problemsToFields(problems: readonly Problem[]): Record<string, string[]> {
+  // Null prototype: a field named `constructor` or `__proto__` is a field like any other.
+  const fields: Record<string, string[]> = Object.create(null);
+  for (const p of problems) (fields[p.field] ??= []).push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
+  return fields;
 }
 
 /**
@@ -246,16 +221,11 @@ export function invalidInput(
     redactor?: Redactor;
   } = {},
 ): InvalidInputError {
+  const { resourceId, code = "invalid_input", summary, attempts = 0, redactor } = options;
+  const detail = summary ?? "invalid input, nothing was sent";
   return new InvalidInputError(
-    {
-      operation,
-      resourceId: options.resourceId,
-      code: options.code ?? "invalid_input",
-      detail: options.summary ?? "invalid input, nothing was sent",
-      fields: problemsToFields(problems),
-      attempts: options.attempts ?? 0,
-    },
-    options.redactor,
+    { operation, resourceId, code, detail, fields: problemsToFields(problems), attempts },
+    redactor,
   );
 }
 
@@ -277,7 +247,5 @@ export function requireNoProblems(
   problems: readonly Problem[],
   summary?: string,
 ): void {
-  if (problems.length > 0) {
-    throw invalidInput(operation, problems, { summary, redactor: t.redact });
-  }
+  if (problems.length > 0) throw invalidInput(operation, problems, { summary, redactor: t.redact });
 }

@@ -9,13 +9,10 @@ import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./ty
 
 /** The response body did not have the shape the spec gives; `problems` name each field. */
 export class ResponseShapeError extends Error {
-  /** One line per problem, e.g. `node.id: expected a string, got undefined`. */
-  readonly problems: string[];
-  /** Builds the error. */
-  constructor(problems: string[]) {
+  /** Builds the error; one line per problem, e.g. `node.id: expected a string, got undefined`. */
+  constructor(readonly problems: string[]) {
     super(problems.join("; "));
     this.name = "ResponseShapeError";
-    this.problems = problems;
   }
 }
 
@@ -64,9 +61,7 @@ class Reader {
  * optional field is absent, not present. Returns `value`.
  */
 export function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    if (value[key] === undefined) delete value[key];
-  }
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
   return value;
 }
 
