@@ -1,6 +1,7 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
 import * as faucet from "./faucet";
-import { RequestLimiter } from "./limits";
+import { createHash } from "crypto";
+import { sharedLimiter } from "./limits";
 import * as networks from "./networks";
 import * as nodes from "./nodes";
 import type { ListAllOptions, ListOptions } from "./nodes";
@@ -27,7 +28,10 @@ export class NodeServiceClient {
   constructor(options: NodeServiceClientOptions) {
     const { maxRequestsPerSecond, ...checked } = checkOptions(options);
     this.apiUrl = checked.base.href;
-    this.t = { ...checked, limiter: new RequestLimiter(maxRequestsPerSecond, checked.maxConcurrentRequests) };
+    // Clients of one service and key share one limiter: the process, not each client, is polite.
+    const service = `${checked.base.href} ${createHash("sha256").update(checked.authorization()).digest("hex")}`;
+    const limiter = sharedLimiter(service, maxRequestsPerSecond, checked.maxConcurrentRequests);
+    this.t = { ...checked, limiter };
     // Keep the key's closure out of enumeration, inspection and JSON.
     Object.defineProperty(this, "t", { enumerable: false });
   }

@@ -1,16 +1,31 @@
 /**
- * The client-wide bound on outgoing requests, taken by the request loop around each attempt: at
- * most `maxConcurrentRequests` attempts in flight (every call of one client, pages fetched ahead
- * included), started at most `maxRequestsPerSecond` apart.
+ * The bound on requests to one service, shared by the clients of a process: at most
+ * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service (AIMD,
+ * as TCP and the AWS SDKs' adaptive mode): unbounded until the service throttles (429, 503), then
+ * a share of what it served in the last second, recovering additively. `maxRequestsPerSecond`,
+ * when set, is a hard cap on top.
  */
+
+/** After a throttle, the share of the last second's served rate the process keeps sending at. */
+export const CUT = 0.7;
+/** Recovery after a cut, per second: this share of the cut rate, and at least {@link MIN_RATE}. */
+export const RECOVERY = 0.05;
+/** The lowest rate a cut leaves, and the smallest recovery step (requests/s per second). */
+export const MIN_RATE = 0.5;
+/** The longest a throttle pauses the other requests of the process, ms (the refused one waits its whole Retry-After). */
+export const MAX_PAUSE_MS = 2000;
+const WINDOW_MS = 1000;
+
+/** What became of one attempt: an answer (throttled or not), or none (a failed connection). */
+export type Outcome = { throttled: boolean; retryAfterMs?: number } | undefined;
+
+/** Gives a place back, learning from the attempt's outcome. */
+export type Release = (outcome?: Outcome) => void;
 
 /** What the request loop asks of a limiter before each attempt. */
 export interface Limiter {
-  /**
-   * Resolves with the function that gives the place back once the attempt is over, or
-   * `undefined` when the attempt could not start before `deadlineAt` (the call's deadline, ms).
-   */
-  take(deadlineAt: number): Promise<(() => void) | undefined>;
+  /** The place's release, or `undefined` when the attempt could not start before `deadlineAt` (ms). */
+  take(deadlineAt: number): Promise<Release | undefined>;
 }
 
 /** A clock: tests pass a fake one. */
@@ -24,26 +39,24 @@ const realClock: Clock = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/**
- * A fair (FIFO) bound on attempts in flight, and a spacing of their starts: with a rate of R per
- * second the k-th start of a burst comes k / R seconds after the first. Each waiter sleeps once,
- * until its slot; no timer exists while nobody waits.
- */
+/** Bounds attempts in flight (first come, first served) and paces their starts; see the module's comment. */
 export class RequestLimiter implements Limiter {
-  /** Milliseconds between two starts; 0 for no rate limit. */
-  readonly intervalMs: number;
-  private nextSlot = -Infinity;
+  private readonly cap: number;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
+  private nextSlot = -Infinity;
+  private pausedUntil = -Infinity;
+  private cutRate = Infinity;
+  private cutAt = -Infinity;
+  private readonly served: number[] = [];
 
-  /** `maxRequestsPerSecond` 0 or Infinity: no rate limit. */
+  /** `maxRequestsPerSecond` 0 or Infinity: no cap. */
   constructor(
     maxRequestsPerSecond: number,
     readonly maxInFlight: number,
     private readonly clock: Clock = realClock,
   ) {
-    this.intervalMs =
-      maxRequestsPerSecond === 0 || maxRequestsPerSecond === Infinity ? 0 : 1000 / maxRequestsPerSecond;
+    this.cap = maxRequestsPerSecond || Infinity;
   }
 
   /** Attempts holding a place right now. */
@@ -51,26 +64,70 @@ export class RequestLimiter implements Limiter {
     return this.active;
   }
 
-  async take(deadlineAt: number): Promise<(() => void) | undefined> {
+  /** The send rate allowed at `at`, requests per second (`Infinity`: unbounded). */
+  rate(at: number = this.clock.now()): number {
+    if (this.cutRate === Infinity) return this.cap;
+    const step = Math.max(MIN_RATE, this.cutRate * RECOVERY);
+    return Math.min(this.cap, this.cutRate + (step * Math.max(0, at - this.cutAt)) / 1000);
+  }
+
+  async take(deadlineAt: number): Promise<Release | undefined> {
     if (this.active < this.maxInFlight) this.active++;
     // A released place passes straight to the longest waiter.
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     let released = false;
-    const release = () => {
+    const release: Release = (outcome) => {
       if (released) return;
       released = true;
+      if (outcome) this.learn(outcome);
       const next = this.waiting.shift();
       if (next) next();
       else this.active--;
     };
     const now = this.clock.now();
-    const slot = Math.max(now, this.nextSlot);
+    const rate = this.rate(now);
+    const slot = Math.max(now, this.pausedUntil, rate === Infinity ? now : this.nextSlot);
     if (slot >= deadlineAt) {
       release();
       return undefined;
     }
-    if (this.intervalMs > 0) this.nextSlot = slot + this.intervalMs;
+    if (rate !== Infinity) this.nextSlot = slot + 1000 / rate;
     if (slot > now) await this.clock.sleep(slot - now);
     return release;
   }
+
+  private learn({ throttled, retryAfterMs }: NonNullable<Outcome>): void {
+    const now = this.clock.now();
+    while (this.served.length > 0 && this.served[0] <= now - WINDOW_MS) this.served.shift();
+    if (!throttled) {
+      this.served.push(now);
+      return;
+    }
+    // The other refusals of the burst that caused the last cut say nothing new.
+    if (now - this.cutAt < WINDOW_MS) return;
+    const rate = this.rate(now);
+    const unpaced = rate === Infinity;
+    // What the service served last second; when it served nothing, the pace so far.
+    const base = this.served.length > 0 ? Math.min(rate, this.served.length) : unpaced ? 1 / CUT : rate;
+    this.cutRate = Math.max(MIN_RATE, base * CUT);
+    this.cutAt = now;
+    this.nextSlot = Math.max(this.nextSlot, now + 1000 / this.cutRate);
+    // Met while sending unpaced, a throttle means a burst the service is still counting: the
+    // whole process waits what it asked (the refused request waits it anyway).
+    if (unpaced && retryAfterMs !== undefined) this.pausedUntil = now + Math.min(retryAfterMs, MAX_PAUSE_MS);
+  }
+}
+
+const shared = new Map<string, RequestLimiter>();
+
+/** The process's limiter for one service, key and settings: every client built alike shares it. */
+export function sharedLimiter(
+  service: string,
+  maxRequestsPerSecond: number,
+  maxInFlight: number,
+): RequestLimiter {
+  const id = `${service}\n${maxRequestsPerSecond || Infinity}\n${maxInFlight}`;
+  let limiter = shared.get(id);
+  if (!limiter) shared.set(id, (limiter = new RequestLimiter(maxRequestsPerSecond, maxInFlight)));
+  return limiter;
 }

@@ -18,8 +18,8 @@ export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_BASE_DELAY_MS = 250;
 /** Longest backoff delay computed locally. */
 export const DEFAULT_MAX_DELAY_MS = 8_000;
-/** Request attempts started per second, retries included. */
-export const DEFAULT_MAX_REQUESTS_PER_SECOND = 10;
+/** No cap on attempts started per second: the pace adapts to the service (see limits.ts). */
+export const DEFAULT_MAX_REQUESTS_PER_SECOND = 0;
 /** Request attempts in flight at once across one client; a listing fetches this many pages ahead. */
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 /** Largest timer Node.js honours (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
@@ -99,7 +99,10 @@ export interface NodeServiceClientOptions {
   deadlineMs?: number;
   /** Retry settings, or `false` for a single attempt. */
   retry?: RetryOptions | false;
-  /** Request attempts started per second across the client: a positive number, or `0`/`Infinity` for no limit. Default 10. */
+  /**
+   * A hard cap on request attempts started per second by the process: a positive number, or
+   * `0`/`Infinity` for none. Default none: the pace adapts to the service's throttling.
+   */
   maxRequestsPerSecond?: number;
   /** Request attempts in flight at once across the client, pages fetched ahead included: a positive integer. Default 8. */
   maxConcurrentRequests?: number;

@@ -7,6 +7,7 @@ import { attempt, type Answer, type HttpRequest } from "./attempt";
 import { formatDuration, type Failure } from "./failures";
 import { ApiError, createApiError, invalidInput, type ApiErrorInit, type CallLimit } from "./errors";
 import { MAX_TIMER_MS, type Context } from "./options";
+import type { Outcome } from "./limits";
 import { ResponseShapeError } from "./mapping";
 import { show, type Problem } from "../model";
 
@@ -175,6 +176,14 @@ function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAtt
   }
 }
 
+/** What the limiter learns from an attempt: whether the service throttled it, and its wait. */
+function heard(outcome: Awaited<ReturnType<typeof attempt>> | undefined): Outcome {
+  if (outcome === undefined) return undefined;
+  if ("answer" in outcome) return { throttled: false };
+  const { status, retryAfterMs } = outcome.failure;
+  return status === undefined ? undefined : { throttled: status === 429 || status === 503, retryAfterMs };
+}
+
 /**
  * Makes one HTTP request of `call`, retried by {@link RETRY_RULES}, within the call's deadline
  * (waits for the limiter, attempts and the waits between them). A POST's error says
@@ -196,14 +205,14 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
       throw callError(t, call, {
         kind: "timeout",
         code: "deadline_exceeded",
-        detail: `the call's deadline of ${call.deadlineMs} ms passed ${where} (requests wait for maxConcurrentRequests and maxRequestsPerSecond)`,
+        detail: `the call's deadline of ${call.deadlineMs} ms passed ${where} (requests wait for a place in flight and for the pace the service allows)`,
         hint: "Raise deadlineMs.",
         limit: "deadlineMs",
         attempts,
         mayHaveBeenProcessed: post && sent ? true : undefined,
       });
     }
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
     try {
       outcome = await attempt(
         t,
@@ -212,7 +221,7 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
         left < t.timeoutMs ? call.deadlineMs : undefined,
       );
     } finally {
-      release();
+      release(heard(outcome));
     }
     attempts++;
     if ("answer" in outcome) return { ...outcome.answer, attempts };
