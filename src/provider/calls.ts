@@ -1,21 +1,6 @@
 /**
- * What a provider process keeps around each call, for both hosts (the dynamic providers' host and
- * the `blockchain` plugin): the provider's config, the engine's log channel, and the interruption
- * of calls in flight when the process is stopped.
- *
- * The log: a line logged here is shown by the engine as it happens, on the resource when its URN
- * is known, in `pulumi up`'s progress and in a CI log. The engine starts every provider process
- * with its own address as the last argument; the Pulumi SDK's `pulumi.log` is not connected to it
- * there, so this module speaks the engine's `Log` call itself, with the stubs of the installed
- * `@pulumi/pulumi` (loaded on the first line logged, never before; in the bundled plugin, the
- * copies bundled with it: static `require`s the bundler follows). Without an engine (a test, a
- * script), or when the call fails, the line goes to standard error, which the engine also shows.
- *
- * The interruption: the provider plugin says when it was asked to stop ({@link beginStopping}: no
- * new send may start) and when its grace for the calls in flight has run out
- * ({@link interruptCalls}: work still running is abandoned). Work that must not be half-recorded
- * when that happens (a faucet send, which may have reached the service) runs through
- * {@link interruptible} and decides what to record. The dynamic providers never call either.
+ * What a provider process keeps around each call, for both hosts: the provider's config, the
+ * engine's log channel, and the interruption of calls in flight when the plugin is stopped.
  */
 import { AsyncLocalStorage } from "async_hooks";
 import { createRequire } from "module";
@@ -24,12 +9,7 @@ import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
 import type { ConfigReader } from "../settings";
 
-// The provider's config.
-
-/**
- * The dynamic providers' config reader: the stack config handed to `configure(req)`, kept in
- * this module of the provider process (read at call time, never serialized).
- */
+/** The stack config handed to a dynamic provider's `configure` (read at call time, never serialized). */
 let providerConfig: ConfigReader | undefined;
 
 /** Stores the reader of the stack config handed to a dynamic provider's `configure`. */
@@ -40,12 +20,10 @@ export function setProviderConfig(reader: ConfigReader | undefined): void {
 /** Reads a full key (`blockchain:apiKey`) of the stack config handed to `configure`; undefined before it. */
 export const readProviderConfig: ConfigReader = (fullKey) => providerConfig?.(fullKey);
 
-// The engine's log.
-
 /** The severities a line may have. */
 export type LogSeverity = "info" | "warning";
 
-/** What a call in flight is about: the URN the engine shows its lines under. */
+/** The URN of the call in flight, which the engine shows its lines under. */
 const callContext = new AsyncLocalStorage<{ urn: string }>();
 
 /** Runs `body` with `urn` as the resource the lines it logs are about. */
@@ -53,16 +31,13 @@ export function withResource<T>(urn: string, body: () => T): T {
   return callContext.run({ urn }, body);
 }
 
-/**
- * What errors and wait lines call the resource of the call in flight: `Network main` when its URN
- * is known (the plugin), else the kind alone (a dynamic provider is not told the resource's name).
- */
+/** How errors and wait lines name the resource of the call: `Network main` when its URN is known (the plugin), else the kind. */
 export function resourceLabel(kind: string): { operation: string } {
   const urn = callContext.getStore()?.urn;
   return { operation: urn ? `${kind} ${urn.slice(urn.lastIndexOf("::") + 2)}` : kind };
 }
 
-/** `host:port` of the engine: the last argument of this process that looks like one. */
+/** `host:port` of the engine: the engine passes it as the last argument of a provider process. */
 export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
   for (let i = argv.length - 1; i >= 2; i--) {
     if (/^(?:[\w.-]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(argv[i])) return argv[i];
@@ -112,14 +87,13 @@ function open(): Channel | null {
   return channel;
 }
 
-/** Writes `message` to standard error, one line. */
 function toStderr(severity: LogSeverity, message: string): void {
   process.stderr.write(`${severity}: ${message}\n`);
 }
 
 /**
- * Logs one line through the engine, on the resource of the call in flight when there is one.
- * Never throws; the line must hold no secret (callers log waits and outcomes, never values).
+ * Logs one line through the engine's `Log` call (`pulumi.log` is not connected in a provider
+ * process), on the resource of the call in flight; standard error without an engine. Never throws.
  */
 export function engineLog(severity: LogSeverity, message: string): void {
   const ch = open();
@@ -138,14 +112,8 @@ export function engineLog(severity: LogSeverity, message: string): void {
   }
 }
 
-// Interrupting calls in flight.
-
-/** Why a piece of work was cut off, and whether it had started. */
+/** Why a piece of work was cut off; `started`: it was running (a request may have been sent). */
 export class CallInterrupted extends Error {
-  /**
-   * Builds the error. `started`: the work was running (a request may have been sent), rather
-   * than refused before it began.
-   */
   constructor(
     readonly reason: string,
     readonly started: boolean,
@@ -159,7 +127,7 @@ let stopping: string | undefined;
 let interrupted: string | undefined;
 const running = new Set<(reason: string) => void>();
 
-/** From now on, {@link interruptible} starts no new work; `reason` says why (e.g. "the provider was stopped (SIGTERM)"). */
+/** From now on, {@link interruptible} starts no new work; `reason` says why. */
 export function beginStopping(reason: string): void {
   stopping ??= reason;
 }
@@ -172,10 +140,8 @@ export function interruptCalls(reason: string): void {
 }
 
 /**
- * Runs `work` unless the process is stopping (then throws a {@link CallInterrupted} with
- * `started: false`, without calling it), and settles like it, unless {@link interruptCalls} comes
- * first: then it rejects at once with a {@link CallInterrupted} with `started: true` (the work
- * itself is abandoned, not awaited).
+ * Runs `work` unless stopping (then throws, `started: false`); if {@link interruptCalls} comes
+ * first, rejects at once with `started: true`, abandoning the work, so the caller records what it must.
  */
 export async function interruptible<T>(work: () => Promise<T>): Promise<T> {
   if (stopping !== undefined) throw new CallInterrupted(stopping, false);

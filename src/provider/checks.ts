@@ -12,7 +12,6 @@ import {
   MISSING_API_KEY,
   MISSING_API_URL,
   settingFix,
-  SettingSource,
   settingValue,
   UNKNOWN,
   withClient,
@@ -22,26 +21,19 @@ import { readProviderConfig, resourceLabel } from "./calls";
 /** A `check` failure as the dynamic provider protocol carries it. */
 export type CheckFailure = pulumi.dynamic.CheckFailure;
 
-/**
- * Inputs as `check` receives them: any of the resource's fields, of any type, or not known yet
- * ({@link UNKNOWN}) during preview. `check` validates them; the other methods get checked inputs.
- */
+/** Inputs as `check` receives them: any field, of any type, or {@link UNKNOWN} during preview. */
 export type UncheckedInputs<T> = { [K in keyof T]?: unknown };
 
 /** What a provider's `check` answers: the SDK's `CheckResult`, always with both fields. */
 export type Checked<T> = Required<pulumi.dynamic.CheckResult<T>>;
 
-/**
- * How one property changes, in a `diff`'s `detailedDiff`: the engine's `PropertyDiff` (its kinds
- * as the Automation API's `DiffKind` spells them). `inputDiff: false`: the old value is the old
- * output (what the service had at the last refresh), the new one the program's input.
- */
+/** How one property changes in a `diff` (`inputDiff: false`: the old value is the old output). */
 export interface PropertyDiff {
   kind: "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
   inputDiff: boolean;
 }
 
-/** What `diff` answers: the SDK's `DiffResult`, always explicit, with the changed keys and their kinds. */
+/** What `diff` answers: always explicit, with the changed keys and their kinds. */
 export interface Diff {
   changes: boolean;
   replaces: string[];
@@ -58,10 +50,7 @@ export function kindOf(old: unknown, next: unknown, replaces: boolean): Property
   return replaces ? `${kind}-replace` : kind;
 }
 
-/**
- * Turns model problems into `check` failures naming the rule. A value that may be a credential is
- * described, not shown; by its own length (`given`: the inputs), not its quoted rendering's.
- */
+/** Model problems as `check` failures; a value that may be a credential is described, not shown. */
 export function toFailures(problems: Problem[], given: Record<string, unknown> = {}): CheckFailure[] {
   return problems.map((p) => {
     const raw = Object.hasOwn(given, p.field) ? given[p.field] : undefined;
@@ -102,10 +91,8 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
 }
 
 /**
- * Checks the call settings (`timeoutMs`, `deadlineMs`, `maxRetries`): arguments (an unknown one
- * passes, and its stack config is not looked at), then `config` (by default the stack config
- * handed to the provider) and `env`; each failure names the setting, where it came from and how
- * to fix it there, on the property when it is an argument.
+ * Checks `timeoutMs`, `deadlineMs`, `maxRetries` (arguments, then `config`, then `env`); an unknown
+ * argument passes. A failure names the property only when it is an argument.
  */
 export function checkCallSettings(
   news: Record<string, unknown>,
@@ -117,20 +104,9 @@ export function checkCallSettings(
     .map((p) => ({ property: p.source === "argument" ? p.name : "", reason: p.reason }));
 }
 
-/** How a source is named in a message. */
-const SOURCE_NAMES: Record<Exclude<SettingSource, "argument">, string> = {
-  "stack config": "stack config",
-  environment: "the environment",
-};
-
 /**
- * Checks the connection settings that do not come from arguments, as `check` sees them at
- * preview: the stack config handed to the provider (`configure`), then the environment. A
- * missing URL or key fails with the exact command that sets it; a URL from the stack config or
- * the environment gets the same check as an `apiUrl` argument (HTTPS rule, no credentials, …),
- * and the reason says where it came from and how to change it there. Arguments are checked by
- * {@link checkCredentialInputs}; unknown arguments (preview) are skipped. The failures name no
- * property (the value is not an input of the resource).
+ * Checks the URL and key that come from the stack config or the environment (arguments are
+ * {@link checkCredentialInputs}'s): a missing one, or a URL refused, says how to set it there.
  */
 export function checkConnectionSettings(news: { apiUrl?: unknown; apiKey?: unknown }): CheckFailure[] {
   const failures: CheckFailure[] = [];
@@ -142,7 +118,7 @@ export function checkConnectionSettings(news: { apiUrl?: unknown; apiKey?: unkno
     else {
       const reason = checkApiUrl(url.value);
       if (reason) {
-        const where = SOURCE_NAMES[url.source as Exclude<SettingSource, "argument">];
+        const where = url.source === "environment" ? "the environment" : url.source;
         const secrets = typeof news.apiKey === "string" ? [news.apiKey] : key ? [key] : [];
         failures.push({
           property: "",
@@ -162,20 +138,15 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Key probes of this process: one per API URL and key (see {@link checkApiKeyOnce}). */
+/** Key probes of this process, one per API URL and key. */
 const probes = new Map<string, Promise<CheckFailure | undefined>>();
 
 /** How long the key probe may take at preview, ms; past it, preview goes on without it. */
 export const KEY_PROBE_DEADLINE_MS = 15_000;
 
 /**
- * Checks at preview that the service accepts the API key, once per provider process for each API
- * URL and key: one read-only request, the first page of `GET /v1/nodes/` (nothing fetched ahead,
- * nothing left in flight once it has answered). A refused key (401)
- * is a `check` failure that says where the key came from and how to set the right one there; so
- * is a setting the client refuses before sending anything (a key with a line break, …). Anything
- * else (the service unreachable, a timeout, a 5xx) is left for `up` to report. Call it only when
- * every other check passed and no connection input is unknown.
+ * Checks at preview, once per process for each URL and key, that the service accepts the key
+ * (one page of `GET /v1/nodes/`). Only a refusal fails; anything else is left for `up` to report.
  */
 export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailure[]> {
   const found = findSettings(args, readProviderConfig);
@@ -212,11 +183,7 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
   return failure ? [failure] : [];
 }
 
-/**
- * Every check of the connection settings, for a provider's `check`: the arguments, then the
- * settings from the stack config or the environment; when all is well so far (`otherFailures`
- * empty) and nothing is unknown, the API key, once per process (see {@link checkApiKeyOnce}).
- */
+/** Every check of the connection settings for `check`; the key probe only when all else passed. */
 export async function checkConnection(
   news: { apiUrl?: unknown; apiKey?: unknown },
   otherFailures: CheckFailure[],
@@ -234,11 +201,7 @@ export async function checkConnection(
   });
 }
 
-/**
- * Wraps an error for the user. API errors already name the operation, the resource id, the
- * service's status, code and message, and carry no credential: they are kept and a hint is
- * appended. Other errors (settings, unexpected ones) are prefixed with the operation and id.
- */
+/** Wraps an error for the user: API errors kept as they are (with `hint`), others prefixed with the operation and id. */
 export function describeError(err: unknown, operation: string, resourceId: string, hint?: string): Error {
   const base = isApiError(err)
     ? err.message
@@ -249,11 +212,8 @@ export function describeError(err: unknown, operation: string, resourceId: strin
 }
 
 /**
- * Whether the network `news.networkId` can be adopted, read once when the id is new to the stack
- * or changed (never on each preview of an adopted network). The service has no read-only call for
- * a network: this is the same no-op read that refresh uses (`PATCH` with an empty body, which
- * changes nothing). Only the service's own "does not exist" (404, confirmed against the same API
- * base) fails the check; anything else (unreachable, 5xx, a timeout) is left for `up` to report.
+ * When `networkId` is new to the stack, reads the network once (the service's empty PATCH): only
+ * a 404 fails the check; anything else is left for `up` to report.
  */
 export async function checkNetworkExists(
   olds: unknown,

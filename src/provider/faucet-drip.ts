@@ -15,10 +15,7 @@ import {
   type PropertyTable,
 } from "./table";
 
-/**
- * The properties of a FaucetDrip: its inputs, outputs and docs (the row's doc comment is the
- * input's doc; `@output` the output's, where it differs).
- */
+/** The properties of a FaucetDrip (each row's doc is the input's doc; `@output` the output's, where it differs). */
 export const FAUCET_DRIP_PROPERTIES = {
   /**
    * The address to send test tokens to: 0x and 40 hex digits; mixed case must pass EIP-55.
@@ -78,24 +75,12 @@ export const FAUCET_DRIP_PROPERTIES = {
 export type FaucetDripInputs = Inputs<typeof FAUCET_DRIP_PROPERTIES>;
 /** Outputs of the FaucetDrip resource. */
 export type FaucetDripOutputs = Outputs<typeof FAUCET_DRIP_PROPERTIES>;
-/** Every input of a FaucetDrip, as a program or the plugin passes them. */
 const FAUCET_DRIP_INPUT_NAMES = inputNames(FAUCET_DRIP_PROPERTIES);
 
-/**
- * How a faucet request ended: `sent` (the service confirmed it), or `unknown` (the request
- * reached the service, or may have, and no readable answer came back: the tokens may have been
- * sent). An `unknown` drip is never sent again automatically.
- */
+/** How a faucet request ended: `sent`, or `unknown` (the tokens may have been sent; never sent again automatically). */
 export type FaucetOutcome = FaucetDripOutputs["outcome"];
 
-/**
- * `check`: the address must be 0x + 40 hex digits; mixed case must pass EIP-55; `chain`, when
- * given, a path-safe chain name (see `checkFaucetChain`); the connection settings are checked
- * wherever they come from, and, when all is valid, the API key once per process (see
- * `checkConnection`). The inputs are handed back unchanged (an absent `chain` stays absent, so a
- * stack written before `chain` existed keeps the same inputs): with no failure, they are valid
- * {@link FaucetDripInputs}.
- */
+/** `check`: the address (EIP-55 when mixed case), the chain when given, and the connection settings. */
 export async function checkFaucetDrip(
   _olds: unknown,
   news: UncheckedInputs<FaucetDripInputs>,
@@ -110,11 +95,7 @@ export async function checkFaucetDrip(
   return { inputs: news as FaucetDripInputs, failures };
 }
 
-/**
- * `diff`: a new address or a new chain replaces (a new request); credential changes need no
- * action. An absent chain counts as `goerli` on both sides: a stack recorded before `chain`
- * existed shows no change when the program leaves `chain` out or sets it to `goerli`.
- */
+/** `diff`: a new address or chain replaces (a new request); an absent chain counts as `goerli` on both sides. */
 export async function diffFaucetDrip(
   _id: string,
   olds: FaucetDripOutputs,
@@ -133,11 +114,9 @@ export function unknownOutcomeNote(address: string, why: string): string {
 }
 
 /**
- * `create`: requests test tokens once and records what was sent. When the request may have been
- * processed and no readable answer came back, or a killed run left its journal entry (see
- * `faucet-journal.ts`), or the plugin was stopped mid-send, the drip is recorded with
- * `outcome: "unknown"` and a note: failing the create would make the next `pulumi up` send again.
- * A clear refusal (a 4xx, the daily limit) fails the create; nothing was sent.
+ * `create`: requests test tokens once. When the request may have been processed without a
+ * readable answer, an interrupted run's journal entry is found, or the plugin is stopped
+ * mid-send, records `outcome: "unknown"`: failing would make the next `up` send again.
  */
 export async function createFaucetDrip(
   inputs: FaucetDripInputs,
@@ -213,10 +192,7 @@ function transactionId(link: string): string | undefined {
   return match ? match[0] : undefined;
 }
 
-/**
- * `read`: the recorded outcome, as it is (the service has no call that reads a faucet request).
- * `props` may be missing (a read without prior state): there is nothing to return then.
- */
+/** `read`: the recorded outcome as it is (the service cannot read a faucet request back). */
 export async function readFaucetDrip(
   id: string,
   props: FaucetDripOutputs | undefined,
@@ -224,11 +200,7 @@ export async function readFaucetDrip(
   return { id, props };
 }
 
-/**
- * `update`: nothing to send. `diff` replaces the resource on a new address or chain and reports no change
- * otherwise, so the engine has no reason to call this; should it, the recorded outcome is kept
- * (`amountSent`, `transaction`, `outcome`, `note`) and only the connection inputs are taken over.
- */
+/** `update`: nothing to send (`diff` never asks for one); keeps the outcome, takes the connection inputs. */
 export async function updateFaucetDrip(
   _id: string,
   olds: FaucetDripOutputs,

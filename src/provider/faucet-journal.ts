@@ -1,20 +1,8 @@
 /**
- * A small on-disk journal that keeps FaucetDrip from sending twice after an interrupted run.
- *
- * The engine records a pending create before it calls the provider; when the engine is killed
- * while the faucet request is in flight, the next `pulumi up` drops that pending create and calls
- * `create` again. Without memory of the first attempt, that would send tokens a second time. So
- * before each send the provider writes an entry "sending to <address> at <time>" (keyed by the
- * API URL, the address and the chain, no key or credential in it; an entry of the default chain,
- * `goerli`, keeps the key it had before chains existed, so an entry left by an older version is
- * still found) and removes it once the outcome is known
- * and recorded. A `create` that finds an entry written by another process less than a day ago
- * (the faucet's window) does not send: it records the outcome as unknown and removes the entry, so
- * that an explicit `pulumi up --replace <urn>` sends again.
- *
- * The journal lives in `$BLOCKCHAIN_FAUCET_JOURNAL_DIR`, or `$PULUMI_HOME/blockchain-nodes/faucet-journal`
- * (default `~/.pulumi/...`): it protects runs on one machine, or on CI runners that keep that
- * directory in their cache.
+ * An on-disk journal that keeps FaucetDrip from sending twice: a killed `pulumi up` drops its
+ * pending create, and the next run would call `create` again. An entry is written before each
+ * send and removed once the outcome is recorded; one left by another process within a day makes
+ * `create` record an unknown outcome instead of sending.
  */
 import { createHash, randomUUID } from "crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "fs";
@@ -30,7 +18,7 @@ const PROCESS_TOKEN = randomUUID();
 
 interface Entry {
   address: string;
-  /** Absent in entries written before chains existed (those were `goerli`). */
+  /** Absent in entries written before chains existed (`goerli`). */
   chain?: string;
   apiUrl: string;
   startedAt: string;
@@ -46,11 +34,7 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(home, "blockchain-nodes", "faucet-journal");
 }
 
-/**
- * The entry's file: a hash of the API URL, the address (case-insensitive) and the chain. The
- * default chain is left out of the hash, so its entries keep the name they had before chains
- * existed.
- */
+/** The entry's file: a hash of the API URL, the address and the chain (left out for `goerli`, as before chains existed). */
 function entryPath(apiUrl: string, address: string, chain: string): string {
   const chainPart = chain === DEFAULT_FAUCET_CHAIN ? "" : `\n${chain}`;
   const key = createHash("sha256")
@@ -74,12 +58,9 @@ function readEntry(file: string): Entry | undefined {
 export type BeginResult = { interrupted: false } | { interrupted: true; startedAt: string };
 
 /**
- * Called right before a faucet request. When another process started a send to the same address
- * on the same API and chain (default `goerli`) less than {@link JOURNAL_WINDOW_MS} ago and never
- * finished it, returns
- * `interrupted` (and clears the entry: the caller records the outcome as unknown). Otherwise
- * writes the entry and returns `interrupted: false`. A journal that cannot be written does not
- * block the send.
+ * Called right before a send: when another process began one to the same target less than
+ * {@link JOURNAL_WINDOW_MS} ago, clears it and returns `interrupted`; else writes the entry.
+ * A journal that cannot be written does not block the send.
  */
 export function beginSend(
   apiUrl: string,
@@ -115,7 +96,7 @@ export function beginSend(
   return { interrupted: false };
 }
 
-/** Called once the outcome of a send is known and about to be recorded (or the send was refused). */
+/** Called once the outcome of a send is known (or the send was refused). */
 export function finishSend(apiUrl: string, address: string, chain: string = DEFAULT_FAUCET_CHAIN): void {
   try {
     rmSync(entryPath(apiUrl, address, chain), { force: true });

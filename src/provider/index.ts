@@ -1,9 +1,4 @@
-/**
- * The provider core: what both hosts (the dynamic providers of `../resources/` and the
- * `blockchain` plugin of `../plugin/`) serve. The registry of resource kinds, each kind's
- * check/diff/create/read/update/delete, the checks they share, the faucet journal, the node views,
- * and what a provider process keeps around each call (its config, the engine's log, interruption).
- */
+/** The provider core both hosts serve: the kinds' registry, their methods, shared checks and node views. */
 export { FUNCTION_TOKENS, KINDS, KIND_LIST, kindOfToken, PACKAGE, token } from "./kinds";
 export type { AnyKind, KindMethods, ReadResult, ResourceKind } from "./kinds";
 export {

@@ -1,9 +1,4 @@
-/**
- * The one registry of resource kinds, for both hosts: each kind's type token, provider methods,
- * property table, what an import does, and its docs. The dynamic providers (`../resources/`) and
- * the `blockchain` plugin (`../plugin/`) both serve every kind from here; adding a resource kind
- * means one entry here (and, for TypeScript programs, its class).
- */
+/** The one registry of resource kinds, served by both hosts (the dynamic providers and the plugin). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Checked, Diff, UncheckedInputs } from "./checks";
 import {
@@ -65,10 +60,7 @@ export interface ResourceKind<I, O> {
   token: string;
   /** The provider methods. */
   methods: KindMethods<I, O>;
-  /**
-   * Its property table, `<NAME>_PROPERTIES` in its module (the schema reads each row's doc by that
-   * name): inputs (any other is refused by name), outputs, secrets, what a change does.
-   */
+  /** Its property table, `<NAME>_PROPERTIES` in its module (the schema reads each row's doc by that name). */
   properties: PropertyTable;
   /** What an import does: why the dynamic resource refuses it, and the plugin's import. */
   importing: {
@@ -80,10 +72,7 @@ export interface ResourceKind<I, O> {
       read: KindMethods<I, O>["read"],
     ): Promise<{ id: string; props: O; inputs: Partial<I> }>;
   };
-  /**
-   * Docs: the resource's description in the plugin's schema; what its arguments must hold at
-   * least, and a declaration, for the error of a declaration without arguments.
-   */
+  /** The resource's description in the schema; what its arguments need, with an example, for a declaration without them. */
   docs: { description: string; needs: string; example: (name: string) => string };
 }
 

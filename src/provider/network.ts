@@ -25,10 +25,7 @@ import {
   type PropertyTable,
 } from "./table";
 
-/**
- * The properties of a Network: its inputs, outputs and docs (the row's doc comment is the
- * input's doc; `@output` the output's, where it differs).
- */
+/** The properties of a Network (each row's doc is the input's doc; `@output` the output's, where it differs). */
 export const NETWORK_PROPERTIES = {
   /**
    * Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
@@ -134,7 +131,7 @@ function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
   return problems;
 }
 
-/** Refuses invalid inputs before any request (the engine runs `check` first; direct callers may not). */
+/** Refuses invalid inputs before any request (direct callers may skip `check`). */
 function requireValidInputs(inputs: NetworkInputs, operation: string): void {
   const problems = inputProblems(inputs);
   if (problems.length > 0) {
@@ -143,12 +140,8 @@ function requireValidInputs(inputs: NetworkInputs, operation: string): void {
 }
 
 /**
- * `check`: validates inputs with the model, and the connection settings wherever they come from
- * (arguments, stack config, environment); when all is valid, checks once per process that the
- * service accepts the API key (see `checkConnection`), and, when `networkId` is new to the stack
- * or changed, that the network exists ({@link checkNetworkExists}). Unknown values (preview) are
- * accepted as they are. The inputs are handed back unchanged: with no failure, they are valid
- * {@link NetworkInputs}.
+ * `check`: the inputs and the connection settings; when all is valid, the API key (once per
+ * process) and, for a new `networkId`, that the network exists. Unknown values pass.
  */
 export async function checkNetwork(
   olds: unknown,
@@ -201,11 +194,7 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
   }
 }
 
-/**
- * `read`: the current network, and the inputs that match it (see `refreshedInputs`). When it
- * is gone, an empty id (so refresh drops it from state) and no properties. `props` may be missing
- * (a read without prior state): the settings then come from the stack config or the environment.
- */
+/** `read`: the current network and the inputs that match it; an empty id when it is gone. */
 export async function readNetwork(
   id: string,
   props: NetworkOutputs | undefined,
@@ -231,7 +220,7 @@ export async function readNetwork(
   }
 }
 
-/** `update`: PATCHes only what changed (`name`, `project`). */
+/** `update`: PATCHes only what changed. */
 export async function updateNetwork(
   id: string,
   olds: NetworkOutputs,
@@ -251,17 +240,10 @@ export async function updateNetwork(
   }
 }
 
-/**
- * What to do when the service refuses to delete a network that still has nodes. A destroy uses
- * the resource options stored in state, not the program's: `retainOnDelete` added to the program
- * counts once an `up` has stored it, or with `destroy --run-program`.
- */
+/** What to do when the service refuses to delete a network that still has nodes. */
 export const DELETE_REFUSED_HINT =
-  "The service refuses to delete a network that still has nodes. Either delete its nodes in the service's console, then run the command again; " +
-  "or keep the network and stop managing it, in one of three ways: add `retainOnDelete: true` to the resource's options and run `pulumi up` " +
-  "(a destroy uses the options stored in state, so the edit counts only once `up` has stored it), then `pulumi destroy`; " +
-  "or, with that edit, run `pulumi destroy --run-program` (it takes the options from the program); " +
-  "or remove the network from the stack's state only, with `pulumi state delete '<urn>'` (`pulumi stack --show-urns` lists the URNs).";
+  "The service refuses to delete a network that still has nodes; to leave it in place instead, " +
+  "add `retainOnDelete: true` to the resource's options and run `pulumi destroy --run-program`.";
 
 /** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {

@@ -1,13 +1,4 @@
-/**
- * The two views of a node that the Pulumi layers return, built in one place so that the
- * functions (`getNode`, `getNodes`, `getNodeConnectionsOutput`) and the `Network` resource
- * (`nodes`, `connections`) give the same shapes:
- * - {@link NodeResult}: readable metadata and masked endpoints, no secret at all;
- * - {@link NodeConnection}: the endpoints and credentials, as plain strings, for a result that
- *   the caller keeps secret as a whole.
- * Pulumi-free: the callers decide what is secret. Endpoints are masked for display here too
- * ({@link maskEndpoint}).
- */
+/** The two views of a node, one place for the functions and `Network`: readable metadata, and secret connections. */
 import {
   NODE_CREDENTIAL_FIELDS,
   NODE_ENDPOINT_FIELDS,
@@ -84,10 +75,7 @@ export interface NodeConnection extends Pick<NodeDetails, NodeSecretName> {
   name: string;
 }
 
-/**
- * Each endpoint for display, as `<endpoint>Masked`, present when the endpoint is. Not usable to
- * connect: the real URL is in the connection view, secret.
- */
+/** Each endpoint for display, as `<endpoint>Masked`, present when the endpoint is. */
 export interface MaskedEndpoints {
   /**
    * The HTTPS endpoint for display: anything that holds or looks like a credential (user info, a
@@ -103,11 +91,9 @@ export interface MaskedEndpoints {
   beaconEndpointMasked?: string;
 }
 
-/** Compile-time check: one masked twin per endpoint field of the model's table, and no other field. */
+/** One masked twin per endpoint field of the model's table, and no other field. */
 type _OneTwinPerEndpoint = Assert<Same<keyof MaskedEndpoints, `${NodeEndpointName}Masked`>>;
-/** `true` only when `A` and `B` are the same set. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** Accepts `true` only. */
 type Assert<T extends true> = T;
 
 /** `value` without its `undefined` fields (outputs and stack exports must not carry `undefined`). */
@@ -115,12 +101,7 @@ function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/**
- * The metadata view of a node: every field but the endpoints and credentials, `details`
- * flattened (`mode`, `version`, `apiNamespaces`), and a masked twin of each endpoint that is
- * present (the node's credentials masked wherever they appear in it). Fields the service did not
- * send are left out, never `undefined`.
- */
+/** The metadata view of a node: no endpoint or credential, `details` flattened, a masked twin of each endpoint. */
 export function toNodeResult(node: Node): NodeResult {
   const { details, ...meta } = node;
   const credentials = NODE_CREDENTIAL_FIELDS.map((field) => details[field]);
@@ -149,11 +130,7 @@ export function toNodeResult(node: Node): NodeResult {
   });
 }
 
-/**
- * The connection view of a node: its id and name, and the endpoints and credentials the service
- * sent, as plain strings. The caller must keep the result secret (Pulumi: `pulumi.secret`, or
- * `additionalSecretOutputs` on a resource output).
- */
+/** The connection view of a node: id, name, and each endpoint and credential sent; the caller keeps it secret. */
 export function toNodeConnection(node: Node): NodeConnection {
   const connection: NodeConnection = { id: node.id, name: node.name };
   for (const field of NODE_SECRET_FIELDS) {
@@ -164,27 +141,16 @@ export function toNodeConnection(node: Node): NodeConnection {
 }
 
 /**
- * A node as the Output forms `getNodeOutput` and `getNodesOutput` give it: its metadata and masked
- * twins ({@link NodeResult}) **and** its endpoints and credentials, always inside an Output that
- * is secret as a whole (Pulumi's rule for function results that hold secrets), so each endpoint
- * or credential property of `getNodeOutput({ id })` is a secret `Output<string>`.
- *
- * As in the results of Pulumi's bridged providers, every endpoint and credential is a string:
- * an empty string when the service did not send it (it sends them only to the node's owner, and
- * some protocols lack the WebSocket, GraphQL or beacon-chain endpoint).
+ * A node as `getNodeOutput` and `getNodesOutput` give it, in an Output secret as a whole: its
+ * metadata and masked twins, and every endpoint and credential (`""` when the service sent none).
  */
 export interface NodeWithConnection extends NodeResult, Required<Pick<NodeDetails, NodeSecretName>> {}
 
-/**
- * The whole view of a node: {@link toNodeResult} and every endpoint and credential, `""` where the
- * service sent none. The caller must keep the result secret as a whole.
- */
+/** {@link toNodeResult} and every endpoint and credential, `""` where none was sent; the caller keeps it secret. */
 export function toNodeWithConnection(node: Node): NodeWithConnection {
   const secrets = Object.fromEntries(NODE_SECRET_FIELDS.map((field) => [field, node.details[field] ?? ""]));
   return { ...toNodeResult(node), ...secrets } as NodeWithConnection;
 }
-
-// Masking an endpoint for display.
 
 /** What replaces a credential in a masked endpoint. */
 export const MASK = "***";
@@ -192,7 +158,7 @@ export const MASK = "***";
 /** Credentials shorter than this are not searched for (they would mask ordinary text). */
 const MIN_CREDENTIAL_LENGTH = 4;
 
-/** Whether `url` as written has a `/` after its authority (`https://host/…`, not `https://host?…`). */
+/** Whether `url` as written has a `/` after its authority. */
 function hasPathSlash(url: string): boolean {
   const start = url.indexOf("://");
   if (start < 0) return true;
@@ -214,16 +180,9 @@ function normalizedPath(text: string): string | undefined {
 }
 
 /**
- * Returns an endpoint URL fit for display: everything that holds or looks like a credential is
- * replaced by `***`: user info; every occurrence of a known credential (also URL-encoded, and in
- * any case in the host name), even when it spans several path segments; host labels, path
- * segments (`<key>.json` keeps `.json`), query parameter names and values and fragments that
- * look like keys (at least 16 characters with letters, digits and a word no ordinary name has);
- * and the value of every secret-named query parameter (`apikey`, `token`, `sig`, …), however
- * short. The scheme, ordinary host names (`nd-123-456-789.p2pify.com`), ordinary path words
- * (`/v1/`, `/rpc`) and resource ids stay readable. A value that is not a URL is masked whole, and
- * so is a URL from which a known credential could not be removed. The URL is shown normalized
- * (host lower-cased, unsafe characters percent-encoded). Linear time.
+ * An endpoint URL fit for display: user info, known credentials (also encoded, across segments),
+ * key-like parts and secret-named query values replaced by `***`; a value that is not a URL, or
+ * whose credential cannot be removed, masked whole. Linear time.
  */
 export function maskEndpoint(url: string, credentials: ReadonlyArray<string | undefined> = []): string {
   if (typeof url !== "string") return MASK;

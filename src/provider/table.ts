@@ -1,8 +1,6 @@
 /**
- * A resource kind's property table: one row per property, its doc the row's doc comment (read by
- * the plugin's schema and shown on hover; an `@output` tag gives the output its own doc). The
- * TypeScript types, the input names, the secret outputs, the diff, what a refresh hands back
- * and the schema's properties all derive from it.
+ * A resource kind's property table: one row per property, its doc comment the schema's and the
+ * hover's. The types, input names, secret outputs, diff and schema properties derive from it.
  */
 import type { Creator } from "../api";
 import { SETTINGS, type SettingName } from "../settings";
@@ -61,11 +59,7 @@ export type Outputs<P extends PropertyTable> = {
   -readonly [K in keyof P as P[K] extends { output: "required" } ? K : never]: TypeOf<P[K]>;
 } & { -readonly [K in keyof P as P[K] extends { output: "optional" | "state" } ? K : never]?: TypeOf<P[K]> };
 
-/**
- * A connection setting as a row of a kind's table (its type and secrecy from `SETTINGS`): an
- * optional input whose change does `change`, kept as an output when `output`. `apiUrl` and
- * `apiKey` are the TypeScript surface's only: the plugin's resources take them from its provider.
- */
+/** A connection setting as a row (type and secrecy from `SETTINGS`); the string ones are the TypeScript surface's only. */
 export function setting<
   N extends SettingName,
   C extends PropertySpec["change"],
@@ -100,10 +94,7 @@ export function outputsOf<P extends PropertyTable>(table: P, values: object): Ou
   ) as Outputs<P>;
 }
 
-/**
- * The inputs a refresh hands back to the engine: the recorded inputs, with the current values
- * of the managed inputs the program sets (`managed`), so that a preview after a refresh shows drift.
- */
+/** The inputs a refresh hands back: the recorded ones, with the current values of the managed inputs set, so drift shows. */
 export function refreshedInputs<P extends PropertyTable>(
   table: P,
   outs: object,
@@ -117,11 +108,7 @@ export function refreshedInputs<P extends PropertyTable>(
   ) as Inputs<P>;
 }
 
-/**
- * `diff`: always explicit; each input with a `change` that differs from the old output (so drift
- * found by a refresh counts) replaces or updates, named in `detailedDiff` with its kind. A managed
- * input left out is no change; an absent value counts as its `absentIs`.
- */
+/** `diff`: each input with a `change` that differs from the old output; a managed input left out is no change. */
 export function diffOf(table: PropertyTable, olds: object, news: object): Diff {
   const [o, n] = [olds as Record<string, unknown>, news as Record<string, unknown>];
   const replaces: string[] = [];

@@ -242,10 +242,9 @@ describe("errors of the provider runtime: one message, no trace", () => {
     const { outs } = await networkRuntime.create({ networkId: id });
     const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
     expect(err.message).toMatch(/still has \d+ nodes/);
-    expect(err.message).toContain("add `retainOnDelete: true` to the resource's options and run `pulumi up`");
-    expect(err.message).toContain("then `pulumi destroy`");
-    expect(err.message).toContain("`pulumi destroy --run-program`");
-    expect(err.message).toContain("`pulumi state delete '<urn>'`");
+    expect(err.message).toContain(
+      "add `retainOnDelete: true` to the resource's options and run `pulumi destroy --run-program`",
+    );
     expect(err.stack).toBe(`${err.name}: ${err.message}`);
   });
 });
