@@ -1,30 +1,7 @@
 /**
- * pulumi-blockchain-nodes/client: the typed client of the blockchain node service alone, for
- * scripts and tools that never touch Pulumi. It loads no `@pulumi/*` module (the main entry
- * loads the Pulumi SDK, about a second and 70 MB more on a small machine), only the client, its
- * options, its errors, the service's objects and its allowed values.
- *
- * ```ts
- * import { NodeServiceClient, isApiError } from "pulumi-blockchain-nodes/client";
- * ```
- *
- * The same classes and types are exported by the main entry: an error thrown by a client from
- * either entry is an `instanceof` of the error classes of both (one copy of the code).
+ * pulumi-blockchain-nodes/client: the service's typed client alone, loading no `@pulumi/*` module;
+ * the same classes as the main entry's (one copy: `instanceof` holds across both).
  */
-// The client and its options.
-export { NodeServiceClient } from "./api";
-export type {
-  FetchInitLike,
-  FetchLike,
-  FetchResponseLike,
-  ListAllOptions,
-  ListOptions,
-  NodeServiceClientOptions,
-  RetryOptions,
-  RetryWait,
-} from "./api";
-
-// Its errors.
 export {
   ApiError,
   ConflictError,
@@ -33,27 +10,33 @@ export {
   InvalidResponseError,
   isApiError,
   NetworkError,
+  NodeServiceClient,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
   UnauthorizedError,
   UnavailableError,
   ValidationError,
-  type ApiErrorKind,
 } from "./api";
-
-// The service's objects, camelCase.
 export type {
+  ApiErrorKind,
   Creator,
   DeleteResult,
   FaucetResult,
+  FetchInitLike,
+  FetchLike,
+  FetchResponseLike,
+  ListAllOptions,
+  ListOptions,
   NetworkInfo,
   NetworkUpdate,
   Node,
   NodeDetails,
   NodeFilters,
+  NodeServiceClientOptions,
+  RetryOptions,
+  RetryWait,
 } from "./api";
-
 // The service's allowed values: each list beside the type of its values.
 export {
   PROTOCOLS,

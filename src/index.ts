@@ -1,16 +1,6 @@
 /**
- * pulumi-blockchain-nodes: manage the networks of a hosted blockchain node service and look up
- * its nodes from Pulumi programs, with every endpoint and credential kept secret.
- *
- * The public surface, and nothing else: every name is documented where it is defined.
- * - Resources: {@link Network} (adopt and manage a network), {@link FaucetDrip} (request test tokens).
- * - Functions: {@link getNode}, {@link getNodes} and their `…Output` forms (node metadata, readable),
- *   {@link getNodeConnectionsOutput} (node endpoints and credentials, secret as a whole).
- * - The client of the service, usable without Pulumi: {@link NodeServiceClient} and its options.
- * - Errors: {@link ApiError} (with `kind`) and one subclass per kind, {@link isApiError}, and
- *   {@link SettingsError} (a missing or malformed API URL or key).
- * - The service's allowed values, as lists and types (protocols, public networks, providers,
- *   regions, node types, statuses, orderings).
+ * pulumi-blockchain-nodes: manage the networks of a hosted blockchain node service and look up its
+ * nodes from Pulumi programs, every endpoint and credential kept secret. Each name is documented where defined.
  */
 export { FaucetDrip, Network } from "./resources";
 export type { FaucetDripArgs, FaucetOutcome, NetworkArgs } from "./resources";

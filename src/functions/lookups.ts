@@ -1,20 +1,11 @@
-/**
- * What the functions look up, Pulumi-free, so that two hosts share it: the TypeScript functions
- * (`getNode`, `getNodes`, `getNodeConnectionsOutput`: the program's stack config, `./program.ts`)
- * and the provider plugin's `getNode`, `getNodes`, `getNodeConnections` (its provider config).
- * Each host passes its own {@link Connect}: the one path from connection arguments to a client.
- * The arguments are plain values here; `waitFor` is checked and polled by `./wait.ts`.
- */
+/** What the functions look up, Pulumi-free, shared by the TypeScript functions and the plugin: each host passes its {@link Connect}. */
 import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } from "../api";
 import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
 import { toNodeConnection, type NodeConnection } from "../provider";
 import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
 import { waitUntil, type WaitFor } from "./wait";
 
-/**
- * The filters of the node list (`GET /v1/nodes/`), each documented for the editor: the client's
- * `NodeFilters`, one list for both.
- */
+/** The filters of the node list (`GET /v1/nodes/`): the client's `NodeFilters`. */
 export type NodeFilterArgs = NodeFilters;
 
 /** Arguments of `getNode`. */
@@ -115,7 +106,7 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
   });
 }
 
-/** The arguments given that select nodes by list and so cannot come with an `id`. */
+/** The arguments given that select a list, so cannot come with an `id`. */
 const listOnly = (args: GetNodeConnectionsArgs) =>
   Object.keys(args).filter(
     (k) =>
@@ -123,10 +114,7 @@ const listOnly = (args: GetNodeConnectionsArgs) =>
       (args as Record<string, unknown>)[k] !== undefined,
   );
 
-/**
- * The connections of the nodes of a list (`args` without `id`, listed by `list`) or of the one
- * node `args.id` (read by `read`). An `id` with list arguments is an invalid input naming them.
- */
+/** The connections of the listed nodes, or of the one node `args.id` (an `id` with list arguments is refused). */
 export async function nodeConnections(
   operation: string,
   args: GetNodeConnectionsArgs,

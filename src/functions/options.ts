@@ -1,19 +1,10 @@
-/**
- * The invoke options of the functions, as Pulumi's own: `dependsOn` (Output forms) and `parent`
- * are honoured; `provider`, `version`, `pluginDownloadURL` and `async` choose the plugin that
- * serves an invoke, and these functions run in the program with no plugin, so they are accepted
- * and ignored (Pulumi's `invokeOptionsFromResourceOptions` copies them from a component's options).
- */
+/** The invoke options of the functions: `dependsOn` and `parent` honoured; those choosing a plugin ignored (none serves these calls). */
 import * as pulumi from "@pulumi/pulumi";
 import { invalidInput } from "../api";
 import { show } from "../model";
 import { failingQuietly } from "./program";
 
-/**
- * What tells that `resource` has been created or updated: a custom resource's id (Pulumi resolves
- * it when the engine has applied the resource; unknown in a preview that creates it), and for a
- * component, its children's, as Pulumi's own invokes wait for them.
- */
+/** What tells that `resource` has been applied: a custom resource's id, a component's children's. */
 function doneAt(resource: pulumi.Resource): pulumi.Output<unknown>[] {
   // A DependencyResource has no id: its urn is all there is.
   if (pulumi.CustomResource.isInstance(resource)) return [resource.id ?? resource.urn];
@@ -21,11 +12,7 @@ function doneAt(resource: pulumi.Resource): pulumi.Output<unknown>[] {
   return [resource.urn, ...[...(children ?? [])].flatMap(doneAt)];
 }
 
-/**
- * The entries of `dependsOn` that are not resources, known once every resource among them has
- * been created or updated: unknown while one is not (a preview that creates it). The result of a
- * lookup that waits on it depends on those resources, as an invoke's result does.
- */
+/** The entries of `dependsOn` that are not resources, known once every resource among them is applied. */
 function dependencies(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown[]> {
   return (pulumi.output(dependsOn ?? []) as pulumi.Output<unknown>).apply((deps) => {
     const list = ([] as unknown[]).concat(deps);
@@ -36,10 +23,7 @@ function dependencies(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulum
   });
 }
 
-/**
- * Splits connection Inputs from the rest so that a secret `apiKey` is used unwrapped: the key is
- * used, never returned.
- */
+/** The arguments with a secret `apiKey` unwrapped: the key is used, never returned. */
 export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
   args: T,
 ): pulumi.Output<pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string }> {
@@ -53,9 +37,8 @@ export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
 }
 
 /**
- * An Output form's result: secret from the arguments on (so that it is secret even while
- * unknown), made by `lookup` once the arguments are known and `opts.dependsOn` is done. A lookup
- * that waits for resources reads the service afresh (`fresh`): it shares no earlier request.
+ * An Output form's result: secret from the start, made by `lookup` once the arguments are known
+ * and `opts.dependsOn` is done (then `fresh`: sharing no earlier request).
  */
 export function lookupOutput<P, T>(
   operation: string,
@@ -74,10 +57,7 @@ export function lookupOutput<P, T>(
   );
 }
 
-/**
- * A Promise form's options checked: `dependsOn` is refused with the Output form to use, since a
- * Promise cannot wait for a resource that a preview does not create (Pulumi drops it silently).
- */
+/** Refuses `dependsOn` on a Promise form (Pulumi would drop it silently), naming the Output form. */
 export function checkPromiseOptions(operation: string, opts: pulumi.InvokeOptions): void {
   const { dependsOn } = opts as pulumi.InvokeOutputOptions;
   if (dependsOn === undefined) return;

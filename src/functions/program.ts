@@ -1,16 +1,7 @@
 /**
- * The functions' program host: the program's stack config as the config reader, the client of a
- * call (with waits logged to the engine and refused settings named where they came from), one
- * request for the same arguments in one program run, and the quiet `pulumi.RunError` of every
- * expected failure. The public functions (`./index.ts`) call {@link fetchNode} and
- * {@link fetchNodes}; the lookups themselves are host-neutral (`./lookups.ts`).
- *
- * No duplicate work in one program run: calls of the data-source functions with the same
- * arguments share one request. A listing (`getNodes`, `getNodesOutput`,
- * `getNodeConnectionsOutput` with filters) is made once per program run (one process); a node
- * read (`getNode`) is shared while it is in flight. A call with `waitFor` or `dependsOn` is never
- * shared: it polls, or reads after its resources, on its own. A failed call is forgotten, so that
- * a later call tries again.
+ * The functions' program host: stack config, the client of a call, one request for the same
+ * arguments in one run (a listing once per run, a node read while in flight; never with `waitFor`
+ * or `dependsOn`; a failure is forgotten), and quiet errors.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
@@ -31,12 +22,7 @@ import {
 import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode, type GetNodeArgs, type GetNodesArgs } from "./lookups";
 import { WaitTimeoutError } from "./wait";
 
-// Config and client.
-
-/**
- * The functions' config reader: the program's stack configuration, `blockchain:*` keys only;
- * undefined outside a Pulumi program (e.g. a script using the functions directly).
- */
+/** The program's stack config, `blockchain:*` keys only; undefined outside a Pulumi program. */
 export const readStackConfig: ConfigReader = (fullKey) => {
   const [namespace, key] = fullKey.split(":");
   if (namespace !== CONFIG_NAMESPACE) return undefined;
@@ -50,12 +36,7 @@ export const readStackConfig: ConfigReader = (fullKey) => {
 /** The `parent` option of the call being made: its waits and failures are shown under it. */
 const callParent = new AsyncLocalStorage<pulumi.Resource | undefined>();
 
-/**
- * A wait between two attempts, in the program's log as it happens (the engine shows it in the
- * CI log at once, under the call's `parent`): "getNodes: the service answered 429; waiting 20 s
- * before attempt 2 of 5". Only under an engine: outside a Pulumi run (a script, unit tests with
- * mocks) there is no log to write to, and `pulumi.log` would print to the console instead.
- */
+/** A wait between two attempts, in the program's log under the call's `parent`; only under an engine. */
 function logWait(event: RetryWait): void {
   if (!pulumi.runtime.hasEngine()) return;
   pulumi.log.info(event.message, callParent.getStore()).catch(() => undefined);
@@ -67,12 +48,7 @@ const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
   invalid_api_key: "apiKey",
 };
 
-/**
- * `withClient` for the functions: the program's stack config as the config reader, and a URL or
- * key refused by the client's checks (plain `http://` to a remote host, a key no header can
- * carry) says where it came from and how to replace it there, as a refused key (401) already does:
- * "It came from stack config blockchain:apiUrl: set the right one with `pulumi config set …`".
- */
+/** `withClient` with the stack config; a URL or key refused by the client says where it came from and how to fix it there. */
 export async function withFunctionClient<T>(
   args: ConnectionArgs,
   use: (client: NodeServiceClient) => Promise<T>,
@@ -90,18 +66,13 @@ export async function withFunctionClient<T>(
   }
 }
 
-// One request for the same arguments.
-
 /** Most listings remembered (the oldest is forgotten first). */
 const MAX_REMEMBERED = 200;
 
 const forRun = new Map<string, Promise<unknown>>();
 const inFlight = new Map<string, Promise<unknown>>();
 
-/**
- * A key of `kind`, the arguments and the API URL and key the call will use (from the arguments,
- * stack config or environment): a hash, so that no key or credential is kept as text.
- */
+/** A hash of `kind`, the arguments and the URL and key the call will use: no credential kept as text. */
 function keyOf(kind: string, args: ConnectionArgs & Record<string, unknown>): string {
   const found = findSettings(args, readStackConfig);
   const connection = { url: found.apiUrl?.value, key: found.apiKey?.value };
@@ -143,11 +114,7 @@ function shared<T>(
   return promise;
 }
 
-/**
- * The result of `run` for these arguments (a hash of `kind`, them and the connection they use),
- * made once per program run (`"run"`: listings) or shared by the calls made while it is in flight
- * (`"flight"`: node reads).
- */
+/** The result of `run` for these arguments, made once per run (`"run"`) or shared while in flight (`"flight"`). */
 function sharedCall<T>(
   scope: "run" | "flight",
   kind: string,
@@ -155,12 +122,6 @@ function sharedCall<T>(
   run: () => Promise<T>,
 ): Promise<T> {
   return shared(scope === "run" ? forRun : inFlight, keyOf(kind, args), scope === "run", run);
-}
-
-/** Forgets every shared call (tests that change the service between two calls use it). */
-export function forgetSharedCalls(): void {
-  forRun.clear();
-  inFlight.clear();
 }
 
 /** Reads one node (and waits for its status when asked); `fresh`: shares no earlier request. */
@@ -181,24 +142,13 @@ export function fetchNodes(operation: string, args: GetNodesArgs, fresh = false)
     : sharedCall("run", "listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
 }
 
-// Quiet errors.
-
-/**
- * Whether `error` is an expected failure, one a user can cause or meet: a missing or refused
- * setting, a refused input, key or id, a wait that timed out, and every error of the service's
- * client (unreachable host, refused connection, timeout, 5xx, 429 after retries, a wrong API URL).
- * Each already says what happened and what to do; only a bug is not expected.
- */
+/** Whether `error` is one a user can cause or meet (a setting, an input, a wait, the service): not a bug. */
 export function isExpectedFailure(error: unknown): error is Error {
   if (error instanceof SettingsError || error instanceof WaitTimeoutError) return true;
   return isApiError(error);
 }
 
-/**
- * One error object per message (and `parent`): the engine's language host reports an error object
- * once, so the same failure met by several function calls of one program (a missing key, a
- * refused key) is printed once.
- */
+/** One error object per message and `parent`: the language host reports each object once. */
 const thrown = new Map<string, Error>();
 const parentIds = new WeakMap<pulumi.Resource, number>();
 let parentCount = 0;
@@ -206,12 +156,8 @@ let parentCount = 0;
 const MAX_MESSAGES = 100;
 
 /**
- * `error` as the functions throw it. An expected failure ({@link isExpectedFailure}) becomes a
- * `pulumi.RunError` with the same message (with a `parent`, a `pulumi.ResourceError` without its
- * stack, shown under that resource): the engine prints that message alone, without the
- * "unhandled exception" banner and stack trace, and ends the program. Its `name` is the original
- * error's (`SettingsError`, `UnauthorizedError`, ...), and its `cause` the original error, with its
- * `kind`, `code` and fields. Anything else (a bug) is returned as it is, trace included.
+ * An expected failure as a `pulumi.RunError` (a `ResourceError` under `parent`) with the same
+ * message, name and `cause`, and no trace: the engine prints the message alone. A bug is returned as it is.
  */
 export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
   if (!isExpectedFailure(error)) return error;
@@ -235,12 +181,8 @@ export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
 let listening = false;
 
 /**
- * No `PromiseRejectionHandledWarning` for the errors thrown here. A function's Output that fails
- * before the program's exports are awaited (an invalid filter fails at once) is reported by the
- * language host's `unhandledRejection` handler, which prints its message; when the export is
- * awaited later, Node.js warns that the rejection "was handled asynchronously", unless a
- * `rejectionHandled` listener takes it. This listener takes only the rejections whose reason is a
- * `RunError` of this module; for any other it emits Node's own warning, as Node would.
+ * No `PromiseRejectionHandledWarning` for the errors thrown here (an Output that fails before its
+ * export is awaited); Node's own warning for any other rejection.
  */
 function quietLateHandling(): void {
   if (listening) return;

@@ -69,12 +69,7 @@ function seconds(
   return value;
 }
 
-/**
- * Checks a `waitFor` argument completely: an object with a known node `status`, a
- * `timeoutSeconds` from 0 to one day and an `intervalSeconds` from 0.1 s to one hour, and no
- * other field. Throws an `InvalidInputError` listing every problem (fields `waitFor.status`,
- * `waitFor.timeoutSeconds`, ...); nothing is polled then.
- */
+/** Checks a `waitFor` argument completely; an `InvalidInputError` lists every problem, nothing polled. */
 export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings {
   const problems: Problem[] = [];
   if (typeof waitFor !== "object" || waitFor === null || Array.isArray(waitFor)) {
@@ -152,12 +147,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TI
 }
 
 /**
- * Calls `fetch` until every node it returns has `waitFor.status`, then returns the last result.
- * `waitFor` is checked completely before the first poll ({@link checkWaitFor}). The wait never
- * runs past `timeoutSeconds`: no sleep ends after it, and a poll still running at that moment is
- * abandoned (the first poll of `timeoutSeconds: 0` is always awaited).
- * @throws an `InvalidInputError` for an invalid `waitFor`; on timeout, a {@link WaitTimeoutError}
- * naming the operation, the wanted status, the timeout and the nodes still elsewhere.
+ * Calls `fetch` until every node it returns has `waitFor.status`; never runs past `timeoutSeconds`
+ * (a poll still running then is abandoned). On timeout, a {@link WaitTimeoutError} naming the nodes still elsewhere.
  */
 export async function waitUntil<T>(
   operation: string,

@@ -13,10 +13,7 @@ type FilterRule =
   | { kind: "boolean" }
   | { kind: "string" };
 
-/**
- * Every filter of `GET /v1/nodes/` (appendix: query parameter names), keyed by its camelCase
- * name, with its query parameter name and its rule. Client and emulator both read this table.
- */
+/** Every filter of `GET /v1/nodes/` by camelCase name, with its query parameter and rule. */
 export const NODE_FILTERS = {
   project: { query: "project", rule: { kind: "id", idKind: "project" } },
   organization: { query: "organization", rule: { kind: "id", idKind: "organization" } },
@@ -43,10 +40,7 @@ export const NODE_FILTER_NAMES = Object.keys(NODE_FILTERS) as NodeFilterName[];
 /** The query parameter that carries the page number. */
 export const PAGE_QUERY = "page";
 
-/**
- * Checks one filter value (already a JS value: boolean for `archive`). A `name` that is not a
- * filter (`constructor`, a typo) is a problem too, never a crash.
- */
+/** Checks one filter value; a `name` that is not a filter is a problem too, never a crash. */
 export function checkFilterValue(
   name: NodeFilterName,
   value: unknown,
@@ -80,11 +74,8 @@ function unknownFilter(field: string, value: unknown): Problem {
 }
 
 /**
- * Checks a camelCase filter object: unknown keys, each value, and combinations that can never
- * match (a region of another provider, a public network of another protocol, `shared` nodes of
- * a protocol that has none, whether the protocol is given or implied by the public network).
- * `undefined` values are ignored. Returns every problem found; never throws, whatever the input
- * (keys such as `constructor` or `__proto__` are unknown filters, not table lookups).
+ * Checks a filter object: unknown keys, each value, and combinations that can never match.
+ * Returns every problem; never throws (`constructor`, `__proto__` are unknown filters).
  */
 export function validateNodeFilters(filters: Record<string, unknown>, prefix = ""): Problem[] {
   if (typeof filters !== "object" || filters === null || Array.isArray(filters)) {

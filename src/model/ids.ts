@@ -13,11 +13,7 @@ export const ID_KINDS = {
 /** A kind of identifier: `node`, `network`, `organization`, `user` or `project`. */
 export type IdKind = keyof typeof ID_KINDS;
 
-/**
- * The shape of an identifier: its prefix, then one or more hyphen-separated digit groups
- * (`ND-123-456-789`). Nothing else (no slash, dot, query or whitespace) is allowed, so a valid
- * id is always safe as a URL path segment.
- */
+/** An identifier: its prefix, then hyphen-separated digit groups; always safe as a URL path segment. */
 export function idPattern(kind: IdKind): RegExp {
   if (!isOwnKey(ID_KINDS, kind)) throw new RangeError(`unknown id kind ${JSON.stringify(String(kind))}`);
   return new RegExp(`^${ID_KINDS[kind].prefix}(?:-[0-9]{1,12}){1,6}$`);
@@ -37,8 +33,8 @@ export function isId(kind: IdKind, value: unknown): value is string {
 }
 
 /**
- * The problem with `value` as an identifier of `kind`, or undefined when it is fine.
- * @throws RangeError for a `kind` that does not exist (a programming error, not an input error).
+ * The problem with `value` as an identifier of `kind`, or undefined.
+ * @throws RangeError for a `kind` that does not exist (a programming error).
  */
 export function checkId(kind: IdKind, field: string, value: unknown): Problem | undefined {
   if (!isOwnKey(ID_KINDS, kind)) throw new RangeError(`unknown id kind ${JSON.stringify(String(kind))}`);

@@ -1,7 +1,4 @@
-/**
- * Every allowed value and rule of the service's interface, in one place: pure, no I/O.
- * The API client, the Pulumi resources' `check` and the emulator all read these tables.
- */
+/** Every allowed value and rule of the service's interface, in one place: pure, no I/O. */
 export { isOwnKey, ownValue } from "./problems";
 export type { Problem } from "./problems";
 export { checkOneOf, formatProblems, show } from "./problems";
@@ -19,14 +16,7 @@ export {
 export type { CloudProvider, Region } from "./enums";
 export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./enums";
 export type { NetworkStatus, NodeRole, NodeStatus, NodeType, OrderBy, ProjectType } from "./enums";
-export {
-  NETWORK_STATUSES,
-  NODE_ROLES,
-  NODE_STATUSES,
-  NODE_TYPES,
-  ORDER_BY_VALUES,
-  PROJECT_TYPES,
-} from "./enums";
+export { NETWORK_STATUSES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES } from "./enums";
 export type { IdKind } from "./ids";
 export { ID_KINDS, checkId, idPattern, isId } from "./ids";
 export type { NodeFilterName } from "./filters";
@@ -37,7 +27,6 @@ export {
   checkFilterValue,
   validateNodeFilters,
 } from "./filters";
-export type { NodePlacement } from "./rules";
 export {
   MAX_NETWORK_NAME_LENGTH,
   checkNetworkName,
@@ -45,12 +34,7 @@ export {
   validateNodePlacement,
 } from "./rules";
 export { checkAddress, toChecksumAddress } from "./faucet";
-export {
-  DEFAULT_FAUCET_CHAIN,
-  FAUCET_CHAIN_PATTERN,
-  MAX_FAUCET_CHAIN_LENGTH,
-  checkFaucetChain,
-} from "./faucet";
+export { DEFAULT_FAUCET_CHAIN, MAX_FAUCET_CHAIN_LENGTH, checkFaucetChain } from "./faucet";
 export type { WireCreator, WireError, WireNetwork, WireNode, WireNodeDetails } from "./wire";
 export { PATHS } from "./wire";
 export {
@@ -63,18 +47,10 @@ export {
   secretForms,
   secretValues,
 } from "./node-fields";
-export type {
-  NodeCredentialName,
-  NodeDetailField,
-  NodeDetailName,
-  NodeDetailValues,
-  NodeEndpointName,
-  NodeSecretName,
-} from "./node-fields";
+export type { NodeDetailValues, NodeEndpointName, NodeSecretName } from "./node-fields";
 export {
   MAX_API_KEY_LENGTH,
   MAX_API_URL_LENGTH,
-  MAX_NAME_FILTER_LENGTH,
   checkLength,
   closestName,
   unknownProperties,

@@ -1,14 +1,6 @@
 /**
- * The one table of a node's `details` fields (spec 2.1.1): for each, its public name (the key,
- * camelCase, documented here for the editor and the plugin's schema), its name on the wire
- * (snake_case) and whether it is secret. Everything that knows a node field by name derives from
- * this table: the wire and public types, the client's mapping, the redaction of error texts,
- * the node views (readable metadata, secret connections), the plugin's schema, the reliability
- * scan and the test audit. A field added here is mapped, kept secret where it says so and out of
- * every readable view, with no other edit.
- *
- * Secret fields are endpoints (URLs that may embed the auth key; each has a masked twin in the
- * readable view) or credentials (never shown, not even masked).
+ * The one table of a node's `details` fields: public name (documented here for the editor and the
+ * schema), wire name, and whether it is secret. Everything that knows a node field derives from it.
  */
 
 /** What one field of a node's details holds. */
@@ -60,10 +52,7 @@ export type NodeSecretName = NamesWhere<{ secret: true }>;
 /** The value of a field, as the client returns it. */
 type ValueOf<F extends NodeDetailField> = F["value"] extends "list" ? string[] : string;
 
-/**
- * A node's details by public name, every field optional and documented by the table (a mapped
- * type over `keyof` the table keeps each entry's doc comment for the editor and the schema).
- */
+/** A node's details by public name, every field optional (a mapped type keeps each row's doc). */
 export type NodeDetailValues = { -readonly [K in keyof NodeDetailTable]?: ValueOf<NodeDetailTable[K]> };
 /** A node's details as they travel (snake_case); every field may be missing. */
 export type WireNodeDetailValues = {
@@ -90,10 +79,7 @@ export const SECRET_DETAIL_FIELDS = NODE_SECRET_FIELDS.map(
   (k) => NODE_DETAIL_FIELDS[k].wire,
 ) as readonly (keyof WireNodeDetailValues)[];
 
-/**
- * A field name as the redaction compares names: lower case, without `_` and `-`
- * (`api_key`, `apiKey` and `API-KEY` are one name).
- */
+/** A field name as the redaction compares names: lower case, without `_` and `-`. */
 function normalizeFieldName(name: string): string {
   return name.toLowerCase().replace(/[_-]/g, "");
 }
@@ -108,11 +94,7 @@ export function secretValues(details: Readonly<Record<string, unknown>>): string
   );
 }
 
-/**
- * The forms in which a secret can appear in a text: as it is, URL-encoded and JSON-escaped
- * (distinct; a lone surrogate has no URL encoding). Every search for a secret (redaction, the
- * checks of construction errors, the reliability scan, the test audit) looks for these.
- */
+/** The forms a secret can take in a text: as it is, URL-encoded and JSON-escaped (distinct). */
 export function secretForms(secret: string): string[] {
   const forms = [secret];
   try {

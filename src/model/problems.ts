@@ -1,7 +1,4 @@
-/**
- * One thing wrong with an input: which field, what value was given, and what is allowed.
- * Validation functions return every problem they find, never just the first.
- */
+/** One thing wrong with an input: the field, the value given, and what is allowed. */
 export interface Problem {
   /** The field (camelCase, as the user typed it), e.g. `networkId` or `filters.region`. */
   field: string;
@@ -41,12 +38,7 @@ export function checkOneOf(field: string, value: unknown, allowed: readonly stri
   return { field, value: show(value), allowed: `expected one of ${allowed.join(", ")}` };
 }
 
-/*
- * Own-property lookups: user input (a filter name, a provider, a network name) is never used to
- * index a table directly, since `constructor`, `toString` or `__proto__` would find
- * `Object.prototype`'s members instead of nothing.
- */
-/** True when `key` is an own property of `table` (never an inherited one such as `constructor`). */
+/** True when `key` is an own property of `table`: user input never finds `Object.prototype`'s members. */
 export function isOwnKey<T extends object>(table: T, key: unknown): key is keyof T & string {
   return typeof key === "string" && Object.prototype.hasOwnProperty.call(table, key);
 }
@@ -56,10 +48,6 @@ export function ownValue<T extends object>(table: T, key: unknown): T[keyof T] |
   return isOwnKey(table, key) ? table[key] : undefined;
 }
 
-/*
- * Size bounds of every free-form string a user gives, checked before anything is sent, and the
- * check of property names: an unknown property is refused, naming the known one it resembles.
- */
 /** Longest API URL accepted, in characters: 2048 (what browsers and proxies reliably carry). */
 export const MAX_API_URL_LENGTH = 2048;
 /** Longest API key accepted, in characters: 1024 (keys of the service are a few dozen). */
@@ -103,11 +91,7 @@ export function closestName(given: string, known: readonly string[]): string | u
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
 }
 
-/**
- * The problems of properties that are not among `known`: one per unknown name, "unknown property;
- * did you mean `name`?" when one is close. Names starting with `__` (the engine's and the dynamic
- * provider's own) and `undefined` values are not looked at.
- */
+/** One problem per name not among `known`, naming the close one; `__` names and `undefined` values skipped. */
 export function unknownProperties(
   given: Record<string, unknown>,
   known: readonly string[],

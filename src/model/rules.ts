@@ -19,10 +19,7 @@ export interface NodePlacement {
   publicNetwork?: unknown;
 }
 
-/**
- * Checks the spec's allowed combinations for a node: each value is known, `shared` only on
- * {@link SHARED_PROTOCOLS}, the region offered by the provider, the public network of the protocol.
- */
+/** Checks each value of a node's placement, then the combinations the spec allows. */
 export function validateNodePlacement(n: NodePlacement): Problem[] {
   const problems = [
     checkOneOf("protocol", n.protocol, PROTOCOLS),
@@ -46,11 +43,8 @@ export interface Combination {
 }
 
 /**
- * The combinations that can never exist, among values each already known to be allowed: a region
- * of another provider, a public network of another protocol, `shared` nodes of a protocol that
- * has none (the protocol given, or implied by the public network). A value not given takes part
- * in no rule. Each problem's field is `prefix` and the camelCase name. The one home of these
- * rules: node filters and node placements both use it.
+ * The combinations that can never exist, among allowed values: a region of another provider, a
+ * public network of another protocol, `shared` nodes of a protocol without them. Fields get `prefix`.
  */
 export function combinationProblems(c: Combination, prefix = ""): Problem[] {
   const { provider, region, protocol, publicNetwork, type } = c;
@@ -100,10 +94,7 @@ export function checkNetworkName(field: string, value: unknown): Problem | undef
   return undefined;
 }
 
-/**
- * Checks the fields of a network update (`name`, `project`); `undefined` fields are not sent
- * and not checked. Returns every problem.
- */
+/** Checks the fields of a network update; `undefined` fields are not sent, not checked. */
 export function validateNetworkUpdate(update: { name?: unknown; project?: unknown }): Problem[] {
   return [
     update.name === undefined ? undefined : checkNetworkName("name", update.name),

@@ -1,8 +1,4 @@
-/**
- * The service's JSON shapes exactly as they travel (snake_case), per spec section 2 and the
- * appendix. Only the API layer maps them to the public camelCase types; the emulator produces them.
- * Every `details` field may be missing (endpoints and credentials are shown only to the owner).
- */
+/** The service's JSON shapes as they travel (snake_case); only the API layer maps them to the camelCase types. */
 import type { WireNodeDetailValues } from "./node-fields";
 
 /** `creator` of a node or network (spec 2.3). */

@@ -1,10 +1,4 @@
-/**
- * What the `blockchain` plugin does for each call of the provider protocol, in plain values
- * (property maps as {@link PropertyMap}, secrets wrapped as the protocol wraps them). The
- * resources run the very check, diff, create, read, update and delete of the dynamic providers;
- * the functions run the TypeScript functions' fetches. Only the protocol's own concerns live
- * here: provider config, secrets per field, import. `./server.ts` maps gRPC onto it.
- */
+/** What the plugin does for each call of the provider protocol, on property maps: the provider core's methods, plus config, secrets per field and import. */
 import { invalidInput } from "../api";
 import { unknownProperties } from "../model";
 import {
@@ -62,10 +56,8 @@ export function typeOfUrn(urn: string): string {
 let configUnknown = false;
 
 /**
- * Checks the provider's config with the resources' own checks of those arguments. A failure names
- * no property: the engine would print the value of the property it names, and a refused one may
- * be a key (a key under a mistyped name, a key pasted as the URL). The inputs go back as they
- * came, but the key always a secret, so that state stores it encrypted even when given in plain text.
+ * Checks the provider's config with the resources' own checks. A failure names no property (the
+ * engine would print its value, which may be a key); the key always goes back as a secret.
  */
 export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures: Failure[] } {
   const { props } = revealProps(news);
@@ -87,10 +79,7 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
   return { inputs, failures };
 }
 
-/**
- * A failure naming no property, its reason naming it instead: the engine prints the value of the
- * property a failure names (`property apikey value {…} has a problem`), and it may be a key.
- */
+/** A failure naming no property, its reason naming it instead (see {@link checkConfig}). */
 function unnamed({ property, reason }: Failure): Failure {
   return {
     property: "",
@@ -116,10 +105,7 @@ export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
   return { changes: diffs.length > 0, replaces: [], deleteBeforeReplace: false, diffs, detailedDiff };
 }
 
-/**
- * Takes the provider's config (stack config `blockchain:*` for the default provider, the inputs of
- * an explicit provider): arguments `args`, else the legacy `variables` (`blockchain:config:apiKey`).
- */
+/** Takes the provider's config: arguments `args`, else the legacy `variables` (`blockchain:config:apiKey`). */
 export function configure(args: PropertyMap, variables: Record<string, string> = {}): void {
   const { props } = revealProps(args);
   const value = (key: string) => {
@@ -165,10 +151,7 @@ export async function create(urn: string, news: PropertyMap) {
   return { id, props: sealOutputs(kind, outs, input.secretKeys) };
 }
 
-/**
- * `read` of a resource (refresh, `get`, import). With no prior state (`pulumi import`), the
- * kind's import read: the current resource and the inputs that reproduce it.
- */
+/** `read` of a resource; with no prior state (`pulumi import`), the kind's import read. */
 export async function read(urn: string, id: string, props: PropertyMap, inputs: PropertyMap) {
   const kind = resourceKind(urn);
   const state = revealProps(props);
@@ -212,10 +195,7 @@ const FUNCTION_ARGS: Record<string, readonly string[]> = {
 /** The functions' path to a client: the provider's config, then the environment. */
 const connect: Connect = (args, use) => withClient(args, readProviderConfig, use);
 
-/**
- * `invoke` of a function: node metadata readable (`getNode`, `getNodes`), node connections
- * secret (`getNodeConnections`: the `connections` list is wrapped as a secret).
- */
+/** `invoke` of a function; `getNodeConnections`'s `connections` are wrapped as a secret. */
 export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMap> {
   const plain = revealProps(args).props;
   const known = FUNCTION_ARGS[tok];

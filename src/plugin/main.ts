@@ -1,8 +1,4 @@
-/**
- * The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, the first
- * line of standard output, which is how the engine finds it. It stops when the engine kills it,
- * or on SIGTERM/SIGINT after a bounded grace for the calls in flight (see `./shutdown.ts`).
- */
+/** The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, which the engine reads. */
 import { engineLog } from "../provider";
 import { setWaitReporter } from "../settings";
 import { serve } from "./server";
@@ -10,11 +6,7 @@ import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";
 
 /** Options of {@link main}. */
 export interface MainOptions {
-  /**
-   * Called once, soon after the first resource or function call is answered, when the code a
-   * first read needs has been compiled: the launcher (`bin/pulumi-resource-blockchain`) then
-   * writes its code cache.
-   */
+  /** Called once, soon after the first call is answered: the launcher then writes its code cache. */
   onWarm?: () => void;
 }
 

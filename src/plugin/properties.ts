@@ -1,11 +1,6 @@
 /**
- * Pulumi's property values as the provider protocol carries them in a `google.protobuf.Struct`
- * (already turned into JavaScript by `Struct.toJavaScript`): plain JSON, with two special forms
- * this plugin meets.
- * - A secret: `{ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value }`.
- * - A value not known yet (preview): the string {@link UNKNOWN}.
- * The plugin answers `Configure` without accepting resource references or output values, so no
- * other form arrives. Pulumi-free and pure.
+ * Property values as the provider protocol carries them (a Struct, as JavaScript): plain JSON, a
+ * secret wrapper (`{ [SIG_KEY]: SECRET_SIG, value }`) or {@link UNKNOWN} during preview.
  */
 import { UNKNOWN } from "../settings";
 
@@ -82,10 +77,7 @@ export function revealProps(props: PropertyMap | undefined | null): Revealed {
   return { props: out, secretKeys };
 }
 
-/**
- * The property map to send: `undefined` values dropped (a Struct has no undefined), and each
- * property named in `secretKeys` (when present) wrapped as a secret.
- */
+/** The property map to send: `undefined` dropped (a Struct has none), the properties in `secretKeys` wrapped. */
 export function sealProps(props: PropertyMap, secretKeys: Iterable<string>): PropertyMap {
   const keys = new Set(secretKeys);
   const out: PropertyMap = {};
@@ -96,10 +88,7 @@ export function sealProps(props: PropertyMap, secretKeys: Iterable<string>): Pro
   return out;
 }
 
-/**
- * A JSON value without `undefined` (which `Struct.fromJavaScript` refuses): members dropped,
- * array items turned into `null`, as `JSON.stringify` does.
- */
+/** A JSON value without `undefined` (members dropped, array items `null`, as `JSON.stringify` does). */
 function dropUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : dropUndefined(v)));
   if (typeof value === "object" && value !== null) {

@@ -1,10 +1,4 @@
-/**
- * The gRPC side of the `blockchain` plugin: Pulumi's provider service on the SDK's generated
- * stubs, each method a thin mapping onto `./handlers.ts` (the others answer UNIMPLEMENTED). In the
- * bundle (`scripts/bundle-plugin.js`) the stubs are static `require`s and the version and
- * `schema.json` are embedded; unbundled (tests), they come from the installed `@pulumi/pulumi` and
- * the package root.
- */
+/** The gRPC side of the plugin: Pulumi's provider service on the SDK's stubs, each method a thin mapping onto `./handlers.ts`. */
 import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
@@ -61,7 +55,7 @@ function loadStubs(): Stubs {
 
 const { grpc, proto, rpc, pluginProto, Struct, Empty } = loadStubs();
 
-/** The package root of the unbundled build: `schema.json` and `package.json` are there (this file is `dist/plugin/server.js`). */
+/** The package root of the unbundled build (`dist/plugin/server.js`): `schema.json` and `package.json` are there. */
 const PACKAGE_ROOT = path.resolve(__dirname, "..", "..");
 
 /** The plugin's version: the package's. */
@@ -91,9 +85,8 @@ function grpcError(err: unknown): Partial<grpcTypes.ServiceError> {
 let onWarm: (() => void) | undefined;
 
 /**
- * Runs `body` and answers the call with its value, or with its error's message. The call is
- * tracked until answered, so that a shutdown past its grace can answer it (see `shutdown.ts`).
- * `warms`: a resource or function call, after whose first answer `onWarm` runs.
+ * Runs `body` and answers the call with its value or its error's message, tracked until answered
+ * (so a shutdown can answer it); `warms`: its first answer runs `onWarm`.
  */
 function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false) {
   return (call: { request: Req }, callback: Callback<Res>) => {
@@ -243,12 +236,7 @@ export const providerService = {
   attach: answer(() => new Empty()),
 };
 
-/**
- * Serves the plugin on 127.0.0.1 (a free port) and resolves with the port, which the engine
- * reads as the first line of the plugin's standard output. `options.onWarm` runs once, soon
- * after the first resource or function call (Check, Diff, Create, Read, Update, Delete, Invoke)
- * is answered.
- */
+/** Serves the plugin on 127.0.0.1 (a free port) and resolves with the port; `onWarm` runs after the first call. */
 export function serve(
   options: { onWarm?: () => void } = {},
 ): Promise<{ port: number; server: grpcTypes.Server }> {

@@ -1,11 +1,7 @@
 /**
- * How the plugin stops on SIGTERM / SIGINT. It stops taking calls at once and gives the calls in
- * flight a bounded grace, `BLOCKCHAIN_SHUTDOWN_GRACE_MS` (default 5000 ms), to finish. Past it
- * (or at a second signal), it cuts them off: work that must not be half-recorded is told first
- * (a FaucetDrip send in flight is recorded with `outcome: "unknown"`, see
- * `interruptible` in `../provider/calls.ts`), then every call still unanswered is answered with an error that
- * says so, and the process exits. Without the bound, a call retrying against a silent service
- * would keep the process alive for minutes after it was asked to stop.
+ * How the plugin stops on SIGTERM / SIGINT: no new calls, a bounded grace for those in flight
+ * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`), then they are cut off and answered with an error, so that a
+ * call retrying against a silent service cannot keep the process alive for minutes.
  */
 import { beginStopping, interruptCalls } from "../provider";
 
@@ -24,10 +20,7 @@ const RECORD_MS = 500;
 /** How long the answers get to reach the engine before the server is closed hard, ms. */
 const FLUSH_MS = 2_000;
 
-/**
- * The grace from `BLOCKCHAIN_SHUTDOWN_GRACE_MS`, or the default with a warning to report when the
- * value is not an integer from 0 to 2147483647.
- */
+/** The grace from `BLOCKCHAIN_SHUTDOWN_GRACE_MS`, or the default with a warning for a value that is not one. */
 export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): { graceMs: number; warning?: string } {
   const raw = env[SHUTDOWN_GRACE_ENV];
   if (raw === undefined || raw.trim() === "") return { graceMs: DEFAULT_SHUTDOWN_GRACE_MS };
@@ -52,10 +45,7 @@ interface InFlight {
 /** The calls being served. */
 const inFlight = new Set<InFlight>();
 
-/**
- * Registers a call being served and returns the function that answers it: the first answer is
- * sent through `send`, any later one (the call's own, after a shutdown answered it) is dropped.
- */
+/** Registers a call being served; the first answer is sent through `send`, any later one dropped. */
 export function trackCall<T>(send: Answer<T>): Answer<T> {
   let answered = false;
   let done: () => void = () => undefined;
@@ -71,11 +61,6 @@ export function trackCall<T>(send: Answer<T>): Answer<T> {
   };
   inFlight.add(call);
   return call.answer as Answer<T>;
-}
-
-/** The calls not answered yet. */
-export function callsInFlight(): number {
-  return inFlight.size;
 }
 
 /** The parts of a gRPC server a shutdown uses. */
@@ -95,10 +80,8 @@ export interface ShutdownOptions {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Returns the handler of SIGTERM / SIGINT. The first signal stops taking calls (the server's
- * `tryShutdown`, which exits with status 0 once every call is answered) and starts the grace;
- * when the grace runs out, or at a second signal, the calls still in flight are cut off as the
- * module's comment says, and the process exits with status 1.
+ * The handler of SIGTERM / SIGINT: the first signal stops taking calls (exit 0 once all are
+ * answered); when the grace runs out, or at a second signal, the calls in flight are cut off (exit 1).
  */
 export function shutdownOnSignal(
   server: StoppableServer,

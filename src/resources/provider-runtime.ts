@@ -1,11 +1,7 @@
 /**
- * The dynamic providers' implementation, loaded by name in the provider process at call time
- * (`require("pulumi-blockchain-nodes/provider-runtime")`), so the serialized providers capture
- * nothing by value (see `./shell.ts`): every kind of the registry under its key.
- *
- * Errors show once, without a trace. Pulumi's dynamic-provider host prints every error thrown by
- * `check`, `diff`, `read` and `delete` to its stderr as `${error}: ${error.stack}`, which the engine
- * shows again under the stack; the host offers no way to turn that off, so that line is dropped here.
+ * The dynamic providers, loaded by name in the provider process at call time (nothing captured by
+ * value). Pulumi's host prints each error of `check`, `diff`, `read` and `delete` again with its
+ * trace, and offers no way to turn it off: that copy is dropped here.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { engineLog, KINDS, setProviderConfig, type KindMethods, type ResourceKind } from "../provider";
@@ -29,11 +25,7 @@ function installFilter(): void {
   };
 }
 
-/**
- * Makes an error thrown to the dynamic-provider host quiet: its stack becomes its first line
- * (`name: message`, no frames), and the host's copy of it on stderr is dropped (see above).
- * The error object, its class, message and fields are kept. Returns the error.
- */
+/** Makes an error thrown to the host quiet: its stack its first line, the host's copy dropped; returns it. */
 export function quiet(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   error.stack = `${error.name}: ${error.message}`;
@@ -65,11 +57,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   setProviderConfig((key) => req.config.get(key));
 }
 
-/**
- * The dynamic provider of a kind: its methods, their errors quiet. `read` also returns the inputs
- * that match the refreshed outputs; the SDK types `ReadResult.inputs` as outputs, and the host
- * hands them to the engine as inputs.
- */
+/** The dynamic provider of a kind, its errors quiet (`read` also returns the inputs; the host hands them on). */
 function dynamicProvider<I, O>(kind: ResourceKind<I, O>) {
   const m: KindMethods<I, O> = kind.methods;
   return {
@@ -87,9 +75,7 @@ export const network = dynamicProvider(KINDS.network);
 /** The FaucetDrip provider (key `faucetDrip` of the registry). */
 export const faucetDrip = dynamicProvider(KINDS.faucetDrip);
 
-/** Compile-time check: every kind of the registry is exported under its key. */
+/** Every kind of the registry is exported under its key. */
 type _EveryKindServed = Assert<Same<keyof typeof KINDS, "network" | "faucetDrip">>;
-/** `true` only when `A` and `B` are the same set. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** Accepts `true` only. */
 type Assert<T extends true> = T;

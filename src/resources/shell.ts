@@ -1,8 +1,4 @@
-/**
- * The dynamic resources' shell, shared by every kind of the provider core's registry: the checks
- * of a declaration (no `import` option, arguments present and known) and the small provider
- * object that Pulumi serializes into state, which loads the provider runtime at call time.
- */
+/** The dynamic resources' shell: the checks of a declaration, and the small provider object Pulumi serializes into state. */
 import * as pulumi from "@pulumi/pulumi";
 import { formatProblems, unknownProperties } from "../model";
 import {
@@ -43,15 +39,9 @@ export function providerFor(kind: ResourceKind<unknown, unknown>["key"]): pulumi
 }
 
 /**
- * Builds the small provider object that Pulumi serializes into state. Its methods capture only
- * the kind and the runtime's package specifier: no path of this machine, no client, API key or
- * module. They load the runtime at call time, in the provider process:
- * 1. by package specifier (`pulumi-blockchain-nodes/provider-runtime`), resolved from the
- *    provider's working directory: the package installed in the project;
- * 2. else from a checkout of the package itself (examples, tests, `pulumi up` in the repository):
- *    the nearest folder, above the provider's working directory or above the Pulumi SDK that runs
- *    the provider, whose `package.json` names the package; its runtime is
- *    `dist/provider-runtime.js` there. Found anew on each machine: state stays portable.
+ * The provider object Pulumi serializes: it captures only the kind and the runtime's specifier (no
+ * path, client or key), and loads the runtime at call time from the project's installed package,
+ * else from the nearest checkout of the package (examples, tests), so state stays portable.
  */
 export function makeProvider(
   kind: ResourceKind<unknown, unknown>["key"],
@@ -98,16 +88,9 @@ export function makeProvider(
 }
 
 /**
- * Checks a declaration of `kind` before it reaches the engine, and returns the properties to
- * register (its inputs, a secret one wrapped; every declared output, unknown until created) and
- * its options with the kind's always-secret outputs. Throws a `pulumi.ResourceError` (no stack trace):
- * - for the `import` resource option: the engine reads an imported resource without its
- *   serialized provider, so Pulumi's dynamic-provider host fails before any code of this package
- *   runs; the constructor is the only place that can explain it, and say what works instead;
- * - for missing arguments, with an example declaration;
- * - for an argument the kind does not know (a JavaScript caller's typo such as `nmae`, which
- *   TypeScript would have caught), naming each and the known name it resembles.
- * The program's `blockchain:*` stack config is reviewed once (a mistyped key, a plain-text key).
+ * Checks a declaration before it reaches the engine: the `import` option (which the dynamic host
+ * cannot serve), missing arguments and unknown ones are refused with a `pulumi.ResourceError`.
+ * Returns the properties to register and the options with the kind's secret outputs.
  */
 export function checkDeclaration(
   kind: ResourceKind<unknown, unknown>,

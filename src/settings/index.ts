@@ -1,9 +1,4 @@
-/**
- * Where the API URL and key come from (arguments > stack config `blockchain:*` > environment),
- * {@link withClient}, the one way from arguments to a client, and the Pulumi wording of errors
- * (which command sets what: only this layer knows where a setting came from). Pulumi-free: callers
- * pass a config reader (the program's `pulumi.Config`, the dynamic providers' `configure` config).
- */
+/** Where the API URL and key come from (arguments > stack config > environment), {@link withClient}, and the errors' Pulumi wording. */
 import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "../api";
 import {
   CALL_SETTING_NAMES,
@@ -35,10 +30,7 @@ export interface Settings {
   sources: { apiUrl: SettingSource; apiKey: SettingSource };
 }
 
-/**
- * Finds the API URL and key (arguments > stack config > environment) without checking them:
- * each is missing when no source has a non-blank string.
- */
+/** Finds the API URL and key without checking them; each missing when no source has a non-blank string. */
 export function findSettings(
   explicit: ConnectionArgs = {},
   config?: ConfigReader,
@@ -62,7 +54,7 @@ export const MISSING_API_KEY =
 
 /**
  * Resolves the API URL and key (arguments > stack config > environment).
- * @throws SettingsError naming the exact command that sets what is missing.
+ * @throws SettingsError naming the command that sets what is missing.
  */
 export function resolveSettings(
   explicit: ConnectionArgs = {},
@@ -84,11 +76,7 @@ export function resolveSettings(
   return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
 }
 
-/**
- * Where a setting came from and the one way to replace it there, e.g. "it came from stack
- * config blockchain:apiUrl: set the right one with `pulumi config set blockchain:apiUrl …`".
- * `overrides`: stack config hides another value of the environment variable, which is said.
- */
+/** Where a setting came from and the one way to replace it there (`overrides`: stack config hides the environment's). */
 export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, overrides = false): string {
   const [key, envName] = [configKey(setting), SETTINGS[setting].env];
   const set =
@@ -118,10 +106,7 @@ export const BLANK_API_URL_REASON =
   `the API URL is empty: pass it, or leave apiUrl out to use \`pulumi config set ${CONFIG_API_URL} https://<api host>\` ` +
   `or ${ENV_API_URL}`;
 
-/**
- * Appends `hint` to the message of `error` (and to the message line of its stack), keeping the
- * error itself: its class, `kind`, `code` and every other field stay as they are.
- */
+/** Appends `hint` to the message (and stack) of `error`, keeping the error itself. */
 export function appendHint<E extends Error>(error: E, hint: string): E {
   const before = error.message;
   const after = `${before}\n${hint}`;
@@ -132,11 +117,7 @@ export function appendHint<E extends Error>(error: E, hint: string): E {
   return error;
 }
 
-/**
- * Adds the Pulumi wording to an error of the client: a refused API key (401) says where the key
- * came from and the exact way to set the right one there (`overrides`: see {@link settingFix}).
- * Other errors are returned as they are.
- */
+/** A refused key (401) says where it came from and how to set it there; a timeout names the call settings. */
 export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
   if (isApiError(error) && error.kind === "unauthorized") {
     return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
@@ -148,10 +129,7 @@ export function withSettingHints(error: unknown, sources: Settings["sources"], o
 /** Where the waits of this process are reported (a host sets it: the program's log, the engine's). */
 let waitReporter: ((event: RetryWait) => void) | undefined;
 
-/**
- * Sets where every client made by {@link withClient} reports a wait between two attempts (see the
- * client's `onWait`): the functions log it with `pulumi.log`, the providers through the engine.
- */
+/** Where every client of {@link withClient} reports a wait between two attempts (a host sets it). */
 export function setWaitReporter(reporter: ((event: RetryWait) => void) | undefined): void {
   waitReporter = reporter;
 }
@@ -162,12 +140,9 @@ const reportWait: NodeServiceClientOptions["onWait"] = (event) => waitReporter?.
 const clients = new Map<string, NodeServiceClient>();
 
 /**
- * The one path from connection arguments to a client: drops arguments not known yet
- * ({@link UNKNOWN}, during preview), resolves the settings (arguments > stack config `config` >
- * environment), takes the client of this URL and key (one per process, so its rate limiter is
- * shared by every operation the engine runs in parallel), and runs `use` with it. A refused key
- * fails with the hint that fits where the key came from ({@link withSettingHints}).
- * @throws SettingsError when a setting is missing or not a string; whatever `use` throws.
+ * The one path from connection arguments to a client (one per URL, key and limits, so its rate
+ * limiter is shared by the engine's parallel operations); a refused key fails with the hint that fits.
+ * @throws SettingsError when a setting is missing or refused; whatever `use` throws.
  */
 export async function withClient<T>(
   args: ConnectionArgs,

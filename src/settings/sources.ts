@@ -1,8 +1,4 @@
-/**
- * The connection settings, declared once in {@link SETTINGS}, and where their values come from:
- * arguments, then stack config `blockchain:<name>`, then the environment. Pulumi-free: callers
- * pass a config reader.
- */
+/** The connection settings, declared once in {@link SETTINGS}, and where their values come from. Pulumi-free. */
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRIES,
@@ -25,11 +21,7 @@ interface SettingSpec {
   defaultValue?: number;
 }
 
-/**
- * Every connection setting: an argument of every resource and function, a stack config key
- * `blockchain:<name>`, an environment variable, and a config of the plugin's provider. Each
- * entry's doc comment is its doc in the plugin's schema and on hover.
- */
+/** Every connection setting (an argument, stack config `blockchain:<name>`, an environment variable); each doc is the schema's. */
 export const SETTINGS = {
   /** The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`. */
   apiUrl: { type: "string", env: "BLOCKCHAIN_API_URL" },
@@ -104,10 +96,7 @@ export const ENV_API_URL = SETTINGS.apiUrl.env;
 /** Environment variable holding the API key. */
 export const ENV_API_KEY = SETTINGS.apiKey.env;
 
-/**
- * The value the engine sends for an input that is not known yet (during preview): the same
- * constant as `@pulumi/pulumi`'s internal `unknownValue`, so the provider runtime need not load the SDK.
- */
+/** The engine's value of an input not known yet (preview): `@pulumi/pulumi`'s `unknownValue`, without loading the SDK. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 /** Reads a full configuration key such as `blockchain:apiKey`; undefined when not set. */
@@ -121,10 +110,7 @@ export class SettingsError extends Error {
   override name = "SettingsError";
 }
 
-/**
- * The value of a setting: a string that is not blank, trimmed; `undefined` for anything else
- * (not given, empty, only whitespace, not a string). The one emptiness rule of the settings.
- */
+/** A setting's value: a non-blank string, trimmed; `undefined` for anything else. */
 export function settingValue(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
@@ -216,9 +202,8 @@ export function callSettingProblems(
 }
 
 /**
- * Finds and checks the call settings (arguments > stack config > environment): each is missing
- * when no source sets it (the client's default applies); `undefined` and {@link UNKNOWN} count as not given.
- * @throws SettingsError naming each value that is not accepted, where it came from and how to fix it there.
+ * Finds and checks the call settings (arguments > stack config > environment); one not set is left out.
+ * @throws SettingsError naming each value refused, where it came from and how to fix it there.
  */
 export function resolveCallSettings(
   explicit: CallSettingArgs = {},
@@ -241,11 +226,7 @@ export function callSettingHint(name: CallSettingName): string {
   return `${name} is an argument of every resource and function, and a setting of the stack or provider: \`pulumi config set ${configKey(name)} ${twice}\` (or export ${SETTINGS[name].env}=${twice}).`;
 }
 
-/**
- * The names among `given` that are no setting (nor one of `extra`), one reason each naming the
- * setting it resembles ("did you mean `apiKey`?"); the value is never shown, it may be a key.
- * The plugin's provider config and a program's stack config are checked by this one rule.
- */
+/** The names among `given` that are no setting (nor one of `extra`), each naming the one it resembles; values never shown. */
 export function unknownSettings(
   given: Record<string, unknown>,
   extra: readonly string[] = [],
@@ -256,10 +237,7 @@ export function unknownSettings(
   }));
 }
 
-/**
- * What is wrong with a program's `blockchain:*` stack config (`all`: every key, `isSecret`: whether
- * a key is stored encrypted), one line each: a key that is no setting, and a plain-text API key.
- */
+/** What is wrong with a program's `blockchain:*` stack config, one line each: an unknown key, a plain-text API key. */
 export function stackConfigWarnings(
   all: Record<string, string>,
   isSecret: (fullKey: string) => boolean,
@@ -282,11 +260,7 @@ export function stackConfigWarnings(
 
 let reviewed = false;
 
-/**
- * Reports {@link stackConfigWarnings} of a program's stack config through `warn`, once per
- * process. `runtime` is `pulumi.runtime` (its `isConfigSecret` is internal: when it is missing, no
- * key counts as plain).
- */
+/** Reports {@link stackConfigWarnings} through `warn`, once per process (no `isConfigSecret`: no key counts as plain). */
 export function reviewStackConfig(
   runtime: { allConfig(): Record<string, string>; isConfigSecret?(fullKey: string): boolean },
   warn: (message: string) => unknown,

@@ -9,14 +9,12 @@ import {
   getNodes,
   getNodesOutput,
 } from "../../src/functions";
-import { forgetSharedCalls } from "../../src/functions/program";
 import { withEmulator } from "../helpers/emulator";
 
-const emulator = withEmulator();
+// A fresh emulator (a new URL) for each test: no listing of another test is shared.
+const emulator = withEmulator({}, { each: true });
 const settle = <T>(output: { apply: (f: (v: T) => void) => unknown }): Promise<T> =>
   new Promise((resolve) => output.apply(resolve));
-
-beforeEach(() => forgetSharedCalls());
 
 const listings = () =>
   emulator()

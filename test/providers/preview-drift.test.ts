@@ -7,7 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { FaucetDrip } from "../../src/resources/faucet-drip";
 import * as faucet from "../../src/provider/faucet-drip";
-import { Network, NETWORK_SECRET_OUTPUTS } from "../../src/resources/network";
+import { Network } from "../../src/resources/network";
+import { secretOutputs } from "../../src/provider/table";
 import * as net from "../../src/provider/network";
 import { setProviderConfig } from "../../src/provider/calls";
 import { network as networkRuntime } from "../../src/resources/provider-runtime";
@@ -66,7 +67,7 @@ describe("Network outputs: nodes as the functions return them, connections apart
     });
     expect(JSON.stringify(outs)).not.toMatch(/undefined/);
     // The engine keeps connections (and the key) secret; nodes stay readable.
-    expect(NETWORK_SECRET_OUTPUTS).toEqual(["connections", "apiKey"]);
+    expect(secretOutputs(net.NETWORK_PROPERTIES)).toEqual(["connections", "apiKey"]);
   });
 });
 
