@@ -155,6 +155,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
     64,
   );
   const filler = Buffer.alloc(64 * 1024, 0x61);
+  const [gzip, gzipHead] = [{ "Content-Encoding": "gzip" }, zlib.gzipSync('{"results":[')];
   const bomb =
     (body: Buffer, encoding: string): Handler =>
     (_q, res) =>
@@ -195,6 +196,14 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
     send(res, 200, body.startsWith("{") ? evil + body.slice(1) : body);
   };
   const LISTS: ListOp[] = ["listAllNodes", "listNodes"];
+  // Pages of two fresh nodes, each linking to a page never seen before.
+  const forever =
+    (pad: string): Handler =>
+    (_q, res, ctx) =>
+      page(res, `${ctx.base}/v1/nodes/?page=${ctx.hits + 1}${pad}`, [
+        mini(2 * ctx.hits),
+        mini(2 * ctx.hits + 1),
+      ]);
   const NO_DELETE = SINGLE_OPS.filter((o) => o !== "deleteNetwork");
 
   // Per group: name, operations, handler, and "any" where a success is a fair answer too.
@@ -210,13 +219,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
       [
         "gzip bomb: 1 GB of spaces in 1 MB",
         ["getNode", "listAllNodes"],
-        (_q, res) =>
-          stream(
-            res,
-            { "Content-Encoding": "gzip" },
-            zlib.gzipSync('{"results":['),
-            repeat(gzipMember, 1024),
-          ),
+        (_q, res) => stream(res, gzip, gzipHead, repeat(gzipMember, 1024)),
       ],
       ["deflate bomb: 256 MB in one stream", ["getNode", "readNetwork"], bomb(deflateBomb, "deflate")],
       ["brotli bomb: 64 MB", ["getNode"], bomb(brotliBomb, "br")],
@@ -271,15 +274,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
       ["slow 503, 503, then 404 not_found; the list probe never answers", NETWORK_OPS, slow404, "any"],
     ],
     "endless pages": [
-      [
-        "full pages forever, no count",
-        LISTS,
-        (_q, res, ctx) =>
-          page(res, `${ctx.base}/v1/nodes/?page=${ctx.hits + 1}`, [
-            mini(2 * ctx.hits),
-            mini(2 * ctx.hits + 1),
-          ]),
-      ],
+      ["full pages forever, no count", LISTS, forever("")],
       ["next a number", LISTS, (_q, res) => page(res, 2, [mini(1)])],
       [
         "next javascript:",
@@ -287,15 +282,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
         (_q, res, ctx) => page(res, ctx.hits > 1 ? null : "javascript:alert(1)", [mini(ctx.hits)]),
         "any",
       ],
-      [
-        "next of 100 KB",
-        LISTS,
-        (_q, res, ctx) =>
-          page(res, `${ctx.base}/v1/nodes/?page=${ctx.hits + 1}&pad=${"x".repeat(100_000)}`, [
-            mini(ctx.hits),
-          ]),
-        "any",
-      ],
+      ["next of 100 KB", LISTS, forever(`&pad=${"x".repeat(100_000)}`), "any"],
     ],
   };
   const scenarios: Scenario[] = Object.entries(byGroup).flatMap(([group, rows]) =>
@@ -434,6 +421,10 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
   say(`  prototype polluted: ${polluted ? "YES" : "no"}`);
   sayProblems(problems);
 
+  const rss = (figure: string, mb?: number): Goal => {
+    const value = mb === undefined ? "not measured" : `${mb.toFixed(1)} MB`;
+    return { section: "3 hostile", figure, value, goal: "< 256 MB", met: mb !== undefined && mb < 256 };
+  };
   const gb = memory.find((m) => m.outcome.name.startsWith("1 GB") && m.outcome.op === "getNode");
   const peak = Math.max(...memory.map((m) => m.peakMb));
   return [
@@ -444,19 +435,7 @@ export async function runHostile(options: { seed: number; quick: boolean }): Pro
       "hostile answers taken as success, or the prototype polluted",
       accepted + +polluted,
     ),
-    {
-      section: "3 hostile",
-      figure: "peak RSS for a 1 GB body",
-      value: gb ? `${gb.peakMb.toFixed(1)} MB` : "not measured",
-      goal: "< 256 MB",
-      met: gb !== undefined && gb.peakMb < 256,
-    },
-    {
-      section: "3 hostile",
-      figure: "peak RSS, any case run alone",
-      value: `${peak.toFixed(1)} MB`,
-      goal: "< 256 MB",
-      met: peak < 256,
-    },
+    rss("peak RSS for a 1 GB body", gb?.peakMb),
+    rss("peak RSS, any case run alone", peak),
   ];
 }
