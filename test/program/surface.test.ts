@@ -6,6 +6,7 @@
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
+import { NODE_FILTER_NAMES, NODE_SECRET_FIELDS } from "../../src/model";
 
 pulumi.runtime.setMocks(
   {
@@ -88,23 +89,6 @@ const RUNTIME_NAMES = [
   "ORDER_BY_VALUES",
 ];
 
-const FILTERS = [
-  "project",
-  "organization",
-  "network",
-  "region",
-  "provider",
-  "protocol",
-  "role",
-  "type",
-  "archive",
-  "publicNetwork",
-  "name",
-  "projectType",
-  "status",
-  "orderBy",
-];
-
 describe("the main entry", () => {
   test("exports the curated runtime names, each defined, and no others (at most 30)", () => {
     const names = Object.keys(sdk);
@@ -142,7 +126,7 @@ describe("the filters", () => {
     "%s has every filter, with its docs",
     (name) => {
       const fields = members(name);
-      for (const filter of FILTERS) expect(fields[filter]?.docs).toBeTruthy();
+      for (const filter of NODE_FILTER_NAMES) expect(fields[filter]?.docs).toBeTruthy();
     },
   );
 
@@ -191,18 +175,11 @@ describe("NodeResult and NodeConnection", () => {
   });
 
   test("NodeResult has no endpoint or credential; NodeConnection has them all", () => {
-    const secret = [
-      "httpsEndpoint",
-      "wssEndpoint",
-      "graphqlEndpoint",
-      "beaconEndpoint",
-      "authUsername",
-      "authPassword",
-      "authKey",
-    ];
     const result = Object.keys(members("NodeResult"));
-    for (const field of secret) expect(result).not.toContain(field);
-    expect(Object.keys(members("NodeConnection")).sort()).toEqual(["id", "name", ...secret].sort());
+    for (const field of NODE_SECRET_FIELDS) expect(result).not.toContain(field);
+    expect(Object.keys(members("NodeConnection")).sort()).toEqual(
+      ["id", "name", ...NODE_SECRET_FIELDS].sort(),
+    );
   });
 });
 
