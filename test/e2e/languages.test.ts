@@ -7,9 +7,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { call, withEmulator } from "../helpers/emulator";
+import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";
 import { changes, emulatorConfig, EngineRun, resource } from "../helpers/engine-run";
+import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PLUGIN_DIR = path.join(ROOT, "bin");
@@ -25,8 +26,6 @@ describeWithEngine(YAML_HOST)("examples/yaml-quickstart on the plugin (Pulumi.ya
 
   const audit = () => run.audit(emulator().secrets(), [path.join(workDir, `Pulumi.${stackName}.yaml`)]);
   const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
-  const stateNetwork = async () =>
-    resource((await stack.exportStack()).deployment.resources, "blockchain:index:Network", "network");
 
   afterAll(() => run?.close(), STEP_TIMEOUT);
   const emulator = withEmulator();
@@ -51,25 +50,7 @@ describeWithEngine(YAML_HOST)("examples/yaml-quickstart on the plugin (Pulumi.ya
   test(
     "up adopts and names the network; node metadata is readable, the endpoint and key are secret",
     async () => {
-      const up = await stack.up(run.recorded("up"));
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(network().name).toBe(declared);
-
-      const out = up.outputs;
-      const first = emulator().admin.getNode(emulator().fixtures.beaconNode)!;
-      expect(out.networkName).toEqual({ value: declared, secret: false });
-      expect(out.protocol).toEqual({ value: network().protocol, secret: false });
-      // orderBy name: "Ethereum Mainnet archive node" is the first one.
-      expect(out.firstNodeId).toEqual({ value: first.id, secret: false });
-      expect(out.firstNodeStatus).toEqual({ value: first.status, secret: false });
-      expect(out.firstNodeHttpsEndpointMasked.secret).toBe(false);
-      expect(out.firstNodeHttpsEndpointMasked.value).toMatch(/^https:\/\/[^/]+\/\*\*\*$/);
-      expect(out.firstNodeHttpsEndpoint).toEqual({ value: first.details.https_endpoint, secret: true });
-      expect(out.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
-      // The engine shows them masked.
-      expect(up.stdout).toMatch(/firstNodeAuthKey\s*: \[secret\]/);
-      expect(up.stdout).toMatch(/firstNodeHttpsEndpoint\s*: \[secret\]/);
+      expectQuickstartUp(await stack.up(run.recorded("up")), emulator(), declared);
       audit();
     },
     STEP_TIMEOUT,
@@ -88,23 +69,7 @@ describeWithEngine(YAML_HOST)("examples/yaml-quickstart on the plugin (Pulumi.ya
   test(
     "a rename through the service API: refresh puts the console's name in state, up restores the declared one",
     async () => {
-      const renamed = await call(emulator(), `/v1/networks/${network().id}/`, {
-        method: "PATCH",
-        body: { name: "renamed-in-console" },
-      });
-      expect(renamed.json.name).toBe("renamed-in-console");
-      const refresh = await stack.refresh(run.recorded("refresh"));
-      expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-      expect((await stateNetwork()).outputs?.name).toBe("renamed-in-console");
-
-      const preview = await stack.preview({ diff: true, ...run.recorded("preview drift") });
-      expect(preview.changeSummary).toMatchObject({ update: 1 });
-      expect(preview.stdout).toMatch(new RegExp(`~ name\\s*: "renamed-in-console" => "${declared}"`));
-
-      const up = await stack.up(run.recorded("up restore"));
-      expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-      expect(network().name).toBe(declared);
-      expect((await stateNetwork()).outputs?.name).toBe(declared);
+      await expectRenameRestored(run, stack, emulator(), declared);
       audit();
     },
     STEP_TIMEOUT,

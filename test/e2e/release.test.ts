@@ -19,9 +19,10 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { call, listAll, withEmulator } from "../helpers/emulator";
+import { listAll, withEmulator } from "../helpers/emulator";
 import { describeWithEngine, findEngine } from "../helpers/engine";
 import { changes, emulatorConfig, expectPluginListed, EngineRun, resource } from "../helpers/engine-run";
+import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -203,7 +204,6 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
 
   const emulator = withEmulator();
   const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
-  const firstNode = () => emulator().admin.getNode(emulator().fixtures.beaconNode)!;
 
   /** A stack of `dir` (project `project`) adopting the network under the name `declared`. */
   function stackOf(dir: string, project: string, declared: string, more = {}): Promise<Stack> {
@@ -342,23 +342,8 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       "up on the installed plugin: readable metadata, secret endpoint and key",
       async () => {
         const up = await stack.up(run.recorded("python up"));
-        expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-        expect(network().name).toBe(declared);
-        const first = firstNode();
-        const out = up.outputs;
-        expect(out.networkName).toEqual({ value: declared, secret: false });
-        expect(out.protocol).toEqual({ value: network().protocol, secret: false });
-        expect(out.nodeCount).toEqual({ value: network().nodes.length, secret: false });
-        // orderBy name: "Ethereum Mainnet archive node" is the first one.
-        expect(out.firstNodeId).toEqual({ value: first.id, secret: false });
-        expect(out.firstNodeStatus).toEqual({ value: first.status, secret: false });
-        expect(out.firstNodeHttpsEndpointMasked.secret).toBe(false);
-        expect(out.firstNodeHttpsEndpointMasked.value).toMatch(/^https:\/\/[^/]+\/\*\*\*$/);
-        expect(out.firstNodeHttpsEndpoint).toEqual({ value: first.details.https_endpoint, secret: true });
-        expect(out.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
-        // The engine shows them masked.
-        expect(up.stdout).toMatch(/firstNodeAuthKey\s*: \[secret\]/);
-        expect(up.stdout).toMatch(/firstNodeHttpsEndpoint\s*: \[secret\]/);
+        expectQuickstartUp(up, emulator(), declared);
+        expect(up.outputs.nodeCount).toEqual({ value: network().nodes.length, secret: false });
         // The plugin that ran is the installed one: its launcher wrote its code cache beside it.
         expect(fs.readdirSync(pluginDir).some((f) => f.endsWith(".cache"))).toBe(true);
         audit();
@@ -369,26 +354,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
     test(
       "a rename through the service API: refresh puts the console's name in state, up restores the declared one",
       async () => {
-        const renamed = await call(emulator(), `/v1/networks/${network().id}/`, {
-          method: "PATCH",
-          body: { name: "renamed-in-console" },
-        });
-        expect(renamed.status).toBe(200);
-        const stateName = async () =>
-          resource((await stack.exportStack()).deployment.resources, "blockchain:index:Network", "network")
-            .outputs?.name;
-        const refresh = await stack.refresh(run.recorded("python refresh"));
-        expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
-        expect(await stateName()).toBe("renamed-in-console");
-
-        const preview = await stack.preview({ diff: true, ...run.recorded("python preview drift") });
-        expect(preview.changeSummary).toMatchObject({ update: 1 });
-        expect(preview.stdout).toMatch(new RegExp(`~ name\\s*: "renamed-in-console" => "${declared}"`));
-
-        const up = await stack.up(run.recorded("python up restore"));
-        expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
-        expect(network().name).toBe(declared);
-        expect(await stateName()).toBe(declared);
+        await expectRenameRestored(run, stack, emulator(), declared);
         audit();
       },
       STEP_TIMEOUT,
