@@ -1,8 +1,4 @@
-/**
- * FaucetDrip's create never sends twice: an outcome that may have been processed is recorded as
- * `unknown` (so the next `up` does not send again), and a send interrupted by a killed engine is
- * caught by the journal.
- */
+/** FaucetDrip's create never sends twice: an outcome that may have been processed is `unknown`. */
 import { createHash } from "crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
@@ -30,15 +26,11 @@ function address(): string {
   return `0x${addressCounter.toString(16).padStart(40, "0")}`;
 }
 
-beforeAll(() => {
-  setProviderConfig((key) =>
-    key === "blockchain:apiUrl"
-      ? emulator().url
-      : key === "blockchain:apiKey"
-        ? emulator().apiKey
-        : undefined,
-  );
-});
+beforeAll(() =>
+  setProviderConfig(
+    (key) => ({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey })[key],
+  ),
+);
 beforeEach(() => {
   journal = mkdtempSync(join(tmpdir(), "faucet-journal-"));
   process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
@@ -100,15 +92,9 @@ describe("FaucetDrip create", () => {
 
   it("a send left in flight by another (killed) process is not repeated: recorded as unknown", async () => {
     const to = address();
-    // What a killed run leaves behind: an entry written by another process.
-    const dir = journalDir();
-    expect(dir).toBe(journal);
+    expect(journalDir()).toBe(journal);
     beginSend(emulator().url, to);
-    const [file] = readdirSync(journal);
-    const fs = await import("fs");
-    const entry = JSON.parse(fs.readFileSync(join(journal, file), "utf8"));
-    fs.writeFileSync(join(journal, file), JSON.stringify({ ...entry, process: "another-process" }));
-
+    leaveAsInterrupted(readdirSync(journal)[0]);
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("unknown");
     expect(outs.note).toMatch(/interrupted/);
@@ -123,10 +109,7 @@ describe("FaucetDrip create", () => {
   it("an entry older than the faucet's window does not block a send", async () => {
     const to = address();
     beginSend(emulator().url, to, "goerli", Date.now() - 25 * 3600_000);
-    const fs = await import("fs");
-    const [file] = readdirSync(journal);
-    const entry = JSON.parse(fs.readFileSync(join(journal, file), "utf8"));
-    fs.writeFileSync(join(journal, file), JSON.stringify({ ...entry, process: "another-process" }));
+    leaveAsInterrupted(readdirSync(journal)[0]);
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("sent");
   });

@@ -6,15 +6,12 @@ import { UNKNOWN } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator();
-beforeAll(() => {
-  setProviderConfig((key) =>
-    key === "blockchain:apiUrl"
-      ? emulator().url
-      : key === "blockchain:apiKey"
-        ? emulator().apiKey
-        : undefined,
+/** The stack config the provider reads: the emulator's URL and key, with `extra` on top. */
+const useConfig = (extra: Record<string, string> = {}) =>
+  setProviderConfig(
+    (key) => ({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey, ...extra })[key],
   );
-});
+beforeAll(() => useConfig());
 afterAll(() => setProviderConfig(undefined));
 
 describe("Network provider", () => {
@@ -90,13 +87,7 @@ describe("Network provider", () => {
   });
 
   test("errors never contain the API key", async () => {
-    setProviderConfig((key) =>
-      key === "blockchain:apiUrl"
-        ? emulator().url
-        : key === "blockchain:apiKey"
-          ? "wrong-key-1234567890"
-          : undefined,
-    );
+    useConfig({ "blockchain:apiKey": "wrong-key-1234567890" });
     try {
       const err = await net
         .readNetwork(emulator().fixtures.networkWithNodes, {} as net.NetworkOutputs)
@@ -110,13 +101,7 @@ describe("Network provider", () => {
       );
       expect(`${(err as Error).message}${(err as Error).stack}`).not.toContain("wrong-key-1234567890");
     } finally {
-      setProviderConfig((key) =>
-        key === "blockchain:apiUrl"
-          ? emulator().url
-          : key === "blockchain:apiKey"
-            ? emulator().apiKey
-            : undefined,
-      );
+      useConfig();
     }
   });
 });
@@ -126,24 +111,12 @@ describe("a refused key from stack config while BLOCKCHAIN_API_KEY holds another
   afterEach(() => {
     if (saved === undefined) delete process.env.BLOCKCHAIN_API_KEY;
     else process.env.BLOCKCHAIN_API_KEY = saved;
-    setProviderConfig((key) =>
-      key === "blockchain:apiUrl"
-        ? emulator().url
-        : key === "blockchain:apiKey"
-          ? emulator().apiKey
-          : undefined,
-    );
+    useConfig();
   });
 
   test("the 401 says which source the key came from and that it overrides the environment", async () => {
     process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
-    setProviderConfig((key) =>
-      key === "blockchain:apiUrl"
-        ? emulator().url
-        : key === "blockchain:apiKey"
-          ? "stale-key-1234567890"
-          : undefined,
-    );
+    useConfig({ "blockchain:apiKey": "stale-key-1234567890" });
     const err = (await net
       .readNetwork(emulator().fixtures.networkWithNodes, {} as net.NetworkOutputs)
       .catch((e: Error) => e)) as Error;
@@ -283,15 +256,7 @@ describe("Network check at preview: adoption and call settings", () => {
       { networkId: emulator().fixtures.networkWithNodes, timeoutMs: 5000, deadlineMs: 20000, maxRetries: 0 },
     );
     expect(good.failures).toEqual([]);
-    setProviderConfig((key) =>
-      key === "blockchain:apiUrl"
-        ? emulator().url
-        : key === "blockchain:apiKey"
-          ? emulator().apiKey
-          : key === "blockchain:deadlineMs"
-            ? "ten minutes"
-            : undefined,
-    );
+    useConfig({ "blockchain:deadlineMs": "ten minutes" });
     try {
       const fromConfig = await net.checkNetwork({}, { networkId: emulator().fixtures.networkWithNodes });
       expect(fromConfig.failures).toEqual([
@@ -303,13 +268,7 @@ describe("Network check at preview: adoption and call settings", () => {
         },
       ]);
     } finally {
-      setProviderConfig((key) =>
-        key === "blockchain:apiUrl"
-          ? emulator().url
-          : key === "blockchain:apiKey"
-            ? emulator().apiKey
-            : undefined,
-      );
+      useConfig();
     }
   });
 
