@@ -79,19 +79,13 @@ describe("Object.prototype names", () => {
     expect(problems[0].allowed).toMatch(/^expected /);
   });
 
-  it("prototype names as values, in combination with other filters", () => {
-    expect(validateNodeFilters({ provider: "__proto__", region: "eu3" }).map((p) => p.field)).toEqual([
-      "provider",
-    ]);
-    expect(validateNodeFilters({ provider: "aws", region: "constructor" }).map((p) => p.field)).toEqual([
-      "region",
-    ]);
-    expect(
-      validateNodeFilters({ protocol: "ethereum", publicNetwork: "__proto__" }).map((p) => p.field),
-    ).toEqual(["publicNetwork"]);
-    expect(validateNodeFilters({ type: "shared", protocol: "constructor" }).map((p) => p.field)).toEqual([
-      "protocol",
-    ]);
+  it.each([
+    [{ provider: "__proto__", region: "eu3" }, "provider"],
+    [{ provider: "aws", region: "constructor" }, "region"],
+    [{ protocol: "ethereum", publicNetwork: "__proto__" }, "publicNetwork"],
+    [{ type: "shared", protocol: "constructor" }, "protocol"],
+  ])("prototype names as values among other filters: %p refuses only %s", (filters, field) => {
+    expect(validateNodeFilters(filters).map((p) => p.field)).toEqual([field]);
   });
 
   it("table helpers look up own properties only", () => {
@@ -284,11 +278,12 @@ describe("properties", () => {
 });
 
 describe("through the client", () => {
+  const client = new NodeServiceClient({
+    apiUrl: "https://api.example.com",
+    apiKey: "model-test-key-0123456789",
+  });
+
   it.each(PROTOTYPE_NAMES)("listNodes({ %s: ... }) throws an InvalidInputError naming the key", (name) => {
-    const client = new NodeServiceClient({
-      apiUrl: "https://api.example.com",
-      apiKey: "model-test-key-0123456789",
-    });
     let error: unknown;
     try {
       client.listNodes(withKey(name, "x") as never);
@@ -300,10 +295,6 @@ describe("through the client", () => {
   });
 
   it("prototype names as values are refused by listNodes before any request", () => {
-    const client = new NodeServiceClient({
-      apiUrl: "https://api.example.com",
-      apiKey: "model-test-key-0123456789",
-    });
     for (const filters of [
       { protocol: "constructor" },
       { provider: "__proto__" },

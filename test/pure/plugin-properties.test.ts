@@ -1,7 +1,4 @@
-/**
- * The plugin's secret codec (`src/plugin/properties.ts`): the protocol's secret wrapper, its
- * removal at any depth, and the property maps the plugin receives and sends.
- */
+/** The plugin's secret codec: the protocol's secret wrapper, its removal at any depth, property maps. */
 import fc from "fast-check";
 import {
   isSecret,
@@ -14,22 +11,15 @@ import {
   secret,
 } from "../../src/plugin/properties";
 
-/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
 const RUNS = { seed: Number(process.env.FC_SEED ?? 20250301), numRuns: 300 };
 
-/** Plain JSON values: what a Struct carries, with no secret wrapper in them. */
 const json = fc.jsonValue({ maxDepth: 4 });
 
-/** Property names (never the wrapper's own key). */
 const propName = fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== SIG_KEY);
 
-/** Property maps of plain JSON values. */
 const propertyMap = fc.dictionary(propName, json, { maxKeys: 6 });
 
-/**
- * A JSON value with secret wrappers anywhere (`wrapped`), and the same value without them
- * (`plain`), and whether it holds any wrapper.
- */
+/** A JSON value with secret wrappers anywhere (`wrapped`), the same without them (`plain`). */
 type Pair = { wrapped: unknown; plain: unknown; secrets: boolean };
 const { pair } = fc.letrec<{ pair: Pair; leaf: Pair; array: Pair; object: Pair; secret: Pair }>((tie) => ({
   pair: fc.oneof(
@@ -52,7 +42,6 @@ const { pair } = fc.letrec<{ pair: Pair; leaf: Pair; array: Pair; object: Pair; 
     plain: Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.plain])),
     secrets: Object.values(members).some((v) => v.secrets),
   })),
-  // A wrapper built by hand (as the wire carries it), so nested ones are kept as they are.
   secret: tie("pair").map((inner) => ({
     wrapped: { [SIG_KEY]: SECRET_SIG, value: inner.wrapped },
     plain: inner.plain,
@@ -158,7 +147,6 @@ describe("sealProps and revealProps", () => {
   });
 
   test("sealProps drops undefined members at any depth, secret or not", () => {
-    // JSON-like values whose object members may be undefined.
     const { value } = fc.letrec<{ value: unknown }>((tie) => ({
       value: fc.oneof(
         { depthSize: "small" },
@@ -174,7 +162,6 @@ describe("sealProps and revealProps", () => {
         (props, keys) => {
           const sealed = sealProps(props, keys);
           expect(hasUndefined(sealed)).toBe(false);
-          // What is left is what JSON would keep (undefined members gone, nothing else).
           const kept = JSON.parse(JSON.stringify(props));
           expect(revealProps(sealed).props).toEqual(kept);
           expect(Object.keys(sealed).sort()).toEqual(Object.keys(kept).sort());

@@ -1,10 +1,4 @@
-/**
- * The Pulumi Registry's pages of the package, `docs/_index.md` (overview) and
- * `docs/installation-configuration.md`, against `schema.json`: every resource and function of the
- * schema is named in the overview, every config key (with the environment variable its doc names)
- * in the installation page, the SDK packages and the plugin's download server too, each page has
- * the Registry's front matter, and the schema's logo is a file of this repository.
- */
+/** The Registry's pages (docs/) name what schema.json serves; the schema's logo is a file here. */
 import * as fs from "fs";
 import * as path from "path";
 

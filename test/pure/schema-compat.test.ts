@@ -1,11 +1,4 @@
-/**
- * `npm run schema:compat` (scripts/schema/compat.ts) on synthetic schemas: each kind of breaking
- * change is found (removed resource, function, type, property of every kind; changed type; new
- * required input; an output no longer always set), additions pass, and the rule that lets a break
- * ship (a major bump, or a minor one before 1.0, AND a CHANGELOG breaking heading of that version
- * naming it) holds. Then the real files: the released 0.1.0 schema (schema.json against it:
- * `npm run schema:compat`, run by CI).
- */
+/** `npm run schema:compat` on synthetic schemas: each breaking kind found, and the rule that lets one ship. */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
