@@ -1,12 +1,6 @@
 /**
- * The one table of a node's fields (`src/model/node-fields.ts`):
- * - each field's names (wire and public) are written once in `src/`, in the table: every other
- *   place derives from it. The emulator is left out on purpose: it stands in for the service and
- *   writes the service's JSON by hand, so that a wrong name in the table cannot hide in both;
- * - a made-up secret field added to the table is secret everywhere: mapped from the wire, in the
- *   connection views and out of the readable one, redacted from error texts by name, learned from
- *   a read, hidden from other organizations by the emulator, secret in the plugin's schema and in
- *   the reliability scan.
+ * The node-field table: each field's names are written once in src/ (the emulator writes the
+ * service's JSON by hand on purpose), and a made-up secret field added to it is secret everywhere.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -57,7 +51,6 @@ describe("a made-up secret field added to the table", () => {
 
   beforeAll(() => {
     jest.isolateModules(() => {
-      // The table's own module, with one more entry: every list derives from it by its own code.
       jest.doMock("../../src/model/node-fields", () => {
         const source = fs.readFileSync(TABLE, "utf8");
         const extended = source.replace(
