@@ -1,9 +1,4 @@
-/**
- * Contract tier: the `blockchain` provider plugin (`bin/pulumi-resource-blockchain`, served from
- * `dist/`) driven over gRPC the way the engine drives it, against the emulator: plugin info and
- * schema, provider config, Network check/diff/create/read (import and refresh), invokes, explicit
- * providers, and what errors and outputs carry (secrets wrapped, no API key, no stack trace).
- */
+/** The `blockchain` plugin driven over gRPC as the engine drives it, against the emulator. */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -17,7 +12,6 @@ const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
 const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
 const SECRET_FIELD =
   /^(httpsEndpoint|wssEndpoint|graphqlEndpoint|beaconEndpoint|authUsername|authPassword|authKey)$/;
-/** The tokens the plugin serves. */
 const RESOURCES = ["blockchain:index:Network", "blockchain:index:FaucetDrip"];
 const FUNCTIONS = [
   "blockchain:index:getNode",
@@ -29,10 +23,7 @@ const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 const isSecret = (value: unknown): value is { value: unknown } =>
   typeof value === "object" && value !== null && (value as Props)[SIG_KEY] === SECRET_SIG;
 
-/**
- * Walks a property value: every string outside a secret wrapper, and every field named like an
- * endpoint or a credential (with its path) that is not inside one.
- */
+/** The strings outside secret wrappers, and the paths of endpoint or credential fields outside them. */
 function audit(value: unknown): { plainStrings: string[]; exposed: string[] } {
   const plainStrings: string[] = [];
   const exposed: string[] = [];
@@ -99,10 +90,8 @@ describe("provider config", () => {
     const bad = await plugin.checkConfig({ apiUrl: "http://example.com", apiKey: secret("some-key-123456") });
     expect(bad.failures.map((f) => f.property)).toEqual([""]);
     expect(bad.failures[0].reason).toMatch(/^apiUrl: .*https/i);
-    // (Not the real key: CheckConfig hands the config back, and the audit below looks for real keys.)
     const good = await plugin.checkConfig({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
     expect(good.failures).toEqual([]);
-    // The inputs go back as they came, the key still a secret.
     expect(good.inputs).toEqual({ apiUrl: emulator().url, apiKey: secret("some-key-123456") });
     // A key passed in plain text (a YAML literal, say) comes back a secret, so state stores it encrypted.
     const plain = await plugin.checkConfig({ apiUrl: emulator().url, apiKey: "plain-key-123456" });

@@ -1,10 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped */
-/**
- * A provider process spoken to over gRPC the way the engine does, on the SDK's own stubs: the
- * `blockchain` plugin (bin/pulumi-resource-blockchain, running the bundle `npm run build` writes)
- * or `@pulumi/pulumi`'s dynamic-provider host. Property maps go in and come out as plain
- * JavaScript (secrets stay wrapped); every answer and error is kept in `transcript` for audits.
- */
+/** A provider process (the plugin or the dynamic-provider host) spoken to over gRPC as the engine does. */
 import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import { createRequire } from "module";
@@ -86,11 +81,7 @@ export class PluginClient {
     readonly stderr: () => string,
   ) {}
 
-  /**
-   * Starts the plugin with exactly `env` (plus PATH). `bin`: this checkout's plugin, or another
-   * copy (run from its own folder unless `cwd` is given). `args`: what the engine passes (its own
-   * address last). `exec`: run `bin` itself, as the engine does, instead of `node <bin>`.
-   */
+  /** Starts `bin` (run by node unless `exec`) with exactly `env` plus PATH, in its own folder unless `cwd`. */
   static async start(
     env: NodeJS.ProcessEnv = {},
     bin: string = PLUGIN_BIN,
@@ -123,10 +114,7 @@ export class PluginClient {
     return new PluginClient(child, client, () => err);
   }
 
-  /**
-   * `@pulumi/pulumi`'s dynamic-provider host, as the engine starts it for dynamic resources of
-   * `project`, in `cwd` (where the provider runtime is resolved from).
-   */
+  /** `@pulumi/pulumi`'s dynamic-provider host for `project`, in `cwd` (where the runtime resolves from). */
   static dynamicProviderHost(
     cwd: string,
     env: NodeJS.ProcessEnv = {},
