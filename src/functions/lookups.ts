@@ -2,7 +2,7 @@
 import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } from "../api";
 import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
 import { toNodeConnection, type NodeConnection } from "../provider";
-import { CALL_SETTING_NAMES, type ConnectionArgs } from "../settings";
+import { SETTING_NAMES, type ConnectionArgs, type SettingName } from "../settings";
 import { waitUntil, type WaitFor } from "./wait";
 
 /** The filters of the node list (`GET /v1/nodes/`): the client's `NodeFilters`. */
@@ -46,21 +46,13 @@ export interface GetNodeConnectionsArgs extends GetNodesArgs {
 }
 
 /** Every argument of `getNode`. */
-export const GET_NODE_ARG_NAMES: readonly string[] = [
-  "id",
-  "waitFor",
-  "apiUrl",
-  "apiKey",
-  ...CALL_SETTING_NAMES,
-];
+export const GET_NODE_ARG_NAMES: readonly string[] = ["id", "waitFor", ...SETTING_NAMES];
 
 /** Every argument of `getNodes` (its filters and `orderBy` included). */
 export const GET_NODES_ARG_NAMES: readonly string[] = [
   "waitFor",
   "limit",
-  "apiUrl",
-  "apiKey",
-  ...CALL_SETTING_NAMES,
+  ...SETTING_NAMES,
   ...NODE_FILTER_NAMES,
 ];
 
@@ -73,19 +65,17 @@ export const DEFAULT_GET_NODES_LIMIT = 1000;
 /** Runs `use` with the client of these connection arguments (`withClient` with a host's config reader). */
 export type Connect = <T>(args: ConnectionArgs, use: (client: NodeServiceClient) => Promise<T>) => Promise<T>;
 
+function connectionOf<T extends ConnectionArgs>(args: T): [ConnectionArgs, Omit<T, SettingName>] {
+  const rest = { ...args } as Record<string, unknown>;
+  const connection = Object.fromEntries(SETTING_NAMES.map((n) => [n, rest[n]]));
+  for (const n of SETTING_NAMES) delete rest[n];
+  return [connection, rest as Omit<T, SettingName>];
+}
+
 /** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
 export function listNodes(operation: string, args: GetNodesArgs, connect: Connect): Promise<Node[]> {
-  const {
-    apiUrl,
-    apiKey,
-    timeoutMs,
-    deadlineMs,
-    maxRetries,
-    limit = DEFAULT_GET_NODES_LIMIT,
-    waitFor,
-    ...filters
-  } = args;
-  return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
+  const [connection, { limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters }] = connectionOf(args);
+  return connect(connection, (client) => {
     const list = () => client.listAllNodes(filters, { limit, operation });
     return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
   });
@@ -99,8 +89,8 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
     "argument",
   );
   if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
-  const { id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = args;
-  return connect({ apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }, (client) => {
+  const [connection, { id, waitFor }] = connectionOf(args);
+  return connect(connection, (client) => {
     const read = () => client.getNode(id, { operation });
     return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
   });
@@ -110,8 +100,7 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
 const listOnly = (args: GetNodeConnectionsArgs) =>
   Object.keys(args).filter(
     (k) =>
-      !["id", "waitFor", "apiUrl", "apiKey", ...CALL_SETTING_NAMES].includes(k) &&
-      (args as Record<string, unknown>)[k] !== undefined,
+      !["id", "waitFor", ...SETTING_NAMES].includes(k) && (args as Record<string, unknown>)[k] !== undefined,
   );
 
 /** The connections of the listed nodes, or of the one node `args.id` (an `id` with list arguments is refused). */
@@ -135,6 +124,6 @@ export async function nodeConnections(
       { resourceId: id },
     );
   }
-  const { waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries } = rest;
-  return [toNodeConnection(await read({ id, waitFor, apiUrl, apiKey, timeoutMs, deadlineMs, maxRetries }))];
+  const [connection, { waitFor }] = connectionOf(rest);
+  return [toNodeConnection(await read({ id, waitFor, ...connection }))];
 }

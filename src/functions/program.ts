@@ -42,7 +42,6 @@ function logWait(event: RetryWait): void {
   pulumi.log.info(event.message, callParent.getStore()).catch(() => undefined);
 }
 
-/** Which setting a refusal of the client's own checks is about, by the error's code. */
 const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
   invalid_api_url: "apiUrl",
   invalid_api_key: "apiKey",
@@ -66,7 +65,6 @@ export async function withFunctionClient<T>(
   }
 }
 
-/** Most listings remembered (the oldest is forgotten first). */
 const MAX_REMEMBERED = 200;
 
 const forRun = new Map<string, Promise<unknown>>();
@@ -152,7 +150,6 @@ export function isExpectedFailure(error: unknown): error is Error {
 const thrown = new Map<string, Error>();
 const parentIds = new WeakMap<pulumi.Resource, number>();
 let parentCount = 0;
-/** Messages remembered at most (a long-running script forgets the oldest). */
 const MAX_MESSAGES = 100;
 
 /**
@@ -177,7 +174,6 @@ export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
   return quiet;
 }
 
-/** Whether the `rejectionHandled` listener of {@link quietLateHandling} is installed. */
 let listening = false;
 
 /**

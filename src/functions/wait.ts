@@ -28,7 +28,13 @@ export const MIN_WAIT_INTERVAL_SECONDS = 0.1;
 /** Longest `waitFor.intervalSeconds` accepted: one hour. */
 export const MAX_WAIT_INTERVAL_SECONDS = 3_600;
 
-const WAIT_FOR_FIELDS = ["status", "timeoutSeconds", "intervalSeconds"] as const;
+/** Each number of a `waitFor`, in seconds: its default, least and greatest value. */
+const WAIT_NUMBERS = {
+  timeoutSeconds: [DEFAULT_WAIT_TIMEOUT_SECONDS, 0, MAX_WAIT_TIMEOUT_SECONDS],
+  intervalSeconds: [DEFAULT_WAIT_INTERVAL_SECONDS, MIN_WAIT_INTERVAL_SECONDS, MAX_WAIT_INTERVAL_SECONDS],
+} as const;
+
+const WAIT_FOR_FIELDS = ["status", ...Object.keys(WAIT_NUMBERS)];
 
 /** The checked settings of a wait. */
 export interface WaitSettings {
@@ -48,79 +54,39 @@ export interface WaitClock {
   sleep?: (ms: number) => Promise<void>;
 }
 
-function seconds(
-  problems: Problem[],
-  field: string,
-  value: unknown,
-  fallback: number,
-  min: number,
-  minText: string,
-  max: number,
-): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
-    problems.push({
-      field,
-      value: show(value),
-      allowed: `expected a number of seconds ${minText}, at most ${max}`,
-    });
-    return fallback;
-  }
-  return value;
-}
-
 /** Checks a `waitFor` argument completely; an `InvalidInputError` lists every problem, nothing polled. */
 export function checkWaitFor(operation: string, waitFor: unknown): WaitSettings {
-  const problems: Problem[] = [];
-  if (typeof waitFor !== "object" || waitFor === null || Array.isArray(waitFor)) {
-    problems.push({
-      field: "waitFor",
-      value: show(waitFor),
-      allowed: "expected an object { status, timeoutSeconds?, intervalSeconds? }",
-    });
-    throw invalidInput(operation, problems, {
+  const refuse = (problems: Problem[]) =>
+    invalidInput(operation, problems, {
       code: "invalid_wait_for",
       summary: "invalid waitFor, nothing was polled",
     });
+  if (typeof waitFor !== "object" || waitFor === null || Array.isArray(waitFor)) {
+    const allowed = "expected an object { status, timeoutSeconds?, intervalSeconds? }";
+    throw refuse([{ field: "waitFor", value: show(waitFor), allowed }]);
   }
   const record = waitFor as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!(WAIT_FOR_FIELDS as readonly string[]).includes(key)) {
-      problems.push({
-        field: `waitFor.${key}`,
-        value: show(record[key]),
-        allowed: `unknown field; expected one of ${WAIT_FOR_FIELDS.map((f) => `waitFor.${f}`).join(", ")}`,
-      });
-    }
-  }
+  const problems: Problem[] = Object.keys(record)
+    .filter((key) => !WAIT_FOR_FIELDS.includes(key))
+    .map((key) => ({
+      field: `waitFor.${key}`,
+      value: show(record[key]),
+      allowed: `unknown field; expected one of ${WAIT_FOR_FIELDS.map((f) => `waitFor.${f}`).join(", ")}`,
+    }));
   const own = (key: string) => (Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined);
   const status = own("status");
   const statusProblem = checkOneOf("waitFor.status", status, NODE_STATUSES);
   if (statusProblem) problems.push(statusProblem);
-  const timeoutSeconds = seconds(
-    problems,
-    "waitFor.timeoutSeconds",
-    own("timeoutSeconds"),
-    DEFAULT_WAIT_TIMEOUT_SECONDS,
-    0,
-    ">= 0",
-    MAX_WAIT_TIMEOUT_SECONDS,
-  );
-  const intervalSeconds = seconds(
-    problems,
-    "waitFor.intervalSeconds",
-    own("intervalSeconds"),
-    DEFAULT_WAIT_INTERVAL_SECONDS,
-    MIN_WAIT_INTERVAL_SECONDS,
-    `>= ${MIN_WAIT_INTERVAL_SECONDS}`,
-    MAX_WAIT_INTERVAL_SECONDS,
-  );
-  if (problems.length > 0) {
-    throw invalidInput(operation, problems, {
-      code: "invalid_wait_for",
-      summary: "invalid waitFor, nothing was polled",
-    });
-  }
+  const [timeoutSeconds, intervalSeconds] = (["timeoutSeconds", "intervalSeconds"] as const).map((name) => {
+    const [fallback, min, max] = WAIT_NUMBERS[name];
+    const value = own(name);
+    if (value === undefined) return fallback;
+    if (typeof value === "number" && Number.isFinite(value) && value >= min && value <= max) return value;
+    const allowed = `expected a number of seconds >= ${min}, at most ${max}`;
+    problems.push({ field: `waitFor.${name}`, value: show(value), allowed });
+    return fallback;
+  });
+  if (problems.length > 0) throw refuse(problems);
   return { status: status as NodeStatus, timeoutSeconds, intervalMs: intervalSeconds * 1000 };
 }
 

@@ -10,7 +10,6 @@ export const MAX_FAUCET_CHAIN_LENGTH = 63;
 /** A faucet chain name: one path segment as it is (never escaped, cannot leave `/v1/faucet/`). */
 export const FAUCET_CHAIN_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;
 
-/** What a faucet chain name may be, in the words of a check failure. */
 const ALLOWED_CHAIN = `expected a chain name such as ${DEFAULT_FAUCET_CHAIN} or sepolia: a lowercase letter, then lowercase letters, digits and hyphens, 1 to ${MAX_FAUCET_CHAIN_LENGTH} characters`;
 
 /** The problem with a faucet chain name, or undefined; whether the service serves it is its own answer (a 404). */

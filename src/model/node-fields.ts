@@ -41,7 +41,6 @@ export const NODE_DETAIL_FIELDS = {
 export type NodeDetailTable = typeof NODE_DETAIL_FIELDS;
 /** The public name of a field of a node's details. */
 export type NodeDetailName = keyof NodeDetailTable;
-/** The public names of the fields whose entry matches `P`. */
 type NamesWhere<P> = { [K in NodeDetailName]: NodeDetailTable[K] extends P ? K : never }[NodeDetailName];
 /** The public name of an endpoint field (secret, with a masked twin). */
 export type NodeEndpointName = NamesWhere<{ value: "endpoint" }>;
@@ -49,7 +48,6 @@ export type NodeEndpointName = NamesWhere<{ value: "endpoint" }>;
 export type NodeCredentialName = NamesWhere<{ value: "credential" }>;
 /** The public name of a secret field: an endpoint or a credential. */
 export type NodeSecretName = NamesWhere<{ secret: true }>;
-/** The value of a field, as the client returns it. */
 type ValueOf<F extends NodeDetailField> = F["value"] extends "list" ? string[] : string;
 
 /** A node's details by public name, every field optional (a mapped type keeps each row's doc). */

@@ -13,7 +13,6 @@ import {
   toNodeResult,
   type AnyKind,
   type Diff,
-  type PropertyDiff,
 } from "../provider";
 import {
   GET_NODE_ARG_NAMES,
@@ -36,13 +35,9 @@ export interface Failure {
   reason: string;
 }
 
-/** How a property changes in a diff (the engine's kinds). */
-export type DiffKind = PropertyDiff["kind"];
-
 /** What `diff` answers: the provider core's `Diff`, for the resources and the provider's config alike. */
 export type { Diff } from "../provider";
 
-/** The kind of the resource of a URN (see `kindOfToken`). */
 const resourceKind = (urn: string): AnyKind => kindOfToken(typeOfUrn(urn));
 
 /** The type token in a resource URN (`urn:pulumi:stack::project::type::name`). */
@@ -52,7 +47,6 @@ export function typeOfUrn(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-/** Whether the provider's config holds a value not known yet (preview). */
 let configUnknown = false;
 
 /**
@@ -185,14 +179,12 @@ export async function remove(urn: string, id: string, props: PropertyMap): Promi
   await resourceKind(urn).methods.delete(id, revealProps(props).props);
 }
 
-/** The arguments each function takes (`getNodes` checks its filters too, naming the unknown ones). */
 const FUNCTION_ARGS: Record<string, readonly string[]> = {
   [FUNCTION_TOKENS.getNode]: GET_NODE_ARG_NAMES,
   [FUNCTION_TOKENS.getNodes]: GET_NODES_ARG_NAMES,
   [FUNCTION_TOKENS.getNodeConnections]: GET_NODE_CONNECTIONS_ARG_NAMES,
 };
 
-/** The functions' path to a client: the provider's config, then the environment. */
 const connect: Connect = (args, use) => withClient(args, readProviderConfig, use);
 
 /** `invoke` of a function; `getNodeConnections`'s `connections` are wrapped as a secret. */
@@ -223,7 +215,7 @@ export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMa
     }
     default:
       throw new Error(
-        `unknown function ${tok}: this plugin serves ${[FUNCTION_TOKENS.getNode, FUNCTION_TOKENS.getNodes, FUNCTION_TOKENS.getNodeConnections].join(", ")}`,
+        `unknown function ${tok}: this plugin serves ${Object.values(FUNCTION_TOKENS).join(", ")}`,
       );
   }
 }

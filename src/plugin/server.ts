@@ -15,12 +15,9 @@ import { trackCall } from "./shutdown";
 
 /** True in the bundled plugin: `scripts/bundle-plugin.js` defines it; not defined elsewhere. */
 declare const BLOCKCHAIN_PLUGIN_BUNDLED: boolean | undefined;
-/** The package's version, defined by the bundler in the bundled plugin. */
 declare const BLOCKCHAIN_PLUGIN_VERSION: string | undefined;
-/** The text of `schema.json`, defined by the bundler in the bundled plugin. */
 declare const BLOCKCHAIN_PLUGIN_SCHEMA: string | undefined;
 
-/** The modules the service is built on. */
 interface Stubs {
   grpc: typeof grpcTypes;
   proto: typeof protoTypes;
@@ -75,13 +72,11 @@ const toStruct = (m: PropertyMap) => Struct.fromJavaScript(m as Record<string, s
 
 type Callback<T> = (err: grpcTypes.ServiceError | null, value?: T) => void;
 
-/** The message of an error for the engine: its text only, no stack trace. */
 function grpcError(err: unknown): Partial<grpcTypes.ServiceError> {
   const message = err instanceof Error ? err.message : String(err);
   return { code: grpc.status.UNKNOWN, details: message, message };
 }
 
-/** Called once after the first resource or function call is answered (see `serve`). */
 let onWarm: (() => void) | undefined;
 
 /**
@@ -108,19 +103,7 @@ function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false)
   };
 }
 
-/** {@link answer} for a resource or function call: the first one answered runs `onWarm`. */
-function answerCall<Req, Res>(body: (req: Req) => Promise<Res> | Res) {
-  return answer(body, true);
-}
-
-const KIND_CODES: Record<handlers.DiffKind, number> = {
-  add: proto.PropertyDiff.Kind.ADD,
-  "add-replace": proto.PropertyDiff.Kind.ADD_REPLACE,
-  delete: proto.PropertyDiff.Kind.DELETE,
-  "delete-replace": proto.PropertyDiff.Kind.DELETE_REPLACE,
-  update: proto.PropertyDiff.Kind.UPDATE,
-  "update-replace": proto.PropertyDiff.Kind.UPDATE_REPLACE,
-};
+type DiffKindName = keyof typeof protoTypes.PropertyDiff.Kind;
 
 function diffResponse(d: handlers.Diff): protoTypes.DiffResponse {
   const res = new proto.DiffResponse();
@@ -133,7 +116,7 @@ function diffResponse(d: handlers.Diff): protoTypes.DiffResponse {
   const detailed = res.getDetaileddiffMap();
   for (const [key, value] of Object.entries(d.detailedDiff)) {
     const pd = new proto.PropertyDiff();
-    pd.setKind(KIND_CODES[value.kind] as protoTypes.PropertyDiff.Kind);
+    pd.setKind(proto.PropertyDiff.Kind[value.kind.toUpperCase().replace("-", "_") as DiffKindName]);
     pd.setInputdiff(value.inputDiff);
     detailed.set(key, pd);
   }
@@ -184,22 +167,26 @@ export const providerService = {
     res.setAcceptoutputs(false);
     return res;
   }),
-  invoke: answerCall(async (req: protoTypes.InvokeRequest) => {
+  invoke: answer(async (req: protoTypes.InvokeRequest) => {
     const res = new proto.InvokeResponse();
     res.setReturn(toStruct(await handlers.invoke(req.getTok(), toJs(req.getArgs()))));
     return res;
-  }),
-  check: answerCall(async (req: protoTypes.CheckRequest) =>
-    checkResponse(
-      await withResource(req.getUrn(), () =>
-        handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())),
+  }, true),
+  check: answer(
+    async (req: protoTypes.CheckRequest) =>
+      checkResponse(
+        await withResource(req.getUrn(), () =>
+          handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())),
+        ),
       ),
-    ),
+    true,
   ),
-  diff: answerCall(async (req: protoTypes.DiffRequest) =>
-    diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
+  diff: answer(
+    async (req: protoTypes.DiffRequest) =>
+      diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
+    true,
   ),
-  create: answerCall(async (req: protoTypes.CreateRequest) => {
+  create: answer(async (req: protoTypes.CreateRequest) => {
     const { id, props } = await withResource(req.getUrn(), () =>
       handlers.create(req.getUrn(), toJs(req.getProperties())),
     );
@@ -207,8 +194,8 @@ export const providerService = {
     res.setId(id);
     res.setProperties(toStruct(props));
     return res;
-  }),
-  read: answerCall(async (req: protoTypes.ReadRequest) => {
+  }, true),
+  read: answer(async (req: protoTypes.ReadRequest) => {
     const r = await withResource(req.getUrn(), () =>
       handlers.read(req.getUrn(), req.getId(), toJs(req.getProperties()), toJs(req.getInputs())),
     );
@@ -217,21 +204,21 @@ export const providerService = {
     res.setProperties(toStruct(r.props));
     if (r.inputs) res.setInputs(toStruct(r.inputs));
     return res;
-  }),
-  update: answerCall(async (req: protoTypes.UpdateRequest) => {
+  }, true),
+  update: answer(async (req: protoTypes.UpdateRequest) => {
     const { props } = await withResource(req.getUrn(), () =>
       handlers.update(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews())),
     );
     const res = new proto.UpdateResponse();
     res.setProperties(toStruct(props));
     return res;
-  }),
-  delete: answerCall(async (req: protoTypes.DeleteRequest) => {
+  }, true),
+  delete: answer(async (req: protoTypes.DeleteRequest) => {
     await withResource(req.getUrn(), () =>
       handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties())),
     );
     return new Empty();
-  }),
+  }, true),
   cancel: answer(() => new Empty()),
   attach: answer(() => new Empty()),
 };

@@ -42,7 +42,6 @@ interface InFlight {
   answered: Promise<void>;
 }
 
-/** The calls being served. */
 const inFlight = new Set<InFlight>();
 
 /** Registers a call being served; the first answer is sent through `send`, any later one dropped. */

@@ -23,7 +23,6 @@ export const readProviderConfig: ConfigReader = (fullKey) => providerConfig?.(fu
 /** The severities a line may have. */
 export type LogSeverity = "info" | "warning";
 
-/** The URN of the call in flight, which the engine shows its lines under. */
 const callContext = new AsyncLocalStorage<{ urn: string }>();
 
 /** Runs `body` with `urn` as the resource the lines it logs are about. */

@@ -138,7 +138,6 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Key probes of this process, one per API URL and key. */
 const probes = new Map<string, Promise<CheckFailure | undefined>>();
 
 /** How long the key probe may take at preview, ms; past it, preview goes on without it. */

@@ -122,17 +122,24 @@ export async function createFaucetDrip(
   inputs: FaucetDripInputs,
 ): Promise<{ id: string; outs: FaucetDripOutputs }> {
   const chain = inputs.chain ?? DEFAULT_FAUCET_CHAIN;
-  const unknownOutcome = (why: string) => ({
-    id: `${inputs.address}-unknown-${Date.now()}`,
-    outs: outputsOf(FAUCET_DRIP_PROPERTIES, {
-      ...inputs,
-      chain,
-      outcome: "unknown",
-      amountSent: "",
-      transaction: "",
-      note: unknownOutcomeNote(inputs.address, why),
-    }),
+  const drip = (
+    id: string,
+    outcome: FaucetOutcome,
+    amountSent: string,
+    transaction: string,
+    note: string,
+  ) => ({
+    id,
+    outs: outputsOf(FAUCET_DRIP_PROPERTIES, { ...inputs, chain, outcome, amountSent, transaction, note }),
   });
+  const unknownOutcome = (why: string) =>
+    drip(
+      `${inputs.address}-unknown-${Date.now()}`,
+      "unknown",
+      "",
+      "",
+      unknownOutcomeNote(inputs.address, why),
+    );
   // The inputs are checked before anything is written or sent; a bad one is never echoed whole.
   const problems = [checkAddress("address", inputs.address), checkFaucetChain("chain", chain)].filter(
     (p): p is Problem => p !== undefined,
@@ -155,17 +162,7 @@ export async function createFaucetDrip(
           client.requestTestTokens(inputs.address, chain, resourceLabel("FaucetDrip")),
         );
         const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
-        return {
-          id,
-          outs: outputsOf(FAUCET_DRIP_PROPERTIES, {
-            ...inputs,
-            chain,
-            outcome: "sent",
-            amountSent: result.amountSent,
-            transaction: result.transaction,
-            note: "",
-          }),
-        };
+        return drip(id, "sent", result.amountSent, result.transaction, "");
       } catch (err) {
         if (err instanceof CallInterrupted && err.started) {
           keepEntry = true;

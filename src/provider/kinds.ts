@@ -91,7 +91,6 @@ async function importNetwork(
   return { id: found.id, props: found.props as NetworkOutputs, inputs: { networkId: found.id } };
 }
 
-/** A network of the service, adopted by id. */
 const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
   name: "Network",
   key: "network",
@@ -129,7 +128,6 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
   },
 };
 
-/** One request of test tokens from the service's faucet. */
 const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
   name: "FaucetDrip",
   key: "faucetDrip",

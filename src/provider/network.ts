@@ -100,7 +100,6 @@ export type NetworkOutputs = Outputs<typeof NETWORK_PROPERTIES>;
 /** The optional inputs whose values the resource manages when the program sets them. */
 export type ManagedInput = NonNullable<NetworkOutputs["managedInputs"]>[number];
 
-/** Every input of a Network, as a program or the plugin passes them. */
 const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
 
 /** The outputs of `network` as read from the service, with the connection settings of `inputs`. */
@@ -115,7 +114,6 @@ function networkOutputs(network: NetworkInfo, inputs: ConnectionArgs, managedInp
   });
 }
 
-/** The model's problems with known `networkId`, `name` and `project` inputs, and unknown inputs. */
 function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
   const problems: Problem[] = unknownProperties(news as Record<string, unknown>, NETWORK_INPUT_NAMES);
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;

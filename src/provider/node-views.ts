@@ -158,7 +158,6 @@ export const MASK = "***";
 /** Credentials shorter than this are not searched for (they would mask ordinary text). */
 const MIN_CREDENTIAL_LENGTH = 4;
 
-/** Whether `url` as written has a `/` after its authority. */
 function hasPathSlash(url: string): boolean {
   const start = url.indexOf("://");
   if (start < 0) return true;
@@ -170,7 +169,6 @@ function hasPathSlash(url: string): boolean {
   return false;
 }
 
-/** `text` as the URL parser writes it as a path (dot segments resolved), if it can. */
 function normalizedPath(text: string): string | undefined {
   try {
     return new URL(`http://h/${text}`).pathname.slice(1);

@@ -10,7 +10,6 @@ import { setWaitReporter } from "../settings";
 /** How long a muted line is waited for, ms (the host prints it right after the call fails). */
 const MUTE_FOR_MS = 10_000;
 
-/** The exact lines the host is about to print for errors thrown here. */
 const muted = new Set<string>();
 let installed = false;
 

@@ -9,7 +9,6 @@ import {
   ConfigReader,
   ConnectionArgs,
   ENV_API_KEY,
-  ENV_API_URL,
   FoundSetting,
   pick,
   resolveCallSettings,
@@ -42,15 +41,11 @@ export function findSettings(
   };
 }
 
-/** The message of a missing API URL: the exact ways to set it. */
-export const MISSING_API_URL =
-  `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`, ` +
-  `or export ${ENV_API_URL}=https://<api host>, or pass apiUrl.`;
+/** The message of a missing API URL: the command that sets it. */
+export const MISSING_API_URL = `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`.`;
 
-/** The message of a missing API key: the exact ways to set it. */
-export const MISSING_API_KEY =
-  `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`, ` +
-  `or export ${ENV_API_KEY}=<key>, or pass apiKey as a secret.`;
+/** The message of a missing API key: the command that sets it. */
+export const MISSING_API_KEY = `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`.`;
 
 /**
  * Resolves the API URL and key (arguments > stack config > environment).
@@ -86,7 +81,7 @@ export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, 
   if (source === "argument")
     return `it came from the ${setting} argument: pass the right ${setting === "apiKey" ? "key (as a secret)" : "URL"}`;
   if (source === "environment")
-    return `it came from the environment variable ${envName}: export the right one, or set it in the stack with \`${set}\` (stack config comes first)`;
+    return `it came from the environment variable ${envName}: export the right one`;
   return overrides
     ? `it came from stack config ${key}, which overrides the environment variable ${envName} (also set): to use ${envName}, run \`pulumi config rm ${key}\``
     : `it came from stack config ${key}: set the right one with \`${set}\``;
@@ -103,8 +98,7 @@ export function overridesEnvKey(
 
 /** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
 export const BLANK_API_URL_REASON =
-  `the API URL is empty: pass it, or leave apiUrl out to use \`pulumi config set ${CONFIG_API_URL} https://<api host>\` ` +
-  `or ${ENV_API_URL}`;
+  "the API URL is empty: leave apiUrl out to use the stack config's or the environment's";
 
 /** Appends `hint` to the message (and stack) of `error`, keeping the error itself. */
 export function appendHint<E extends Error>(error: E, hint: string): E {
@@ -126,7 +120,6 @@ export function withSettingHints(error: unknown, sources: Settings["sources"], o
   return error;
 }
 
-/** Where the waits of this process are reported (a host sets it: the program's log, the engine's). */
 let waitReporter: ((event: RetryWait) => void) | undefined;
 
 /** Where every client of {@link withClient} reports a wait between two attempts (a host sets it). */
@@ -134,7 +127,6 @@ export function setWaitReporter(reporter: ((event: RetryWait) => void) | undefin
   waitReporter = reporter;
 }
 
-/** The client options every client of {@link withClient} shares besides its settings. */
 const reportWait: NodeServiceClientOptions["onWait"] = (event) => waitReporter?.(event);
 
 const clients = new Map<string, NodeServiceClient>();

@@ -91,8 +91,6 @@ export const configKey = (name: SettingName) => `${CONFIG_NAMESPACE}:${name}`;
 export const CONFIG_API_URL = configKey("apiUrl");
 /** Full stack configuration key of the API key. */
 export const CONFIG_API_KEY = configKey("apiKey");
-/** Environment variable holding the API URL. */
-export const ENV_API_URL = SETTINGS.apiUrl.env;
 /** Environment variable holding the API key. */
 export const ENV_API_KEY = SETTINGS.apiKey.env;
 
@@ -137,7 +135,6 @@ export function pick(
   return undefined;
 }
 
-/** What a call setting accepts, for messages. */
 function expected(name: CallSettingName): string {
   const s = SETTINGS[name];
   return s.type === "integer"
@@ -154,7 +151,6 @@ function callSettingValue(name: CallSettingName, raw: unknown): number | undefin
   return s.type === "integer" && !Number.isInteger(value) ? undefined : value;
 }
 
-/** A call setting found in a source, before its check. */
 function findCallSetting(
   name: CallSettingName,
   explicit: CallSettingArgs,
