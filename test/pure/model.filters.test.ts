@@ -126,19 +126,6 @@ describe("shared nodes exist only for some protocols", () => {
     );
   });
 
-  it('{ type: "shared", protocol: "near" } is refused', () => {
-    const problems = validateNodeFilters({ type: "shared", protocol: "near" });
-    expect(problems).toEqual([
-      {
-        field: "type",
-        value: '"shared"',
-        allowed: expect.stringMatching(
-          /^shared nodes exist only for ethereum, .*; protocol near has dedicated nodes only$/,
-        ),
-      },
-    ]);
-  });
-
   it.each(noShared)("shared + %s is refused, dedicated is fine", (protocol) => {
     expect(validateNodeFilters({ type: "shared", protocol }, "filters.").map((p) => p.field)).toEqual([
       "filters.type",

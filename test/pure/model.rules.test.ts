@@ -41,7 +41,7 @@ describe("one rule for each combination", () => {
         field: "type",
         value: '"shared"',
         allowed: expect.stringMatching(
-          /^shared nodes exist only for ethereum, .*; protocol near has dedicated/,
+          /^shared nodes exist only for ethereum, .*; protocol near has dedicated nodes only$/,
         ),
       },
     ]);
