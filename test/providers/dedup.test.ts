@@ -1,7 +1,4 @@
-/**
- * No duplicate work in one program run: the same listing is made once, concurrent reads of one
- * node share one request, and a call with `waitFor` polls on its own. Counted on the emulator.
- */
+/** No duplicate work in one run: one listing per arguments, one read per node; `waitFor` polls alone. */
 import {
   getNode,
   getNodeConnectionsOutput,

@@ -1,7 +1,4 @@
-/**
- * Careless inputs to the providers: refused before any request, with a clear error that never
- * quotes a credential pasted in the wrong place.
- */
+/** Careless inputs are refused before any request, with an error that never quotes a misplaced credential. */
 import { mkdtempSync, readdirSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";

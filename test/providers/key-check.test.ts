@@ -1,8 +1,4 @@
-/**
- * The API key check at preview makes one request, the first page of `GET /v1/nodes/`, and leaves
- * nothing running behind it: no page of the listing is fetched ahead in the background. Counted
- * on a scripted server whose listing has six pages.
- */
+/** The API key check at preview makes one request (the first listing page) and fetches no page ahead. */
 import type http from "node:http";
 import { checkApiKeyOnce } from "../../src/provider/checks";
 import { ScriptedServer, startScriptedServer, wireNode } from "../helpers/client";

@@ -1,9 +1,4 @@
-/**
- * What the providers tell the engine at preview and after a refresh, called directly against the
- * emulator: the Network's outputs (readable nodes, secret connections), diffs with their kinds,
- * the inputs a refresh hands back, the checks of settings from the stack config or the
- * environment, the API key checked once, quiet errors, and the constructors' refusal of `import`.
- */
+/** What the providers tell the engine at preview and after a refresh, called against the emulator. */
 import * as pulumi from "@pulumi/pulumi";
 import { FaucetDrip } from "../../src/resources/faucet-drip";
 import * as faucet from "../../src/provider/faucet-drip";

@@ -1,7 +1,4 @@
-/**
- * getNode / getNodes with `waitFor`, called directly against the emulator. The wait's own rules
- * (checks of `waitFor`, the deadline) are in the pure tier: test/pure/wait.test.ts.
- */
+/** getNode / getNodes with `waitFor` against the emulator; the wait's own rules are in the pure tier. */
 import { getNode, getNodes } from "../../src/functions";
 import { withEmulator } from "../helpers/emulator";
 

@@ -1,8 +1,4 @@
-/**
- * Properties of the id and API URL checks over generated inputs: they never throw anything but
- * their own typed refusal, what they accept is safe to put in a URL, and a refusal never quotes
- * a key placed anywhere in the input.
- */
+/** Id and API URL checks over generated inputs: typed refusals only, URL-safe results, no key quoted. */
 import fc from "fast-check";
 import { checkId } from "../../src/model";
 import { ApiUrlError, apiUrl, isSameOrigin, parseApiUrl } from "../../src/api/url";

@@ -1,7 +1,4 @@
-/**
- * The faucet's chain: one rule and one default in the model, used by the client, the resource's
- * check and the emulator.
- */
+/** The faucet's chain: one rule and one default in the model. */
 import {
   DEFAULT_FAUCET_CHAIN,
   MAX_FAUCET_CHAIN_LENGTH,

@@ -1,7 +1,4 @@
-/**
- * The spec's allowed combinations live in one place: node filters and node placements refuse the
- * same combinations with the same words.
- */
+/** Node filters and node placements refuse the same combinations with the same words. */
 import { validateNodeFilters, validateNodePlacement } from "../../src/model";
 
 const placement = { protocol: "ethereum", type: "dedicated", provider: "aws", region: "us-east-1" };

@@ -1,8 +1,4 @@
-/**
- * The model's values and checks that no other test takes on directly: EVM addresses and their
- * EIP-55 checksum, identifiers, network names and updates, how problems are shown, and that the
- * spec's tables agree with one another.
- */
+/** The model's values: EVM addresses (EIP-55), ids, network names, problems, and the spec's tables agreeing. */
 import {
   ARCHIVE_PROTOCOLS,
   BEACON_PROTOCOLS,

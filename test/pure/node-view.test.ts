@@ -1,8 +1,4 @@
-/**
- * The two views of a node (src/provider/node-views.ts): the metadata view holds no endpoint or
- * credential, only masked twins; the connection view holds exactly the endpoints and credentials
- * the service sent. Neither carries an `undefined` field.
- */
+/** The metadata view of a node holds only masked endpoints; the connection view exactly what was sent. */
 import type { Node } from "../../src/api";
 import { NODE_SECRET_FIELDS } from "../../src/api";
 import { toNodeConnection, toNodeResult } from "../../src/provider";

@@ -1,7 +1,4 @@
-/**
- * The plugin's shutdown, without a process: the grace read from `BLOCKCHAIN_SHUTDOWN_GRACE_MS`,
- * calls answered once, work cut off only once the grace has run out, and the exit codes.
- */
+/** The plugin's shutdown without a process: the grace setting, calls answered once, exit codes. */
 import { CallInterrupted, interruptible } from "../../src/provider/calls";
 import {
   DEFAULT_SHUTDOWN_GRACE_MS,
