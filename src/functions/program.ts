@@ -90,28 +90,6 @@ function keyOf(kind: string, args: ConnectionArgs & Record<string, unknown>): st
     .digest("hex");
 }
 
-function shared<T>(
-  cache: Map<string, Promise<unknown>>,
-  key: string,
-  keep: boolean,
-  run: () => Promise<T>,
-): Promise<T> {
-  const known = cache.get(key);
-  if (known) return known as Promise<T>;
-  const promise = run();
-  cache.set(key, promise);
-  if (cache.size > MAX_REMEMBERED) cache.delete(cache.keys().next().value as string);
-  promise.then(
-    () => {
-      if (!keep && cache.get(key) === promise) cache.delete(key);
-    },
-    () => {
-      if (cache.get(key) === promise) cache.delete(key);
-    },
-  );
-  return promise;
-}
-
 /** The result of `run` for these arguments, made once per run (`"run"`) or shared while in flight (`"flight"`). */
 function sharedCall<T>(
   scope: "run" | "flight",
@@ -119,7 +97,16 @@ function sharedCall<T>(
   args: ConnectionArgs & Record<string, unknown>,
   run: () => Promise<T>,
 ): Promise<T> {
-  return shared(scope === "run" ? forRun : inFlight, keyOf(kind, args), scope === "run", run);
+  const [cache, key] = [scope === "run" ? forRun : inFlight, keyOf(kind, args)];
+  const known = cache.get(key);
+  if (known) return known as Promise<T>;
+  const promise = run();
+  cache.set(key, promise);
+  if (cache.size > MAX_REMEMBERED) cache.delete(cache.keys().next().value as string);
+  // A failed call is forgotten, so that a later one tries again.
+  const forget = () => cache.get(key) === promise && cache.delete(key);
+  promise.then(() => scope === "flight" && forget(), forget);
+  return promise;
 }
 
 /** Reads one node (and waits for its status when asked); `fresh`: shares no earlier request. */

@@ -76,17 +76,13 @@ export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown
     const key = typeof apiKey === "string" && apiKey !== UNKNOWN ? [apiKey, apiKey.trim()] : [];
     if (reason) failures.push({ property: "apiUrl", reason: redact(reason, key) });
   }
-  if (apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined) {
-    failures.push({
-      property: "apiKey",
-      reason: "apiKey: expected a non-empty string (pass it as a secret)",
-    });
-  } else if (typeof apiKey === "string" && apiKey.trim().length > MAX_API_KEY_LENGTH) {
-    failures.push({
-      property: "apiKey",
-      reason: `apiKey: a string of ${apiKey.trim().length} characters; expected at most ${MAX_API_KEY_LENGTH} (check how it was copied)`,
-    });
-  }
+  const keyReason =
+    apiKey !== undefined && apiKey !== UNKNOWN && settingValue(apiKey) === undefined
+      ? "apiKey: expected a non-empty string (pass it as a secret)"
+      : typeof apiKey === "string" && apiKey.trim().length > MAX_API_KEY_LENGTH
+        ? `apiKey: a string of ${apiKey.trim().length} characters; expected at most ${MAX_API_KEY_LENGTH} (check how it was copied)`
+        : undefined;
+  if (keyReason) failures.push({ property: "apiKey", reason: keyReason });
   return failures;
 }
 
