@@ -4,11 +4,9 @@ import {
   CALL_SETTING_NAMES,
   callSettingHint,
   CONFIG_API_KEY,
-  CONFIG_API_URL,
   configKey,
   ConfigReader,
   ConnectionArgs,
-  ENV_API_KEY,
   FoundSetting,
   pick,
   resolveCallSettings,
@@ -42,7 +40,7 @@ export function findSettings(
 }
 
 /** The message of a missing API URL: the command that sets it. */
-export const MISSING_API_URL = `No API URL for the blockchain node service. Set it with \`pulumi config set ${CONFIG_API_URL} https://<api host>\`.`;
+export const MISSING_API_URL = `No API URL for the blockchain node service. Set it with \`pulumi config set ${configKey("apiUrl")} https://<api host>\`.`;
 
 /** The message of a missing API key: the command that sets it. */
 export const MISSING_API_KEY = `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`.`;
@@ -92,7 +90,7 @@ export function overridesEnvKey(
   found: FoundSetting | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
-  const fromEnv = settingValue(env[ENV_API_KEY]);
+  const fromEnv = settingValue(env[SETTINGS.apiKey.env]);
   return found?.source === "stack config" && fromEnv !== undefined && fromEnv !== found.value;
 }
 

@@ -87,12 +87,8 @@ export const CALL_SETTING_NAMES = SETTING_NAMES.filter(
 /** The full stack config key of a setting, e.g. `blockchain:apiKey`. */
 export const configKey = (name: SettingName) => `${CONFIG_NAMESPACE}:${name}`;
 
-/** Full stack configuration key of the API URL. */
-export const CONFIG_API_URL = configKey("apiUrl");
 /** Full stack configuration key of the API key. */
 export const CONFIG_API_KEY = configKey("apiKey");
-/** Environment variable holding the API key. */
-export const ENV_API_KEY = SETTINGS.apiKey.env;
 
 /** The engine's value of an input not known yet (preview): `@pulumi/pulumi`'s `unknownValue`, without loading the SDK. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
