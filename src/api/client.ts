@@ -9,6 +9,15 @@ import { checkOptions, type Context, type NodeServiceClientOptions } from "./opt
 import type { CallOptions } from "./request";
 import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
 
+const transports = new WeakMap<object, number>();
+let transportCount = 0;
+/** A number per `fetch` function given (0: node-fetch). */
+function transportId(fetch: object | undefined): number {
+  if (!fetch) return 0;
+  if (!transports.has(fetch)) transports.set(fetch, ++transportCount);
+  return transports.get(fetch)!;
+}
+
 /**
  * The typed client of the blockchain node service. Every call checks its input before sending
  * anything, goes through one request path (limiter, timeout, deadline, retries) and returns
@@ -28,8 +37,10 @@ export class NodeServiceClient {
   constructor(options: NodeServiceClientOptions) {
     const { maxRequestsPerSecond, ...checked } = checkOptions(options);
     this.apiUrl = checked.base.href;
-    // Clients of one service and key share one limiter: the process, not each client, is polite.
-    const service = `${checked.base.href} ${createHash("sha256").update(checked.authorization()).digest("hex")}`;
+    // Clients of one service, key and transport share one limiter: the process is polite, not
+    // each client (a client given its own `fetch` gets its own).
+    const key = createHash("sha256").update(checked.authorization()).digest("hex");
+    const service = `${checked.base.href} ${key} ${transportId(checked.fetch)}`;
     const limiter = sharedLimiter(service, maxRequestsPerSecond, checked.maxConcurrentRequests);
     this.t = { ...checked, limiter };
     // Keep the key's closure out of enumeration, inspection and JSON.

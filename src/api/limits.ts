@@ -1,7 +1,8 @@
 /**
  * The bound on requests to one service, shared by the clients of a process: at most
  * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service (AIMD,
- * as TCP and the AWS SDKs' adaptive mode): unbounded until the service throttles (429, 503), then
+ * as TCP and the AWS SDKs' adaptive mode): unbounded until the service throttles (429, or 503 with
+ * Retry-After), then
  * a share of what it served in the last second, recovering additively. `maxRequestsPerSecond`,
  * when set, is a hard cap on top.
  */

@@ -153,6 +153,10 @@ export async function* paginate<T>(
       const results = page.results;
       if (!Array.isArray(results))
         throw fail(`"results" is not an array (got ${results === null ? "null" : typeof results})`);
+      if (page.count !== undefined && page.count !== null && !isCount(page.count))
+        throw fail(
+          `"count" is not a non-negative integer (got ${typeof page.count === "number" ? String(page.count) : typeof page.count})`,
+        );
       if (n === 1 && isCount(page.count)) {
         if (page.count > 0 && results.length === 0) {
           throw fail(

@@ -176,12 +176,14 @@ function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAtt
   }
 }
 
-/** What the limiter learns from an attempt: whether the service throttled it, and its wait. */
+/** What the limiter learns from an attempt: whether the service throttled it (429, or 503 with Retry-After), and its wait. */
 function heard(outcome: Awaited<ReturnType<typeof attempt>> | undefined): Outcome {
   if (outcome === undefined) return undefined;
   if ("answer" in outcome) return { throttled: false };
   const { status, retryAfterMs } = outcome.failure;
-  return status === undefined ? undefined : { throttled: status === 429 || status === 503, retryAfterMs };
+  // A 503 slows the process only when the service said for how long: otherwise it is a fault.
+  const throttled = status === 429 || (status === 503 && retryAfterMs !== undefined);
+  return status === undefined ? undefined : { throttled, retryAfterMs };
 }
 
 /**

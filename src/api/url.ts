@@ -140,6 +140,8 @@ export function apiUrl(base: ApiBase, path: string, query?: string): string {
  */
 export function resolveLink(base: ApiBase, currentUrl: string, link: string): string {
   const resolved = new URL(link, currentUrl);
+  if (resolved.protocol !== "http:" && resolved.protocol !== "https:")
+    throw new TypeError(`not an HTTP link`);
   return `${base.origin}${resolved.pathname}${resolved.search}`;
 }
 

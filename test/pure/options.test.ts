@@ -143,7 +143,7 @@ describe("values", () => {
       timeoutMs: 20_000,
       deadlineMs: 60_000,
       maxAttempts: 5,
-      maxRequestsPerSecond: 10,
+      maxRequestsPerSecond: 0,
       maxConcurrentRequests: 8,
     });
     expect(sleepless.authorization()).toBe(`Bearer ${KEY}`);
