@@ -361,7 +361,8 @@ describe("pagination", () => {
     const answers = [
       page(nodes.slice(0, 1), "https://evil.example/v1/nodes/?page=2"),
       page(nodes.slice(1, 2), "http://api.example.com/v1/nodes/?page=3"),
-      page(nodes.slice(2, 3), null),
+      page(nodes.slice(2, 3), "//evil.example/v1/nodes/?page=4"),
+      page(nodes.slice(3, 4), null),
     ];
     const { client: c, calls } = client((_url, i) => answers[i]);
     await collect(c.listNodes());
@@ -369,8 +370,8 @@ describe("pagination", () => {
       "https://api.example.com/v1/nodes/",
       "https://api.example.com/v1/nodes/?page=2",
       "https://api.example.com/v1/nodes/?page=3",
+      "https://api.example.com/v1/nodes/?page=4",
     ]);
-    expect(calls.every((call) => call.url.startsWith("https://api.example.com/"))).toBe(true);
   });
 
   it("a next link that loops is an error", async () => {
