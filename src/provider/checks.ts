@@ -151,7 +151,12 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
   if (!probe) {
     probe = withClient(args, readProviderConfig, async (client) => {
       // One request: no page fetched ahead, the loop stops within the first page.
-      const nodes = client.listNodes(undefined, { deadlineMs: KEY_PROBE_DEADLINE_MS, prefetch: false });
+      const options = {
+        deadlineMs: KEY_PROBE_DEADLINE_MS,
+        prefetch: false,
+        operation: "GET /v1/nodes/ (one page)",
+      };
+      const nodes = client.listNodes(undefined, options);
       for await (const _node of nodes) break;
       return undefined;
     }).catch((err: unknown): CheckFailure | undefined => {
@@ -159,7 +164,7 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
       if (err.kind === "unauthorized") {
         return {
           property: found.apiKey?.source === "argument" ? "apiKey" : "",
-          reason: `The API key was refused when checked at preview (GET /v1/nodes/, one page): ${err.message}`,
+          reason: `The API key was refused when checked at preview: ${err.message}`,
         };
       }
       if (err.kind === "invalid_input") {

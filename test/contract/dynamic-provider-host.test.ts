@@ -265,7 +265,7 @@ describe("Check at preview: settings from the stack config or the environment, a
     for (const { failures } of results) {
       expect(failures).toHaveLength(1);
       expect(failures[0].property).toBe("");
-      expect(failures[0].reason).toMatch(/refused when checked at preview .*401/s);
+      expect(failures[0].reason).toMatch(/refused when checked at preview: .*401/s);
       expect(failures[0].reason).toContain(
         "it came from stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`",
       );
