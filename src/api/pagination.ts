@@ -153,17 +153,14 @@ export async function* paginate<T>(
       const results = page.results;
       if (!Array.isArray(results))
         throw fail(`"results" is not an array (got ${results === null ? "null" : typeof results})`);
-      if (page.count !== undefined && page.count !== null && !isCount(page.count))
+      // Any count above zero over an empty first page (even one too large to use) is a stall.
+      if (n === 1 && typeof page.count === "number" && page.count > 0 && results.length === 0) {
         throw fail(
-          `"count" is not a non-negative integer (got ${typeof page.count === "number" ? String(page.count) : typeof page.count})`,
+          `empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
+          "pagination_stalled",
         );
+      }
       if (n === 1 && isCount(page.count)) {
-        if (page.count > 0 && results.length === 0) {
-          throw fail(
-            `empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
-            "pagination_stalled",
-          );
-        }
         const pages = page.count === 0 ? 1 : Math.ceil(page.count / Math.max(1, results.length));
         const size = Math.max(1, results.length);
         bound = {

@@ -396,17 +396,15 @@ describe("pagination", () => {
     expect(error.message).toMatch(/"results" is not an array \(got object\)/);
   });
 
-  it("a count that is not a non-negative integer, or a next link that is not HTTP, is a clear error", async () => {
+  it("an empty first page whose count is too large to use, or a next link that is not HTTP, is a clear error", async () => {
     for (const body of [
-      { count: -1, next: null, results: [] },
-      { count: 1.5, next: null, results: [] },
-      { count: "10", next: null, results: [] },
+      { count: Number.MAX_VALUE, next: null, results: [] },
       { count: 2, next: "javascript:alert(1)", results: nodes.slice(0, 1) },
     ]) {
       const { client: c } = client(() => ({ status: 200, body }));
       const error = (await rejection(collect(c.listNodes()))) as ApiError;
       expect(error.kind).toBe("invalid_response");
-      expect(error.message).toMatch(/"count" is not a non-negative integer|"next" is not a URL reference/);
+      expect(error.message).toMatch(/empty while its count says|"next" is not a URL reference/);
     }
   });
 
