@@ -147,18 +147,6 @@ describe("shared nodes exist only for some protocols", () => {
     ]);
     expect(validateNodeFilters({ type: "shared", publicNetwork: "ethereum-mainnet" })).toEqual([]);
   });
-
-  it("the other combinations still hold", () => {
-    expect(validateNodeFilters({ provider: "aws", region: "uksouth" }).map((p) => p.field)).toEqual([
-      "region",
-    ]);
-    expect(
-      validateNodeFilters({ protocol: "near", publicNetwork: "ethereum-mainnet" }).map((p) => p.field),
-    ).toEqual(["publicNetwork"]);
-    expect(
-      validateNodeFilters({ provider: "aws", region: "us-east-1", protocol: "near", type: "dedicated" }),
-    ).toEqual([]);
-  });
 });
 
 describe("properties", () => {
@@ -254,11 +242,6 @@ describe("properties", () => {
         },
       ),
     );
-    const circular: Record<string, unknown> = {};
-    circular.self = circular;
-    for (const value of [Symbol("s"), () => 1, 10n, circular, NaN, Infinity]) {
-      expect(typeof show(value)).toBe("string");
-    }
     expect(show(NaN)).toBe("NaN");
     expect(show(Infinity)).toBe("Infinity");
   });
@@ -279,15 +262,5 @@ describe("through the client", () => {
     }
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(Object.keys((error as InvalidInputError).fields ?? {})).toEqual([name]);
-  });
-
-  it("prototype names as values are refused by listNodes before any request", () => {
-    for (const filters of [
-      { protocol: "constructor" },
-      { provider: "__proto__" },
-      { type: "shared", protocol: "near" },
-    ]) {
-      expect(() => client.listNodes(filters as never)).toThrow(InvalidInputError);
-    }
   });
 });

@@ -27,19 +27,6 @@ const schema: Schema = JSON.parse(read("schema.json"));
 const overview = read("docs/_index.md");
 const installation = read("docs/installation-configuration.md");
 
-/** The front matter of a page: its `key: value` lines between the leading `---` lines. */
-function frontMatter(page: string): Record<string, string> {
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(page);
-  if (!m) return {};
-  return Object.fromEntries(
-    m[1]
-      .split("\n")
-      .map((line) => /^([A-Za-z_]+):\s*(.*)$/.exec(line))
-      .filter((kv): kv is RegExpExecArray => kv !== null)
-      .map((kv) => [kv[1], kv[2].trim()]),
-  );
-}
-
 /** The names in `names` that `page` does not name in backticks (`` `name` ``) or as part of a token. */
 function unnamed(page: string, names: string[]): string[] {
   return names.filter((name) => !page.includes(`\`${name}\``) && !page.includes(`:${name}\``));
@@ -49,39 +36,11 @@ function unnamed(page: string, names: string[]): string[] {
 const short = (token: string) => token.slice(token.lastIndexOf(":") + 1);
 
 describe("docs/ (the Pulumi Registry's pages)", () => {
-  test.each([
-    ["docs/_index.md", overview],
-    ["docs/installation-configuration.md", installation],
-  ])("%s has the Registry's front matter (title, meta_desc, layout: package)", (_file, page) => {
-    const fm = frontMatter(page);
-    expect(fm.title).toBeTruthy();
-    expect(fm.meta_desc).toBeTruthy();
-    expect(fm.layout).toBe("package");
-  });
-
   test("the overview names every resource and function of the schema, by name and by token", () => {
     const tokens = [...Object.keys(schema.resources), ...Object.keys(schema.functions)];
     expect(tokens.length).toBeGreaterThanOrEqual(5);
     expect(unnamed(overview, tokens.map(short))).toEqual([]);
     expect(tokens.filter((token) => !overview.includes(token))).toEqual([]);
-  });
-
-  test("the overview has an example in TypeScript (the SDK and the dynamic surface), Python, Go and YAML", () => {
-    const blocks = [...overview.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((m) => ({
-      lang: m[1],
-      code: m[2],
-    }));
-    const of = (lang: string) => blocks.filter((b) => b.lang === lang).map((b) => b.code);
-    expect(
-      of("typescript").some((code) => code.includes(`from "${schema.language.nodejs.packageName}"`)),
-    ).toBe(true);
-    expect(of("typescript").some((code) => code.includes('from "pulumi-blockchain-nodes"'))).toBe(true);
-    expect(of("python").some((code) => code.includes(`import ${schema.language.python.packageName}`))).toBe(
-      true,
-    );
-    expect(of("go").some((code) => code.includes(`"${schema.language.go.importBasePath}"`))).toBe(true);
-    expect(of("yaml").some((code) => code.includes("type: blockchain:index:Network"))).toBe(true);
-    expect(overview).toMatch(/\{\{< chooser language "[^"]*" >\}\}/);
   });
 
   test("the installation page names every config key (as blockchain:<key>) and the environment variable its doc names", () => {

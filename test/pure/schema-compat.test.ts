@@ -65,110 +65,79 @@ function base(): PackageSchema {
   };
 }
 
+type Schema = Required<PackageSchema>;
+type Edit = (s: Schema) => void;
+
 /** `base()` changed by `edit`. */
-function edited(edit: (s: Required<PackageSchema>) => void): PackageSchema {
-  const s = base() as Required<PackageSchema>;
+function edited(edit: Edit): PackageSchema {
+  const s = base() as Schema;
   edit(s);
   return s;
 }
 
-const thing = (s: Required<PackageSchema>) => s.resources["x:index:Thing"];
-const getThing = (s: Required<PackageSchema>) => s.functions["x:index:getThing"];
+const thing = (s: Schema) => s.resources["x:index:Thing"];
+const getThing = (s: Schema) => s.functions["x:index:getThing"];
+const type = (s: Schema, name: string) => s.types[`x:index:${name}`];
+/** The inputs and outputs of the resource and the function, the config variables, a type's properties. */
+const ins = (s: Schema) => thing(s).inputProperties!;
+const outs = (s: Schema) => thing(s).properties!;
+const args = (s: Schema) => getThing(s).inputs!.properties!;
+const results = (s: Schema) => getThing(s).outputs!.properties!;
+const vars = (s: Schema) => s.config.variables!;
+const item = (s: Schema) => type(s, "Item").properties!;
+const t = (name: string) => ({ type: name });
 const kinds = (after: PackageSchema) => compareSchemas(base(), after).map((b) => `${b.kind}: ${b.name}`);
 
-describe("compareSchemas: each breaking kind", () => {
-  test.each<[string, (s: Required<PackageSchema>) => void, string]>([
-    ["a removed resource", (s) => delete s.resources["x:index:Thing"], "removed: Thing"],
-    ["a removed function", (s) => delete s.functions["x:index:getThing"], "removed: getThing"],
-    ["a removed type", (s) => delete s.types["x:index:Item"], "removed: Item"],
-    ["a removed resource input", (s) => delete thing(s).inputProperties!.color, "removed: color"],
-    ["a removed resource output", (s) => delete thing(s).properties!.tags, "removed: tags"],
+/** Per breaking kind: what the edit does, the edit, and the name the break gives. */
+const BREAKS: Record<string, Array<[string, Edit, string]>> = {
+  removed: [
+    ["a resource", (s) => delete s.resources["x:index:Thing"], "Thing"],
+    ["a function", (s) => delete s.functions["x:index:getThing"], "getThing"],
+    ["a type", (s) => delete s.types["x:index:Item"], "Item"],
+    ["a resource input", (s) => delete ins(s).color, "color"],
+    ["a resource output", (s) => delete outs(s).tags, "tags"],
+    ["a function argument", (s) => delete args(s).waitFor, "waitFor"],
+    ["a function result", (s) => delete results(s).count, "count"],
+    ["a config variable", (s) => delete vars(s).retries, "retries"],
+    ["a provider input", (s) => delete s.provider.inputProperties!.apiUrl, "apiUrl"],
+    ["a property of a type", (s) => delete item(s).size, "size"],
+    ["an enum value", (s) => type(s, "Color").enum!.pop(), "Blue"],
+  ],
+  "changed type": [
+    ["a resource input", (s) => (ins(s).name = t("integer")), "name"],
+    ["array items", (s) => (outs(s).items = { type: "array", items: t("string") }), "items"],
+    ["a map", (s) => (outs(s).tags = { type: "object", additionalProperties: t("number") }), "tags"],
+    ["another $ref", (s) => (args(s).waitFor = { $ref: "#/types/x:index:Item" }), "waitFor"],
+    ["a function result", (s) => (results(s).count = t("number")), "count"],
+    ["a config variable", (s) => (vars(s).retries = t("string")), "retries"],
+    ["a property of a type", (s) => (item(s).size = t("string")), "size"],
+    ["a resource output no longer always set", (s) => (thing(s).required = ["name"]), "items"],
+    ["a function result no longer always set", (s) => (getThing(s).outputs!.required = []), "name"],
+    ["an output type's property no longer always set", (s) => (type(s, "Item").required = []), "id"],
+  ],
+  "new required input": [
+    ["a resource input", (s) => (thing(s).requiredInputs = ["name"]), "name"],
+    ["a function argument", (s) => getThing(s).inputs!.required!.push("waitFor"), "waitFor"],
+    ["a provider input", (s) => (s.provider.requiredInputs = ["apiUrl"]), "apiUrl"],
+    ["a config variable", (s) => (s.config.defaults = ["apiUrl"]), "apiUrl"],
+    ["a property of a type used by inputs", (s) => type(s, "Wait").required!.push("seconds"), "seconds"],
     [
-      "a removed function argument",
-      (s) => delete getThing(s).inputs!.properties!.waitFor,
-      "removed: waitFor",
-    ],
-    ["a removed function result", (s) => delete getThing(s).outputs!.properties!.count, "removed: count"],
-    ["a removed config variable", (s) => delete s.config.variables!.retries, "removed: retries"],
-    ["a removed provider input", (s) => delete s.provider.inputProperties!.apiUrl, "removed: apiUrl"],
-    ["a removed property of a type", (s) => delete s.types["x:index:Item"].properties!.size, "removed: size"],
-    ["a removed enum value", (s) => s.types["x:index:Color"].enum!.pop(), "removed: Blue"],
-    [
-      "a retyped resource input",
-      (s) => (thing(s).inputProperties!.name = { type: "integer" }),
-      "changed type: name",
-    ],
-    [
-      "a retyped resource output (array items)",
-      (s) => (thing(s).properties!.items = { type: "array", items: { type: "string" } }),
-      "changed type: items",
-    ],
-    [
-      "a retyped map",
-      (s) => (thing(s).properties!.tags = { type: "object", additionalProperties: { type: "number" } }),
-      "changed type: tags",
-    ],
-    [
-      "a retyped function argument (another $ref)",
-      (s) => (getThing(s).inputs!.properties!.waitFor = { $ref: "#/types/x:index:Item" }),
-      "changed type: waitFor",
-    ],
-    [
-      "a retyped function result",
-      (s) => (getThing(s).outputs!.properties!.count = { type: "number" }),
-      "changed type: count",
-    ],
-    [
-      "a retyped config variable",
-      (s) => (s.config.variables!.retries = { type: "string" }),
-      "changed type: retries",
-    ],
-    [
-      "a retyped property of a type",
-      (s) => (s.types["x:index:Item"].properties!.size = { type: "string" }),
-      "changed type: size",
-    ],
-    ["a resource output no longer always set", (s) => (thing(s).required = ["name"]), "changed type: items"],
-    [
-      "a function result no longer always set",
-      (s) => (getThing(s).outputs!.required = []),
-      "changed type: name",
-    ],
-    [
-      "an output type's property no longer always set",
-      (s) => (s.types["x:index:Item"].required = []),
-      "changed type: id",
-    ],
-    [
-      "a new required resource input",
-      (s) => (thing(s).requiredInputs = ["name"]),
-      "new required input: name",
-    ],
-    [
-      "a new required function argument",
-      (s) => getThing(s).inputs!.required!.push("waitFor"),
-      "new required input: waitFor",
-    ],
-    [
-      "a new required provider input",
-      (s) => (s.provider.requiredInputs = ["apiUrl"]),
-      "new required input: apiUrl",
-    ],
-    ["a new required config variable", (s) => (s.config.defaults = ["apiUrl"]), "new required input: apiUrl"],
-    [
-      "a new required property of a type used by inputs",
-      (s) => s.types["x:index:Wait"].required!.push("seconds"),
-      "new required input: seconds",
-    ],
-    [
-      "a new required input that did not exist",
+      "an input that did not exist",
       (s) => {
-        thing(s).inputProperties!.project = { type: "string" };
+        ins(s).project = t("string");
         thing(s).requiredInputs = ["project"];
       },
-      "new required input: project",
+      "project",
     ],
-  ])("%s breaks", (_what, edit, expected) => {
+  ],
+};
+
+describe("compareSchemas: each breaking kind", () => {
+  test.each(
+    Object.entries(BREAKS).flatMap(([kind, rows]) =>
+      rows.map(([what, edit, name]) => [`${kind}: ${what}`, edit, `${kind}: ${name}`] as const),
+    ),
+  )("%s breaks", (_what, edit, expected) => {
     expect(kinds(edited(edit))).toEqual([expected]);
   });
 
@@ -252,31 +221,18 @@ describe("the rule: a major bump (a minor one before 1.0) and a CHANGELOG breaki
 
   const changelog = [
     "# Changelog",
-    "",
     "## [Unreleased]",
-    "",
     "### Changed (breaking)",
-    "",
     "- `unrelated` went away.",
-    "",
     "## [0.2.0] - 2025-01-31",
-    "",
     "### Added",
-    "",
     "- `color` on `Thing`.",
-    "",
     "### Changed (breaking)",
-    "",
     "- `Thing.name` is now an integer; pass a number.",
-    "",
     "### Fixed",
-    "",
     "- `tags` fixed.",
-    "",
     "## 0.1.0",
-    "",
     "### Breaking changes",
-    "",
     "- `count` was removed.",
   ].join("\n");
 
