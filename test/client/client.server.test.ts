@@ -1,15 +1,9 @@
-/**
- * The client over real HTTP against a scripted server: each status mapped to its error, bodies
- * that are not the service's, timeouts and connections as node-fetch meets them, and no error
- * that shows the key. The retry rules themselves are tested one by one in test/pure/retry.test.ts.
- */
-import net from "node:net";
+/** The client over real HTTP: each status mapped to its error, foreign bodies, timeouts; the key never shown. */
 import util from "node:util";
 import {
   ApiError,
   ConflictError,
   ForbiddenError,
-  NetworkError,
   NodeServiceClient,
   NodeServiceClientOptions,
   NotFoundError,
@@ -30,8 +24,6 @@ import {
 const API_KEY = "raw-server-key-Zx81Qp0Lm7Vb3Nc5";
 const NODE_ID = "ND-123-456-789";
 const NETWORK_ID = "NW-123-456-7";
-const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
-const EMPTY_LIST = { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
 
 let server: ScriptedServer;
 const errors: unknown[] = [];
@@ -101,18 +93,6 @@ describe("each error status is mapped", () => {
     expect(e).toBeInstanceOf(type);
     expect(e.status).toBe(status);
     expect(e.message).toMatch(new RegExp(`${status} nope: Delete all nodes of the network first\\.`));
-  });
-
-  it("404 → NotFoundError (getNode) and alreadyGone (delete), once the same base answers a node listing", async () => {
-    const notFound = { status: 404, body: errorBody("not_found", "Not found.") };
-    server.script(notFound, EMPTY_LIST);
-    expect(await fails(client().getNode(NODE_ID))).toBeInstanceOf(NotFoundError);
-    server.script(notFound, EMPTY_LIST);
-    expect(await client().deleteNetwork(NETWORK_ID)).toEqual({ status: "alreadyGone" });
-    expect(server.hits.map((h) => `${h.method} ${h.url}`)).toEqual([
-      `DELETE /v1/networks/${NETWORK_ID}/`,
-      "GET /v1/nodes/",
-    ]);
   });
 
   it("429 with Retry-After and a 503 are retried over HTTP", async () => {
@@ -186,51 +166,10 @@ describe("timeouts and connections", () => {
     expect(e.message).toMatch(/deadline of 250 ms/);
     expect(server.hits.length).toBeLessThanOrEqual(3);
   });
-
-  it("a dropped connection: a GET is retried, the faucet's POST is not and may have been processed", async () => {
-    server.script({ drop: true }, { status: 200, body: wireNode() });
-    expect((await client().getNode(NODE_ID)).id).toBe(NODE_ID);
-    server.fallback = { drop: true };
-    server.script();
-    const e = await fails(client().requestTestTokens(ADDRESS));
-    expect(e).toBeInstanceOf(NetworkError);
-    expect(e.mayHaveBeenProcessed).toBe(true);
-    expect(server.hits).toHaveLength(1);
-  });
-
-  it("a refused connection → NetworkError after retries", async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, "127.0.0.1", () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const c = new NodeServiceClient({
-      apiUrl: `http://127.0.0.1:${port}`,
-      apiKey: API_KEY,
-      retry: { maxRetries: 1, baseDelayMs: 1 },
-    });
-    const e = await fails(c.getNode(NODE_ID));
-    expect(e).toBeInstanceOf(NetworkError);
-    expect(e).toMatchObject({ code: "ECONNREFUSED", attempts: 2 });
-  });
-});
-
-it("the faucet's 429 with a distant nextFaucetAvailable fails at once, saying when", async () => {
-  const next = new Date(Date.now() + 24 * 3600_000).toISOString();
-  server.script({
-    status: 429,
-    body: { ...errorBody("faucet_limit", "Try again tomorrow."), nextFaucetAvailable: next },
-  });
-  const e = await fails(client().requestTestTokens(ADDRESS));
-  expect(e).toBeInstanceOf(RateLimitedError);
-  expect(e.nextFaucetAvailable).toBe(next);
-  expect(e.message).toContain(`The faucet can be used again at ${next}`);
-  expect(server.hits).toHaveLength(1);
 });
 
 it("the API key is absent from every error's message, stack, JSON and inspection", () => {
-  expect(errors.length).toBeGreaterThan(15);
+  expect(errors.length).toBeGreaterThan(10);
   for (const error of errors) {
     const e = error as ApiError;
     for (const text of [

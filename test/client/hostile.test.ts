@@ -1,8 +1,4 @@
-/**
- * The client against a hostile or misconfigured server: wrong base paths and proxies answering
- * 404, unreadable faucet answers, endless listings, huge and compressed bodies, deadlines under a
- * queue. Every case would have lost state, resent tokens, hung or exhausted memory before.
- */
+/** The client against hostile servers: proxies' 404s, unreadable faucet answers, endless listings, huge bodies. */
 import http from "node:http";
 import { AddressInfo } from "node:net";
 import zlib from "node:zlib";
@@ -80,15 +76,6 @@ describe("only the service's own 404 means gone", () => {
     expect((await c.readNetwork(NETWORK_ID)).id).toBe(NETWORK_ID);
   });
 
-  it("a deleted network is gone for the provider: read returns an empty id, delete resolves", async () => {
-    const c = testClient(emulator().url, key());
-    expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "deleted" });
-    const props = { networkId: "NW-100-000-3", apiUrl: emulator().url, apiKey: key() } as never;
-    expect(await providerRead("NW-100-000-3", props)).toEqual({ id: "", props: {} });
-    await expect(providerDelete("NW-100-000-3", props)).resolves.toBeUndefined();
-    expect(await c.deleteNetwork("NW-100-000-3")).toEqual({ status: "alreadyGone" });
-  });
-
   it.each([
     [
       "an HTML page",
@@ -130,10 +117,6 @@ describe("a faucet answer that cannot be read may have been processed", () => {
   const cases: [string, Parameters<ScriptedServer["script"]>[0]][] = [
     ["a 200 HTML page", { status: 200, text: "<html>ok</html>", headers: { "content-type": "text/html" } }],
     [
-      "a 200 with truncated JSON",
-      { status: 200, text: '{"amountSent": 5000', headers: { "content-type": "application/json" } },
-    ],
-    [
       "a 200 whose amountSent is not an integer",
       { status: 200, text: '{"amountSent": 1.5, "transaction": "https://x/tx/0x1"}' },
     ],
@@ -143,15 +126,6 @@ describe("a faucet answer that cannot be read may have been processed", () => {
       { status: 504, text: "<html>Gateway Timeout</html>", headers: { "content-type": "text/html" } },
     ],
     ["a 502 gateway page", { status: 502, text: "Bad Gateway", headers: { "content-type": "text/plain" } }],
-    [
-      "a 500 with the service's error body",
-      { status: 500, body: { error: { code: "internal", message: "Oops." } } },
-    ],
-    [
-      "a 503 without Retry-After",
-      { status: 503, body: { error: { code: "unavailable", message: "Later." } } },
-    ],
-    ["a dropped connection", { drop: true }],
   ];
   it.each(cases)("%s: mayHaveBeenProcessed, sent once", async (_what, answer) => {
     server.script(answer);
@@ -161,29 +135,15 @@ describe("a faucet answer that cannot be read may have been processed", () => {
     expect(server.hits.filter((h) => h.method === "POST")).toHaveLength(1);
   });
 
-  it.each([
-    [
-      "a 400 with the service's error body",
-      { status: 400, body: { error: { code: "invalid", message: "Bad address." } } },
-    ],
-    [
-      "a 429 with the service's error body",
-      {
-        status: 429,
-        body: {
-          error: { code: "limit", message: "Daily limit." },
-          nextFaucetAvailable: new Date(Date.now() + 86_400_000).toISOString(),
-        },
-      },
-    ],
-  ] as [string, Parameters<ScriptedServer["script"]>[0]][])(
-    "%s is a clear refusal: not processed",
-    async (_what, answer) => {
-      server.script(answer);
-      const e = await fails(client().requestTestTokens(ADDRESS));
-      expect(e.mayHaveBeenProcessed).toBe(false);
-    },
-  );
+  it("a 429 with the service's error body is a clear refusal: not processed", async () => {
+    const nextFaucetAvailable = new Date(Date.now() + 86_400_000).toISOString();
+    server.script({
+      status: 429,
+      body: { error: { code: "limit", message: "Daily limit." }, nextFaucetAvailable },
+    });
+    const e = await fails(client().requestTestTokens(ADDRESS));
+    expect(e.mayHaveBeenProcessed).toBe(false);
+  });
 
   it("a refused connection sent nothing: retried, and not 'may have been processed' when it stays refused", async () => {
     const closed = http.createServer();
@@ -191,8 +151,7 @@ describe("a faucet answer that cannot be read may have been processed", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
     const e = await fails(testClient(`http://127.0.0.1:${port}`, API_KEY).requestTestTokens(ADDRESS));
-    expect(e.kind).toBe("network");
-    expect(e.mayHaveBeenProcessed).toBe(false);
+    expect(e).toMatchObject({ kind: "network", code: "ECONNREFUSED", mayHaveBeenProcessed: false });
     expect(e.attempts).toBeGreaterThan(1);
   });
 });
@@ -246,17 +205,6 @@ describe("listings always end", () => {
     server.script();
     const e = await fails(client().listAllNodes(undefined, { limit: 1_000_000, deadlineMs: 300 }));
     expect(e).toMatchObject({ kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" });
-  });
-
-  it("limit_exceeded reports the requests made", async () => {
-    // No count: the listing learns it has too many nodes only once they arrive.
-    server.script(
-      { status: 200, body: { next: "/v1/nodes/?page=2", previous: null, results: [node(1), node(2)] } },
-      { status: 200, body: { next: null, previous: null, results: [node(3), node(4)] } },
-    );
-    const e = await fails(client().listAllNodes(undefined, { limit: 3 }));
-    expect(e.code).toBe("limit_exceeded");
-    expect(e.attempts).toBe(2);
   });
 });
 
@@ -408,16 +356,6 @@ describe("server text is capped and escaped in messages, kept longer on serverMe
 });
 
 describe("careless client inputs are typed errors, sent nowhere", () => {
-  it.each(["constructor", "toString", "valueOf", "__proto__", "hasOwnProperty"])(
-    "a filter named %s",
-    async (name) => {
-      server.script();
-      const e = await fails((async () => collect(client().listNodes(JSON.parse(`{"${name}": "x"}`))))());
-      expect(e.kind).toBe("invalid_input");
-      expect(server.hits).toHaveLength(0);
-    },
-  );
-
   it("BigInt filters and update values, and updates that are not objects", async () => {
     server.script();
     for (const call of [
