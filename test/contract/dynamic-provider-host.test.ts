@@ -65,27 +65,6 @@ describe("serialized providers", () => {
 describe("Network through the dynamic-provider host", () => {
   const withProvider = (props: Record<string, unknown>) => ({ ...props, __provider: networkProvider });
 
-  test("Check rejects a malformed id and an empty name, naming the rule", async () => {
-    const { failures } = await host.check(
-      NETWORK_URN,
-      {},
-      withProvider({ networkId: "NW-1/../x", name: " " }),
-    );
-    expect(failures.map((f) => f.property).sort()).toEqual(["name", "networkId"]);
-    expect(failures.find((f) => f.property === "networkId")!.reason).toMatch(/NW-.*digit groups/);
-    expect(failures.find((f) => f.property === "name")!.reason).toMatch(/non-empty/);
-  });
-
-  test("Check tolerates unknown inputs during preview", async () => {
-    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-    const { failures } = await host.check(
-      NETWORK_URN,
-      {},
-      withProvider({ networkId: unknown, name: unknown }),
-    );
-    expect(failures).toEqual([]);
-  });
-
   test("Create adopts, Diff/Update rename in place, Read sees drift and deletion, Delete is refused with nodes", async () => {
     const id = emulator().fixtures.networkWithNodes;
     const inputs = withProvider({ networkId: id, name: "contract-net" });
@@ -181,123 +160,8 @@ describe("Network through the dynamic-provider host", () => {
   });
 });
 
-describe("Check at preview: settings from the stack config or the environment, and the API key", () => {
-  const hosts: PluginClient[] = [];
-  afterAll(async () => {
-    for (const h of hosts) await h.stop();
-  });
-  /** A host of its own (a provider process of its own), configured with `config` and `env`. */
-  async function hostWith(
-    config: Record<string, string>,
-    env: NodeJS.ProcessEnv = {},
-  ): Promise<PluginClient> {
-    const h = await PluginClient.dynamicProviderHost(root, env);
-    hosts.push(h);
-    await h.configure(config);
-    return h;
-  }
-  const network = (extra: Record<string, unknown> = {}) => ({
-    networkId: emulator().fixtures.networkWithNodes,
-    ...extra,
-    __provider: networkProvider,
-  });
-
-  test("a plain-http URL from the stack config fails Check as it does as an argument, naming its source", async () => {
-    const h = await hostWith({
-      "blockchain:apiUrl": "http://api.example.com",
-      "blockchain:apiKey": "some-key-123456",
-    });
-    const fromConfig = await h.check(NETWORK_URN, {}, network());
-    expect(fromConfig.failures).toHaveLength(1);
-    expect(fromConfig.failures[0].property).toBe("");
-    expect(fromConfig.failures[0].reason).toMatch(
-      /^The API URL from stack config is refused: .*plain http:\/\//,
-    );
-    expect(fromConfig.failures[0].reason).toMatch(/use https:\/\/api\.example\.com/);
-    expect(fromConfig.failures[0].reason).toContain(
-      "`pulumi config set blockchain:apiUrl https://<api host>`",
-    );
-    const asArgument = await h.check(NETWORK_URN, {}, network({ apiUrl: "http://api.example.com" }));
-    expect(asArgument.failures.map((f) => f.property)).toEqual(["apiUrl"]);
-    const drip = await h.check(
-      FAUCET_URN,
-      {},
-      { address: emulator().fixtures.faucetAddress, __provider: faucetProvider },
-    );
-    expect(drip.failures[0].reason).toMatch(/from stack config/);
-  });
-
-  test("from the environment, the reason says to export the right one; missing settings give the command", async () => {
-    const h = await hostWith(
-      {},
-      { BLOCKCHAIN_API_URL: "http://api.example.com", BLOCKCHAIN_API_KEY: "some-key-123456" },
-    );
-    const fromEnv = await h.check(NETWORK_URN, {}, network());
-    expect(fromEnv.failures[0].reason).toMatch(/^The API URL from the environment is refused: /);
-    expect(fromEnv.failures[0].reason).toMatch(
-      /environment variable BLOCKCHAIN_API_URL: export the right one/,
-    );
-    const none = await hostWith({});
-    const missing = await none.check(NETWORK_URN, {}, network());
-    expect(missing.failures.map((f) => f.reason)).toEqual([
-      expect.stringMatching(/^No API URL .*`pulumi config set blockchain:apiUrl https:\/\/<api host>`/),
-      expect.stringMatching(/^No API key .*`pulumi config set --secret blockchain:apiKey <key>`/),
-    ]);
-  });
-
-  test("a wrong key fails Check with the fix for its source, after one request per process, URL and key", async () => {
-    const wrongKey = "wrong-key-1234567890";
-    const h = await hostWith({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": wrongKey });
-    const listings = () =>
-      emulator()
-        .requests()
-        .filter((r) => r.route === "/v1/nodes/").length;
-    const before = listings();
-    const results = [
-      await h.check(NETWORK_URN, {}, network()),
-      await h.check(NETWORK_URN, {}, network({ name: "second" })),
-      await h.check(
-        FAUCET_URN,
-        {},
-        { address: emulator().fixtures.faucetAddress, __provider: faucetProvider },
-      ),
-    ];
-    for (const { failures } of results) {
-      expect(failures).toHaveLength(1);
-      expect(failures[0].property).toBe("");
-      expect(failures[0].reason).toMatch(/refused when checked at preview: .*401/s);
-      expect(failures[0].reason).toContain(
-        "it came from stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`",
-      );
-      expect(failures[0].reason).not.toContain(wrongKey);
-    }
-    expect(listings() - before).toBe(1);
-    // The key as an argument: the failure names the property, and the fix is the argument.
-    const asArgument = await h.check(NETWORK_URN, {}, network({ apiKey: `${wrongKey}-2` }));
-    expect(asArgument.failures.map((f) => f.property)).toEqual(["apiKey"]);
-    expect(asArgument.failures[0].reason).toMatch(/the apiKey argument: pass the right key/);
-    // The right key passes, after one request of its own; unknown connection inputs are not probed.
-    expect((await host.check(NETWORK_URN, {}, network())).failures).toEqual([]);
-    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-    const beforeUnknown = listings();
-    expect((await h.check(NETWORK_URN, {}, network({ apiKey: unknown }))).failures).toEqual([]);
-    expect(listings()).toBe(beforeUnknown);
-  });
-});
-
 describe("FaucetDrip through the dynamic-provider host", () => {
   const withProvider = (props: Record<string, unknown>) => ({ ...props, __provider: faucetProvider });
-
-  test("Check validates the address and its EIP-55 checksum", async () => {
-    const bad = await host.check(FAUCET_URN, {}, withProvider({ address: "0x123" }));
-    expect(bad.failures[0].property).toBe("address");
-    const address = emulator().fixtures.faucetAddress;
-    const flipped =
-      address.slice(0, 2) +
-      [...address.slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join("");
-    const checksum = await host.check(FAUCET_URN, {}, withProvider({ address: flipped }));
-    expect(checksum.failures[0].reason).toMatch(/EIP-55/);
-  });
 
   test("Create requests tokens once, records the exact wei amount; a second request names the next possible time", async () => {
     const address = emulator().fixtures.faucetAddress;

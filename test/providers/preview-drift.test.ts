@@ -155,9 +155,12 @@ describe("check: the connection settings wherever they come from, and the key on
     expect(failures[0].reason).toMatch(
       /^The API URL from stack config is refused: the API URL uses plain http:\/\//,
     );
+    expect(failures[0].reason).toMatch(/use https:\/\/api\.example\.com/);
     expect(failures[0].reason).toContain(
       "set the right one with `pulumi config set blockchain:apiUrl https://<api host>`",
     );
+    const drip = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
+    expect(drip.failures[0].reason).toMatch(/^The API URL from stack config is refused/);
     // An argument wins over the config: then the config is not checked.
     expect((await net.checkNetwork({}, { networkId: networkId(), apiUrl: emulator().url })).failures).toEqual(
       [],
@@ -191,9 +194,15 @@ describe("check: the connection settings wherever they come from, and the key on
         /^No API key for the blockchain node service\. Set it with `pulumi config set --secret/,
       ),
     ]);
-    expect(
-      (await net.checkNetwork({}, { networkId: networkId(), apiUrl: UNKNOWN, apiKey: UNKNOWN })).failures,
-    ).toEqual([]);
+    const before = emulator().requestStats().total;
+    for (const apiUrl of [UNKNOWN, emulator().url]) {
+      const { failures: none } = await net.checkNetwork(
+        {},
+        { networkId: networkId(), apiUrl, apiKey: UNKNOWN },
+      );
+      expect(none).toEqual([]);
+    }
+    expect(emulator().requestStats().total).toBe(before);
   });
 
   test("a wrong key: one request per URL and key in this process, none when other inputs are invalid", async () => {
@@ -219,7 +228,13 @@ describe("check: the connection settings wherever they come from, and the key on
       expect(failures[0].reason).toContain("it came from stack config blockchain:apiKey");
       expect(failures[0].reason).not.toContain(wrongKey);
     }
+    const drip = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
+    expect(drip.failures[0].reason).toMatch(/^The API key was refused when checked at preview/);
     expect(listings()).toBe(before + 1);
+    // The key as an argument: the failure names the property, and the fix is the argument.
+    const asArgument = await net.checkNetwork({}, { networkId: networkId(), apiKey: `${wrongKey}-2` });
+    expect(asArgument.failures.map((f) => f.property)).toEqual(["apiKey"]);
+    expect(asArgument.failures[0].reason).toMatch(/the apiKey argument: pass the right key/);
   });
 
   test("a key that cannot be sent in a header, from the stack config: refused with the fix, nothing sent", async () => {
