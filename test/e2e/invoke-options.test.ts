@@ -1,8 +1,6 @@
 /**
- * Invoke options and empty results under the real engine, as projects run by the CLI: the README's
- * quick look (its lookup `dependsOn` the network) reads nothing in the preview that creates the
- * network and reads after the network's delayed update, and a network with no running node ends
- * with the guard's one line; a lookup's wait line is shown under its `parent`.
+ * The README's quick look run by the CLI: its outputs; its lookup `dependsOn` the network (nothing
+ * read in the preview that creates it); no running node ends in one line. A `parent`'s wait line.
  */
 import { NETWORK_WITH_NODES_NODE_IDS } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
@@ -42,7 +40,7 @@ describeWithEngine()("invoke options under the real engine", () => {
   afterAll(() => run?.sandbox.cleanup());
 
   test(
-    "the README quick look: unknown in preview, read after the delayed update, one line when no node runs",
+    "the README quick look: unknown in preview, read after the delayed update, its outputs, one line when no node runs, destroy keeps the network",
     async () => {
       const dir = programProject("invoke-quick-look", readmeBlock("export = async () =>"));
       await run.initStack(dir, "invoke", emulator());
@@ -61,6 +59,15 @@ describeWithEngine()("invoke options under the real engine", () => {
       expect(lastUpdate).toBeGreaterThanOrEqual(0);
       expect(log.indexOf("GET /v1/nodes/{id}/")).toBeGreaterThan(lastUpdate);
       expect(emulator().admin.getNetwork("NW-100-000-1")!.name).toBe("mainnet");
+      // Its outputs: readable names, the endpoint secret, a masked twin for display.
+      const out = await (await run.stack({ stackName: "invoke", workDir: dir })).outputs();
+      const beacon = emulator().admin.getNode("ND-100-000-001")!.details.https_endpoint;
+      expect(out.rpcUrl).toEqual({ secret: true, value: beacon });
+      expect(out.nodeNames).toMatchObject({
+        secret: false,
+        value: expect.arrayContaining([expect.any(String)]),
+      });
+      expect(out.rpcUrlForDisplay).toMatchObject({ secret: false, value: expect.stringContaining("***") });
 
       for (const id of NETWORK_WITH_NODES_NODE_IDS) emulator().admin.setNodeStatus(id, "stopped");
       try {
@@ -74,6 +81,9 @@ describeWithEngine()("invoke options under the real engine", () => {
       } finally {
         for (const id of NETWORK_WITH_NODES_NODE_IDS) emulator().admin.setNodeStatus(id, "running");
       }
+      // destroy leaves the network (retainOnDelete).
+      await run.ok(dir, ["destroy", "--yes", "--non-interactive"]);
+      expect(emulator().admin.getNetwork("NW-100-000-1")).toBeDefined();
       run.audit(emulator().secrets());
     },
     STEP_TIMEOUT,

@@ -73,12 +73,14 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   );
 
   test(
-    "a network deleted out of band is dropped from state by refresh",
+    "a network deleted out of band is dropped from state by refresh, with a line that says why",
     async () => {
       expect(await networkUrns()).toHaveLength(1);
-      emulator().admin.deleteNetwork(emulator().fixtures.secondEmptyNetwork);
+      const id = emulator().fixtures.secondEmptyNetwork;
+      emulator().admin.deleteNetwork(id);
       const refresh = await stack.refresh(recorded());
       expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1 });
+      expect(refresh.stdout).toContain(`${id} no longer exists in the service; removed from the stack`);
       expect(await networkUrns()).toHaveLength(0);
       audit();
     },
