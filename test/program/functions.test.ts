@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { toNodeConnection } from "../../src/provider";
-import { NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
+import { NODE_SECRET_FIELDS, NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
 import { outputRejection, rejection, valueOf } from "./outputs";
 
@@ -23,17 +23,6 @@ pulumi.runtime.setMocks(
 
 // Loaded after setMocks, as a program would be.
 const sdk: typeof import("../../src") = require("../../src");
-
-/** Every endpoint URL and credential field of a node. */
-const SECRET_FIELDS = [
-  "httpsEndpoint",
-  "wssEndpoint",
-  "graphqlEndpoint",
-  "beaconEndpoint",
-  "authUsername",
-  "authPassword",
-  "authKey",
-];
 
 const TO_JSON_TEXT = "Calling [toJSON] on an [Output<T>]";
 
@@ -63,7 +52,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
       for (const [field, value] of Object.entries(node)) {
         expect(pulumi.Output.isInstance(value)).toBe(false);
         expect(value).not.toBeUndefined();
-        expect(SECRET_FIELDS).not.toContain(field);
+        expect(NODE_SECRET_FIELDS).not.toContain(field);
       }
       expect(node.id).toMatch(/^ND-/);
       expect(NODE_STATUSES).toContain(node.status);
@@ -110,18 +99,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     expect(await pulumi.isSecret(names)).toBe(false);
     expect(await valueOf(names)).toEqual(listed.map((n) => n.name));
     // Every field of NodeConnection is there; "" where the service sent none.
-    for (const n of listed) {
-      for (const field of [
-        "httpsEndpoint",
-        "wssEndpoint",
-        "graphqlEndpoint",
-        "beaconEndpoint",
-        "authUsername",
-        "authPassword",
-        "authKey",
-      ] as const)
-        expect(typeof n[field]).toBe("string");
-    }
+    for (const n of listed) for (const field of NODE_SECRET_FIELDS) expect(typeof n[field]).toBe("string");
   });
 
   test("getNodeOutput with a secret key: the key is used, never returned", async () => {

@@ -1,40 +1,28 @@
 /** The metadata view of a node holds only masked endpoints; the connection view exactly what was sent. */
 import type { Node } from "../../src/api";
 import { NODE_SECRET_FIELDS } from "../../src/api";
+import { toNode } from "../../src/api/mapping";
+import { wireNode } from "../helpers/client";
 import { toNodeConnection, toNodeResult } from "../../src/provider";
 
 const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
 
-const node: Node = {
-  id: "ND-123-456-789",
-  name: "My Ethereum archive node",
-  network: "NW-123-456-7",
-  organization: "RG-123-456",
-  type: "dedicated",
-  role: "peer",
-  provider: "aws",
-  region: "us-east-1",
-  status: "running",
-  configuration: { archive: true },
-  details: {
-    mode: "archive",
-    version: "1.9.9",
-    apiNamespaces: ["net", "eth", "web3"],
-    httpsEndpoint: `https://nd-123-456-789.p2pify.com/${KEY}`,
-    wssEndpoint: `wss://ws-nd-123-456-789.p2pify.com/${KEY}`,
-    authUsername: "user-name",
-    authPassword: "pass-word-pass-word-pass-word",
-    authKey: KEY,
-  },
-  createdAt: "2023-01-01T00:00:00.000Z",
-  creator: {
-    id: "UR-111-111-111",
-    email: "john.smith@example.com",
-    firstName: "John",
-    lastName: "Smith",
-    organization: { id: "RG-123-456", name: "My organization" },
-  },
-};
+const node: Node = toNode(
+  wireNode({
+    provider: "aws",
+    region: "us-east-1",
+    details: {
+      mode: "archive",
+      version: "1.9.9",
+      api_namespaces: ["net", "eth", "web3"],
+      https_endpoint: `https://nd-123-456-789.p2pify.com/${KEY}`,
+      wss_endpoint: `wss://ws-nd-123-456-789.p2pify.com/${KEY}`,
+      auth_username: "user-name",
+      auth_password: "pass-word-pass-word-pass-word",
+      auth_key: KEY,
+    },
+  }),
+);
 
 describe("toNodeResult", () => {
   test("metadata flattened, masked twins of the endpoints present, nothing secret", () => {
@@ -50,7 +38,7 @@ describe("toNodeResult", () => {
       region: "us-east-1",
       status: "running",
       configuration: { archive: true },
-      createdAt: "2023-01-01T00:00:00.000Z",
+      createdAt: "2020-06-15T07:38:00.747Z",
       creator: node.creator,
       mode: "archive",
       version: "1.9.9",

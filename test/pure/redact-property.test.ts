@@ -14,22 +14,7 @@ const key = fc
 
 /** Text around a key: anything, including quotes, backslashes, URLs and credential words. */
 const FRAGMENTS = [
-  " ",
-  "\n",
-  '"',
-  "'",
-  "\\",
-  ":",
-  "=",
-  "&",
-  "?",
-  ";",
-  "/",
-  "@",
-  "#",
-  "%",
-  "a",
-  "1",
+  ...` \n"'\\:=&?;/@#%a1`,
   "key",
   "token",
   "Bearer ",
