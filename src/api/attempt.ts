@@ -45,6 +45,12 @@ const CONNECTION_CODES = [
 ];
 
 /**
+ * Agents of a POST (the faucet): a new connection each time, so a POST never meets a kept-alive
+ * connection the server has just closed (it may not be retried). Other methods keep connections alive.
+ */
+const closing = { http: new http.Agent(), https: new https.Agent() };
+
+/**
  * node-fetch v2, failing a body cut off mid-stream at once (`body_interrupted`) instead of at the
  * timeout: node-fetch pipes the response into the body it hands out, and a pipe does not pass on
  * a connection closed before the body was complete, so an agent that sees each response ends it.
@@ -53,7 +59,8 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
   // What the watch found, and the body to end once node-fetch has handed it out.
   const seen: { cut?: Error; body?: { destroy?: (error: Error) => void } } = {};
   const agent = (parsed: { protocol?: string | null }) => {
-    const base = parsed.protocol === "https:" ? https.globalAgent : http.globalAgent;
+    const agents = init.method === "POST" ? closing : { http: http.globalAgent, https: https.globalAgent };
+    const base = parsed.protocol === "https:" ? agents.https : agents.http;
     type Adding = http.Agent & { addRequest(req: http.ClientRequest, options: unknown): void };
     const watching = Object.create(base) as Adding;
     watching.addRequest = (req, options) => {
@@ -72,9 +79,7 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
     };
     return watching;
   };
-  // Without an agent of its own node-fetch sends `Connection: close`; keep doing so.
-  const headers = { Connection: "close", ...init.headers };
-  const response = await nodeFetch(url, { ...init, headers, agent } as never);
+  const response = await nodeFetch(url, { ...init, agent } as never);
   seen.body = response.body as typeof seen.body;
   if (seen.cut) seen.body?.destroy?.(seen.cut);
   return response as unknown as FetchResponseLike;

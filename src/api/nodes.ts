@@ -123,7 +123,7 @@ async function* listing(
   query: string,
   extra: object,
   stats?: ListingStats,
-): AsyncGenerator<Node> {
+): AsyncGenerator<Node[]> {
   try {
     yield* paginate(
       t,
@@ -155,7 +155,10 @@ export function listNodes(t: Context, filters?: NodeFilters, options?: ListOptio
       { field: "prefetch", value: show(prefetch), allowed: "expected true or false" },
     ]);
   }
-  return listing(t, call, nodeQuery(t, call.operation, filters), { prefetch });
+  const pages = listing(t, call, nodeQuery(t, call.operation, filters), { prefetch });
+  return (async function* () {
+    for await (const page of pages) yield* page;
+  })();
 }
 
 /**
@@ -196,13 +199,13 @@ export async function listAllNodes(
     }
   };
   const nodes: Node[] = [];
-  for await (const node of listing(t, call, query, { stopAfterItems: limit, checkCount }, stats)) {
-    if (nodes.length === limit) {
+  for await (const page of listing(t, call, query, { stopAfterItems: limit, checkCount }, stats)) {
+    if (nodes.length + page.length > (limit as number)) {
       throw tooMany(
         `more than ${limit} nodes match${filtered}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
       );
     }
-    nodes.push(node);
+    nodes.push(...page);
   }
   return nodes;
 }

@@ -97,8 +97,8 @@ class PageWindow {
 }
 
 /**
- * Yields every item of a paginated list (`{count, next, previous, results}`) as the caller
- * iterates, following `next` (absolute or relative, always fetched from the configured origin).
+ * Yields the items of a paginated list (`{count, next, previous, results}`) one page at a time
+ * as the caller iterates (per page, not per item: 10,000 items cost 100 steps, not 10,000), following `next` (absolute or relative, always fetched from the configured origin).
  * A listing always ends: it is bounded by what the first page's `count` promises (plus a few
  * pages of slack), and an empty page that links on, a `next` back to a fetched page, or a body
  * without a `results` array is an `invalid_response` error (`pagination_stalled`,
@@ -109,7 +109,7 @@ export async function* paginate<T>(
   call: Call,
   source: PageSource<T>,
   stats: ListingStats = { pages: 0, attempts: 0 },
-): AsyncGenerator<T, void, undefined> {
+): AsyncGenerator<T[], void, undefined> {
   const seen = new Set<string>();
   const get = (url: string) => request(t, call, { method: "GET", url });
   let url: string | undefined = source.firstUrl;
@@ -213,7 +213,7 @@ export async function* paginate<T>(
         window = undefined;
       }
       window?.fill();
-      yield* mapAnswer(t, call, { ...answer, attempts: stats.attempts }, () =>
+      yield mapAnswer(t, call, { ...answer, attempts: stats.attempts }, () =>
         results.map((item, i) => source.map(item, `page ${n} results[${i}]`)),
       );
       url = next;

@@ -166,6 +166,22 @@ describe("timeouts and connections", () => {
     expect(e.message).toMatch(/deadline of 250 ms/);
     expect(server.hits.length).toBeLessThanOrEqual(3);
   });
+
+  it("GETs reuse one connection; the faucet's POST opens its own and closes it", async () => {
+    const faucet = { status: 200, body: { amountSent: "5", transaction: "0xabc" } };
+    const node = { status: 200, body: wireNode() };
+    server.script(node, node, faucet, node);
+    const c = client();
+    await c.getNode(NODE_ID);
+    await c.getNode(NODE_ID);
+    await c.requestTestTokens("0x52908400098527886e0f7030069857d2e4169ee7");
+    await c.getNode(NODE_ID);
+    const [get1, get2, post, get3] = server.hits;
+    expect(get2.port).toBe(get1.port);
+    expect(get3.port).toBe(get1.port);
+    expect(post.port).not.toBe(get1.port);
+    expect(post.headers.connection).toBe("close");
+  });
 });
 
 it("the API key is absent from every error's message, stack, JSON and inspection", () => {

@@ -139,6 +139,8 @@ export interface Hit {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The client's port: requests with one port came on one connection. */
+  port: number;
 }
 
 /** A raw HTTP server on 127.0.0.1, port 0, answering each request with the next script. */
@@ -187,7 +189,8 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
-      hits.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      const port = req.socket.remotePort ?? 0;
+      hits.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, port });
       const s = queue.length > 0 ? queue.shift()! : state.fallback;
       if (typeof s === "function") return s(req, res, body);
       if ("hang" in s) return;

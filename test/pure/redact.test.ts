@@ -272,8 +272,10 @@ describe("LearnedSecrets", () => {
 
   it("is bounded, forgetting the oldest first", () => {
     const b = new LearnedSecrets();
-    for (let i = 0; i < MAX_LEARNED_SECRETS + 10; i++) b.learn([`secret-value-${i}`]);
-    expect(b.redact("secret-value-9")).toBe("secret-value-9");
-    expect(b.redact(`secret-value-10 secret-value-${MAX_LEARNED_SECRETS + 9}`)).toBe("[REDACTED] [REDACTED]");
+    const total = MAX_LEARNED_SECRETS * 1.25 + 1; // the learn that trims
+    for (let i = 0; i < total; i++) b.learn([`secret-value-${i}`]);
+    const oldestKept = total - MAX_LEARNED_SECRETS;
+    expect(b.redact(`secret-value-${oldestKept - 1}`)).toBe(`secret-value-${oldestKept - 1}`);
+    expect(b.redact(`secret-value-${oldestKept} secret-value-${total - 1}`)).toBe("[REDACTED] [REDACTED]");
   });
 });
