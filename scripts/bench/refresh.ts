@@ -1,7 +1,7 @@
 /**
  * `pulumi refresh` of 100 adopted networks under the real engine (file backend, sandboxed),
- * against its floor: the refresh of an empty stack (the engine's own cost) plus 100 x L / the
- * engine's default parallelism.
+ * against its floor: the refresh of one network (the engine's cost and the start of the
+ * dynamic-provider host, which loads @pulumi/pulumi) plus 99 x L / the engine's default parallelism.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -79,27 +79,39 @@ export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
       return s;
     };
     const full = await stack("bench-refresh", emulator.bulkNetworks);
+    const one = await stack("bench-refresh-one", emulator.bulkNetworks.slice(0, 1));
     const empty = await stack("bench-refresh-empty", []);
     const before = await emulator.requests();
     const refresh = await timed(() => full.refresh());
     const requests = (await emulator.requests()) - before;
+    const single = await timed(() => one.refresh());
     const idle = await timed(() => empty.refresh());
-    for (const r of [refresh.result, idle.result])
+    for (const r of [refresh.result, single.result, idle.result])
       if (r.summary.result !== "succeeded") throw new Error(`refresh ${r.summary.result}`);
-    // The floor: the engine's own cost (a refresh of an empty stack) plus one latency per network
-    // at the engine's parallelism.
-    const floor = idle.ms + (NETWORKS * LATENCY_MS) / parallel;
+    // The floor: what any refresh of a Network costs (the engine, the provider host's start, one
+    // read), plus one latency per other network at the engine's parallelism.
+    const floor = single.ms + ((NETWORKS - 1) * LATENCY_MS) / parallel;
     const ratio = refresh.ms / floor;
-    log(`refresh: ${ms(refresh.ms)}, ${requests} requests; empty stack ${ms(idle.ms)}`);
+    log(
+      `refresh: ${ms(refresh.ms)}, ${requests} requests; one network ${ms(single.ms)}; empty stack ${ms(idle.ms)}`,
+    );
     const rows: Row[] = [
       {
         section: `refresh of ${NETWORKS} adopted networks (L ${LATENCY_MS} ms, real engine)`,
         figure: `\`pulumi refresh\` wall time (requests)`,
         value: `${ms(refresh.ms)} (${requests})`,
-        baseline: `empty stack ${ms(idle.ms)} + ${NETWORKS} x L / ${parallel} (default --parallel) = ${ms(floor)}`,
+        baseline: `one network ${ms(single.ms)} + ${NETWORKS - 1} x L / ${parallel} (default --parallel) = ${ms(floor)}`,
         ratio: x(ratio),
         target: "<= 1.5x",
         met: ratio <= 1.5,
+      },
+      {
+        section: `refresh of ${NETWORKS} adopted networks (L ${LATENCY_MS} ms, real engine)`,
+        figure: "where the floor goes: the engine alone (refresh of an empty stack)",
+        value: ms(idle.ms),
+        baseline: `one network ${ms(single.ms)}: the rest is the dynamic-provider host starting`,
+        ratio: x(idle.ms / single.ms),
+        target: "",
       },
     ];
     return rows;
