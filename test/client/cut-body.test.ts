@@ -1,9 +1,4 @@
-/**
- * A body cut off mid-stream: the server sends the status and headers, part of the body, then
- * closes (or resets) the connection. The client notices at once, as a typed `network` failure
- * with code `body_interrupted`, retried like any dropped connection for idempotent calls and
- * never for the faucet's POST; it does not wait out the per-attempt timeout.
- */
+/** A body cut off mid-stream fails at once as body_interrupted: retried for GETs, never the faucet's POST. */
 import net from "node:net";
 import { ApiError, NodeServiceClient } from "../../src/api";
 import { failureRecorder, testClient, wireNode } from "../helpers/client";

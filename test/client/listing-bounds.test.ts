@@ -1,8 +1,4 @@
-/**
- * What a listing fetches: a collect-all whose first page announces more nodes than its limit fails
- * at once, and a caller that asked for no pages ahead (`prefetch: false`) gets exactly the pages
- * it iterates into, nothing fetched in the background.
- */
+/** What a listing fetches: over its limit it fails at the first page; prefetch: false fetches none ahead. */
 import type http from "node:http";
 import { ApiError, NodeServiceClient } from "../../src/api";
 import {

@@ -1,8 +1,4 @@
-/**
- * Stopping the plugin (SIGTERM or SIGINT) while its calls wait on a service that never answers:
- * after a bounded grace (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`) each call is answered and the process
- * exits. A FaucetDrip create cut off so is recorded as `outcome: "unknown"`, its journal entry kept.
- */
+/** A stopped plugin answers its waiting calls after a bounded grace and exits; a cut send is unknown. */
 import * as fs from "fs";
 import * as http from "http";
 import { AddressInfo } from "net";

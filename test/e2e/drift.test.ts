@@ -1,7 +1,4 @@
-/**
- * A Network under the real engine (a program on disk, run by the nodejs language host) against
- * the emulator: its outputs, drift you can read, and a refused delete that says what works.
- */
+/** A Network in a program on disk: its outputs, drift you can read, a refused delete that says what works. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";

@@ -1,15 +1,7 @@
 /**
- * Interrupted runs under the real engine: the emulator holds the faucet send or the network PATCH
- * in flight, the engine's whole process tree is SIGKILLed (as a cancelled CI job is), then `up`
- * runs again. The stack converges, the faucet is never asked twice, nothing secret reaches the state.
- *
- * What the pinned engine (v3.274.1) does after the kill, and what the test does, as a CI job would:
- * - the killed `up` leaves its lock, so the next `up` refuses ("currently locked"): the test runs
- *   `pulumi cancel` (`stack.cancel()`), as the message says;
- * - the interrupted creates stay as pending operations; the next `up` warns and creates those
- *   resources again (the FaucetDrip's journal keeps the faucet from being asked again) but keeps
- *   the pending CREATEs, which `pulumi refresh --clear-pending-creates` drops; a preview then
- *   shows no changes.
+ * Runs killed (the engine's whole tree SIGKILLed) while the emulator holds the faucet send or the
+ * network PATCH: the next `up`, after `pulumi cancel` and `refresh --clear-pending-creates` as the
+ * pinned engine asks, converges without asking the faucet twice or leaking a secret.
  */
 import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";

@@ -1,8 +1,6 @@
 /**
- * The provider plugin `blockchain` (bin/) served to YAML programs by the real engine, found
- * through the `plugins:` path entry of their Pulumi.yaml, against the emulator: examples/yaml-quickstart
- * (up, preview, drift, destroy) and `pulumi import` of a network. (Python, TypeScript and Go on the
- * installed release: release.test.ts.) A secrets audit follows each step.
+ * The plugin (bin/) served to YAML programs through their Pulumi.yaml `plugins:` path entry:
+ * examples/yaml-quickstart's lifecycle and `pulumi import` of a network, each step audited.
  */
 import * as fs from "fs";
 import * as path from "path";

@@ -1,8 +1,4 @@
-/**
- * What preview catches before anything changes, under the real engine against the emulator: a
- * plain-http API URL, a wrong key, no key, the `import` option. Each failure is printed once,
- * without a stack trace, and nothing is changed in the service.
- */
+/** What preview refuses once, with no trace, changing nothing: plain-http URLs, wrong or no keys, import. */
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";
 import { emulatorConfig, EngineRun } from "../helpers/engine-run";

@@ -1,7 +1,4 @@
-/**
- * The quickstart and feed-app examples run from their folders by the real engine (through the
- * nodejs language host, as `pulumi up` would) against the emulator, with a secrets audit.
- */
+/** The quickstart and feed-app examples run from their folders by the real engine, with a secrets audit. */
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";

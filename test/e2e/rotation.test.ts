@@ -1,18 +1,8 @@
 /**
- * End to end: the CI guide's pipeline (docs/ci.md, examples/ci/github-actions.yml) under the real
- * engine, against the emulator running in another process and driven over HTTP, as a team
- * rehearses "the service rotated a node's credentials":
- *
- * - infra stack: adopts a `Network`, exports the node's endpoint from the functions
- *   (`getNodeOutput`, `getNodesOutput`) and one from `Network.connections`;
- * - app stack: reads the endpoint through a `StackReference` into a deployment resource (a small
- *   dynamic resource that writes the app's environment to a file, as a deploy step would);
- * - the credentials are rotated through the emulator's admin endpoint; one pipeline run (infra
- *   `up`, then app `up`) delivers the new endpoint to the app, while `Network.connections` keeps
- *   the old one until `pulumi up --refresh`;
- * - the organization's key is rotated: the job's old key is refused at preview, saying where it
- *   came from;
- * - neither the old nor the new credentials appear in the backend's files or the engine's output.
+ * The CI guide's pipeline (docs/ci.md) when the service rotates credentials: an infra stack's
+ * functions deliver a node's new endpoint to an app stack (StackReference) in one run, while
+ * `Network.connections` follows on `up --refresh`; a rotated organization key is refused at
+ * preview, naming its source; no credential, old or new, leaks.
  */
 import { spawn } from "child_process";
 import type { ChildProcess } from "child_process";

@@ -1,7 +1,4 @@
-/**
- * Network scenarios as inline Automation API programs under the real engine, against the
- * emulator: update in place, replace, out-of-band delete, an API key passed as an argument.
- */
+/** Network scenarios as inline programs: update in place, replace, out-of-band delete, a key argument. */
 import * as fs from "fs";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";

@@ -1,9 +1,7 @@
 /**
- * This version runs on stacks a released one wrote: preview and up show no changes, refresh keeps
- * every resource, destroy succeeds. Each folder of test/fixtures/upgrade/ is a release's baseline
- * (`scripts/record-upgrade-baseline.ts`): its stacks' exported state, project files and
- * `baseline.json`. Each stack is imported into a fresh backend and run on this checkout's build,
- * against an emulator with the recording's seed (same ids and keys) left as the recording left it.
+ * This version on stacks a released one wrote (test/fixtures/upgrade/<version>/, recorded by
+ * scripts/record-upgrade-baseline.ts, seed and keys included): no changes to preview or up,
+ * refresh keeps every resource, destroy succeeds.
  */
 import * as crypto from "crypto";
 import * as fs from "fs";

@@ -12,11 +12,7 @@ function hint(secret: string): string {
   return `${secret.slice(0, 4)}… (${secret.length} chars)`;
 }
 
-/**
- * Searches every file and every text for every secret, in each of its forms (plain, URL-encoded,
- * JSON-escaped: the model's `secretForms`).
- * Returns what was found, described without revealing the secrets.
- */
+/** Every secret in any form (`secretForms`) found in the files and texts, described without revealing it. */
 export function findSecrets(
   secrets: readonly string[],
   sources: { files?: readonly string[]; texts?: Record<string, string> },

@@ -1,7 +1,4 @@
-/**
- * The client in tests: wire records as the service sends them, a fake fetch that records its
- * calls, a scripted raw HTTP server (for hostile or misconfigured services) and a test client.
- */
+/** The client in tests: wire records, a recording fake fetch, a scripted raw HTTP server, a test client. */
 import http from "node:http";
 import { AddressInfo } from "node:net";
 import {
@@ -89,10 +86,7 @@ export function systemError(code: string): Error {
   return Object.assign(new Error(`request to https://api.example.com/ failed, reason: ${code}`), { code });
 }
 
-/**
- * A fake fetch that records every call and answers with `answer(url, call index)`. JSON bodies are
- * serialized; `text` is sent as is.
- */
+/** A fake fetch that records every call and answers with `answer(url, call index)`. */
 export function recordingFetch(
   answer: (url: string, index: number, init: FetchInitLike) => FakeAnswer = () => ({
     status: 200,

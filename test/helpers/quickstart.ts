@@ -25,10 +25,7 @@ export function expectQuickstartUp(up: UpResult, emulator: RunningEmulator, decl
   expect(up.stdout).toMatch(/firstNodeHttpsEndpoint\s*: \[secret\]/);
 }
 
-/**
- * A rename through the service API, as in the console: refresh puts it in state, preview shows
- * it as a change back to `declared`, up restores `declared`.
- */
+/** A console rename: refresh puts it in state, preview shows it changed back, up restores `declared`. */
 export async function expectRenameRestored(
   run: EngineRun,
   stack: Stack,

@@ -1,9 +1,4 @@
-/**
- * Program tier: the data-source functions in a program under `pulumi.runtime.setMocks`, against
- * the emulator over real HTTP. Their results compose (metadata readable and plain, connection
- * data secret as a whole with plain strings inside), and expected failures are `pulumi.RunError`s
- * (one message, no trace), one error object per message.
- */
+/** Functions under setMocks on the emulator: results compose, secret as a whole; failures are RunErrors. */
 import * as pulumi from "@pulumi/pulumi";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { toNodeConnection } from "../../src/provider";

@@ -1,9 +1,4 @@
-/**
- * Program tier: the functions' invoke options. They compile in a strict program; `dependsOn`
- * makes the lookup start after the network's update (delayed by the emulator) and keeps it
- * unknown in a preview that creates the network; `parent` shows a failure under that resource;
- * a Promise form refuses `dependsOn`.
- */
+/** The functions' invoke options in a strict program: dependsOn defers lookups, parent, Promise forms. */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";

@@ -1,8 +1,4 @@
-/**
- * A program's `blockchain:*` stack config, reviewed when the package is first used (a resource
- * declared, a function called): a mistyped key is named with the setting it resembles, a
- * plain-text API key gets one warning naming the command that stores it encrypted, never the key.
- */
+/** The blockchain:* stack config reviewed once: a mistyped key named, a plain-text API key warned about. */
 import * as pulumi from "@pulumi/pulumi";
 import { Network } from "../../src";
 

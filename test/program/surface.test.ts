@@ -1,8 +1,4 @@
-/**
- * The main entry as a program and an editor see it: its curated runtime names, docs on every
- * exported name and every field (what hover shows, read with the TypeScript checker), the
- * `…Output` arguments as `Input<…>` of the plain types, and typos refused for untyped callers.
- */
+/** The main entry as programs and editors see it: its runtime names, docs on each name and field, typos. */
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";

@@ -1,7 +1,4 @@
-/**
- * Property names and sizes (src/model/limits.ts): an unknown property is refused naming the known
- * one it resembles; every free-form string has a bound, checked before anything is sent.
- */
+/** Property names and sizes: an unknown property is named with the one it resembles; strings are bounded. */
 import { NodeServiceClient } from "../../src/api";
 import { checkLength, closestName, unknownProperties, validateNodeFilters } from "../../src/model";
 import { recordingFetch } from "../helpers/client";

@@ -10,10 +10,8 @@ const key = (alphabet: string[]) =>
   fc.string({ unit: fc.constantFrom(...alphabet), minLength: 8, maxLength: 64 });
 
 /**
- * The test's own reading of "key-like": at least 16 characters with letters and digits, except
- * names made only of ordinary words (all letters, all digits, or up to 12 letters followed by up
- * to 3 digits, such as `ws-nd-123-456-789` or `eth-mainnet-2`), which must stay readable in host
- * names and paths.
+ * The test's own reading of "key-like": 16+ characters with letters and digits, unless made only of
+ * ordinary words (`ws-nd-123-456-789`, `eth-mainnet-2`), which stay readable in hosts and paths.
  */
 function keyLike(k: string): boolean {
   if (k.length < 16 || !/[A-Za-z]/.test(k) || !/[0-9]/.test(k)) return false;

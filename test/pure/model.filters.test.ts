@@ -1,7 +1,4 @@
-/**
- * The model's filter rules: Object.prototype names are unknown filters (never table lookups),
- * prototype names as values are refused cleanly, and combinations the service refuses are refused.
- */
+/** Filter rules: Object.prototype names are unknown filters or refused values; bad combinations refused. */
 import fc from "fast-check";
 import { InvalidInputError, NodeServiceClient } from "../../src/api";
 import {

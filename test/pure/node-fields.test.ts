@@ -1,7 +1,4 @@
-/**
- * The node-field table: each field's names are written once in src/ (the emulator writes the
- * service's JSON by hand on purpose), and a made-up secret field added to it is secret everywhere.
- */
+/** The node-field table: names written once in src/; a made-up secret field is secret everywhere. */
 import * as fs from "fs";
 import * as path from "path";
 import { NODE_DETAIL_FIELDS } from "../../src/model";

@@ -1,8 +1,4 @@
-/**
- * Client options, checked once at construction: a wrong value, type or name is an
- * `InvalidInputError` naming the option; keys an HTTP header cannot carry are refused; and no
- * construction error ever echoes the key, wherever it was put.
- */
+/** Client options checked at construction: a bad one is an InvalidInputError naming it; no key echoed. */
 import util from "node:util";
 import fc from "fast-check";
 import {

@@ -1,9 +1,4 @@
-/**
- * Listings that fetch pages ahead: the same items in the same order as a plain `next` walk (also
- * under random faults), never more attempts in flight than `maxConcurrentRequests`, a window of
- * pages fetched ahead bounded by it, an early stop on `limit` and on the consumer's `return()`,
- * and the fallback to walking `next` when the pages are not predictable.
- */
+/** Pages fetched ahead: the items and order of a `next` walk, bounded in flight, stopped early, or a walk. */
 import fc from "fast-check";
 import {
   InvalidInputError,

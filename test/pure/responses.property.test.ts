@@ -1,8 +1,4 @@
-/**
- * Property: whatever the server answers (any status, any body, any JSON shape), every client call
- * settles with a value or an ApiError, never another error, and a faucet call whose answer cannot
- * be read is never "not processed" unless the service refused it clearly.
- */
+/** Any answer settles a call with a value or an ApiError; an unreadable faucet answer may be processed. */
 import fc from "fast-check";
 import { ApiError, NodeServiceClient } from "../../src/api";
 import { FakeAnswer, collect, recordingFetch, wireNetwork, wireNode } from "../helpers/client";

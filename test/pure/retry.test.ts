@@ -1,8 +1,4 @@
-/**
- * The retry rules, one test per rule, through a client on a fake fetch: which failures are tried
- * again and after what wait (the server's timing beats the local backoff), when a call stops and
- * which limit its error names, and wait lines and errors named by the caller's operation.
- */
+/** The retry rules one by one on a fake fetch: what is retried after what wait, and why a call stops. */
 import { ApiError, NodeServiceClient, NodeServiceClientOptions, RetryWait } from "../../src/api";
 import { withSettingHints } from "../../src/settings";
 import { FakeAnswer, recordingFetch, rejection, systemError, wireNetwork, wireNode } from "../helpers/client";

@@ -1,9 +1,4 @@
-/**
- * Which failures of the functions end a program quietly (src/functions/program.ts): every
- * failure a user can cause or meet (every error of the client, a missing setting, a wait timeout)
- * becomes a `pulumi.RunError` with the same message, the original as `cause`, one object per
- * message; a bug keeps its class and trace.
- */
+/** Failures users meet become one quiet pulumi.RunError (same message, the original as cause); bugs don't. */
 import * as pulumi from "@pulumi/pulumi";
 import { createApiError, type ApiErrorKind } from "../../src/api/errors";
 import { asRunError, isExpectedFailure } from "../../src/functions/program";

@@ -1,8 +1,4 @@
-/**
- * The wait of getNode / getNodes `waitFor`, with a fake poll and a fake clock: `waitFor` is checked
- * completely before the first poll, and the wait never runs past its timeout. The functions
- * against the emulator are in the providers tier: test/providers/wait.test.ts.
- */
+/** waitFor with a fake poll and clock: checked before the first poll, never past its timeout. */
 import { InvalidInputError, type Node } from "../../src/api";
 import {
   MAX_WAIT_INTERVAL_SECONDS,
