@@ -1,9 +1,10 @@
 /**
  * One plugin process spoken to over gRPC as the engine does, across at least `calls` calls: a
  * seeded mix of Check, Diff, Read and Invokes against a faulted emulator of its own. Calls that
- * reach the service start {@link HTTP_GAP_MS} after the previous one (never queued by the
- * plugin's limiter) and are timed against a plain HTTP client replaying the same requests until
- * one meets no fault; local calls fill the time between. RSS (VmRSS) is sampled every
+ * reach the service start {@link HTTP_GAP_MS} after the previous one and are timed, whole and from
+ * the arrival of their first request (after any wait of the limiter, which slows the process
+ * after the faults' 429s), against a plain HTTP client replaying the same requests until one
+ * meets no fault; local calls fill the time between. RSS (VmRSS) is sampled every
  * {@link RSS_EVERY} calls after the warm-up.
  */
 import * as fs from "fs";
@@ -41,6 +42,8 @@ export interface TimedCall {
   faulted: boolean;
   /** The plain client's time for the same successful requests; undefined when none succeeded. */
   plainMs?: number;
+  /** From the arrival of the call's first request to the call's end: without the limiter's waits before it. */
+  servedMs: number;
 }
 
 export interface PluginSoakResult {
@@ -167,7 +170,8 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
       const before = emulator.requestStats().total;
       const t = performance.now();
       const status = await plain(r);
-      const elapsed = performance.now() - t;
+      const end = performance.now();
+      const elapsed = end - t;
       const made = await since(before);
       if (status >= 200 && status < 300 && made.length === 1 && !made[0].fault) return elapsed;
     }
@@ -257,7 +261,8 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
         ok = false;
         fail(error);
       }
-      const elapsed = performance.now() - t;
+      const end = performance.now();
+      const elapsed = end - t;
       const made = await since(before);
       result.requests += made.length;
       const faulted = made.filter((r) => r.fault).length;
@@ -277,6 +282,7 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
         requests: made.length,
         faulted: faulted > 0,
         plainMs: clean.length > 0 ? plainMs : undefined,
+        servedMs: performance.timeOrigin + end - made[0].at,
       });
     };
 

@@ -58,10 +58,13 @@ describe("paths, methods, request record and lifecycle", () => {
     expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
   });
 
-  test("the request record keeps method, route, path, query (last value wins) and status, never headers", async () => {
+  test("the request record keeps method, route, path, query (last value wins), status and arrival time, never headers", async () => {
     emulator().resetRequests();
+    const before = Date.now();
     await call(emulator(), "/v1/nodes/?region=uksouth&page=1&region=eu3");
     await call(emulator(), "/v1/nodes/ND-999-999-999/", { key: null });
+    const after = Date.now();
+    const at = expect.any(Number);
     expect(emulator().requests()).toEqual([
       {
         method: "GET",
@@ -69,9 +72,21 @@ describe("paths, methods, request record and lifecycle", () => {
         path: "/v1/nodes/",
         query: { region: "eu3", page: "1" },
         status: 200,
+        at,
       },
-      { method: "GET", route: "/v1/nodes/{id}/", path: "/v1/nodes/ND-999-999-999/", query: {}, status: 401 },
+      {
+        method: "GET",
+        route: "/v1/nodes/{id}/",
+        path: "/v1/nodes/ND-999-999-999/",
+        query: {},
+        status: 401,
+        at,
+      },
     ]);
+    const [first, second] = emulator()
+      .requests()
+      .map((r) => r.at);
+    expect(before - 1 <= first && first <= second && second <= after + 1).toBe(true);
     expect(JSON.stringify(emulator().requests())).not.toContain(emulator().apiKey);
     expect(emulator().requestStats()).toEqual({
       total: 2,

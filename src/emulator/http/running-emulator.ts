@@ -28,6 +28,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   /** Status answered; `0` when the connection was dropped without a response. */
   status: number;
+  /** When the request arrived: ms since the Unix epoch, with fractions (`performance.timeOrigin + performance.now()`). */
+  at: number;
   /**
    * The injected fault, if any: `rate-limit` (past {@link EmulatorOptions.rateLimit}), `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
    * `504`, `drop`, `<status>-after-processing` (e.g. `504-after-processing`),

@@ -96,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       path,
       query: Object.fromEntries(new URLSearchParams(rawQuery)),
       status: 0,
+      at: performance.timeOrigin + performance.now(),
     };
     const labels: string[] = [];
     const finish = (reply: Reply | undefined, closeAfter = false) => {
