@@ -103,6 +103,26 @@ describe("RequestLimiter", () => {
     expect(limiter.rate()).toBeCloseTo(10 * CUT);
   });
 
+  test("answers within a second of a cut to requests sent before it raise the cut to CUT x what was served", async () => {
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 8, clock);
+    await serve(limiter, clock, 5, 10);
+    const inFlight = await Promise.all(Array.from({ length: 4 }, () => limiter.take(Infinity)));
+    await refuse(limiter, 1000);
+    expect(limiter.rate()).toBeCloseTo(5 * CUT);
+    for (const release of inFlight) {
+      clock.advance(100);
+      release!({ throttled: false });
+    }
+    expect(limiter.rate()).toBeCloseTo(9 * CUT + Math.max(MIN_RATE, 9 * CUT * RECOVERY) * 0.4, 5);
+    // Past that second, answers are what the cut pace allowed: they raise nothing.
+    clock.advance(10_000); // recovered past 9 requests/s
+    const later = clock.now() + 5000;
+    const before = limiter.rate(later);
+    await serve(limiter, clock, 15, 10);
+    expect(limiter.rate(later)).toBe(before);
+  });
+
   test("a throttle met while paced cuts again without pausing the process", async () => {
     const clock = fakeClock();
     const limiter = new RequestLimiter(0, 8, clock);
