@@ -170,8 +170,7 @@ export async function runPluginSoak(options: PluginSoakOptions): Promise<PluginS
       const before = emulator.requestStats().total;
       const t = performance.now();
       const status = await plain(r);
-      const end = performance.now();
-      const elapsed = end - t;
+      const elapsed = performance.now() - t;
       const made = await since(before);
       if (status >= 200 && status < 300 && made.length === 1 && !made[0].fault) return elapsed;
     }

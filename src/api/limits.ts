@@ -49,7 +49,6 @@ export class RequestLimiter implements Limiter {
   private pausedUntil = -Infinity;
   private cutRate = Infinity;
   private cutAt = -Infinity;
-  private cutBase = 0;
   private readonly served: number[] = [];
 
   /** `maxRequestsPerSecond` 0 or Infinity: no cap. */
@@ -105,10 +104,7 @@ export class RequestLimiter implements Limiter {
       this.served.push(now);
       // Answers to requests sent before a cut, arriving within a second of it, show what the
       // service accepted more fully than the count at the cut (a burst's answers come staggered).
-      if (now - this.cutAt < WINDOW_MS && this.served.length > this.cutBase) {
-        this.cutBase = this.served.length;
-        this.cutRate = Math.max(this.cutRate, this.cutBase * CUT);
-      }
+      if (now - this.cutAt < WINDOW_MS) this.cutRate = Math.max(this.cutRate, this.served.length * CUT);
       return;
     }
     // The other refusals of the burst that caused the last cut say nothing new.
@@ -117,7 +113,6 @@ export class RequestLimiter implements Limiter {
     const unpaced = rate === Infinity;
     // What the service served last second; when it served nothing, the pace so far.
     const base = this.served.length > 0 ? Math.min(rate, this.served.length) : unpaced ? 1 / CUT : rate;
-    this.cutBase = base;
     this.cutRate = Math.max(MIN_RATE, base * CUT);
     this.cutAt = now;
     this.nextSlot = Math.max(this.nextSlot, now + 1000 / this.cutRate);

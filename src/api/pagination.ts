@@ -1,7 +1,7 @@
 /**
  * The one place pages are fetched: a listing follows `next` until it is null, and fetches the
  * pages it can predict ahead of the walk (up to `maxConcurrentRequests`), all within its call's
- * deadline. Callers get items and never see pages.
+ * deadline. Callers get the items of one page at a time.
  */
 import { ApiError } from "./errors";
 import type { Context } from "./options";
@@ -97,8 +97,9 @@ class PageWindow {
 }
 
 /**
- * Yields the items of a paginated list (`{count, next, previous, results}`) one page at a time
- * as the caller iterates (per page, not per item: 10,000 items cost 100 steps, not 10,000), following `next` (absolute or relative, always fetched from the configured origin).
+ * Yields the items of a paginated list (`{count, next, previous, results}`) a page at a time as
+ * the caller iterates (10,000 items cost 100 async steps, not 10,000), following `next`
+ * (absolute or relative, always fetched from the configured origin).
  * A listing always ends: it is bounded by what the first page's `count` promises (plus a few
  * pages of slack), and an empty page that links on, a `next` back to a fetched page, or a body
  * without a `results` array is an `invalid_response` error (`pagination_stalled`,
