@@ -38,15 +38,20 @@ export interface EngineSandbox {
 }
 
 /**
- * The engine's variables for a sandbox: the engine, then the folder of the dynamic providers'
- * plugin (`@pulumi/pulumi` of `nodeModules`), first on PATH.
+ * PATH for the engine: the engine, then the folder of the dynamic providers' plugin
+ * (`pulumi-resource-pulumi-nodejs` of `@pulumi/pulumi` in `nodeModules`, else this repository's).
  */
-export function engineEnvironment(engineDir: string, dir: string, passphrase: string, nodeModules?: string) {
+export function enginePath(engineDir: string, nodeModules?: string): string {
   const pulumiDir = nodeModules
     ? path.join(nodeModules, "@pulumi", "pulumi")
     : path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+  return [engineDir, pulumiDir, process.env.PATH ?? ""].join(path.delimiter);
+}
+
+/** The engine's variables for a sandbox, PATH as {@link enginePath} makes it. */
+export function engineEnvironment(engineDir: string, dir: string, passphrase: string, nodeModules?: string) {
   return {
-    PATH: [engineDir, pulumiDir, process.env.PATH ?? ""].join(path.delimiter),
+    PATH: enginePath(engineDir, nodeModules),
     PULUMI_HOME: path.join(dir, "home"),
     PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: passphrase,

@@ -4,9 +4,12 @@
  * shows: the tarball's contents, every entry type-checked under each module resolution, the
  * client entry without `@pulumi/*`, the installed plugin and emulator command; then, under the real
  * engine, the README's projects compiled with `tsc`, run against the installed emulator, a second
- * project on a `StackReference`, the README's client script, destroy and a secrets audit.
+ * project on a `StackReference`, the README's client script, destroy and a secrets audit; and the
+ * README's project again at the lowest `@pulumi/pulumi` the package promises (its peer range's
+ * floor), with that SDK's own dynamic-provider host: up, preview, refresh, destroy.
  * The package's dependencies are copies of this repository's (npm runs offline); `@pulumi/pulumi`,
- * `typescript` and `@types/node` are links to them.
+ * `typescript` and `@types/node` are links to them: `@pulumi/pulumi` to the pinned devDependency,
+ * or to the floor's, the devDependency `@pulumi/pulumi-floor` (an npm alias).
  */
 import { execFile, spawn } from "child_process";
 import * as fs from "fs";
@@ -15,14 +18,30 @@ import * as path from "path";
 import { promisify } from "util";
 import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
 import * as ts from "typescript";
+import { enginePath } from "../../scripts/engine-sandbox";
+import type { RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../helpers/plugin-client";
 import { describeWithEngine } from "../helpers/engine";
-import { emulatorConfig, EngineRun } from "../helpers/engine-run";
+import { changes, emulatorConfig, EngineRun } from "../helpers/engine-run";
 import { readmeBlock, readmeFile } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const NAME = "pulumi-blockchain-nodes";
 const run = promisify(execFile);
+
+/** A `@pulumi/pulumi` of this repository's `node_modules`, by the name it is installed under. */
+function sdkAt(name: string): { dir: string; version: string } {
+  const dir = path.join(ROOT, "node_modules", ...name.split("/"));
+  return {
+    dir,
+    version: (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string })
+      .version,
+  };
+}
+/** The SDK the tests run with (the devDependency `@pulumi/pulumi`). */
+const PINNED = sdkAt("@pulumi/pulumi");
+/** The lowest SDK the package promises: the devDependency `@pulumi/pulumi-floor`, an alias of it. */
+const FLOOR = sdkAt("@pulumi/pulumi-floor");
 
 /** Copies a folder (files and folders; links as links). */
 function copyTree(from: string, to: string): void {
@@ -100,9 +119,9 @@ function dependencyClosure(): string[] {
 
 /**
  * Installs the tarball into `project` with npm, offline: its dependencies copied from this
- * repository's first, then `@pulumi/pulumi`, `typescript` and `@types/node` linked to its copies.
+ * repository's first, then `@pulumi/pulumi` (`sdk`), `typescript` and `@types/node` linked to its copies.
  */
-async function install(project: string, tarball: string): Promise<void> {
+async function install(project: string, tarball: string, sdk = PINNED.dir): Promise<void> {
   fs.mkdirSync(path.join(project, "node_modules"), { recursive: true });
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
   for (const dep of dependencyClosure())
@@ -121,10 +140,14 @@ async function install(project: string, tarball: string): Promise<void> {
     ],
     { cwd: project },
   );
-  for (const linked of ["@pulumi/pulumi", "typescript", "@types/node"]) {
+  for (const [linked, target] of [
+    ["@pulumi/pulumi", sdk],
+    ["typescript", path.join(ROOT, "node_modules", "typescript")],
+    ["@types/node", path.join(ROOT, "node_modules", "@types", "node")],
+  ]) {
     const at = path.join(project, "node_modules", linked);
     fs.mkdirSync(path.dirname(at), { recursive: true });
-    fs.symlinkSync(path.join(ROOT, "node_modules", linked), at, "dir");
+    fs.symlinkSync(target, at, "dir");
   }
 }
 
@@ -398,6 +421,17 @@ describe("the packed package, installed from its tarball", () => {
     }
   });
 
+  test("the lowest @pulumi/pulumi it promises is the one tested: package.json's peer range and the README's project start at @pulumi/pulumi-floor", () => {
+    const { peerDependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      peerDependencies: Record<string, string>;
+    };
+    const readmeProject = JSON.parse(readmeFile("package.json")) as { dependencies: Record<string, string> };
+    expect({
+      peer: peerDependencies["@pulumi/pulumi"],
+      readme: readmeProject.dependencies["@pulumi/pulumi"],
+    }).toEqual({ peer: `>=${FLOOR.version} <4.0.0`, readme: `^${FLOOR.version}` });
+  });
+
   test("the installed emulator command prints its version, and with --json one object, then serves", async () => {
     const bin = path.join(project, "node_modules", ".bin", "blockchain-nodes-emulator");
     const { stdout } = await run(bin, ["--version"]);
@@ -426,8 +460,26 @@ describe("the packed package, installed from its tarball", () => {
 // ---------------------------------------------------------------------------------------------
 
 describeWithEngine()("the README's project, installed from the tarball, under the real engine", () => {
-  let engine: EngineRun;
-  let emulator: Awaited<ReturnType<(typeof import("../../src/emulator"))["startEmulator"]>>;
+  let emulator: RunningEmulator;
+  const engines: EngineRun[] = [];
+
+  beforeAll(async () => {
+    // The emulator of the installed package, through its subpath.
+    const installed = require.resolve(`${NAME}/emulator`, { paths: [project] });
+    emulator = await (require(installed) as typeof import("../../src/emulator")).startEmulator({ port: 0 });
+  });
+
+  afterAll(async () => {
+    for (const engine of engines) await engine.close();
+    await emulator?.close();
+  }, 240_000);
+
+  /** An engine sandbox, closed after the tests; `extraEnv` as {@link EngineRun.start} takes it. */
+  async function startEngine(extraEnv?: Parameters<typeof EngineRun.start>[0]): Promise<EngineRun> {
+    const engine = await EngineRun.start(extraEnv);
+    engines.push(engine);
+    return engine;
+  }
 
   /** Writes a Pulumi project of the README into `dir`: its Pulumi.yaml, package.json, tsconfig.json and index.ts. */
   function writeProject(dir: string, name: string, program: string): void {
@@ -438,36 +490,15 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     fs.writeFileSync(path.join(dir, "index.ts"), program);
   }
 
-  afterAll(async () => {
-    await engine?.close();
-    await emulator?.close();
-  }, 240_000);
-
-  beforeAll(async () => {
-    engine = await EngineRun.start();
-    // The emulator of the installed package, through its subpath.
-    const installed = require.resolve(`${NAME}/emulator`, { paths: [project] });
-    emulator = await (require(installed) as typeof import("../../src/emulator")).startEmulator({ port: 0 });
-  });
-
-  test("compiles under Pulumi's default tsconfig; up gives the right values, secret; a StackReference keeps them secret; the client script runs; destroy; nothing leaks", async () => {
-    const infraDir = path.join(project, "nodes-infra");
-    const appDir = path.join(project, "nodes-app");
-    const scriptsDir = path.join(project, "scripts");
-    writeProject(infraDir, "nodes-infra", readmeFile("index.ts"));
-    writeProject(appDir, "nodes-app", readmeBlock("new pulumi.StackReference("));
-    // The README's client script, with the same compiler settings.
-    fs.mkdirSync(scriptsDir);
-    fs.writeFileSync(path.join(scriptsDir, "client.ts"), readmeBlock("new NodeServiceClient"));
-    const tsconfig = JSON.parse(readmeFile("tsconfig.json")) as { files: string[] };
-    tsconfig.files = ["client.ts"];
-    fs.writeFileSync(path.join(scriptsDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
-    expect(fs.readFileSync(path.join(scriptsDir, "client.ts"), "utf8")).toContain(`from "${NAME}/client"`);
-    await Promise.all([tsc(infraDir), tsc(appDir), tsc(scriptsDir)]);
-
+  /**
+   * The README's infra project in `infraDir` (compiled with `tsc` beforehand) on `engine`: `up`
+   * gives the right values, secret where they must be; a preview right after shows no changes and
+   * a refresh finds none. Returns the stack, its outputs, the nodes and the first one's RPC URL.
+   */
+  async function infraUpPreviewRefresh(engine: EngineRun, infraDir: string) {
     // What the values must be: the running nodes of the network, by name, read with the client entry.
     const { NodeServiceClient } = require(
-      require.resolve(`${NAME}/client`, { paths: [project] }),
+      require.resolve(`${NAME}/client`, { paths: [infraDir] }),
     ) as typeof import("../../src/client");
     const client = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     const network = emulator.fixtures.networkWithNodes;
@@ -510,6 +541,45 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     expect(secret("dotEnv")).toBe(`RPC_URL=${rpc0}\nNETWORK_NAME=consumer-mainnet\n`);
     expect(JSON.stringify(out)).not.toMatch(/Calling \[toJSON\]|\[Output<T>\]/);
 
+    const preview = await infra.preview({
+      expectNoChanges: true,
+      diff: true,
+      ...engine.recorded("infra preview"),
+    });
+    expect(changes(preview.changeSummary)).toEqual([]);
+    expect(preview.stdout).not.toContain("__provider");
+    const refresh = await infra.refresh({ expectNoChanges: true, ...engine.recorded("infra refresh") });
+    expect(changes(refresh.summary.resourceChanges ?? {})).toEqual([]);
+    return { infra, out, expected, rpc0 };
+  }
+
+  /** Destroys the stacks, in order; the adopted network stays in the service (retainOnDelete). */
+  async function destroy(engine: EngineRun, stacks: Array<[string, Stack]>): Promise<void> {
+    for (const [label, stack] of stacks) {
+      const destroyed = await stack.destroy(engine.recorded(label));
+      expect(destroyed.summary.result).toBe("succeeded");
+    }
+    expect(emulator.admin.getNetwork(emulator.fixtures.networkWithNodes)).toBeDefined();
+  }
+
+  test(`at @pulumi/pulumi ${PINNED.version} (pinned): compiles under Pulumi's default tsconfig; up gives the right values, secret; preview and refresh find no change; a StackReference keeps them secret; the client script runs; destroy; nothing leaks`, async () => {
+    const engine = await startEngine();
+    const infraDir = path.join(project, "nodes-infra");
+    const appDir = path.join(project, "nodes-app");
+    const scriptsDir = path.join(project, "scripts");
+    writeProject(infraDir, "nodes-infra", readmeFile("index.ts"));
+    writeProject(appDir, "nodes-app", readmeBlock("new pulumi.StackReference("));
+    // The README's client script, with the same compiler settings.
+    fs.mkdirSync(scriptsDir);
+    fs.writeFileSync(path.join(scriptsDir, "client.ts"), readmeBlock("new NodeServiceClient"));
+    const tsconfig = JSON.parse(readmeFile("tsconfig.json")) as { files: string[] };
+    tsconfig.files = ["client.ts"];
+    fs.writeFileSync(path.join(scriptsDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
+    expect(fs.readFileSync(path.join(scriptsDir, "client.ts"), "utf8")).toContain(`from "${NAME}/client"`);
+    await Promise.all([tsc(infraDir), tsc(appDir), tsc(scriptsDir)]);
+
+    const { infra, out, expected, rpc0 } = await infraUpPreviewRefresh(engine, infraDir);
+
     const app = await engine.stack(
       { stackName: "dev", workDir: appDir },
       { "nodes-app:infraStack": { value: "organization/nodes-infra/dev" } },
@@ -524,15 +594,10 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     expect(appOut.nodeCount).toEqual({ secret: true, value: expected.length });
     expect(appOut.networkName).toEqual({ secret: false, value: "consumer-mainnet" });
 
-    for (const [label, stack] of [
+    await destroy(engine, [
       ["app destroy", app],
       ["infra destroy", infra],
-    ] as [string, Stack][]) {
-      const destroyed = await stack.destroy(engine.recorded(label));
-      expect(destroyed.summary.result).toBe("succeeded");
-    }
-    // retainOnDelete: the network is still in the service
-    expect(emulator.admin.getNetwork(network)).toBeDefined();
+    ]);
 
     // The README's client script, compiled above, as a plain Node.js script of the project.
     const { stdout } = await run(process.execPath, [path.join(scriptsDir, "bin", "client.js")], {
@@ -547,5 +612,34 @@ describeWithEngine()("the README's project, installed from the tarball, under th
       emulator.secrets(),
       [infraDir, appDir].map((d) => path.join(d, "Pulumi.dev.yaml")),
     );
+  }, 300_000);
+
+  test(`at @pulumi/pulumi ${FLOOR.version} (the floor of the peer range), its own dynamic-provider host: compiles; up gives the right values, secret; preview and refresh find no change; destroy; nothing leaks`, async () => {
+    // A second install of the tarball, whose @pulumi/pulumi is the floor's, that SDK's folder on
+    // PATH. The engine starts pulumi-resource-pulumi-nodejs (the wrapper beside it, else that
+    // SDK's) in the project, and it runs the dynamic-provider host that node resolves there: the
+    // floor's, as for a user of that version.
+    const floorProject = path.join(work, "floor-project");
+    await install(floorProject, packed.tarball, FLOOR.dir);
+    const engine = await startEngine((engineDir) => ({
+      PATH: enginePath(engineDir, path.join(floorProject, "node_modules")),
+    }));
+    const infraDir = path.join(floorProject, "nodes-infra");
+    writeProject(infraDir, "nodes-infra", readmeFile("index.ts"));
+    // The program, the package and the dynamic-provider host all load the floor's SDK.
+    const resolved = (specifier: string) =>
+      fs.realpathSync(require.resolve(specifier, { paths: [infraDir] }));
+    for (const specifier of ["@pulumi/pulumi", "@pulumi/pulumi/cmd/dynamic-provider"])
+      expect(resolved(specifier).startsWith(FLOOR.dir + path.sep)).toBe(true);
+    expect(
+      fs.realpathSync(
+        require.resolve("@pulumi/pulumi", { paths: [path.join(floorProject, "node_modules", NAME)] }),
+      ),
+    ).toBe(resolved("@pulumi/pulumi"));
+    await tsc(infraDir);
+
+    const { infra } = await infraUpPreviewRefresh(engine, infraDir);
+    await destroy(engine, [["infra destroy", infra]]);
+    engine.audit(emulator.secrets(), [path.join(infraDir, "Pulumi.dev.yaml")]);
   }, 300_000);
 });
