@@ -65,6 +65,9 @@ export function describeBody(t: Pick<Context, "redact">, contentType: string, te
   return `${what} (${type}, ${text.length} characters): ${JSON.stringify(previewBody(text, t.redact))}`;
 }
 
+/** The code of a 404 whose body is not the service's error object. */
+export const FOREIGN_404 = "unexpected_not_found";
+
 const KINDS: Record<number, ApiErrorKind> = {
   400: "validation",
   401: "unauthorized",
@@ -132,6 +135,8 @@ export function refusal(
     code = "value" in parsed ? `http_${status}` : "non_json_body";
     detail = `the body is not the service's error object: ${describeBody(t, contentType, text)}`;
   }
+  // A router's, a gateway's or a framework's 404 is never "does not exist" (see `judgeNotFound`).
+  if (status === 404 && !body.shaped) code = FOREIGN_404;
   const nextFaucetAvailable = body.next !== undefined ? short(body.next) : undefined;
   if (kind === "rate_limited") {
     const until = new Date(now + (retryAfterMs ?? 0));

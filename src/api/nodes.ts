@@ -16,6 +16,7 @@ import {
   requireId,
   requireNoProblems,
 } from "./errors";
+import { FOREIGN_404 } from "./failures";
 import { toNode } from "./mapping";
 import type { Context } from "./options";
 import { ListingStats, paginate } from "./pagination";
@@ -66,8 +67,8 @@ function wrongApiUrl(t: Context, call: Call, detail: string, cause: ApiError): A
 }
 
 /**
- * A 404 means "does not exist" only when the same API base answers the node list: a wrong API
- * URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `notFound` when the list
+ * A 404 means "does not exist" only when its body is the service's error object and the same API
+ * base answers the node list: a wrong API URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `notFound` when the list
  * answers, else the error saying the API URL looks wrong. The probe is part of the same call.
  */
 export async function judgeNotFound(
@@ -77,6 +78,11 @@ export async function judgeNotFound(
   method: string,
   path: string,
 ): Promise<ApiError> {
+  // Not the service's error object: no probe can make it "does not exist".
+  if (notFound.code === FOREIGN_404) {
+    const body = notFound.message.split("\n")[0].split(`${FOREIGN_404}: `)[1];
+    return wrongApiUrl(t, call, `${method} ${t.base.href}${path} answered 404; ${body}`, notFound);
+  }
   let problem: string;
   try {
     const list = await request(t, call, { method: "GET", url: apiUrl(t.base, PATHS.nodes) });

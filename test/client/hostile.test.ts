@@ -81,23 +81,33 @@ describe("only the service's own 404 means gone", () => {
       "an HTML page",
       { status: 404, text: "<html><body>Not Found</body></html>", headers: { "content-type": "text/html" } },
     ],
-    ["a JSON body of another shape", { status: 404, body: { detail: "Not found." } }],
     [
-      "an unexpected error code",
-      { status: 404, body: { error: { code: "route_not_found", message: "No route." } } },
+      "a Go mux's text",
+      { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } },
     ],
+    ["an API gateway's JSON", { status: 404, body: { message: "Not Found" } }],
+    ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
+    ["an error object without a message", { status: 404, body: { error: { code: "not_found" } } }],
     ["an empty body", { status: 404, text: "" }],
-  ])("a proxy's 404 with %s: delete and read fail, naming the path", async (_what, answer) => {
-    // Each call's 404, then its probe of the node list.
-    server.script(answer, answer, answer, answer);
-    const e = await fails(client().deleteNetwork(NETWORK_ID));
-    expect(e.kind).toBe("invalid_response");
-    expect(e.code).toBe("unexpected_not_found");
-    expect(e.message).toContain(`DELETE ${server.url}/v1/networks/${NETWORK_ID}/ answered 404`);
-    expect(e.message).toMatch(/API URL .* looks wrong/);
-    const r = await fails(client().readNetwork(NETWORK_ID));
-    expect(r.code).toBe("unexpected_not_found");
-  });
+  ])(
+    "a 404 with %s is never gone: read and delete fail naming the API URL, in both hosts' provider",
+    async (_what, answer) => {
+      // The node list answers (the fallback): only the body of the 404 can tell.
+      server.fallback = { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
+      server.script(answer, answer, answer, answer);
+      const e = await fails(client().deleteNetwork(NETWORK_ID));
+      expect(e.kind).toBe("invalid_response");
+      expect(e.code).toBe("unexpected_not_found");
+      expect(e.message).toContain(`DELETE ${server.url}/v1/networks/${NETWORK_ID}/ answered 404`);
+      expect(e.message).toMatch(/API URL .* looks wrong/);
+      const r = await fails(client().readNetwork(NETWORK_ID));
+      expect(r.code).toBe("unexpected_not_found");
+      const props = { networkId: NETWORK_ID, apiUrl: server.url, apiKey: API_KEY } as never;
+      await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+      await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+      expect(server.hits.map((h) => h.method)).toEqual(["DELETE", "PATCH", "PATCH", "DELETE"]);
+    },
+  );
 
   it("the service's 404 on a base that cannot list nodes is not taken as gone", async () => {
     server.script(
