@@ -19,8 +19,12 @@ import {
   settingFix,
   withClient,
 } from "../settings";
+import { guardErrorReports } from "./error-reports";
 import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode, type GetNodeArgs, type GetNodesArgs } from "./lookups";
 import { WaitTimeoutError } from "./wait";
+
+// Loaded by a program: from here on, its uncaught errors are reported in finite time.
+guardErrorReports();
 
 /** The program's stack config, `blockchain:*` keys only; undefined outside a Pulumi program. */
 export const readStackConfig: ConfigReader = (fullKey) => {
@@ -180,11 +184,20 @@ function quietLateHandling(): void {
   });
 }
 
-/** Runs `body` for a call under `parent`, throwing its expected failures quietly ({@link asRunError}). */
-export async function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resource): Promise<T> {
-  try {
-    return await callParent.run(parent, body);
-  } catch (error) {
-    throw asRunError(error, parent);
-  }
+/**
+ * Runs `body` for a call under `parent`, failing with its expected failures quietly ({@link asRunError}).
+ * The failure is a rejection of a promise already marked handled, never a `throw` in an async
+ * function: Pulumi's language host enables V8's debugger, which then looks for a handler of each
+ * such throw through every path of the Outputs built on this call, and that search grows
+ * exponentially with the program's Outputs (minutes and gigabytes for the README's program).
+ * The Output or the caller's `await` still fails with it.
+ */
+export function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resource): Promise<T> {
+  const result: Promise<T> = new Promise((resolve, reject) => {
+    callParent.run(parent, body).then(resolve, (error: unknown) => {
+      result.catch(() => undefined);
+      reject(asRunError(error, parent));
+    });
+  });
+  return result;
 }

@@ -1,0 +1,88 @@
+/**
+ * A failing program ends, soon, with its cause, where Pulumi's language host runs it: V8's
+ * debugger enabled (the host's inspector session) and uncaught errors printed by
+ * `util.inspect(err, { colors: true })`. Each case runs in a child process, so a regression is a
+ * timeout here, not a hung test run.
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { finiteStacks } from "../../src/functions/error-reports";
+
+const ROOT = path.resolve(__dirname, "..", "..");
+
+/** Runs `script` in a child Node.js (the built package at `dist/`); its output, or why it did not end. */
+function runChild(script: string, env: Record<string, string> = {}) {
+  const started = Date.now();
+  const child = spawnSync(process.execPath, ["-e", script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    timeout: 25_000,
+    encoding: "utf8",
+  });
+  return { ...child, seconds: (Date.now() - started) / 1000 };
+}
+
+/** The README's failing shape under setMocks, with the debugger enabled as Pulumi's language host does. */
+const PROGRAM = `
+const inspector = require("inspector");
+const session = new inspector.Session();
+session.connect();
+session.post("Debugger.enable", () => {});
+const pulumi = require("@pulumi/pulumi");
+pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: (a) => a.inputs }, "p", "s", true);
+const { getNodeOutput, getNodesOutput } = require("./dist");
+const nodes = getNodesOutput({ network: "NW-100-000-1", status: "running", orderBy: "name" });
+const first = nodes.apply((ns) => ns[0]);
+let out = getNodeOutput({ id: first.id }).httpsEndpoint;
+// More Outputs built on the failing one, as a program's exports are.
+for (let i = 0; i < 4; i++) out = pulumi.output({ url: pulumi.interpolate\`RPC_URL=\${out}\` }).apply((o) => o.url);
+out.apply(() => undefined);
+process.on("unhandledRejection", (e) => {
+  console.log("FAILED: " + e.message.split("\\n")[0]);
+  console.log("RSS_MB " + Math.round(process.memoryUsage().rss / 1e6));
+  process.exit(0);
+});
+`;
+
+describe("bad days, as the language host runs a program", () => {
+  test("a lookup failing late, under Outputs built on it, ends at once with its message (not a search of every path)", () => {
+    // A closed port: the call fails after the Outputs above are built.
+    const run = runChild(PROGRAM, {
+      BLOCKCHAIN_API_URL: "http://127.0.0.1:9",
+      BLOCKCHAIN_API_KEY: "bad-days-key",
+      BLOCKCHAIN_MAX_RETRIES: "0",
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toContain("FAILED: getNodesOutput: ECONNREFUSED: GET http://127.0.0.1:9/v1/nodes/");
+    const rss = Number(/RSS_MB (\d+)/.exec(run.stdout)?.[1]);
+    expect(rss).toBeGreaterThan(0);
+    expect(rss).toBeLessThan(400);
+  });
+
+  test("an uncaught error whose stack Node's inspect cannot format in finite time is made finite, frames kept", () => {
+    // Pulumi's source maps name frames `node_modules/@pulumi/output.ts`: no separator after the package.
+    const frames = [
+      "    at applyHelperAsync (/p/node_modules/@pulumi/output.ts:519:25)",
+      "    at run (/p/node_modules/x/node_modules/plain.js:1:2)",
+      "    at fine (/p/node_modules/@scope/pkg/lib/file.js:3:4)",
+    ];
+    const error = new Error("boom", {
+      cause: Object.assign(new Error("inner"), { stack: `Error: inner\n${frames[0]}` }),
+    });
+    error.stack = `Error: boom\n${frames.join("\n")}`;
+    finiteStacks(error);
+    expect(error.stack.split("\n")).toEqual([
+      "Error: boom",
+      "    at applyHelperAsync (/p/node_modules/@pulumi/…/output.ts:519:25)",
+      "    at run (/p/node_modules/x/node_modules/…/plain.js:1:2)",
+      frames[2],
+    ]);
+    expect((error.cause as Error).stack).toContain("@pulumi/…/output.ts");
+    // What the language host then does with it, in a process of its own.
+    const script = `const util = require("util"); const e = new Error("boom"); e.stack = ${JSON.stringify(error.stack)};
+      console.log(util.inspect(e, { colors: true }).includes("output.ts") ? "INSPECTED" : "MISSING");`;
+    const run = runChild(script);
+    expect(run.error).toBeUndefined();
+    expect(run.stdout.trim()).toBe("INSPECTED");
+  });
+});
