@@ -6,7 +6,7 @@
 import * as http from "http";
 import * as https from "https";
 import nodeFetch from "node-fetch";
-import type { Context, FetchLike, FetchResponseLike } from "./options";
+import { everyRequestSignal, type Context, type FetchLike, type FetchResponseLike } from "./options";
 import { describeBody, refusal, serverText, SHORT_CHARS, type Failure } from "./failures";
 
 /** Largest response body read, after decompression (a page of 100 nodes is about 150 KB). */
@@ -88,6 +88,7 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
 /**
  * Sends one attempt of `req` and reads its answer. `timeoutMs` aborts the attempt; when
  * `deadlineMs` is given, that timer is the call's deadline rather than the per-attempt timeout.
+ * `abortEveryRequest` aborts it too, and it then throws that reason (as it does before sending).
  */
 export async function attempt(
   t: Context,
@@ -103,8 +104,11 @@ export async function attempt(
   };
   const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  everyRequestSignal.throwIfAborted();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const abort = () => controller.abort();
+  const timer = setTimeout(abort, timeoutMs);
+  everyRequestSignal.addEventListener("abort", abort, { once: true });
   let res: FetchResponseLike | undefined;
   let text: string;
   const tooLarge = (detail: string) =>
@@ -133,11 +137,13 @@ export async function attempt(
         `the response body passed the ${MAX_RESPONSE_BYTES} bytes read at most; the rest was not read`,
       );
     }
+    everyRequestSignal.throwIfAborted();
     if (controller.signal.aborted)
       return { failure: timedOut(t, where, timeoutMs, deadlineMs, res !== undefined) };
     return { failure: lost(where, error, res !== undefined) };
   } finally {
     clearTimeout(timer);
+    everyRequestSignal.removeEventListener("abort", abort);
     // Closes what is left of a body not read to its end.
     controller.abort();
   }

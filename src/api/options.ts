@@ -2,6 +2,7 @@
  * The client's options, every default in one place, and the one check that turns what a caller
  * passed into the {@link Context} a client runs with.
  */
+import { setMaxListeners } from "events";
 import { closestName, show } from "../model";
 import { LearnedSecrets } from "./learned-secrets";
 import type { Limiter } from "./limits";
@@ -27,9 +28,38 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** Largest `retry.maxRetries`. */
 export const MAX_RETRIES_LIMIT = 100;
 
-/** Waits `ms` with one plain timer. */
+/** Aborted by {@link abortEveryRequest}; every attempt and wait in flight listens to it. */
+const everyRequest = new AbortController();
+setMaxListeners(0, everyRequest.signal);
+
+/** The signal of {@link abortEveryRequest}: aborted once every request of the process must end. */
+export const everyRequestSignal: AbortSignal = everyRequest.signal;
+
+/**
+ * Ends every call of every client in this process, for good, each rejecting with `reason`:
+ * attempts in flight are aborted, waits between attempts and {@link defaultSleep} end, later
+ * attempts are not sent. For a provider process its engine cancels or stops.
+ */
+export function abortEveryRequest(reason: Error): void {
+  everyRequest.abort(reason);
+}
+
+/** Waits `ms` with one timer; rejects at once when {@link abortEveryRequest} comes first. */
 export function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  const signal = everyRequestSignal;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const cut = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    // The global timer, which tests may fake.
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", cut);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", cut, { once: true });
+  });
 }
 
 /** The parts of a fetch `Response` the client reads (node-fetch v2 and WHATWG fetch both fit). */

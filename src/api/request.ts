@@ -6,7 +6,7 @@
 import { attempt, type Answer, type HttpRequest } from "./attempt";
 import { formatDuration, type Failure } from "./failures";
 import { ApiError, createApiError, invalidInput, type ApiErrorInit, type CallLimit } from "./errors";
-import { MAX_TIMER_MS, type Context } from "./options";
+import { defaultSleep, MAX_TIMER_MS, type Context } from "./options";
 import type { Outcome } from "./limits";
 import { ResponseShapeError } from "./mapping";
 import { show, type Problem } from "../model";
@@ -234,7 +234,7 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
     const stop = stopNote(t, call, f, attempts, rule, delayMs);
     if (rule.retry && !("note" in stop)) {
       reportWait(t, call, f, delayMs, attempts + 1);
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await defaultSleep(delayMs); // throws once every request of the process is aborted
       continue;
     }
     const mayHaveBeenProcessed = post ? sent : undefined;

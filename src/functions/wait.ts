@@ -115,6 +115,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TI
 /**
  * Calls `fetch` until every node it returns has `waitFor.status`; never runs past `timeoutSeconds`
  * (a poll still running then is abandoned). On timeout, a {@link WaitTimeoutError} naming the nodes still elsewhere.
+ * The default sleep and the client's polls end at once when the process's requests are aborted
+ * (the plugin cancelled or stopped): the wait then throws that reason.
  */
 export async function waitUntil<T>(
   operation: string,

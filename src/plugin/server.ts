@@ -9,9 +9,10 @@ import type * as pluginTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as rpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as protoTypes from "@pulumi/pulumi/proto/provider_pb";
 import { withResource } from "../provider";
+import { attachEngine } from "../provider/calls";
 import * as handlers from "./handlers";
 import type { PropertyMap } from "./properties";
-import { trackCall } from "./shutdown";
+import { cancelCalls, refuseAfterCancel, trackCall } from "./shutdown";
 
 /** True in the bundled plugin: `scripts/bundle-plugin.js` defines it; not defined elsewhere. */
 declare const BLOCKCHAIN_PLUGIN_BUNDLED: boolean | undefined;
@@ -81,7 +82,7 @@ let onWarm: (() => void) | undefined;
 
 /**
  * Runs `body` and answers the call with its value or its error's message, tracked until answered
- * (so a shutdown can answer it); `warms`: its first answer runs `onWarm`.
+ * (so a shutdown or `Cancel` can answer it), refused after `Cancel`; `warms`: its first answer runs `onWarm`.
  */
 function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false) {
   return (call: { request: Req }, callback: Callback<Res>) => {
@@ -95,7 +96,10 @@ function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false)
       }
     });
     Promise.resolve()
-      .then(() => body(call.request))
+      .then(() => {
+        refuseAfterCancel();
+        return body(call.request);
+      })
       .then(
         (value) => done({ value }),
         (error: unknown) => done({ error }),
@@ -219,8 +223,15 @@ export const providerService = {
     );
     return new Empty();
   }, true),
-  cancel: answer(() => new Empty()),
-  attach: answer(() => new Empty()),
+  // Answered at once, never refused: Cancel is advisory and may come again.
+  cancel: (_call: unknown, callback: Callback<emptyTypes.Empty>) => {
+    cancelCalls();
+    callback(null, new Empty());
+  },
+  attach: answer((req: pluginTypes.PluginAttach) => {
+    attachEngine(req.getAddress());
+    return new Empty();
+  }),
 };
 
 /** Serves the plugin on 127.0.0.1 (a free port) and resolves with the port; `onWarm` runs after the first call. */

@@ -1,7 +1,8 @@
 /**
  * How the plugin stops on SIGTERM / SIGINT: no new calls, a bounded grace for those in flight
  * (`BLOCKCHAIN_SHUTDOWN_GRACE_MS`), then they are cut off and answered with an error, so that a
- * call retrying against a silent service cannot keep the process alive for minutes.
+ * call retrying against a silent service cannot keep the process alive for minutes. The engine's
+ * `Cancel` cuts them off at once, the same way, and refuses the calls after it.
  */
 import { beginStopping, interruptCalls } from "../provider";
 
@@ -32,6 +33,16 @@ export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): { graceMs
   };
 }
 
+/** Why the work of the calls is cut off when the engine sends `Cancel`. */
+const CANCEL_REASON = "the engine cancelled the operation (Cancel)";
+
+/** The one error of every call cut off by the engine's `Cancel`, and of every call after it. */
+export const CANCELLED_MESSAGE = `${CANCEL_REASON}: this call was interrupted; run the command again`;
+
+/** The error of the calls cut off (set by the first cut-off): answers with an error from then on say it. */
+let cutOffMessage: string | undefined;
+let cancelled = false;
+
 /** Answers a call: with its value, or with an error. */
 export type Answer<T> = (result: { value: T } | { error: unknown }) => void;
 
@@ -54,12 +65,41 @@ export function trackCall<T>(send: Answer<T>): Answer<T> {
       answered = true;
       inFlight.delete(call);
       done();
-      send(result as { value: T } | { error: unknown });
+      // Once cut off, a call fails with the one message, whatever its work threw when cut.
+      const failed = cutOffMessage !== undefined && "error" in result;
+      send((failed ? { error: new Error(cutOffMessage) } : result) as { value: T } | { error: unknown });
     },
     answered: new Promise<void>((resolve) => (done = resolve)),
   };
   inFlight.add(call);
   return call.answer as Answer<T>;
+}
+
+/**
+ * Cuts off the calls in flight: their work is interrupted (requests aborted, waits ended) and
+ * records what it must (a faucet send); those not answered within `RECORD_MS` get `message`.
+ */
+async function cutOff(reason: string, message: string): Promise<void> {
+  cutOffMessage ??= message;
+  const open = [...inFlight];
+  interruptCalls(reason);
+  await Promise.race([Promise.all(open.map((call) => call.answered)), sleep(RECORD_MS)]);
+  for (const call of [...inFlight]) call.answer({ error: new Error(cutOffMessage) });
+}
+
+/**
+ * The provider protocol's `Cancel` ("gracefully shut down and abort any ongoing resource
+ * operations", advisory and non-blocking: proto/pulumi/provider.proto): the calls in flight are
+ * cut off at once and fail with {@link CANCELLED_MESSAGE}; the process keeps serving, refusing calls.
+ */
+export function cancelCalls(): void {
+  cancelled = true;
+  void cutOff(CANCEL_REASON, CANCELLED_MESSAGE);
+}
+
+/** Throws {@link CANCELLED_MESSAGE} once the engine has sent `Cancel`: no call starts after it. */
+export function refuseAfterCancel(): void {
+  if (cancelled) throw new Error(CANCELLED_MESSAGE);
 }
 
 /** The parts of a gRPC server a shutdown uses. */
@@ -111,15 +151,10 @@ export function shutdownOnSignal(
       );
     }
     // Work that must record its outcome (a faucet send) does so, and its call is answered.
-    interruptCalls(why);
-    await Promise.race([Promise.all(open.map((call) => call.answered)), sleep(RECORD_MS)]);
-    for (const call of [...inFlight]) {
-      call.answer({
-        error: new Error(
-          `${why} while this call was in flight; calls get ${options.graceMs} ms to finish (${SHUTDOWN_GRACE_ENV}), and this one had not. Run the command again.`,
-        ),
-      });
-    }
+    await cutOff(
+      why,
+      `${why} while this call was in flight; calls get ${options.graceMs} ms to finish (${SHUTDOWN_GRACE_ENV}), and this one had not. Run the command again.`,
+    );
     // The answers are on their way; tryShutdown exits once they are sent. If it does not, close hard.
     flushTimer = setTimeout(() => {
       server.forceShutdown();

@@ -7,6 +7,7 @@ import { createRequire } from "module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
+import { abortEveryRequest } from "../api/options";
 import type { ConfigReader } from "../settings";
 
 /** The stack config handed to a dynamic provider's `configure` (read at call time, never serialized). */
@@ -44,6 +45,20 @@ export function engineAddress(argv: readonly string[] = process.argv): string | 
   return undefined;
 }
 
+/** The engine's address given by `Attach`, which overrides the command line's. */
+let attachedAddress: string | undefined;
+
+/**
+ * Takes the engine's address from the provider protocol's `Attach` (`PluginAttach.address`), sent
+ * when the engine attaches to a provider started beforehand (`PULUMI_DEBUG_PROVIDERS`), with no
+ * address on its command line: {@link engineLog} writes there from now on.
+ */
+export function attachEngine(address: string): void {
+  attachedAddress = address;
+  channel?.client.close();
+  channel = undefined;
+}
+
 interface Channel {
   client: engineRpc.EngineClient;
   proto: typeof engineProto;
@@ -74,7 +89,7 @@ function loadStubs(): { grpc: typeof grpcTypes; rpc: typeof engineRpc; proto: ty
 
 function open(): Channel | null {
   if (channel !== undefined) return channel;
-  const address = engineAddress();
+  const address = attachedAddress || engineAddress();
   if (!address) return (channel = null);
   try {
     const { grpc, rpc, proto } = loadStubs();
@@ -131,11 +146,16 @@ export function beginStopping(reason: string): void {
   stopping ??= reason;
 }
 
-/** Cuts off every piece of work running through {@link interruptible}, and any started later. */
+/**
+ * Cuts off every piece of work running through {@link interruptible}, and any started later; and
+ * ends every HTTP request and wait of the process (`abortEveryRequest`), which then throw a
+ * {@link CallInterrupted}.
+ */
 export function interruptCalls(reason: string): void {
   stopping ??= reason;
   interrupted ??= reason;
   for (const cut of [...running]) cut(interrupted);
+  abortEveryRequest(new CallInterrupted(interrupted, true));
 }
 
 /**

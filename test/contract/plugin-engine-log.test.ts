@@ -1,6 +1,7 @@
 /**
  * The plugin logs each wait before a retry through the engine's `Log` call (at the address passed
- * as its last argument), on the resource of the call; the engine here is a fake that records it.
+ * as its last argument, or sent by `Attach`), on the resource of the call; the engine here is a
+ * fake that records it.
  */
 import { createRequire } from "module";
 import { withEmulator } from "../helpers/emulator";
@@ -89,6 +90,26 @@ test("a 429 during a refresh: the wait is logged once, through the engine, on th
         message: `Network main ${id}: the service answered 429; waiting 1 s before attempt 2 of 2`,
         urn: NETWORK_URN,
       },
+    ]);
+    expect(plugin.stderr()).not.toContain("waiting 1 s");
+  } finally {
+    emulator().setFaults({});
+    await plugin.stop();
+    await engine.close();
+  }
+});
+
+test("Attach: a plugin started with no engine address (PULUMI_DEBUG_PROVIDERS) logs through the engine it is attached to", async () => {
+  const engine = await fakeEngine();
+  const plugin = await PluginClient.start({ HOME: process.env.HOME });
+  try {
+    await plugin.attach(engine.address);
+    await plugin.configure({ apiUrl: emulator().url, apiKey: emulator().apiKey, maxRetries: 1 });
+    emulator().setFaults({ rate429: 1, retryAfterSeconds: 1, match: { path: "/v1/networks/" } });
+    const id = emulator().fixtures.networkWithNodes;
+    await plugin.read(NETWORK_URN, id, { networkId: id }, { networkId: id }).catch(() => undefined);
+    expect(engine.logged.filter((l) => /waiting 1 s/.test(l.message))).toEqual([
+      expect.objectContaining({ severity: engineProto.LogSeverity.INFO, urn: NETWORK_URN }),
     ]);
     expect(plugin.stderr()).not.toContain("waiting 1 s");
   } finally {

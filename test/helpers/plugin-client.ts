@@ -20,6 +20,7 @@ const rpc: any = sdkRequire("./proto/provider_grpc_pb");
 const proto: any = sdkRequire("./proto/provider_pb");
 const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb");
 const { Empty } = sdkRequire("google-protobuf/google/protobuf/empty_pb");
+const { PluginAttach } = sdkRequire("./proto/plugin_pb");
 
 export type Props = Record<string, unknown>;
 
@@ -229,6 +230,18 @@ export class PluginClient {
   async invoke(tok: string, args: Props): Promise<{ return: Props; failures: Failure[] }> {
     const resp = await this.call("invoke", request("InvokeRequest", { tok, args }));
     return { return: fromStruct(resp.getReturn()) ?? {}, failures: failures(resp) };
+  }
+
+  /** `Cancel`, as the engine sends it when a run is cancelled (and before it closes a provider). */
+  async cancel(): Promise<void> {
+    await this.call("cancel", new Empty());
+  }
+
+  /** `Attach` with the engine's `address`, as the engine sends it to a provider started beforehand. */
+  async attach(address: string): Promise<void> {
+    const req = new PluginAttach();
+    req.setAddress(address);
+    await this.call("attach", req);
   }
 
   /** Sends `signal` to the process, as the engine or a CI runner stopping it does. */
