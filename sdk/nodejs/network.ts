@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+ * A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. The stack never created the network, so destroy and a replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
  */
 export class Network extends pulumi.CustomResource {
     /**
@@ -59,6 +59,10 @@ export class Network extends pulumi.CustomResource {
      * Network details object (may be empty).
      */
     declare public /*out*/ readonly details: pulumi.Output<any>;
+    /**
+     * Whether destroy deletes the network in the service.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
     /**
      * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
      * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
@@ -115,6 +119,7 @@ export class Network extends pulumi.CustomResource {
                 throw new Error("Missing required property 'networkId'");
             }
             resourceInputs["deadlineMs"] = args?.deadlineMs;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["maxRetries"] = args?.maxRetries;
             resourceInputs["name"] = args?.name;
             resourceInputs["networkId"] = args?.networkId;
@@ -134,6 +139,7 @@ export class Network extends pulumi.CustomResource {
             resourceInputs["creator"] = undefined /*out*/;
             resourceInputs["deadlineMs"] = undefined /*out*/;
             resourceInputs["details"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["maxRetries"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["networkId"] = undefined /*out*/;
@@ -161,6 +167,13 @@ export interface NetworkArgs {
      */
     deadlineMs?: pulumi.Input<number | undefined>;
     /**
+     * Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+     * the stack never created the network (it adopts one), so destroy and replace leave it in the
+     * service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+     * change shows in the preview and updates in place; a destroy uses the value in state.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
+    /**
      * Retries of each call after its first attempt (default 4, at most 100); defaults to stack
      * config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
      */
@@ -171,7 +184,8 @@ export interface NetworkArgs {
     name?: pulumi.Input<string | undefined>;
     /**
      * Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-     * service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+     * service's API; changing this id replaces the resource: the new network is adopted, the old one
+     * released untouched (deleted only with `forceDestroy`).
      */
     networkId: pulumi.Input<string>;
     /**

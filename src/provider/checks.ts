@@ -16,7 +16,7 @@ import {
   UNKNOWN,
   withClient,
 } from "../settings";
-import { readProviderConfig, resourceLabel } from "./calls";
+import { readProviderConfig } from "./calls";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
 export type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -212,8 +212,10 @@ export function describeError(err: unknown, operation: string, resourceId: strin
 }
 
 /**
- * When `networkId` is new to the stack, reads the network once (the service's empty PATCH): only
- * a 404 fails the check; anything else is left for `up` to report.
+ * When `networkId` is new to the stack, looks for it by reading only (a preview never writes; the
+ * service's one read of a network is a PATCH): one page of `GET /v1/nodes/?network=<id>`. Nodes
+ * prove it exists; an empty page proves nothing (an empty network, or none), so `up` says which
+ * when it adopts it. Only the service refusing the id itself fails the check.
  */
 export async function checkNetworkExists(
   olds: unknown,
@@ -226,21 +228,22 @@ export async function checkNetworkExists(
   // A preview waits for this read no longer than for the key check: a hung service is `up`'s to report.
   const configured = resolveCallSettings(news, readProviderConfig).deadlineMs;
   const deadlineMs = Math.min(configured ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
-  const connection = { ...news, deadlineMs };
+  const operation = `GET /v1/nodes/?network=${id} (one page)`;
   try {
-    await withClient(connection, readProviderConfig, (client) =>
-      client.readNetwork(id, resourceLabel("Network")),
-    );
+    await withClient(news, readProviderConfig, async (client) => {
+      for await (const _node of client.listNodes({ network: id }, { deadlineMs, prefetch: false, operation }))
+        break;
+    });
     return [];
   } catch (err) {
-    if (!isApiError(err) || err.kind !== "not_found") return [];
+    if (!isApiError(err) || err.kind !== "validation" || !err.fields?.network) return [];
     return [
       {
         property: "networkId",
         reason:
-          `${id} does not exist in the service, or is not visible to this API key's organization (the service answered 404 ` +
-          `to a read of it). Networks cannot be created through the API: create it in the service's console, or set ` +
-          `networkId to the id of an existing network (the console shows it, NW-...).`,
+          `${id} does not exist in the service, or is not visible to this API key's organization (the service refused ` +
+          `it as a node filter: ${err.message}). Networks cannot be created through the API: create it in the service's ` +
+          `console, or set networkId to the id of an existing network (the console shows it, NW-...).`,
       },
     ];
   }

@@ -117,10 +117,10 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
     description:
       "A network of the blockchain node service, adopted by id (networks cannot be created through the " +
       "service's API). Create reads the network and applies `name`/`project` when given; refresh shows " +
-      "drift; update changes only what changed. Destroy deletes the network in the service (the service " +
-      "refuses while nodes remain), and so does a replacement for the old network, unless the resource has the " +
-      "`retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview " +
-      "fails for a `networkId` that does not exist. Import an existing one with " +
+      "drift; update changes only what changed. The stack never created the network, so destroy and a " +
+      "replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service " +
+      "refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. " +
+      "Import an existing one with " +
       "`pulumi import blockchain:index:Network <name> NW-…`.",
     needs: "at least the id of the network to adopt",
     example: (name) => `new Network(${JSON.stringify(name)}, { networkId: "NW-…" })`,

@@ -1,6 +1,6 @@
 import type { NetworkInfo, NetworkUpdate } from "../api";
 import { invalidInput, isApiError } from "../api";
-import { checkId, checkNetworkName, Problem, unknownProperties, validateNetworkUpdate } from "../model";
+import { checkId, checkNetworkName, Problem, show, unknownProperties, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
 import { engineLog, readProviderConfig, resourceLabel } from "./calls";
 import {
@@ -29,7 +29,8 @@ import {
 export const NETWORK_PROPERTIES = {
   /**
    * Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-   * service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+   * service's API; changing this id replaces the resource: the new network is adopted, the old one
+   * released untouched (deleted only with `forceDestroy`).
    * @output The network's id.
    */
   networkId: { type: "string", input: "required", output: "required", change: "replace" },
@@ -43,6 +44,14 @@ export const NETWORK_PROPERTIES = {
    * @output Project id.
    */
   project: { type: "string", input: "optional", output: "required", change: "update", managed: true },
+  /**
+   * Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+   * the stack never created the network (it adopts one), so destroy and replace leave it in the
+   * service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+   * change shows in the preview and updates in place; a destroy uses the value in state.
+   * @output Whether destroy deletes the network in the service.
+   */
+  forceDestroy: { type: "boolean", input: "optional", output: "optional", change: "update", absentIs: false },
   /** Protocol, e.g. `ethereum`. */
   protocol: { type: "string", output: "required" },
   /** Public network, e.g. `ethereum-mainnet` (absent when the service does not say). */
@@ -103,13 +112,17 @@ export type ManagedInput = NonNullable<NetworkOutputs["managedInputs"]>[number];
 const NETWORK_INPUT_NAMES = inputNames(NETWORK_PROPERTIES);
 
 /** The outputs of `network` as read from the service, with the connection settings of `inputs`. */
-function networkOutputs(network: NetworkInfo, inputs: ConnectionArgs, managedInputs: string[] | undefined) {
+function networkOutputs(
+  network: NetworkInfo,
+  inputs: ConnectionArgs & { forceDestroy?: boolean },
+  managedInputs: string[] | undefined,
+) {
   const nodes = network.nodes.map(toNodeResult);
   const connections = network.nodes.map(toNodeConnection);
   const settings = Object.fromEntries(SETTING_NAMES.map((n) => [n, inputs[n]]));
   return outputsOf(NETWORK_PROPERTIES, {
     ...network,
-    ...{ networkId: network.id, nodes, connections, managedInputs },
+    ...{ networkId: network.id, nodes, connections, managedInputs, forceDestroy: inputs.forceDestroy },
     ...settings,
   });
 }
@@ -126,6 +139,12 @@ function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
     if (p) problems.push(p);
   }
   if (known(news.project)) problems.push(...validateNetworkUpdate({ project: news.project }));
+  if (known(news.forceDestroy) && typeof news.forceDestroy !== "boolean")
+    problems.push({
+      field: "forceDestroy",
+      value: show(news.forceDestroy),
+      allowed: "expected true or false",
+    });
   return problems;
 }
 
@@ -241,10 +260,20 @@ export async function updateNetwork(
 /** What to do when the service refuses to delete a network that still has nodes. */
 export const DELETE_REFUSED_HINT =
   "The service refuses to delete a network that still has nodes; to leave it in place instead, " +
-  "add `retainOnDelete: true` to the resource's options and run `pulumi destroy --run-program`.";
+  "remove `forceDestroy: true` from the resource, run `pulumi up`, then `pulumi destroy`.";
 
-/** `delete`: DELETE; a 404 counts as already gone; a refusal keeps the resource and says what to do. */
+/**
+ * `delete`: forgets the network (the stack never created it), or, with `forceDestroy` in state,
+ * DELETEs it; a 404 counts as already gone; a refusal keeps the resource and says what to do.
+ */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
+  if (props.forceDestroy !== true) {
+    engineLog(
+      "info",
+      `${id} left in the service, forgotten by the stack (set forceDestroy: true to delete it)`,
+    );
+    return;
+  }
   try {
     await withClient(props, readProviderConfig, (client) =>
       client.deleteNetwork(id, resourceLabel("Network")),

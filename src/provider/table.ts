@@ -13,6 +13,7 @@ export interface PropertyTypes {
   number: number;
   integer: number;
   object: Record<string, unknown>;
+  boolean: boolean;
   "string[]": string[];
   Creator: Creator;
   "NodeResult[]": NodeResult[];
@@ -33,7 +34,7 @@ export interface PropertySpec {
   /** An input left out leaves the current value as it is (and is no change). */
   managed?: true;
   /** The value an absent input or output stands for, in a diff. */
-  absentIs?: string;
+  absentIs?: string | boolean;
   secret?: true;
   /** Only the TypeScript surface has it, not the plugin's schema. */
   schema?: false;

@@ -3,8 +3,8 @@ import { KINDS, type NETWORK_PROPERTIES } from "../provider";
 import { checkDeclaration, providerFor, type ArgsOf, type OutputsOf } from "./shell";
 
 /**
- * Arguments of {@link Network}. **Destroy deletes the network in the service** unless the resource
- * has the `retainOnDelete: true` option: set it when the network must outlive the stack.
+ * Arguments of {@link Network}. Destroy and replace leave the network in the service (the stack
+ * only adopted it) unless `forceDestroy: true` is set.
  */
 export type NetworkArgs = ArgsOf<typeof NETWORK_PROPERTIES>;
 
@@ -14,9 +14,9 @@ export interface Network extends OutputsOf<typeof NETWORK_PROPERTIES> {}
 
 /**
  * A network of the blockchain node service, adopted by id: create reads it and applies
- * `name`/`project`, refresh shows drift, update PATCHes what changed. **Destroy deletes the network
- * in the service** (the service refuses while nodes remain), and so does a replacement, unless
- * the resource has the `retainOnDelete: true` option (a destroy uses the options stored in state).
+ * `name`/`project`, refresh shows drift, update PATCHes what changed. Destroy and a replacement
+ * forget the network and leave it in the service; with `forceDestroy: true` they delete it (the
+ * service refuses while nodes remain; a destroy uses the value stored in state).
  * The `import` option does not work for dynamic resources: adopt by `networkId`.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- outputs declared by the interface above

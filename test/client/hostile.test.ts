@@ -68,7 +68,12 @@ describe("only the service's own 404 means gone", () => {
   );
 
   it("the Network provider neither drops nor forgets a network behind a wrong base path", async () => {
-    const props = { networkId: NETWORK_ID, apiUrl: `${emulator().url}/api`, apiKey: key() } as never;
+    const props = {
+      networkId: NETWORK_ID,
+      apiUrl: `${emulator().url}/api`,
+      apiKey: key(),
+      forceDestroy: true,
+    } as never;
     await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
     await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
     // Still there.
@@ -102,7 +107,12 @@ describe("only the service's own 404 means gone", () => {
       expect(e.message).toMatch(/API URL .* looks wrong/);
       const r = await fails(client().readNetwork(NETWORK_ID));
       expect(r.code).toBe("unexpected_not_found");
-      const props = { networkId: NETWORK_ID, apiUrl: server.url, apiKey: API_KEY } as never;
+      const props = {
+        networkId: NETWORK_ID,
+        apiUrl: server.url,
+        apiKey: API_KEY,
+        forceDestroy: true,
+      } as never;
       await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
       await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
       expect(server.hits.map((h) => h.method)).toEqual(["DELETE", "PATCH", "PATCH", "DELETE"]);

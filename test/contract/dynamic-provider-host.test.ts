@@ -125,17 +125,18 @@ describe("Network through the dynamic-provider host", () => {
       __provider: networkProvider,
     });
 
-    await expect(host.delete(NETWORK_URN, id, drifted.properties)).rejects.toThrow(/delete its nodes|nodes/);
+    // Destroy forgets an adopted network by default; the network stays.
+    await expect(host.delete(NETWORK_URN, id, drifted.properties)).resolves.toBeUndefined();
     expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
   test("an expected failure is one message saying what works, with no trace, and the host prints nothing", async () => {
     const id = emulator().fixtures.networkWithNodes;
-    const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
+    const created = await host.create(NETWORK_URN, withProvider({ networkId: id, forceDestroy: true }));
     const before = host.stderr().length;
     const err = (await host.delete(NETWORK_URN, id, created.properties).catch((e: Error) => e)) as Error;
     expect(err.message).toMatch(/still has \d+ nodes/);
-    expect(err.message).toMatch(/`retainOnDelete: true`.*`pulumi destroy --run-program`/);
+    expect(err.message).toMatch(/remove `forceDestroy: true`.*`pulumi up`, then `pulumi destroy`/);
     expect(err.message).not.toMatch(/\n\s+at /);
     // Pulumi's host prints `${error}: ${error.stack}` for a failed Check, Diff, Read or Delete: the
     // engine would show the message a second time, with the trace. The runtime drops that copy.
@@ -145,16 +146,16 @@ describe("Network through the dynamic-provider host", () => {
 
   test("Read of a network deleted out of band returns an empty id; Delete of a gone network succeeds", async () => {
     const id = emulator().fixtures.secondEmptyNetwork;
-    const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
+    const created = await host.create(NETWORK_URN, withProvider({ networkId: id, forceDestroy: true }));
     emulator().admin.deleteNetwork(id);
     const gone = await host.read(NETWORK_URN, id, created.properties);
     expect(gone.id).toBe("");
     await expect(host.delete(NETWORK_URN, id, created.properties)).resolves.toBeUndefined();
   });
 
-  test("Delete removes an empty adopted network", async () => {
+  test("Delete removes an empty adopted network with forceDestroy", async () => {
     const id = emulator().fixtures.emptyNetwork;
-    const created = await host.create(NETWORK_URN, withProvider({ networkId: id }));
+    const created = await host.create(NETWORK_URN, withProvider({ networkId: id, forceDestroy: true }));
     await host.delete(NETWORK_URN, id, created.properties);
     expect(emulator().admin.getNetwork(id)).toBeUndefined();
   });

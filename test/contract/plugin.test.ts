@@ -247,13 +247,26 @@ describe("Network", () => {
     expect(diff.detailedDiff.name.kind).toBe("UPDATE");
   });
 
-  test("Update (from the refreshed state) renames back; Delete is refused while the network has nodes", async () => {
+  test("Update (from the refreshed state) renames back; Delete forgets the network, or with forceDestroy is refused while it has nodes", async () => {
     const updated = await plugin.update(NETWORK_URN, id(), refreshedState, inputs);
     expect(updated.properties.name).toBe("plugin-net");
     expect(emulator().admin.getNetwork(id())!.name).toBe("plugin-net");
     expect(isSecret(updated.properties.connections)).toBe(true);
-    const err = await failure(plugin.delete(NETWORK_URN, id(), updated.properties));
+    const deletes = () =>
+      emulator()
+        .requests()
+        .filter((r) => r.method === "DELETE").length;
+    const before = deletes();
+    await plugin.delete(NETWORK_URN, id(), updated.properties);
+    expect(deletes()).toBe(before);
+    const forced = await plugin.update(NETWORK_URN, id(), updated.properties, {
+      ...inputs,
+      forceDestroy: true,
+    });
+    expect(forced.properties.forceDestroy).toBe(true);
+    const err = await failure(plugin.delete(NETWORK_URN, id(), forced.properties));
     expect(err.details).toMatch(/nodes/);
+    expect(deletes()).toBe(before + 1);
     expect(emulator().admin.getNetwork(id())).toBeDefined();
   });
 });

@@ -291,21 +291,31 @@ export const count = nodes.apply((ns) => ns.length);
   );
 
   test(
-    "a networkId that does not exist fails at preview, naming the id; an adopted one is not read again by preview",
+    "a preview only reads (GET); a networkId that does not exist is named by the first up, in one message",
     async () => {
       const missing = "NW-999-999-9";
       const program = (id: string) => `
 import { Network } from "pulumi-blockchain-nodes";
 
-const network = new Network("main", { networkId: "${id}" }, { retainOnDelete: true });
+const network = new Network("main", { networkId: "${id}" });
 export const name = network.name;
 `;
       const dir = await ciStack("adopt", program(missing));
+      emulator().resetRequests();
       const preview = await run.cli(dir, ["preview", "--non-interactive"], "preview missing network", env());
-      expect(preview.code).not.toBe(0);
-      expectQuiet(preview.output);
-      expect(diagnostics(preview.output)).toContain(missing);
-      expect(diagnostics(preview.output)).toMatch(/does not exist|not visible/);
+      expect(preview.code).toBe(0);
+      expect(
+        new Set(
+          emulator()
+            .requests()
+            .map((r) => r.method),
+        ),
+      ).toEqual(new Set(["GET"]));
+      const failed = await run.cli(dir, ["up", "--yes", "--non-interactive"], "up missing network", env());
+      expect(failed.code).not.toBe(0);
+      expectQuiet(failed.output);
+      expect(occurrences(diagnostics(failed.output), missing)).toBe(1);
+      expect(diagnostics(failed.output)).toMatch(/cannot adopt it: the service answered 404/);
 
       // An existing network, adopted; then deleted out of band; refresh says so in one line.
       const id = emulator().fixtures.secondEmptyNetwork;

@@ -1,4 +1,4 @@
-/** A Network in a program on disk: its outputs, drift you can read, a refused delete that says what works. */
+/** A Network in a program on disk: its outputs, drift you can read, what destroy and a new networkId send. */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";
@@ -16,14 +16,18 @@ export = async () => {
   const config = new pulumi.Config("drift");
   const network = new Network(
     "main",
-    { networkId: config.require("networkId"), name: config.require("name"), apiKey: config.getSecret("explicitKey") },
-    { retainOnDelete: config.getBoolean("retain") ?? false },
+    {
+      networkId: config.require("networkId"),
+      name: config.require("name"),
+      apiKey: config.getSecret("explicitKey"),
+      forceDestroy: config.getBoolean("forceDestroy"),
+    },
   );
   return {
     name: network.name,
     nodeNames: network.nodes.apply((ns) => ns.map((n) => n.name)),
     nodeStatuses: network.nodes.apply((ns) => ns.map((n) => \`\${n.id}: \${n.status} in \${n.region}\`)),
-    firstMasked: network.nodes.apply((ns) => ns[0].httpsEndpointMasked ?? ""),
+    firstMasked: network.nodes.apply((ns) => ns[0]?.httpsEndpointMasked ?? ""),
     rpcUrls: network.connections.apply((cs) => JSON.stringify(cs.map((c) => ({ id: c.id, rpc: c.httpsEndpoint })))),
     firstRpc: pulumi.interpolate\`RPC_URL=\${network.connections[0].httpsEndpoint}\`,
   };
@@ -121,30 +125,75 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
   );
 
   test(
-    "a refused delete says what works, once, without a trace; destroy --run-program and up-then-destroy work",
+    "a networkId change adopts the new network and releases the old one: no DELETE by default, exactly one with forceDestroy",
+    async () => {
+      const [first, second] = [emulator().fixtures.emptyNetwork, emulator().fixtures.secondEmptyNetwork];
+      const deletes = () =>
+        emulator()
+          .requests()
+          .filter((r) => r.method === "DELETE");
+      const adopt = await run.stack(
+        { stackName: "adopt", workDir: programProject("drift-adopt", PROGRAM) },
+        {
+          ...emulatorConfig(emulator()),
+          "drift:networkId": { value: first },
+          "drift:name": { value: "adopted" },
+        },
+      );
+      await adopt.up(run.recorded("up adopt"));
+      emulator().resetRequests();
+      await adopt.setConfig("drift:networkId", { value: second });
+      const replaced = await adopt.up(run.recorded("up re-point"));
+      expect(replaced.summary.resourceChanges).toMatchObject({ replace: 1 });
+      expect(deletes()).toEqual([]);
+      expect(emulator().admin.getNetwork(first)).toBeDefined();
+
+      // The opt-in shows in the preview and is stored by an update in place; then a re-point deletes the old one.
+      await adopt.setConfig("drift:forceDestroy", { value: "true" });
+      const optIn = await adopt.preview({ diff: true, ...run.recorded("preview forceDestroy") });
+      expect(optIn.changeSummary).toMatchObject({ update: 1 });
+      expect(optIn.stdout).toMatch(/\+ forceDestroy\s*: true/);
+      await adopt.up(run.recorded("up forceDestroy"));
+      await adopt.setConfig("drift:networkId", { value: first });
+      await adopt.up(run.recorded("up re-point forced"));
+      expect(deletes().map((r) => r.path)).toEqual([`/v1/networks/${second}/`]);
+      expect(emulator().admin.getNetwork(second)).toBeUndefined();
+      await adopt.destroy(run.recorded("destroy adopt forced"));
+      expect(deletes()).toHaveLength(2);
+      expect(emulator().admin.getNetwork(first)).toBeUndefined();
+      audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "a refused delete (forceDestroy) says what works, once, without a trace; without it, destroy forgets the network",
     async () => {
       const id = emulator().fixtures.networkWithNodes;
+      const deletes = () =>
+        emulator()
+          .requests()
+          .filter((r) => r.method === "DELETE").length;
+      await stack.setConfig("drift:forceDestroy", { value: "true" });
+      await stack.up(run.recorded("up forceDestroy"));
+      emulator().resetRequests();
       const text = await run.failure("destroy refused", (options) => stack.destroy(options));
+      expect(deletes()).toBe(1);
       expect(text).toMatch(/still has \d+ nodes/);
       expect(text).toContain(id);
       expect(occurrences(text, "The service refuses to delete a network")).toBe(1);
       expect(text).not.toMatch(/^\s+at /m);
-      expect(text).toMatch(/`retainOnDelete: true`.*`pulumi destroy --run-program`/);
+      expect(text).toMatch(/remove `forceDestroy: true`.*`pulumi up`, then `pulumi destroy`/);
       const state = (await stack.exportStack()).deployment.resources as { type: string; id?: string }[];
       expect(state.filter((r) => r.id === id)).toHaveLength(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
 
-      // The edit alone does not count for a plain destroy (it uses the options stored in state)...
-      await stack.setConfig("drift:retain", { value: "true" });
-      // ...but destroy --run-program takes the options from the program.
-      const destroyed = await stack.destroy({ runProgram: true, ...run.recorded("destroy --run-program") });
-      expect(destroyed.summary.result).toBe("succeeded");
-      expect(emulator().admin.getNetwork(id)).toBeDefined();
-
-      // pulumi up stores retainOnDelete; a plain destroy then keeps the network.
-      await stack.up(run.recorded("up retained"));
-      const plain = await stack.destroy(run.recorded("destroy retained"));
+      // As the hint says: the opt-in removed and stored by `up`, a plain destroy forgets the network.
+      await stack.removeConfig("drift:forceDestroy");
+      await stack.up(run.recorded("up without forceDestroy"));
+      const plain = await stack.destroy(run.recorded("destroy"));
       expect(plain.summary.result).toBe("succeeded");
+      expect(deletes()).toBe(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
       audit();
     },

@@ -251,11 +251,11 @@ describe("check: the connection settings wherever they come from, and the key on
 describe("errors of the provider runtime: one message, no trace", () => {
   test("the refused delete says what works, and its stack is its first line", async () => {
     const id = emulator().fixtures.networkWithNodes;
-    const { outs } = await networkRuntime.create({ networkId: id });
+    const { outs } = await networkRuntime.create({ networkId: id, forceDestroy: true });
     const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
     expect(err.message).toMatch(/still has \d+ nodes/);
     expect(err.message).toContain(
-      "add `retainOnDelete: true` to the resource's options and run `pulumi destroy --run-program`",
+      "remove `forceDestroy: true` from the resource, run `pulumi up`, then `pulumi destroy`",
     );
     expect(err.stack).toBe(`${err.name}: ${err.message}`);
   });

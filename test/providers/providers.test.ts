@@ -67,7 +67,18 @@ describe("Network provider", () => {
     });
     expect(restore.changes).toBe(true);
 
-    await expect(net.deleteNetwork(id, moved.outs)).rejects.toThrow(/still has .* nodes|delete its nodes/);
+    // Destroy forgets an adopted network by default: no request; forceDestroy sends the DELETE.
+    const deletes = () =>
+      emulator()
+        .requests()
+        .filter((r) => r.method === "DELETE").length;
+    const before = deletes();
+    await net.deleteNetwork(id, moved.outs);
+    expect(deletes()).toBe(before);
+    await expect(net.deleteNetwork(id, { ...moved.outs, forceDestroy: true })).rejects.toThrow(
+      /still has .* nodes|delete its nodes/,
+    );
+    expect(deletes()).toBe(before + 1);
     expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
@@ -178,26 +189,22 @@ describe("FaucetDrip provider", () => {
 });
 
 describe("Network check at preview: adoption and call settings", () => {
-  test("a networkId that does not exist fails the check, naming the id and what to do; an adopted id is not read again", async () => {
+  test("check only reads (GET): a new networkId is looked up among the nodes; one the service cannot show is up's to name", async () => {
     emulator().resetRequests();
-    const missing = await net.checkNetwork({}, { networkId: "NW-999-999-9" });
-    expect(missing.failures).toHaveLength(1);
-    expect(missing.failures[0].property).toBe("networkId");
-    expect(missing.failures[0].reason).toMatch(/NW-999-999-9 does not exist in the service.*console/s);
     const id = emulator().fixtures.networkWithNodes;
     expect((await net.checkNetwork({}, { networkId: id })).failures).toEqual([]);
-    // The no-op read (PATCH {}) is made for a new or changed id only.
-    const patches = () =>
-      emulator()
-        .requests()
-        .filter((r) => r.method === "PATCH").length;
-    const before = patches();
+    // An empty network and a missing one look the same to a reader: the check passes, `up` names it.
+    expect((await net.checkNetwork({}, { networkId: "NW-999-999-9" })).failures).toEqual([]);
+    const checks = emulator().requests();
+    await expect(net.createNetwork({ networkId: "NW-999-999-9" })).rejects.toThrow(
+      /NW-999-999-9: cannot adopt it: the service answered 404.*console/s,
+    );
+    expect(checks.map((r) => r.method)).toEqual(checks.map(() => "GET"));
+    expect(checks.map((r) => r.query.network)).toEqual([id, "NW-999-999-9"]);
+    // An adopted id is not looked up again.
+    const before = emulator().requests().length;
     expect((await net.checkNetwork({ networkId: id }, { networkId: id, name: "x" })).failures).toEqual([]);
-    expect(patches()).toBe(before);
-    expect(
-      (await net.checkNetwork({ networkId: id }, { networkId: emulator().fixtures.emptyNetwork })).failures,
-    ).toEqual([]);
-    expect(patches()).toBe(before + 1);
+    expect(emulator().requests().length).toBe(before);
   });
 
   test("timeoutMs, deadlineMs and maxRetries: wrong arguments name the property; a wrong stack config names where it came from", async () => {

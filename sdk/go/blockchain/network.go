@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+// A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. The stack never created the network, so destroy and a replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 type Network struct {
 	pulumi.CustomResourceState
 
@@ -29,6 +29,8 @@ type Network struct {
 	DeadlineMs pulumi.Float64PtrOutput `pulumi:"deadlineMs"`
 	// Network details object (may be empty).
 	Details pulumi.AnyOutput `pulumi:"details"`
+	// Whether destroy deletes the network in the service.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
 	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
 	MaxRetries pulumi.IntPtrOutput `pulumi:"maxRetries"`
@@ -103,13 +105,19 @@ type networkArgs struct {
 	// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
 	// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
 	DeadlineMs *float64 `pulumi:"deadlineMs"`
+	// Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+	// the stack never created the network (it adopts one), so destroy and replace leave it in the
+	// service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+	// change shows in the preview and updates in place; a destroy uses the value in state.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
 	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
 	MaxRetries *int `pulumi:"maxRetries"`
 	// Desired name; updated in place. When omitted, the name is left as it is.
 	Name *string `pulumi:"name"`
 	// Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-	// service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+	// service's API; changing this id replaces the resource: the new network is adopted, the old one
+	// released untouched (deleted only with `forceDestroy`).
 	NetworkId string `pulumi:"networkId"`
 	// Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
 	Project *string `pulumi:"project"`
@@ -123,13 +131,19 @@ type NetworkArgs struct {
 	// Overall deadline of each call to the service across its retries, ms (default 60000); defaults
 	// to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
 	DeadlineMs pulumi.Float64PtrInput
+	// Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+	// the stack never created the network (it adopts one), so destroy and replace leave it in the
+	// service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+	// change shows in the preview and updates in place; a destroy uses the value in state.
+	ForceDestroy pulumi.BoolPtrInput
 	// Retries of each call after its first attempt (default 4, at most 100); defaults to stack
 	// config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
 	MaxRetries pulumi.IntPtrInput
 	// Desired name; updated in place. When omitted, the name is left as it is.
 	Name pulumi.StringPtrInput
 	// Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-	// service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+	// service's API; changing this id replaces the resource: the new network is adopted, the old one
+	// released untouched (deleted only with `forceDestroy`).
 	NetworkId pulumi.StringInput
 	// Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
 	Project pulumi.StringPtrInput
@@ -251,6 +265,11 @@ func (o NetworkOutput) DeadlineMs() pulumi.Float64PtrOutput {
 // Network details object (may be empty).
 func (o NetworkOutput) Details() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Network) pulumi.AnyOutput { return v.Details }).(pulumi.AnyOutput)
+}
+
+// Whether destroy deletes the network in the service.
+func (o NetworkOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Network) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // Retries of each call after its first attempt (default 4, at most 100); defaults to stack

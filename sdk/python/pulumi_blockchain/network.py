@@ -22,6 +22,7 @@ class NetworkArgs:
     def __init__(__self__, *,
                  network_id: pulumi.Input[_builtins.str],
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  project: pulumi.Input[Optional[_builtins.str]] = None,
@@ -30,9 +31,14 @@ class NetworkArgs:
         The set of arguments for constructing a Network resource.
 
         :param pulumi.Input[_builtins.str] network_id: Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-               service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+               service's API; changing this id replaces the resource: the new network is adopted, the old one
+               released untouched (deleted only with `forceDestroy`).
         :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of each call to the service across its retries, ms (default 60000); defaults
                to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+               the stack never created the network (it adopts one), so destroy and replace leave it in the
+               service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+               change shows in the preview and updates in place; a destroy uses the value in state.
         :param pulumi.Input[_builtins.int] max_retries: Retries of each call after its first attempt (default 4, at most 100); defaults to stack
                config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
         :param pulumi.Input[_builtins.str] name: Desired name; updated in place. When omitted, the name is left as it is.
@@ -43,6 +49,8 @@ class NetworkArgs:
         pulumi.set(__self__, "network_id", network_id)
         if deadline_ms is not None:
             pulumi.set(__self__, "deadline_ms", deadline_ms)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if max_retries is not None:
             pulumi.set(__self__, "max_retries", max_retries)
         if name is not None:
@@ -57,7 +65,8 @@ class NetworkArgs:
     def network_id(self) -> pulumi.Input[_builtins.str]:
         """
         Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-        service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+        service's API; changing this id replaces the resource: the new network is adopted, the old one
+        released untouched (deleted only with `forceDestroy`).
         """
         return pulumi.get(self, "network_id")
 
@@ -77,6 +86,21 @@ class NetworkArgs:
     @deadline_ms.setter
     def deadline_ms(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "deadline_ms", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+        the stack never created the network (it adopts one), so destroy and replace leave it in the
+        service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+        change shows in the preview and updates in place; a destroy uses the value in state.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
@@ -136,6 +160,7 @@ class Network(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -143,17 +168,22 @@ class Network(pulumi.CustomResource):
                  timeout_ms: pulumi.Input[Optional[_builtins.float]] = None,
                  __props__=None):
         """
-        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. The stack never created the network, so destroy and a replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of each call to the service across its retries, ms (default 60000); defaults
                to stack config `blockchain:deadlineMs`, then `BLOCKCHAIN_DEADLINE_MS`. A change updates in place.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the network in the service when the resource is destroyed or replaced. Default `false`:
+               the stack never created the network (it adopts one), so destroy and replace leave it in the
+               service and only forget it, as adopt-only resources do (Terraform's `aws_default_vpc`). A
+               change shows in the preview and updates in place; a destroy uses the value in state.
         :param pulumi.Input[_builtins.int] max_retries: Retries of each call after its first attempt (default 4, at most 100); defaults to stack
                config `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`. A change updates in place.
         :param pulumi.Input[_builtins.str] name: Desired name; updated in place. When omitted, the name is left as it is.
         :param pulumi.Input[_builtins.str] network_id: Id of the existing network to adopt (`NW-…`). Networks cannot be created through the
-               service's API; changing this id replaces the resource (the new network is adopted, the old one deleted).
+               service's API; changing this id replaces the resource: the new network is adopted, the old one
+               released untouched (deleted only with `forceDestroy`).
         :param pulumi.Input[_builtins.str] project: Desired project id (`PR-…`); the network is moved in place. When omitted, left as it is.
         :param pulumi.Input[_builtins.float] timeout_ms: Per-attempt timeout of each call to the service, ms (default 20000); defaults to stack config
                `blockchain:timeoutMs`, then `BLOCKCHAIN_TIMEOUT_MS`. A change updates in place.
@@ -165,7 +195,7 @@ class Network(pulumi.CustomResource):
                  args: NetworkArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. Destroy deletes the network in the service (the service refuses while nodes remain), and so does a replacement for the old network, unless the resource has the `retainOnDelete` option: set it when the stack only adopts a network that must outlive it. Preview fails for a `networkId` that does not exist. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
+        A network of the blockchain node service, adopted by id (networks cannot be created through the service's API). Create reads the network and applies `name`/`project` when given; refresh shows drift; update changes only what changed. The stack never created the network, so destroy and a replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.
 
         :param str resource_name: The name of the resource.
         :param NetworkArgs args: The arguments to use to populate this resource's properties.
@@ -183,6 +213,7 @@ class Network(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  deadline_ms: pulumi.Input[Optional[_builtins.float]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  network_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -198,6 +229,7 @@ class Network(pulumi.CustomResource):
             __props__ = NetworkArgs.__new__(NetworkArgs)
 
             __props__.__dict__["deadline_ms"] = deadline_ms
+            __props__.__dict__["force_destroy"] = force_destroy
             __props__.__dict__["max_retries"] = max_retries
             __props__.__dict__["name"] = name
             if network_id is None and not opts.urn:
@@ -242,6 +274,7 @@ class Network(pulumi.CustomResource):
         __props__.__dict__["creator"] = None
         __props__.__dict__["deadline_ms"] = None
         __props__.__dict__["details"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["max_retries"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["network_id"] = None
@@ -295,6 +328,14 @@ class Network(pulumi.CustomResource):
         Network details object (may be empty).
         """
         return pulumi.get(self, "details")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Whether destroy deletes the network in the service.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
