@@ -88,8 +88,9 @@ export function makeProvider(
 }
 
 /**
- * Checks a declaration before it reaches the engine: the `import` option (which the dynamic host
- * cannot serve), missing arguments and unknown ones are refused with a `pulumi.ResourceError`.
+ * Checks a declaration before it reaches the engine: a plain-text API key in stack config, the
+ * `import` option (which the dynamic host cannot serve), missing arguments and unknown ones are
+ * refused with a `pulumi.ResourceError`.
  * Returns the properties to register and the options with the kind's secret outputs.
  */
 export function checkDeclaration(
@@ -98,8 +99,12 @@ export function checkDeclaration(
   args: object | undefined,
   opts: pulumi.CustomResourceOptions | undefined,
 ): { props: pulumi.Inputs; options: pulumi.CustomResourceOptions } {
-  reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
   const refuse = (message: string) => new pulumi.ResourceError(message, undefined, true);
+  try {
+    reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
+  } catch (error) {
+    throw refuse(`${kind.name} ${JSON.stringify(name)}: ${(error as Error).message}`);
+  }
   if (opts?.import !== undefined && opts.import !== null) {
     const id = typeof opts.import === "string" ? opts.import : undefined;
     throw refuse(kind.importing.dynamicRefusal(name, id));

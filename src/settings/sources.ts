@@ -229,36 +229,39 @@ export function unknownSettings(
   }));
 }
 
-/** What is wrong with a program's `blockchain:*` stack config, one line each: an unknown key, a plain-text API key. */
-export function stackConfigWarnings(
-  all: Record<string, string>,
-  isSecret: (fullKey: string) => boolean,
-): string[] {
-  const ours = Object.fromEntries(
-    Object.entries(all)
-      .filter(([k]) => k.startsWith(`${CONFIG_NAMESPACE}:`))
-      .map(([k, v]) => [k.slice(CONFIG_NAMESPACE.length + 1), v]),
-  );
-  const warnings = unknownSettings(ours).map(
+/** Why a run is refused when stack config holds the API key in plain text (never the key). */
+export const PLAIN_TEXT_KEY =
+  `stack config ${CONFIG_API_KEY} is stored in plain text, and Pulumi would copy it in plain text into the stack's ` +
+  `state and history: nothing was registered. Store it encrypted with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`, ` +
+  `and rotate the key if it was ever stored in plain text (in Pulumi.<stack>.yaml, or in state by an earlier version).`;
+
+/** The `blockchain:*` keys of a program's stack config that are no setting, one line each. */
+export function stackConfigWarnings(all: Record<string, string>): string[] {
+  const ours = Object.keys(all)
+    .filter((k) => k.startsWith(`${CONFIG_NAMESPACE}:`))
+    .map((k) => [k.slice(CONFIG_NAMESPACE.length + 1), all[k]]);
+  return unknownSettings(Object.fromEntries(ours)).map(
     (u) => `stack config ${CONFIG_NAMESPACE}:${u.reason} (the key is ignored)`,
   );
-  if (settingValue(ours.apiKey) && !isSecret(CONFIG_API_KEY)) {
-    warnings.push(
-      `stack config ${CONFIG_API_KEY} is stored in plain text: store it encrypted with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\``,
-    );
-  }
-  return warnings;
 }
 
 let reviewed = false;
 
-/** Reports {@link stackConfigWarnings} through `warn`, once per process (no `isConfigSecret`: no key counts as plain). */
+/**
+ * Reviews a program's stack config: a plain-text API key refuses the call (each time: the
+ * dynamic providers' config, with the key, is stored with their first resource); an unknown key
+ * is reported through `warn`, once per process. No `isConfigSecret`: no key counts as plain.
+ * @throws SettingsError with {@link PLAIN_TEXT_KEY}.
+ */
 export function reviewStackConfig(
   runtime: { allConfig(): Record<string, string>; isConfigSecret?(fullKey: string): boolean },
   warn: (message: string) => unknown,
 ): void {
+  const all = runtime.allConfig();
+  if (settingValue(all[CONFIG_API_KEY]) && !(runtime.isConfigSecret?.(CONFIG_API_KEY) ?? true)) {
+    throw new SettingsError(PLAIN_TEXT_KEY);
+  }
   if (reviewed) return;
   reviewed = true;
-  const isSecret = (key: string) => runtime.isConfigSecret?.(key) ?? true;
-  for (const message of stackConfigWarnings(runtime.allConfig(), isSecret)) warn(message);
+  for (const message of stackConfigWarnings(all)) warn(message);
 }

@@ -10,7 +10,7 @@ import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
-import { occurrences, programProject } from "../helpers/program-project";
+import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 import { readmeBlock } from "../helpers/readme";
 
 const STEP_TIMEOUT = 240_000;
@@ -25,11 +25,6 @@ function expectQuiet(output: string): void {
   expect(output).not.toContain("node_modules");
 }
 
-/** The engine's `Diagnostics:` section (each error once; progress lines may show it too). */
-function diagnostics(text: string): string {
-  expect(text).toContain("Diagnostics:");
-  return text.slice(text.indexOf("Diagnostics:"));
-}
 
 /** A TCP server on 127.0.0.1 that accepts connections and never answers. */
 async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {

@@ -1,9 +1,11 @@
 /** A Network in a program on disk: its outputs, drift you can read, what destroy and a new networkId send. */
+import * as fs from "fs";
+import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine } from "../helpers/engine";
+import { describeWithEngine, filesUnder } from "../helpers/engine";
 import { emulatorConfig, EngineRun } from "../helpers/engine-run";
-import { occurrences, programProject } from "../helpers/program-project";
+import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;
 const STACK = "drift";
@@ -196,6 +198,44 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
       expect(deletes()).toBe(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
       audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "a plain-text API key refuses the run before anything is registered: only the engine's record of the update's config holds it",
+    async () => {
+      const plain = await run.stack(
+        { stackName: "plain", workDir: programProject("drift-plain", PROGRAM) },
+        {
+          ...emulatorConfig(emulator()),
+          "blockchain:apiKey": { value: emulator().apiKey },
+          "drift:networkId": { value: emulator().fixtures.networkWithNodes },
+          "drift:name": { value: "declared-name" },
+        },
+      );
+      const text = await run.failure("up plain-text key", (options) => plain.up(options));
+      expect(occurrences(diagnostics(text), "stack config blockchain:apiKey is stored in plain text")).toBe(
+        1,
+      );
+      expect(text).toContain("pulumi config set --secret blockchain:apiKey <key>");
+      expect(text).toMatch(/rotate the key/);
+      expect(text).not.toMatch(/^\s+at /m);
+      // The engine writes each update's stack config into its history record, whatever the program
+      // does (hence "rotate" in the message); nothing else of the backend holds the key.
+      const files = filesUnder(run.sandbox.backendDir);
+      const holding = files.filter((f) => fs.readFileSync(f, "utf8").includes(emulator().apiKey));
+      expect(holding.map((f) => path.basename(f))).toEqual([
+        expect.stringMatching(/^plain-\d+\.history\.json$/),
+      ]);
+      const record = JSON.parse(fs.readFileSync(holding[0], "utf8")) as { config: object };
+      const { config, ...rest } = record;
+      expect(JSON.stringify(config)).toContain(emulator().apiKey);
+      expect(JSON.stringify(rest)).not.toContain(emulator().apiKey);
+      await plain.setConfig("blockchain:apiKey", { value: emulator().apiKey, secret: true });
+      expect((await plain.up(run.recorded("up encrypted key"))).summary.result).toBe("succeeded");
+      const after = filesUnder(run.sandbox.backendDir).filter((f) => !holding.includes(f));
+      expect(after.filter((f) => fs.readFileSync(f, "utf8").includes(emulator().apiKey))).toEqual([]);
     },
     STEP_TIMEOUT,
   );

@@ -2,7 +2,7 @@
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";
 import { emulatorConfig, EngineRun } from "../helpers/engine-run";
-import { occurrences, programProject } from "../helpers/program-project";
+import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;
 const NETWORK = "NW-100-000-1";
@@ -40,11 +40,6 @@ export = async () => {
 };
 `;
 
-/** What the engine prints under `Diagnostics:` (the progress lines show each error too). */
-function diagnostics(text: string): string {
-  expect(text).toContain("Diagnostics:");
-  return text.slice(text.indexOf("Diagnostics:"));
-}
 
 describeWithEngine()("preview catches what it can, under the real engine", () => {
   let run: EngineRun;

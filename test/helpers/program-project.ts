@@ -25,3 +25,9 @@ export function programProject(name: string, code: string): string {
 export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
+
+/** The engine's `Diagnostics:` section (each error once; progress lines may show it too). */
+export function diagnostics(text: string): string {
+  expect(text).toContain("Diagnostics:");
+  return text.slice(text.indexOf("Diagnostics:"));
+}

@@ -239,7 +239,9 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
 
   test("a refused key from stack config: the stack-config hint, never the environment's", async () => {
     const wrongKey = "wrong-key-from-config-1234567890";
-    pulumi.runtime.setConfig("blockchain:apiKey", wrongKey);
+    const config = pulumi.runtime.allConfig();
+    // Stored encrypted, as the refusal of a plain-text key requires.
+    pulumi.runtime.setAllConfig({ ...config, "blockchain:apiKey": wrongKey }, ["blockchain:apiKey"]);
     try {
       const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
       expectRunError(e, "UnauthorizedError");
@@ -251,7 +253,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
       expect(e.message).not.toMatch(/export|BLOCKCHAIN_API_KEY/);
       expect(`${e.message}${e.stack}`).not.toContain(wrongKey);
     } finally {
-      pulumi.runtime.setConfig("blockchain:apiKey", "");
+      pulumi.runtime.setAllConfig(config, []);
     }
   });
 

@@ -1,20 +1,44 @@
-/** The blockchain:* stack config reviewed once: a mistyped key named, a plain-text API key warned about. */
+/** The blockchain:* stack config reviewed: a mistyped key named once, a plain-text API key refused before registration. */
 import * as pulumi from "@pulumi/pulumi";
-import { Network } from "../../src";
+import { getNodesOutput, Network } from "../../src";
+import { outputRejection } from "./outputs";
 
 const KEY = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
 
+const registered: string[] = [];
 pulumi.runtime.setMocks(
-  { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+  {
+    newResource: (args) => {
+      registered.push(args.type);
+      return { id: `${args.name}-id`, state: args.inputs };
+    },
+    call: (args) => args.inputs,
+  },
   "program",
   "test",
   false,
 );
 
-test("a mistyped key and a plain-text API key: one warning each, once per process, no key shown", () => {
+test("a plain-text API key: a Network is refused before registering, a function fails, both naming the command; no key shown", async () => {
+  pulumi.runtime.setAllConfig(
+    { "blockchain:apiUrl": "https://api.example.com", "blockchain:apiKey": KEY },
+    [],
+  );
+  for (const name of ["a", "b"]) {
+    expect(() => new Network(name, { networkId: "NW-1-2" })).toThrow(
+      /Network "\w": stack config blockchain:apiKey is stored in plain text.*pulumi config set --secret blockchain:apiKey <key>.*rotate the key/s,
+    );
+  }
+  expect(registered).toEqual([]);
+  const failed = await outputRejection(getNodesOutput({ network: "NW-1-2" }));
+  expect(failed.message).toMatch(/^stack config blockchain:apiKey is stored in plain text/);
+  expect(failed.message).not.toContain(KEY);
+});
+
+test("a mistyped key: one warning, once per process, no key shown", () => {
   pulumi.runtime.setAllConfig(
     { "blockchain:apiurl": "https://api.example.com", "blockchain:apiKey": KEY, "other:apiurl": "x" },
-    [],
+    ["blockchain:apiKey"],
   );
   const warn = jest.spyOn(pulumi.log, "warn").mockResolvedValue();
   // Refused before registration (no provider serialized here); the review has run by then.
@@ -26,14 +50,13 @@ test("a mistyped key and a plain-text API key: one warning each, once per proces
     expect.stringMatching(
       /^stack config blockchain:apiurl: unknown setting; did you mean `apiUrl`\?.*\(the key is ignored\)$/,
     ),
-    "stack config blockchain:apiKey is stored in plain text: store it encrypted with `pulumi config set --secret blockchain:apiKey <key>`",
   ]);
   expect(lines.join("\n")).not.toContain(KEY);
   expect(lines.join("\n")).not.toContain("other:");
 });
 
 test("the SDK still has the internal that tells an encrypted key from a plain one", () => {
-  // Without it no key counts as plain, and the warning above is never given.
+  // Without it no key counts as plain, and the refusal above is never given.
   const runtime = pulumi.runtime as { isConfigSecret?: (key: string) => boolean };
   pulumi.runtime.setAllConfig({ "blockchain:apiKey": KEY }, ["blockchain:apiKey"]);
   expect(runtime.isConfigSecret?.("blockchain:apiKey")).toBe(true);

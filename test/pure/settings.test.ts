@@ -2,8 +2,10 @@ import { NodeServiceClient, NotFoundError, UnauthorizedError } from "../../src/a
 import { createApiError } from "../../src/api/errors";
 import {
   overridesEnvKey,
+  PLAIN_TEXT_KEY,
   resolveCallSettings,
   resolveSettings,
+  reviewStackConfig,
   SettingSource,
   SettingsError,
   stackConfigWarnings,
@@ -181,10 +183,11 @@ describe("the stack config as a whole", () => {
   const KEY = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
 
   test("a key that is no setting is named with the setting it resembles; other namespaces are not looked at", () => {
-    const warnings = stackConfigWarnings(
-      { "blockchain:timeoutms": "5000", "blockchain:colour": "blue", "aws:region": "x" },
-      () => true,
-    );
+    const warnings = stackConfigWarnings({
+      "blockchain:timeoutms": "5000",
+      "blockchain:colour": "blue",
+      "aws:region": "x",
+    });
     expect(warnings).toEqual([
       expect.stringMatching(
         /^stack config blockchain:timeoutms: unknown setting; did you mean `timeoutMs`\?/,
@@ -194,12 +197,25 @@ describe("the stack config as a whole", () => {
     expect(warnings[1]).not.toMatch(/did you mean/);
   });
 
-  test("an API key in plain text gets one warning with the command, never the key; an encrypted one none", () => {
-    const plain = stackConfigWarnings({ "blockchain:apiKey": KEY }, () => false);
-    expect(plain).toEqual([
-      "stack config blockchain:apiKey is stored in plain text: store it encrypted with `pulumi config set --secret blockchain:apiKey <key>`",
-    ]);
-    expect(stackConfigWarnings({ "blockchain:apiKey": KEY }, (k) => k === "blockchain:apiKey")).toEqual([]);
+  test("an API key in plain text refuses every call, naming the command and the rotation, never the key; an encrypted one passes", () => {
+    const runtime = (secret: boolean) => ({
+      allConfig: () => ({ "blockchain:apiKey": KEY }),
+      isConfigSecret: () => secret,
+    });
+    for (let i = 0; i < 2; i++) {
+      const error = (() => {
+        try {
+          reviewStackConfig(runtime(false), () => undefined);
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(error).toBeInstanceOf(SettingsError);
+      expect(error?.message).toBe(PLAIN_TEXT_KEY);
+      expect(PLAIN_TEXT_KEY).toContain("`pulumi config set --secret blockchain:apiKey <key>`");
+      expect(PLAIN_TEXT_KEY).toMatch(/rotate the key/);
+    }
+    expect(() => reviewStackConfig(runtime(true), () => undefined)).not.toThrow();
   });
 
   test("the environment's key counts as overridden only when it differs from the stack config's", () => {
