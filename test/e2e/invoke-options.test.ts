@@ -6,7 +6,7 @@ import { NETWORK_WITH_NODES_NODE_IDS } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
-import { occurrences, programProject } from "../helpers/program-project";
+import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 import { readmeBlock } from "../helpers/readme";
 
 const STEP_TIMEOUT = 180_000;
@@ -73,15 +73,14 @@ describeWithEngine()("invoke options under the real engine", () => {
       try {
         const result = await run.cli(dir, ["preview", "--non-interactive"]);
         expect(result.code).not.toBe(0);
-        const line = "No running node in NW-100-000-1: start one, then run `pulumi up` again.";
+        const line = "No running node of NW-100-000-1 shows an HTTPS endpoint to this key.";
         // Once among the diagnostics (the progress row of the stack echoes it as its status).
-        const diagnostics = result.output.slice(result.output.indexOf("Diagnostics:"));
-        expect(occurrences(diagnostics, `error: ${line}`)).toBe(1);
+        expect(occurrences(diagnostics(result.output), `error: ${line}`)).toBe(1);
         expect(result.output).not.toMatch(/TypeError|unhandled exception|\n\s+at /);
       } finally {
         for (const id of NETWORK_WITH_NODES_NODE_IDS) emulator().admin.setNodeStatus(id, "running");
       }
-      // destroy leaves the network (retainOnDelete).
+      // destroy forgets the network: it stays in the service.
       await run.ok(dir, ["destroy", "--yes", "--non-interactive"]);
       expect(emulator().admin.getNetwork("NW-100-000-1")).toBeDefined();
       run.audit(emulator().secrets());
