@@ -18,6 +18,7 @@ export {
   type NodeServiceClientOptions,
   type RetryOptions,
   type RetryWait,
+  abortEveryRequest,
 } from "./options";
 
 export {

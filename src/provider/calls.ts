@@ -7,7 +7,7 @@ import { createRequire } from "module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
-import { abortEveryRequest } from "../api/options";
+import { abortEveryRequest } from "../api";
 import type { ConfigReader } from "../settings";
 
 /** The stack config handed to a dynamic provider's `configure` (read at call time, never serialized). */

@@ -2,6 +2,7 @@
 export { FUNCTION_TOKENS, KINDS, KIND_LIST, kindOfToken, PACKAGE, token } from "./kinds";
 export type { AnyKind, KindMethods, ReadResult, ResourceKind } from "./kinds";
 export {
+  attachEngine,
   beginStopping,
   CallInterrupted,
   engineAddress,
