@@ -285,15 +285,14 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       const fixtureName = run.emulator.admin.getNetwork(run.networkId)!.name;
       expect(fixtureName).not.toBe(DESIRED_NAME);
 
-      // Network and FaucetDrip are created in parallel. The Network's check reads the network
-      // (a new id: the adoption check, a held PATCH with an empty body), then its create reads it
-      // again (a second held empty-body PATCH). Kill once the faucet POST (held three times as
-      // long) and the create's read have fully arrived.
+      // Network and FaucetDrip are created in parallel. The Network's check only reads (GET);
+      // its create reads the network (a held PATCH with an empty body). Kill once the faucet POST
+      // (held three times as long) and the create's read have fully arrived.
       await run.killedUp(
         () => {
           const posts = run.arrived("POST", FAUCET_ROUTE);
           const patches = run.arrived("PATCH", NETWORKS_PATH);
-          return posts.length > 0 && patches.length >= 2 ? [posts[0], patches[1]] : undefined;
+          return posts.length > 0 && patches.length >= 1 ? [posts[0], patches[0]] : undefined;
         },
         { faucetMs: HOLD_MS * 3, networkUpdateMs: HOLD_MS },
       );
@@ -301,8 +300,8 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       // after the hold, and its answer went to a closed connection.
       expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200, fault: "route-delay" })]);
       expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-      // The rename was never sent: the kill came during the create's read (after the check's).
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(2);
+      // The rename was never sent: the kill came during the create's read.
+      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(1);
       expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(fixtureName);
       // The engine never heard back: both creates are pending; the journal remembers the send.
       expect(pendingTypes(await run.state())).toEqual([FAUCET_TYPE, NETWORK_TYPE]);
@@ -341,12 +340,12 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       runs.push(run);
       await run.start();
 
-      // The FaucetDrip waits for the Network: its check reads the network (the adoption check of
-      // a new id, a held PATCH with an empty body), create reads it again (a second one), then
-      // renames it (a third). Kill once the rename has arrived.
+      // The FaucetDrip waits for the Network: its check only reads (GET), create reads the
+      // network (a held PATCH with an empty body), then renames it (a second). Kill once the
+      // rename has arrived.
       await run.killedUp(() => {
         const patches = run.arrived("PATCH", NETWORKS_PATH);
-        return patches.length >= 3 ? [patches[2]] : undefined;
+        return patches.length >= 2 ? [patches[1]] : undefined;
       });
       // Processed after the hold, unseen by the engine.
       expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(DESIRED_NAME);
@@ -360,8 +359,8 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       expect(Object.values(run.engine.transcript).join("")).toContain(
         "pending operations from previous deployment",
       );
-      // The network already had the name: the new check and create read it and sent no rename.
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(5);
+      // The network already had the name: the new create read it and sent no rename.
+      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
 
       const drip = await expectConverged(run);
       // Nothing was sent by the killed run, so the second run sent: one POST in all.

@@ -13,7 +13,10 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   let run: EngineRun;
   let stack: Stack;
   /** What the program declares on its next run: resource name → Network args. */
-  let desired: Record<string, { networkId: string; name?: string; apiUrl?: string; apiKey?: string }> = {};
+  let desired: Record<
+    string,
+    { networkId: string; name?: string; apiUrl?: string; apiKey?: string; forceDestroy?: boolean }
+  > = {};
   const recorded = () => run.recorded("scenario");
   const audit = () => run.audit(emulator().secrets());
 
@@ -42,7 +45,7 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
   }, STEP_TIMEOUT);
 
   test(
-    "a name change is an update in place; a networkId change is a replace that deletes the old network",
+    "a name change is an update in place; a networkId change is a replace that releases the old network untouched",
     async () => {
       const first = emulator().fixtures.emptyNetwork;
       const second = emulator().fixtures.secondEmptyNetwork;
@@ -62,7 +65,7 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
       expect(replacePreview.changeSummary).toMatchObject({ replace: 1 });
       const up = await stack.up(recorded());
       expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
-      expect(emulator().admin.getNetwork(first)).toBeUndefined();
+      expect(emulator().admin.getNetwork(first)!.name).toBe("two");
       expect(emulator().admin.getNetwork(second)!.name).toBe("two");
       audit();
     },
@@ -94,6 +97,8 @@ describeWithEngine()("Network scenarios under the real engine (inline programs)"
           name: "with-explicit-key",
           apiUrl: emulator().url,
           apiKey: emulator().apiKey,
+          // The delete at the end is sent with the key stored in state.
+          forceDestroy: true,
         },
       };
       await stack.setAllConfig({ "blockchain:apiKey": { value: "not-the-key-0000", secret: true } });
