@@ -159,18 +159,16 @@ function describeUpgrade(baseline: Baseline, recorded: BaselineStack): void {
       );
 
       test(
-        "destroy succeeds: retained networks stay, the others are deleted",
+        "destroy succeeds and leaves every network in the service (no state before 0.3.0 has forceDestroy)",
         async () => {
           const networks = (await run.state(projectDir)).filter((r) => NETWORK_TYPES.includes(r.type));
           expect(networks.map((r) => r.id).sort()).toEqual(Object.keys(recorded.networkNames).sort());
+          expect(networks.filter((r) => r.outputs?.forceDestroy !== undefined)).toEqual([]);
           await pulumi(["destroy", "--yes"], "destroy");
           expect(await run.state(projectDir)).toEqual([]);
           for (const network of networks) {
             const exists = emulator().admin.getNetwork(network.id!) !== undefined;
-            expect({ id: network.id, exists }).toEqual({
-              id: network.id,
-              exists: network.retainOnDelete === true,
-            });
+            expect({ id: network.id, exists }).toEqual({ id: network.id, exists: true });
           }
           audit();
         },
