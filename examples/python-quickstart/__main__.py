@@ -13,13 +13,8 @@ config = pulumi.Config()
 network_id = config.require("networkId")
 network_name = config.get("networkName") or "python-quickstart"
 
-# `pulumi destroy` stops managing the network and leaves it in place.
-network = blockchain.Network(
-    "network",
-    network_id=network_id,
-    name=network_name,
-    opts=pulumi.ResourceOptions(retain_on_delete=True),
-)
+# `pulumi destroy` forgets the network and leaves it in the service (`force_destroy=True` deletes it).
+network = blockchain.Network("network", network_id=network_id, name=network_name)
 
 # Readable metadata and masked endpoints.
 nodes = blockchain.get_nodes_output(network=network.network_id, order_by="name").nodes

@@ -8,8 +8,9 @@ import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-block
  * (`getNodeOutput({ id }).httpsEndpoint`), and requests test tokens once.
  *
  * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`,
- * `deleteOnDestroy` (default false: `pulumi destroy` stops managing the network and leaves it in
- * place; set true to delete it, which the service refuses while the network still has nodes).
+ * `deleteOnDestroy` (default false: `pulumi destroy` forgets the network and leaves it in the
+ * service; true sets `forceDestroy`, and destroy deletes it, which the service refuses while the
+ * network still has nodes).
  * Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
  */
 async function quickstart() {
@@ -19,7 +20,7 @@ async function quickstart() {
   const faucetAddress = config.get("faucetAddress");
   const deleteOnDestroy = config.getBoolean("deleteOnDestroy") ?? false;
 
-  const network = new Network("main", { networkId, name: networkName }, { retainOnDelete: !deleteOnDestroy });
+  const network = new Network("main", { networkId, name: networkName, forceDestroy: deleteOnDestroy });
 
   // Every node of the adopted network, ordered by name: one Output, secret as a whole.
   const nodes = getNodesOutput({ network: network.networkId, orderBy: "name" });
