@@ -9,12 +9,14 @@ import { parseArgs } from "node:util";
 import { table } from "./bench/common";
 import { sourceState } from "./source-state";
 import type { Row } from "./bench/common";
+import { runBadDays } from "./bench/bad-days";
 import { runListing } from "./bench/listing";
 import { runProvider } from "./bench/provider";
 import { runRefresh } from "./bench/refresh";
 import { runThroughput } from "./bench/throughput";
 
 const SECTIONS = {
+  "bad-days": runBadDays,
   listing: runListing,
   provider: runProvider,
   refresh: runRefresh,
