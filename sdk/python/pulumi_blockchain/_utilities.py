@@ -323,4 +323,4 @@ def get_plugin_download_url():
 	return "github://api.github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes"
 
 def get_version():
-    return "0.2.0"
+    return "0.3.0"
