@@ -7,9 +7,6 @@
 # Options: --check, --diff, --schema FILE, --sdk-dir DIR, --rebuild (sdk-gen), --help.
 set -euo pipefail
 
-# Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.259.0.
-readonly GO_MIN=1.25.11
-
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 repo=$(cd "$script_dir/.." && pwd -P)
 tool_src=$repo/tools/sdk-gen
@@ -36,9 +33,12 @@ die() { log "error: $*"; exit 1; }
 [[ -f $schema ]] || die "no schema at $schema"
 command -v node >/dev/null 2>&1 || die "node is needed (scripts/sdk-postprocess.js)"
 
-# cache_root, tmp_dirs, version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root
+# cache_root, tmp_dirs, version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root, go_mod_min
 # shellcheck source=scripts/go-env.sh
 source "$script_dir/go-env.sh"
+# Minimum Go: the go line of tools/sdk-gen/go.mod (that of the pulumi pkg/v3 it requires).
+GO_MIN=$(go_mod_min "$tool_src/go.mod")
+readonly GO_MIN
 
 tool_root=$cache_root/sdk-gen
 tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)

@@ -1,9 +1,46 @@
 # shellcheck shell=bash
 # Sourced by pulumi-engine.sh, gen-sdk.sh and release.sh: how this repository builds Go programs
-# and virtualenvs. The sourcing script defines log() and GO_MIN or PYTHON_MIN first.
+# and virtualenvs, and where the versions they need are read (go_mod_min, go_mod_require,
+# versions_json: each version has one place, see CONTRIBUTING.md, "Versions and times").
+# The sourcing script defines log() first, and GO_MIN or PYTHON_MIN before the functions use them.
 
 cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
 [[ $cache_root == /* ]] || cache_root=$PWD/$cache_root
+
+repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+
+# go_mod_min GO.MOD...: the highest `go` line among them, the oldest Go that builds them all.
+go_mod_min() {
+  local v
+  v=$(awk '$1 == "go" && NF == 2 { print $2 }' "$@" | sort -V | tail -n1)
+  [[ -n $v ]] || { log "error: no go line in $*"; exit 1; }
+  printf '%s\n' "$v"
+}
+
+# go_mod_require GO.MOD MODULE: the version of MODULE that GO.MOD requires.
+go_mod_require() {
+  local v
+  v=$(awk -v m="$2" '$1 == "require" && $2 == m { print $3; exit } $1 == m && $2 ~ /^v/ { print $2; exit }' "$1")
+  [[ -n $v ]] || { log "error: $1 requires no $2"; exit 1; }
+  printf '%s\n' "$v"
+}
+
+# versions_json KEY...: the values of KEYs (dotted paths) in versions.json, one a line.
+versions_json() {
+  command -v node >/dev/null 2>&1 || { log "error: reading $repo_root/versions.json needs node"; exit 1; }
+  # shellcheck disable=SC2016 # JavaScript, not shell
+  node -e '
+    const [file, ...keys] = process.argv.slice(1);
+    const all = JSON.parse(require("fs").readFileSync(file, "utf8"));
+    for (const key of keys) {
+      const v = key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), all);
+      if (typeof v !== "string" && typeof v !== "number") {
+        console.error(`${file}: no ${key}`);
+        process.exit(1);
+      }
+      console.log(v);
+    }' "$repo_root/versions.json" "$@"
+}
 
 # Temporary directories, removed on exit.
 tmp_dirs=()

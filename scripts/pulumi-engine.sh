@@ -4,25 +4,10 @@
 # programs set PULUMI_PYTHON_CMD to it) and the dynamic providers' `pulumi-resource-pulumi-nodejs`.
 # Taken from, in order: `pulumi` on PATH (unless PULUMI_ENGINE_IGNORE_PATH=1), in a shim folder
 # with whatever it lacks; a complete cached build in <cache>/engine/<version>/bin; a build from Go
-# modules (about 8-10 minutes on 2 cores, once), renamed into place so that none is ever partial.
+# modules (about 8 to 10 minutes on 2 cores, once), renamed into place so that none is ever partial.
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
 # --build: rebuild the cached engine and the virtualenv.
 set -euo pipefail
-
-readonly ENGINE_VERSION=v3.274.1
-# The newest sdk/v3 that still holds the nodejs and python language hosts' commands.
-readonly LANGHOST_SDK_VERSION=v3.65.0
-# The newest github.com/pulumi/pulumi-yaml the Go proxy serves.
-readonly YAML_VERSION=v1.11.0
-# PyPI has no pulumi 3.274.1: the newest release it serves.
-readonly PYTHON_SDK_VERSION=3.272.0
-readonly PYTHON_MIN=3.10
-# The pulumi SDK, and what sdk/python's pyproject.toml needs.
-readonly PYTHON_PACKAGES="pulumi==$PYTHON_SDK_VERSION parver==0.5 semver==3.0.4"
-python_stamp=".packages-$(printf '%s' "$PYTHON_PACKAGES" | cksum | cut -d' ' -f1)"
-readonly python_stamp
-# Minimum Go: the go directive of github.com/pulumi/pulumi/pkg/v3 v3.274.1.
-readonly GO_MIN=1.26.6
 
 force_build=0
 for arg in "$@"; do
@@ -41,6 +26,26 @@ tools_dir=$(cd "$script_dir/../tools/pulumi-engine" && pwd -P)
 # cache_root, tmp_dirs, python_ok, setup_go_env, use_gotmpdir, go_build, lock_build_root, relocate_venv
 # shellcheck source=scripts/go-env.sh
 source "$script_dir/go-env.sh"
+
+# Each version from its one place (CONTRIBUTING.md, "Versions and times"). The CLI: the pkg/v3 that
+# tools/pulumi-engine/cli/go.mod requires.
+ENGINE_VERSION=$(go_mod_require "$tools_dir/cli/go.mod" github.com/pulumi/pulumi/pkg/v3)
+# The newest sdk/v3 that still holds the nodejs and python language hosts' commands.
+LANGHOST_SDK_VERSION=$(go_mod_require "$tools_dir/langhost/go.mod" github.com/pulumi/pulumi/sdk/v3)
+# The newest github.com/pulumi/pulumi-yaml the Go proxy serves.
+YAML_VERSION=$(go_mod_require "$tools_dir/yaml/go.mod" github.com/pulumi/pulumi-yaml)
+# The oldest Go that builds it all: the highest go line of the engine's go.mod files.
+GO_MIN=$(go_mod_min "$tools_dir"/*/go.mod)
+# From versions.json: the oldest Python for the virtualenv, the pulumi Python SDK (PyPI does not
+# have every CLI version: the newest release it serves) and the first build's minutes.
+versions=$(versions_json python.min python.pulumiSdk engine.firstBuildMinutes)
+{ read -r PYTHON_MIN; read -r PYTHON_SDK_VERSION; read -r first_build_minutes; } <<<"$versions"
+readonly ENGINE_VERSION LANGHOST_SDK_VERSION YAML_VERSION GO_MIN PYTHON_MIN PYTHON_SDK_VERSION first_build_minutes
+# The pulumi SDK, and what sdk/python's pyproject.toml needs.
+readonly PYTHON_PACKAGES="pulumi==$PYTHON_SDK_VERSION parver==0.5 semver==3.0.4"
+python_stamp=".packages-$(printf '%s' "$PYTHON_PACKAGES" | cksum | cut -d' ' -f1)"
+readonly python_stamp
+
 engine_root=$cache_root/engine
 engine_dir=$engine_root/$ENGINE_VERSION
 langhost_dir=$engine_root/langhost-$LANGHOST_SDK_VERSION
@@ -275,7 +280,7 @@ if [[ $force_build == 0 ]] && cache_valid; then # built by a concurrent run
   use_cache
 fi
 
-log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about 8-10 minutes on 2 cores)..."
+log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about $first_build_minutes minutes on 2 cores)..."
 ensure_venv
 setup_go_env
 tmp=$(mktemp -d "$engine_root/.build-$ENGINE_VERSION.XXXXXX"); tmp_dirs+=("$tmp")
