@@ -1,13 +1,13 @@
-/** The README's client example type-checks against the built package and runs against the emulator. */
+/** The client script of docs/client.md type-checks against the built package and runs against the emulator. */
 import { execFile } from "child_process";
 import { promisify } from "util";
 import { withEmulator } from "../helpers/emulator";
-import { compileReadmeBlock, readmeBlock } from "../helpers/readme";
+import { compileReadmeBlock, docBlock } from "../helpers/readme";
 
 const emulator = withEmulator();
 
 test("the NodeServiceClient example runs as written", async () => {
-  const file = compileReadmeBlock("client", readmeBlock("new NodeServiceClient"));
+  const file = compileReadmeBlock("client", docBlock("docs/client.md", "ts", "new NodeServiceClient"));
   const { stdout } = await promisify(execFile)(process.execPath, [file], {
     env: { ...process.env, BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: emulator().apiKey },
   });

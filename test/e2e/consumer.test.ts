@@ -23,7 +23,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../helpers/plugin-client";
 import { describeWithEngine } from "../helpers/engine";
 import { changes, emulatorConfig, EngineRun } from "../helpers/engine-run";
-import { readmeBlock, readmeFile } from "../helpers/readme";
+import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const NAME = "pulumi-blockchain-nodes";
@@ -571,7 +571,10 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     writeProject(appDir, "nodes-app", readmeBlock("new pulumi.StackReference("));
     // The README's client script, with the same compiler settings.
     fs.mkdirSync(scriptsDir);
-    fs.writeFileSync(path.join(scriptsDir, "client.ts"), readmeBlock("new NodeServiceClient"));
+    fs.writeFileSync(
+      path.join(scriptsDir, "client.ts"),
+      docBlock("docs/client.md", "ts", "new NodeServiceClient"),
+    );
     const tsconfig = JSON.parse(readmeFile("tsconfig.json")) as { files: string[] };
     tsconfig.files = ["client.ts"];
     fs.writeFileSync(path.join(scriptsDir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));

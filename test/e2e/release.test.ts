@@ -23,6 +23,7 @@ import { listAll, withEmulator } from "../helpers/emulator";
 import { describeWithEngine, findEngine } from "../helpers/engine";
 import { changes, emulatorConfig, expectPluginListed, EngineRun, resource } from "../helpers/engine-run";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
+import { docBlock } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -316,6 +317,56 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       await expectPluginListed(run, VERSION);
     },
     STEP_TIMEOUT,
+  );
+
+  test(
+    "the README's install commands from a release's files, run as written in a fresh folder; a program runs on them",
+    async () => {
+      const lines = docBlock("README.md", "bash", "--file ./").trim().split("\n");
+      expect(lines.map((l) => l.split(" ")[0])).toEqual(["npm", "pulumi", "pip"]);
+      const dir = fs.mkdtempSync(path.join(work, "readme-install-"));
+      for (const file of fs.readdirSync(release))
+        fs.symlinkSync(path.join(release, file), path.join(dir, file));
+      // The README names linux-amd64; a user picks their own platform's archive.
+      const [npm, plugin, pip] = lines.map((l) =>
+        l.replaceAll("linux-amd64", PLATFORM).split(/\s+/).slice(1),
+      );
+      expect(npm).toEqual([`install`, `./pulumi-blockchain-nodes-${VERSION}.tgz`, "@pulumi/pulumi"]);
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: "readme-install", main: "index.js" }),
+      );
+      await exec("npm", [...npm, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir });
+      const home = path.join(dir, "pulumi-home");
+      await run.ok(dir, plugin, "README plugin install", { PULUMI_HOME: home });
+      expect(fs.readdirSync(path.join(home, "plugins"))).toContain(`resource-blockchain-v${VERSION}`);
+      const venv = path.join(dir, "venv");
+      await exec("python3", ["-m", "venv", venv]);
+      await exec(path.join(venv, "bin", "pip"), [...pip, "--disable-pip-version-check", "--quiet"], {
+        cwd: dir,
+      });
+      const { stdout } = await exec(path.join(venv, "bin", "python"), [
+        "-c",
+        "import importlib.metadata as m, pulumi_blockchain; print(m.version('pulumi_blockchain'))",
+      ]);
+      expect(stdout.trim()).toBe(VERSION);
+
+      // A program on the npm tarball as installed, under the engine, against the emulator.
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: readme-install\nruntime: nodejs\n");
+      fs.writeFileSync(
+        path.join(dir, "index.js"),
+        'const { getNodesOutput } = require("pulumi-blockchain-nodes");\n' +
+          `exports.count = getNodesOutput({ network: "${emulator().fixtures.networkWithNodes}" }).apply((ns) => ns.length);\n`,
+      );
+      const stack = await run.stack(
+        { stackName: "readme-install", workDir: dir },
+        emulatorConfig(emulator()),
+      );
+      const up = await stack.up(run.recorded("README install up"));
+      expect(up.outputs.count).toEqual({ value: network().nodes.length, secret: true });
+      run.audit(emulator().secrets(), [path.join(dir, "Pulumi.readme-install.yaml")]);
+    },
+    RELEASE_TIMEOUT,
   );
 
   describe("Python: the wheel in a fresh virtualenv, examples/python-quickstart without a plugins path", () => {

@@ -165,8 +165,8 @@ export class EngineRun {
   }
 
   /** Runs `pulumi` in `cwd` and fails with what it printed unless it succeeds. */
-  async ok(cwd: string, args: string[], label?: string): Promise<string> {
-    const result = await this.cli(cwd, args, label);
+  async ok(cwd: string, args: string[], label?: string, env?: Record<string, string>): Promise<string> {
+    const result = await this.cli(cwd, args, label, env);
     if (result.code !== 0)
       throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.output}`);
     return result.output;
