@@ -2,6 +2,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { startScriptedServer } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 import { PluginClient, Props } from "../helpers/plugin-client";
 
@@ -268,6 +269,36 @@ describe("Network", () => {
     expect(err.details).toMatch(/nodes/);
     expect(deletes()).toBe(before + 1);
     expect(emulator().admin.getNetwork(id())).toBeDefined();
+  });
+});
+
+describe("only the service's own 404 means gone, under the plugin", () => {
+  test.each([
+    [
+      "a Go mux's text",
+      { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } },
+    ],
+    ["an API gateway's JSON", { status: 404, body: { message: "Not Found" } }],
+    ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
+  ])("%s while the node list answers: Read and Delete fail naming the API URL", async (_what, answer) => {
+    const server = await startScriptedServer();
+    try {
+      server.fallback = { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
+      server.script(answer, answer);
+      const props = {
+        networkId: "NW-100-000-2",
+        apiUrl: server.url,
+        apiKey: secret("scripted-key-123456"),
+        forceDestroy: true,
+      };
+      const read = await failure(plugin.read(NETWORK_URN, "NW-100-000-2", props, {}));
+      expect(read.details).toMatch(/answered 404.*API URL \(http:\/\/127\.0\.0\.1:\d+\/?\) looks wrong/s);
+      const removed = await failure(plugin.delete(NETWORK_URN, "NW-100-000-2", props));
+      expect(removed.details).toMatch(/DELETE .* answered 404.*looks wrong/s);
+      expect(server.hits.map((h) => h.method)).toEqual(["PATCH", "DELETE"]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
