@@ -1,5 +1,5 @@
 /**
- * Bad days compose (DESIGN.md; issue 30): every program the README, docs/ and examples/ show, run
+ * Bad days compose: every program the README, docs/ and examples/ show, run
  * by the real engine against a service having a bad day, ends on its own, soon, with the one
  * message that names the cause, its memory bounded. This file is the one place that knows the
  * programs, the bad days, the bounds, how a `pulumi` command runs with its program's processes
@@ -27,7 +27,7 @@ import { ROOT, type EngineSandbox } from "./engine-sandbox";
 // ---------------------------------------------------------------------------------------------
 // Bounds
 
-/** `blockchain:maxRetries` of every stack (the issue's reference): 3 attempts per call. */
+/** `blockchain:maxRetries` of every stack: 3 attempts per call. */
 export const MAX_RETRIES = 2;
 
 /**
@@ -58,7 +58,7 @@ export const SECONDS_BOUND = 45;
  * 180 MB for TypeScript (Node.js, `@pulumi/pulumi`, this package, V8's debugger on), 55 MB for
  * Python, 30 MB for YAML; a provider (the dynamic-provider host, the plugin) at about 140 MB,
  * healthy or not. 400 MB is over twice the largest (room for GC timing and other SDK versions),
- * and the runaway of issue 30 grew about 200 MB/s without end: run on the code before its fix
+ * and the runaway fixed in 0.3.0 grew about 200 MB/s without end: run on the code before its fix
  * (4d79792, the parent of 016e24e), the README's programs passed 400 MB 5 to 10 s after their
  * command started, and were killed. A command is killed once one of its processes passes it.
  */

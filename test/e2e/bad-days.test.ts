@@ -1,5 +1,5 @@
 /**
- * Bad days compose (issue 30, item 1): every program the README, docs/ and examples/ show ends on
+ * Bad days compose: every program the README, docs/ and examples/ show ends on
  * its own, soon, with the one message that names its cause, its memory bounded, under the real
  * engine, with `blockchain:maxRetries` 2. The programs, the bad days, the bounds and their reasons,
  * the runs and their sampling are in `scripts/bad-days.ts`, shared with

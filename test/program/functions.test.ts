@@ -68,7 +68,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     const id = emulator().fixtures.beaconNode;
     const wire = emulator().admin.getNode(id)!;
     const node = sdk.getNodeOutput({ id, apiUrl: emulator().url, apiKey: emulator().apiKey });
-    // The brief's one-liner: the endpoint, as a secret Output<string>.
+    // The one-liner: the endpoint, as a secret Output<string>.
     const rpc: pulumi.Output<string> = node.httpsEndpoint;
     expect(await pulumi.isSecret(rpc)).toBe(true);
     expect(await valueOf(rpc)).toBe(wire.details.https_endpoint);
@@ -106,7 +106,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     expect(JSON.stringify(await valueOf(node))).not.toContain(emulator().apiKey);
   });
 
-  test("the issue's three snippets, written against getNodes / getNodesOutput, do not compile", () => {
+  test("three snippets, written against getNodes / getNodesOutput, do not compile", () => {
     // Checked by the type checker when this file is compiled: each line must be an error.
     const nodes = undefined as unknown as pulumi.Output<import("../../src").NodeResult[]>;
     const typeErrors = async () => {
@@ -138,7 +138,7 @@ describe("getNodeConnectionsOutput: connection data, secret as a whole, plain st
     }
   });
 
-  test("the issue's three snippets, rewritten: correct values, still secret, no toJSON text", async () => {
+  test("the three snippets, rewritten: correct values, still secret, no toJSON text", async () => {
     const args = {
       apiUrl: emulator().url,
       apiKey: pulumi.secret(emulator().apiKey),

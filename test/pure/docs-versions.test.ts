@@ -1,5 +1,5 @@
 /**
- * Docs that cannot drift (issue 31, item 3). Each version or time a reader is told has one place,
+ * Docs that cannot drift. Each version or time a reader is told has one place,
  * which the scripts read too (CONTRIBUTING.md, "Versions and times"); every mention of it in the
  * docs, the scripts and the CI files must say the same, and every file path the docs name must
  * exist. A failure names the file, the line, what it says and the right value.
