@@ -5,15 +5,22 @@ import { compileReadmeBlock } from "./readme";
 /**
  * A Pulumi project in `build/e2e-programs/<name>/` (made afresh) whose program is the TypeScript
  * `code`, type-checked and compiled against the built package; its own package.json keeps the
- * language host off the repository's `main`. Returns the folder.
+ * language host off the repository's `main`. Returns the folder. `options.project` names the
+ * project (default `e2e-<name>`); `options.dir` puts it elsewhere inside the repository (where
+ * the language host finds `@pulumi/pulumi`).
  */
-export function programProject(name: string, code: string): string {
+export function programProject(
+  name: string,
+  code: string,
+  options: { project?: string; dir?: string } = {},
+): string {
   const compiled = compileReadmeBlock(`e2e-${name}`, code);
-  const dir = path.resolve(__dirname, "..", "..", "build", "e2e-programs", name);
+  const dir = options.dir ?? path.resolve(__dirname, "..", "..", "build", "e2e-programs", name);
+  const project = options.project ?? `e2e-${name}`;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: e2e-${name}\nruntime: nodejs\nmain: index.js\n`);
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `e2e-${name}`, main: "index.js" }));
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${project}\nruntime: nodejs\nmain: index.js\n`);
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: project, main: "index.js" }));
   fs.writeFileSync(
     path.join(dir, "index.js"),
     `module.exports = require(${JSON.stringify(path.relative(dir, compiled).split(path.sep).join("/"))});\n`,

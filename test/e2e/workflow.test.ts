@@ -1,0 +1,355 @@
+/**
+ * The CI guide's workflow (examples/ci/github-actions.yml, docs/ci.md) as a runner runs it: its
+ * jobs read from the file, and each job's `run:` steps in order as bash under the real engine
+ * against the emulator, for two stacks bootstrapped as the guide says. One stack's failed infra
+ * leaves the other stack deploying; a run cancelled mid-update leaves its stack locked, the next
+ * run says so and how to unlock it, and that works; the guide's key rotation ends with the
+ * pipeline passing on the new key, which nothing prints.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { findSecrets } from "../helpers/audit";
+import { withEmulator } from "../helpers/emulator";
+import { describeWithEngine, ENGINE_VERSION, filesUnder } from "../helpers/engine";
+import { EngineRun } from "../helpers/engine-run";
+import { programProject } from "../helpers/program-project";
+import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
+import {
+  annotations,
+  bash,
+  expandJobs,
+  loadWorkflow,
+  runJob,
+  runJobs,
+  stepOutcomes,
+  type JobContext,
+  type JobRun,
+  type Outcome,
+  type RunJob,
+  type Step,
+} from "../helpers/workflow";
+
+const STEP_TIMEOUT = 300_000;
+const ROOT = path.resolve(__dirname, "..", "..");
+const WORKFLOW = path.join(ROOT, "examples", "ci", "github-actions.yml");
+const NETWORK = "NW-100-000-1";
+const TYPO = "NW-999-999-9";
+
+/** The step that runs `pulumi up` in the project's folder (`infra`, `app`). */
+const isUp = (project: string) => (step: Step) =>
+  step["working-directory"] === project && /\bpulumi up\b/.test(step.run ?? "");
+
+describe("the CI guide's workflow: its jobs, read from the file", () => {
+  const workflow = loadWorkflow(WORKFLOW);
+  const jobs = expandJobs(workflow);
+
+  test("one job per stack, each with its infra update, then its app update", () => {
+    expect(jobs.map((j) => j.id)).toEqual(["deploy (staging)", "deploy (production)"]);
+    for (const { job } of jobs) {
+      const [infra, app] = [job.steps.findIndex(isUp("infra")), job.steps.findIndex(isUp("app"))];
+      expect(infra).toBeGreaterThan(-1);
+      expect(app).toBeGreaterThan(infra);
+    }
+  });
+
+  test("a stack whose infra update fails skips its own app update only: every other stack's app deploys", async () => {
+    for (const failing of jobs) {
+      const app: Record<string, Outcome> = {};
+      const outcomes = await runJobs(jobs, async (job) => {
+        const steps = stepOutcomes(job.job, (step) => job === failing && isUp("infra")(step));
+        app[job.id] = steps[job.job.steps.findIndex(isUp("app"))];
+        return steps.includes("failure") ? "failure" : "success";
+      });
+      for (const job of jobs) {
+        expect([job.id, outcomes[job.id], app[job.id]]).toEqual(
+          job === failing ? [job.id, "failure", "skipped"] : [job.id, "success", "success"],
+        );
+      }
+    }
+  });
+
+  test("the same check on the former shape (a matrix app job with needs: infra) finds its flaw", async () => {
+    const matrix = { "fail-fast": false, matrix: { stack: ["staging", "production"] } };
+    const former = expandJobs({
+      jobs: {
+        infra: { strategy: matrix, steps: [{ run: "pulumi up" }] },
+        app: { needs: "infra", strategy: matrix, steps: [{ run: "pulumi up" }] },
+      },
+    });
+    const outcomes = await runJobs(former, async (job) =>
+      job.id === "infra (staging)" ? "failure" : "success",
+    );
+    expect(outcomes["app (production)"]).toBe("skipped");
+  });
+
+  test("the node service's key is in the infra update's environment only", () => {
+    const withKey = (env?: Record<string, unknown>) => Object.keys(env ?? {}).includes("BLOCKCHAIN_API_KEY");
+    expect(withKey(workflow.env)).toBe(false);
+    for (const { job } of jobs) {
+      expect(withKey(job.env)).toBe(false);
+      expect(job.steps.filter((s) => withKey(s.env))).toEqual([job.steps.find(isUp("infra"))]);
+    }
+  });
+});
+
+describeWithEngine()("the CI guide's workflow, its run: steps under the real engine, two stacks", () => {
+  const emulator = withEmulator();
+  let run: EngineRun;
+
+  beforeAll(async () => {
+    run = await EngineRun.start();
+  }, STEP_TIMEOUT);
+
+  afterAll(() => run?.sandbox.cleanup());
+
+  test(
+    "bootstrap, a failed stack beside a deploying one, a leftover lock explained and undone, a rotated key re-exported unprinted",
+    async () => {
+      const started = Date.now();
+      // The checkout: the README's two projects, as docs/ci.md has them.
+      const root = path.join(ROOT, "build", "e2e-programs", "workflow");
+      fs.rmSync(root, { recursive: true, force: true });
+      const infra = programProject("workflow-infra", readmeFile("index.ts"), {
+        project: "nodes-infra",
+        dir: path.join(root, "infra"),
+      });
+      const app = programProject("workflow-app", readmeBlock('infra.requireOutput("appConfig")'), {
+        project: "nodes-app",
+        dir: path.join(root, "app"),
+      });
+      // `npm ci`: the projects use this checkout's build, already there.
+      const bin = path.join(run.sandbox.dir, "bin");
+      fs.mkdirSync(bin);
+      fs.writeFileSync(
+        path.join(bin, "npm"),
+        '#!/bin/sh\n[ "$1" = ci ] && exit 0\necho "npm $*: only npm ci is stood in for" >&2\nexit 1\n',
+        { mode: 0o755 },
+      );
+
+      const workflow = loadWorkflow(WORKFLOW);
+      const jobs = expandJobs(workflow);
+      const logs: Record<string, string> = {};
+      let runId = 0;
+      /** The runner's side of a job: the actions' stand-ins, the repository's variables and secrets. */
+      const context = (): JobContext => ({
+        root,
+        env: {
+          ...(process.env as Record<string, string>),
+          ...run.sandbox.envVars,
+          PATH: `${bin}${path.delimiter}${run.sandbox.envVars.PATH}`,
+        },
+        workflowEnv: workflow.env,
+        vars: {
+          PULUMI_BACKEND_URL: run.sandbox.envVars.PULUMI_BACKEND_URL,
+          BLOCKCHAIN_API_URL: emulator().url,
+          PULUMI_STATE_ROLE_ARN: "arn:aws:iam::123456789012:role/pulumi-state",
+          AWS_REGION: "eu-west-1",
+        },
+        secrets: {
+          PULUMI_CONFIG_PASSPHRASE: run.sandbox.envVars.PULUMI_CONFIG_PASSPHRASE,
+          BLOCKCHAIN_API_KEY: emulator().apiKey,
+        },
+        github: { run_id: String(runId), run_attempt: "1" },
+        actions: {
+          "actions/checkout": () => undefined, // the checkout is `root`
+          "actions/setup-node": () => undefined, // Node.js runs this test
+          // The engine on PATH is the version the workflow installs.
+          "pulumi/actions": ({ inputs }) => {
+            if (`v${inputs["pulumi-version"]}` !== ENGINE_VERSION)
+              throw new Error(
+                `the workflow installs ${inputs["pulumi-version"]}, the tests run ${ENGINE_VERSION}`,
+              );
+          },
+          "aws-actions/configure-aws-credentials": () => undefined, // a file:// backend here
+          "actions/cache/restore": () => undefined, // a cache miss: a runner that starts empty
+          // What actions/cache/save prints for a path that does not exist.
+          "actions/cache/save": ({ inputs }) =>
+            fs.existsSync(inputs.path)
+              ? []
+              : [
+                  "Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.",
+                ],
+        },
+      });
+      /** One run of the workflow (the jobs `only` keeps): each job's outcome and what it did. */
+      const deploy = async (
+        label: string,
+        only?: (job: RunJob) => boolean,
+        onRunStep?: JobContext["onRunStep"],
+      ) => {
+        runId++;
+        const runs: Record<string, JobRun> = {};
+        const outcomes = await runJobs(
+          jobs,
+          async (job) => {
+            const temp = path.join(run.sandbox.dir, "runner-temp", job.id.replace(/\W+/g, "-"));
+            const done = await runJob(job, { ...context(), onRunStep }, temp);
+            runs[job.id] = done;
+            logs[`${label}: ${job.id}`] = done.output;
+            return done.outcome;
+          },
+          only,
+        );
+        /** The outcome and output of job `id`'s update in `project`. */
+        const update = (id: string, project: string) =>
+          runs[id].steps[jobs.find((j) => j.id === id)!.job.steps.findIndex(isUp(project))];
+        return { outcomes, runs, update };
+      };
+      /** The jobs' outcomes are `expected`; else the failure shows what the jobs printed. */
+      const expectOutcomes = (
+        done: Awaited<ReturnType<typeof deploy>>,
+        expected: Record<string, Outcome>,
+      ) => {
+        if (JSON.stringify(done.outcomes) === JSON.stringify(expected)) return;
+        const printed = Object.entries(done.runs).map(([id, r]) => `=== ${id}: ${r.outcome}\n${r.output}`);
+        throw new Error(
+          `outcomes ${JSON.stringify(done.outcomes)}, expected ${JSON.stringify(expected)}:\n${printed.join("\n")}`,
+        );
+      };
+      const STAGING = "deploy (staging)";
+      const PRODUCTION = "deploy (production)";
+      const production = (job: RunJob) => job.id === PRODUCTION;
+
+      // Before the bootstrap: the workflow creates no stack; each job fails at once, naming it.
+      const unready = await deploy("before the bootstrap");
+      expectOutcomes(unready, { [STAGING]: "failure", [PRODUCTION]: "failure" });
+      expect(unready.update(STAGING, "infra").output).toContain("no stack named 'staging' found");
+
+      // The bootstrap (docs/ci.md): each stack of both projects with its passphrase salt, committed.
+      for (const stack of ["staging", "production"]) {
+        await run.ok(infra, [
+          "stack",
+          "init",
+          `organization/nodes-infra/${stack}`,
+          "--secrets-provider",
+          "passphrase",
+        ]);
+        await run.ok(app, [
+          "stack",
+          "init",
+          `organization/nodes-app/${stack}`,
+          "--secrets-provider",
+          "passphrase",
+        ]);
+        for (const dir of [infra, app]) {
+          expect(fs.readFileSync(path.join(dir, `Pulumi.${stack}.yaml`), "utf8")).toMatch(
+            /^encryptionsalt: v1:/m,
+          );
+        }
+      }
+      // staging's networkId has a typo.
+      await run.ok(infra, ["config", "set", "networkId", TYPO, "--stack", "staging"]);
+      await run.ok(infra, ["config", "set", "networkId", NETWORK, "--stack", "production"]);
+
+      // Run 1: staging's infra fails and skips staging's app; production deploys both.
+      const first = await deploy("run 1");
+      expectOutcomes(first, { [STAGING]: "failure", [PRODUCTION]: "success" });
+      expect(first.update(STAGING, "infra")).toMatchObject({ outcome: "failure" });
+      expect(first.update(STAGING, "infra").output).toContain(`Network ${TYPO}: cannot adopt it`);
+      expect(first.update(STAGING, "app").outcome).toBe("skipped");
+      expect(first.update(PRODUCTION, "infra").outcome).toBe("success");
+      expect(first.update(PRODUCTION, "app").outcome).toBe("success");
+      const appOutputs = JSON.parse(
+        await run.ok(app, ["stack", "output", "--json", "--stack", "production"]),
+      );
+      expect(appOutputs).toMatchObject({ networkName: "mainnet", appEnvironment: "[secret]" });
+      // No warning on a normal run (the faucet journal's folder exists before it is saved), and
+      // no lock annotation on a failure that is not a lock.
+      for (const done of Object.values(first.runs)) expect(annotations(done.output)).toEqual([]);
+
+      // Run 2, cancelled (as the Cancel button or timeout-minutes do) while production's infra
+      // update holds its lock: the lock stays.
+      const locks = path.join(
+        run.sandbox.backendDir,
+        ".pulumi",
+        "locks",
+        "organization",
+        "nodes-infra",
+        "production",
+      );
+      const lockFiles = () =>
+        fs.existsSync(locks) ? fs.readdirSync(locks).filter((f) => f.endsWith(".json")) : [];
+      emulator().setRouteDelays({ networkUpdateMs: 30_000 }); // the refresh's read of the network, held
+      let killed: number[] = [];
+      let poll: NodeJS.Timeout | undefined;
+      const cancelled = await deploy("run 2, cancelled", production, (step, cancel) => {
+        if (!isUp("infra")(step)) return;
+        poll = setInterval(() => {
+          if (lockFiles().length === 0) return;
+          clearInterval(poll);
+          killed = cancel();
+        }, 50);
+      }).finally(() => clearInterval(poll));
+      emulator().setRouteDelays({});
+      expectOutcomes(cancelled, { [PRODUCTION]: "cancelled" });
+      expect(cancelled.update(PRODUCTION, "app").outcome).toBe("skipped");
+      expect(lockFiles()).toHaveLength(1);
+      // The lock file names the machine, the process (one the cancel killed) and the time.
+      const lock = JSON.parse(fs.readFileSync(path.join(locks, lockFiles()[0]), "utf8"));
+      expect(lock).toEqual({
+        pid: expect.any(Number),
+        username: expect.any(String),
+        hostname: expect.any(String),
+        timestamp: expect.any(String),
+      });
+      expect(killed).toContain(lock.pid);
+
+      // Run 3, staging's typo fixed: staging deploys; production's infra fails on the lock, its
+      // app is skipped, and the job's last step explains how to unlock it.
+      await run.ok(infra, ["config", "set", "networkId", NETWORK, "--stack", "staging"]);
+      const third = await deploy("run 3");
+      expectOutcomes(third, { [STAGING]: "success", [PRODUCTION]: "failure" });
+      expect(third.update(STAGING, "app").outcome).toBe("success");
+      expect(third.update(PRODUCTION, "app").outcome).toBe("skipped");
+      const locked = third.update(PRODUCTION, "infra").output;
+      expect(locked).toContain("the stack is currently locked by 1 lock(s)");
+      expect(locked).toContain(`(pid ${lock.pid})`);
+      expect(annotations(third.runs[STAGING].output)).toEqual([]);
+      const [explained] = annotations(third.runs[PRODUCTION].output);
+      expect(explained).toMatchObject({ level: "error", title: "Stack production of infra/ is locked" });
+      expect(explained.message).toContain("Only when no update of it is running");
+      // The command it gives, run where it says, unlocks the stack; re-running the job deploys.
+      const command = /unlock it in (\w+)\/: (pulumi cancel --stack \S+ --yes)/.exec(explained.message)!;
+      expect(command[1]).toBe("infra");
+      await run.ok(path.join(root, command[1]), command[2].split(" ").slice(1), "pulumi cancel");
+      expect(lockFiles()).toEqual([]);
+      const rerun = await deploy("run 3, re-run", production);
+      expectOutcomes(rerun, { [PRODUCTION]: "success" });
+      expect(rerun.update(PRODUCTION, "app").outcome).toBe("success");
+
+      // The guide's key rotation rehearsal (its bash block, as written), on production, the
+      // stack selected last: the new key goes into the variable, unprinted, and the pipeline passes.
+      const oldKey = emulator().apiKey;
+      const rotation = await bash(docBlock("docs/ci.md", "bash", "/keys/RG-100-001/rotate"), {
+        cwd: root,
+        env: {
+          ...(process.env as Record<string, string>),
+          ...run.sandbox.envVars,
+          BLOCKCHAIN_API_URL: emulator().url,
+          BLOCKCHAIN_API_KEY: oldKey,
+          ADMIN: `Authorization: Bearer ${emulator().adminKey}`,
+        },
+        options: ["-e"],
+      });
+      logs["key rotation rehearsal"] = rotation.output;
+      expect(rotation.code).toBe(0);
+      expect(emulator().apiKey).not.toBe(oldKey);
+      expect(rotation.output).toMatch(/Updating \(production\)[\s\S]*Updating \(production\)/);
+
+      console.log(`the workflow under the engine, 5 runs and a rehearsal: ${Date.now() - started} ms`);
+      const checkout = [infra, app].flatMap((dir) =>
+        fs
+          .readdirSync(dir)
+          .filter((f) => f.startsWith("Pulumi."))
+          .map((f) => path.join(dir, f)),
+      );
+      expect(
+        findSecrets([...emulator().secrets(), oldKey], {
+          files: [...filesUnder(run.sandbox.backendDir), ...checkout],
+          texts: { ...logs, ...run.transcript },
+        }),
+      ).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+});

@@ -1,0 +1,372 @@
+/**
+ * A GitHub Actions workflow read from its file and run here the way a runner runs it: its jobs
+ * (a matrix job as one job per leg) in the order its `needs:` allow, a job skipped when one it
+ * needs did not succeed; each job's steps in order, `if:` honoured (`success()`, `failure()`,
+ * `always()`, `cancelled()`), `run:` steps as bash in their `working-directory` with the
+ * workflow's, the job's and the step's `env:` and `$GITHUB_ENV`; `uses:` steps by the test's own
+ * stand-ins. Only what the project's workflows use is modelled; anything else throws, so that a
+ * new construct in a workflow is a decision of its test.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { killProcessTree } from "./engine";
+
+// js-yaml comes with @pulumi/pulumi (and eslint); it has no types of its own.
+const yaml = require("js-yaml") as { load(text: string): unknown };
+
+type Env = Record<string, string>;
+
+/** A step as written in the workflow. */
+export interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+  if?: string;
+  shell?: string;
+  "working-directory"?: string;
+}
+
+/** A job as written in the workflow. */
+export interface Job {
+  name?: string;
+  needs?: string | string[];
+  if?: string;
+  strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown[]> };
+  env?: Record<string, unknown>;
+  steps: Step[];
+}
+
+/** A workflow as written in its file. */
+export interface Workflow {
+  env?: Record<string, unknown>;
+  jobs: Record<string, Job>;
+}
+
+/** One job of a run: a job of the workflow, or one leg of a matrix job. */
+export interface RunJob {
+  /** As GitHub shows it: `deploy (staging)` for a leg, else the job's key. */
+  id: string;
+  key: string;
+  matrix: Env;
+  /** The ids this one waits for (every leg of a matrix job it needs). */
+  needs: string[];
+  job: Job;
+}
+
+/** How a job or a step ended. */
+export type Outcome = "success" | "failure" | "cancelled" | "skipped";
+
+/** The workflow in `file`. */
+export function loadWorkflow(file: string): Workflow {
+  return yaml.load(fs.readFileSync(file, "utf8")) as Workflow;
+}
+
+/** The workflow's jobs, one per matrix leg, in the file's order. */
+export function expandJobs(workflow: Workflow): RunJob[] {
+  const byKey = new Map<string, RunJob[]>();
+  for (const [key, job] of Object.entries(workflow.jobs)) {
+    if (job.if !== undefined) throw new Error(`job ${key}: a job-level if: is not modelled`);
+    const matrix = job.strategy?.matrix ?? {};
+    if ("include" in matrix || "exclude" in matrix)
+      throw new Error(`job ${key}: include/exclude are not modelled`);
+    let legs: Env[] = [{}];
+    for (const [name, values] of Object.entries(matrix)) {
+      legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [name]: String(v) })));
+    }
+    const needs = [job.needs ?? []].flat().flatMap((need) => {
+      const legsOfNeed = byKey.get(need);
+      if (!legsOfNeed) throw new Error(`job ${key} needs ${need}, which is not above it`);
+      return legsOfNeed.map((j) => j.id);
+    });
+    byKey.set(
+      key,
+      legs.map((leg) => ({
+        id: Object.keys(leg).length > 0 ? `${key} (${Object.values(leg).join(", ")})` : key,
+        key,
+        matrix: leg,
+        needs,
+        job,
+      })),
+    );
+  }
+  return [...byKey.values()].flat();
+}
+
+/**
+ * Runs the jobs (those `only` keeps) in order with `run`: a job whose needs did not all succeed
+ * is skipped, as is a leg of a fail-fast matrix after a sibling failed. Returns each job's outcome.
+ */
+export async function runJobs(
+  jobs: readonly RunJob[],
+  run: (job: RunJob) => Promise<Outcome>,
+  only: (job: RunJob) => boolean = () => true,
+): Promise<Record<string, Outcome>> {
+  const outcomes: Record<string, Outcome> = {};
+  for (const job of jobs.filter(only)) {
+    const failFast = job.job.strategy?.matrix !== undefined && job.job.strategy["fail-fast"] !== false;
+    const siblingFailed = jobs.some((j) => j.key === job.key && outcomes[j.id] === "failure");
+    if (job.needs.some((need) => outcomes[need] !== "success")) outcomes[job.id] = "skipped";
+    else if (failFast && siblingFailed) outcomes[job.id] = "cancelled";
+    else outcomes[job.id] = await run(job);
+  }
+  return outcomes;
+}
+
+/** Whether a step with condition `condition` runs, after earlier steps that failed or not, in a cancelled job or not. */
+export function stepRuns(
+  condition: string | undefined,
+  state: { failed: boolean; cancelled: boolean },
+): boolean {
+  const expression = (condition ?? "success()").replace(/^\$\{\{\s*|\s*\}\}$/g, "").trim();
+  switch (expression) {
+    case "success()":
+      return !state.failed && !state.cancelled;
+    case "failure()":
+      return state.failed && !state.cancelled;
+    case "always()":
+      return true;
+    case "cancelled()":
+      return state.cancelled;
+    case "!cancelled()":
+      return !state.cancelled;
+    default:
+      throw new Error(`if: ${condition} is not modelled`);
+  }
+}
+
+/** The outcome of each step of `job` when the steps `fails` picks fail and the others succeed. */
+export function stepOutcomes(job: Job, fails: (step: Step) => boolean): Outcome[] {
+  const state = { failed: false, cancelled: false };
+  return job.steps.map((step) => {
+    if (!stepRuns(step.if, state)) return "skipped";
+    if (!fails(step)) return "success";
+    state.failed = true;
+    return "failure";
+  });
+}
+
+/** The values of the contexts an expression may read. */
+export interface Contexts {
+  vars: Env;
+  secrets: Env;
+  github: Env;
+  matrix?: Env;
+  env?: Env;
+  runner?: Env;
+}
+
+/**
+ * The value of a `${{ }}` expression: context properties (`vars.X`, `matrix.stack`, …) and
+ * quoted strings joined by `||` (the first non-empty one). A property GitHub does not know
+ * (an unset variable or secret) is empty, as there.
+ */
+export function evaluate(expression: string, contexts: Contexts): string {
+  const terms = expression.split("||").map((term) => {
+    const t = term.trim();
+    const quoted = /^'((?:[^']|'')*)'$/.exec(t);
+    if (quoted) return quoted[1].replace(/''/g, "'");
+    const property = /^(\w+)\.([\w-]+)$/.exec(t);
+    if (!property) throw new Error(`the expression ${expression} is not modelled`);
+    const context = (contexts as unknown as Record<string, Env | undefined>)[property[1]];
+    if (!context) throw new Error(`the context ${property[1]} is not available in ${expression}`);
+    return context[property[2]] ?? "";
+  });
+  return terms.find((v) => v !== "") ?? terms[terms.length - 1];
+}
+
+/** `text` with each `${{ … }}` replaced by its value. */
+export function interpolate(text: string, contexts: Contexts): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => evaluate(expression, contexts));
+}
+
+function interpolateAll(values: Record<string, unknown> | undefined, contexts: Contexts): Env {
+  return Object.fromEntries(
+    Object.entries(values ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)]),
+  );
+}
+
+/** A workflow command a step printed, e.g. `::error title=…::message`. */
+export interface Annotation {
+  level: "error" | "warning" | "notice";
+  title?: string;
+  message: string;
+}
+
+/** The annotations in a step's output. */
+export function annotations(output: string): Annotation[] {
+  return [...output.matchAll(/^::(error|warning|notice)(?: ([^:\n]*))?::(.*)$/gm)].map((m) => ({
+    level: m[1] as Annotation["level"],
+    title: /(?:^|,)title=([^,]*)/.exec(m[2] ?? "")?.[1],
+    message: m[3],
+  }));
+}
+
+/** A `uses:` step as its stand-in sees it: inputs and env resolved. */
+export interface ActionCall {
+  step: Step;
+  inputs: Env;
+  env: Env;
+}
+
+/** What runs a job: the checkout, the runner's environment, the contexts, the actions' stand-ins. */
+export interface JobContext {
+  /** The checkout (`$GITHUB_WORKSPACE`). */
+  root: string;
+  /** The runner's environment (PATH, the engine's variables, …). */
+  env: Env;
+  /** The workflow's top-level `env:`. */
+  workflowEnv?: Record<string, unknown>;
+  vars: Env;
+  secrets: Env;
+  github: Env;
+  /**
+   * Stand-ins of the actions, by name without `@ref` (`actions/checkout`); each returns the
+   * warnings the action would print; a throw fails the step. An action without one throws.
+   */
+  actions: Record<string, (call: ActionCall) => string[] | void>;
+  /**
+   * Called when a `run:` step started: `cancel()` cancels the job as GitHub does (the step's
+   * process tree killed) and returns the pids killed.
+   */
+  onRunStep?: (step: Step, cancel: () => number[]) => void;
+}
+
+/** What a job did: its outcome, each step's outcome and output. */
+export interface JobRun {
+  outcome: Outcome;
+  steps: Array<{ name: string; outcome: Outcome; output: string }>;
+  /** Everything the steps printed, each step under a `## <name>` line. */
+  output: string;
+}
+
+/** A step's name as GitHub shows it. */
+export function stepName(step: Step): string {
+  return step.name ?? (step.uses ? `Run ${step.uses}` : `Run ${step.run?.split("\n")[0]}`);
+}
+
+/** Reads `$GITHUB_ENV` (`NAME=value` lines). */
+function readGithubEnv(file: string): Env {
+  const env: Env = {};
+  for (const line of fs.readFileSync(file, "utf8").split("\n").filter(Boolean)) {
+    if (line.includes("<<")) throw new Error(`multi-line $GITHUB_ENV values are not modelled: ${line}`);
+    const at = line.indexOf("=");
+    env[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return env;
+}
+
+/** Runs one job's steps in order under `context`; `temp` becomes `$RUNNER_TEMP`. */
+export async function runJob(job: RunJob, context: JobContext, temp: string): Promise<JobRun> {
+  fs.rmSync(temp, { recursive: true, force: true });
+  fs.mkdirSync(temp, { recursive: true });
+  const githubEnvFile = path.join(temp, "github-env");
+  fs.writeFileSync(githubEnvFile, "");
+  const runner = { temp, os: "Linux" };
+  const base: Contexts = {
+    vars: context.vars,
+    secrets: context.secrets,
+    github: context.github,
+    matrix: job.matrix,
+  };
+  const workflowEnv = interpolateAll(context.workflowEnv, base);
+  const jobEnv = { ...workflowEnv, ...interpolateAll(job.job.env, { ...base, env: workflowEnv }) };
+  const state = { failed: false, cancelled: false };
+  const result: JobRun = { outcome: "success", steps: [], output: "" };
+
+  for (const step of job.job.steps) {
+    const name = stepName(step);
+    let output = "";
+    let outcome: Outcome = "skipped";
+    if (stepRuns(step.if, state)) {
+      const env0 = { ...jobEnv, ...readGithubEnv(githubEnvFile) };
+      const contexts: Contexts = { ...base, env: env0, runner };
+      const env = { ...env0, ...interpolateAll(step.env, contexts) };
+      if (step.uses) {
+        const action = context.actions[step.uses.split("@")[0]];
+        if (!action) throw new Error(`no stand-in for the action ${step.uses}: add one to the test`);
+        try {
+          const warnings =
+            action({ step, inputs: interpolateAll(step.with, { ...contexts, env }), env }) ?? [];
+          output = warnings.map((w) => `::warning::${w}\n`).join("");
+          outcome = "success";
+        } catch (error) {
+          output = `::error::${(error as Error).message}\n`;
+          outcome = "failure";
+        }
+      } else {
+        ({ output, outcome } = await runStep(step, context, {
+          ...context.env,
+          ...env,
+          CI: "true",
+          GITHUB_ENV: githubEnvFile,
+          GITHUB_WORKSPACE: context.root,
+          RUNNER_TEMP: temp,
+        }));
+      }
+      if (outcome === "failure") state.failed = true;
+      if (outcome === "cancelled") state.cancelled = true;
+    }
+    result.steps.push({ name, outcome, output });
+    result.output += `## ${name}: ${outcome}\n${output}`;
+  }
+  result.outcome = state.cancelled ? "cancelled" : state.failed ? "failure" : "success";
+  return result;
+}
+
+/** A `run:` step as bash, as GitHub runs it: `bash -e` by default, `bash -eo pipefail` for `shell: bash`. */
+async function runStep(
+  step: Step,
+  context: JobContext,
+  env: Env,
+): Promise<{ output: string; outcome: Outcome }> {
+  if (step.shell !== undefined && step.shell !== "bash")
+    throw new Error(`shell: ${step.shell} is not modelled`);
+  if (step.run!.includes("${{")) throw new Error(`${stepName(step)}: expressions in run: are not modelled`);
+  let cancelled = false;
+  const result = await bash(step.run!, {
+    cwd: path.join(context.root, step["working-directory"] ?? ""),
+    env,
+    options: step.shell === "bash" ? ["--noprofile", "--norc", "-eo", "pipefail"] : ["-e"],
+    onStart: (cancel) =>
+      context.onRunStep?.(step, () => {
+        cancelled = true;
+        return cancel();
+      }),
+  });
+  return {
+    output: result.output,
+    outcome: cancelled ? "cancelled" : result.code === 0 ? "success" : "failure",
+  };
+}
+
+/**
+ * Runs `script` with bash (`options` before the script's file) in `cwd` with exactly `env`;
+ * `onStart` gets a function that kills its process tree and returns the pids killed.
+ */
+export function bash(
+  script: string,
+  opts: { cwd: string; env: Env; options?: string[]; onStart?: (cancel: () => number[]) => void },
+): Promise<{ code: number | null; output: string }> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "workflow-step-")), "script.sh");
+  fs.writeFileSync(file, script);
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const child = spawn("bash", [...(opts.options ?? []), file], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      resolve({ code, output });
+    });
+    opts.onStart?.(() => killProcessTree(child.pid!).map((p) => p.pid));
+  });
+}
