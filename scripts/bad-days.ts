@@ -586,7 +586,6 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
           docs("docs/_index.md", "python", "import pulumi"),
           id,
         ),
-      causes: { "no-running-node": INDEXED_WITHOUT_CHECK.python },
     },
     {
       id: "docs-languages-yaml",
@@ -609,10 +608,15 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
         pluginProject(
           inSandbox("docs-languages-python"),
           "python",
-          docs("docs/other-languages.md", "python", "import pulumi"),
+          docs("docs/other-languages.md", "python", "def first_with_endpoint("),
           id,
         ),
-      causes: { "no-running-node": INDEXED_WITHOUT_CHECK.python },
+      causes: {
+        "no-running-node": {
+          cause: new RegExp(`No node of ${EMPTY_NETWORK} shows an HTTPS endpoint`),
+          why: "it lists every node, running or not, and says in one line that none shows an endpoint",
+        },
+      },
     },
     {
       id: "quickstart",
@@ -828,6 +832,8 @@ export interface MatrixOptions {
 export class BadDayMatrix {
   readonly programs: BadDayProgram[];
   readonly results: CellResult[] = [];
+  /** The HTTP methods each program's healthy preview sent, by program and stack state. */
+  readonly previewMethods = new Map<string, string[]>();
   /** Every secret of the emulators used (keys, endpoints, credentials), for an audit. */
   readonly secrets = new Set<string>();
   private readonly stackPrefix = `e2e-bad-days-${process.pid}`;
@@ -964,6 +970,25 @@ export class BadDayMatrix {
                 this.configFiles.add(path.join(dir, `Pulumi.${stack}.yaml`));
               }
               await this.configure(program, HEALTHY_IDS.networkId);
+              // What a preview sends, on the stack still new and once it exists: reads only.
+              const previewed = async (state: StackState) => {
+                emulator.resetRequests();
+                const cell = {
+                  program: program.id,
+                  day: "healthy",
+                  verb: "preview",
+                  state: "existing",
+                } as const;
+                const preview = await this.cell(cell, undefined, env);
+                if (preview.run.code !== 0)
+                  throw new Error(
+                    `${program.id}: preview on a healthy service failed:\n${preview.run.output}`,
+                  );
+                this.previewMethods.set(`${program.id} (${state} stack)`, [
+                  ...new Set(emulator.requests().map((r) => r.method)),
+                ]);
+              };
+              await previewed("new");
               const up = await this.cell(
                 { program: program.id, day: "healthy", verb: "up", state: "existing" },
                 undefined,
@@ -972,6 +997,7 @@ export class BadDayMatrix {
               healthy.push(up);
               if (up.run.code !== 0)
                 throw new Error(`${program.id}: up on a healthy service failed:\n${up.run.output}`);
+              await previewed("existing");
               for (const state of this.states(program.id)) {
                 const stack = this.stackName(program.id, state);
                 const file = path.join(this.o.sandbox.dir, `${stack}.checkpoint.json`);

@@ -1,11 +1,14 @@
 """Adopts an existing network and names it, looks up its nodes (readable metadata, masked
-endpoints) and exports the first node's endpoints and key as secrets.
+endpoints) and exports the first node's endpoints and key as secrets, and an app's configuration
+(`appConfig`, secret: what examples/python-app reads through a StackReference).
 
 Config (namespace `python-quickstart`): `networkId` (required), `networkName`.
 Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
 The SDK is the generated one of this repository: `pip install ./sdk/python` into the interpreter that
 runs the program (its virtualenv, or PULUMI_PYTHON_CMD).
 """
+import json
+
 import pulumi
 import pulumi_blockchain as blockchain
 
@@ -29,3 +32,10 @@ pulumi.export("firstNodeStatus", nodes.apply(lambda ns: ns[0].status))
 pulumi.export("firstNodeHttpsEndpointMasked", nodes.apply(lambda ns: ns[0].https_endpoint_masked))
 pulumi.export("firstNodeHttpsEndpoint", connections.apply(lambda cs: cs[0].https_endpoint))
 pulumi.export("firstNodeAuthKey", connections.apply(lambda cs: cs[0].auth_key))
+# An app's configuration, in one apply: secret, because it is computed from `connections`.
+pulumi.export(
+    "appConfig",
+    connections.apply(
+        lambda cs: json.dumps([{"name": c.name, "rpc": c.https_endpoint, "ws": c.wss_endpoint} for c in cs])
+    ),
+)

@@ -74,10 +74,15 @@ describeWithEngine([
   });
 
   test(
-    "each program's existing stack: up on a healthy service succeeds, within the bounds",
+    "each program's existing stack: up on a healthy service succeeds, within the bounds; its previews send only GET",
     async () => {
       const healthy = await matrix.prepare();
       expect(healthy.map((r) => [r.program, verdictText(r)])).toEqual(healthy.map((r) => [r.program, "ok"]));
+      // A preview only reads: every request of every program's preview is a GET.
+      const methods = Object.fromEntries(matrix.previewMethods);
+      console.log(`methods each preview sent:\n${JSON.stringify(methods, null, 1)}`);
+      expect(Object.keys(methods)).toHaveLength(matrix.programs.length * 2);
+      for (const sent of Object.values(methods)) expect(sent.filter((m) => m !== "GET")).toEqual([]);
     },
     DAY_TIMEOUT,
   );
