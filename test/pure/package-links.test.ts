@@ -56,3 +56,31 @@ test("the README is a user's guide of at most 460 lines, from its first section:
   expect(readme.split("\n").length - 1).toBeLessThanOrEqual(460);
   expect(readme.match(/^## .*$/m)?.[0]).toBe("## Install");
 });
+
+test("every install command of the README and docs/ names this version, and the plugin's server as Pulumi resolves it", () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  // performance.md and reliability.md record figures measured on a version, which they name.
+  const recorded = ["docs/performance.md", "docs/reliability.md"];
+  const files = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).map((f) => `docs/${f}`)].filter(
+    (f) => f.endsWith(".md") && !recorded.includes(f),
+  );
+  const versioned = [
+    /plugin install resource blockchain (\d+\.\d+\.\d+)/g,
+    /pulumi_blockchain(?:==|-)(\d+\.\d+\.\d+)/g,
+    /pulumi-blockchain@(\d+\.\d+\.\d+)/g,
+    /sdk\/go\/blockchain@v(\d+\.\d+\.\d+)/g,
+    /pulumi-blockchain-nodes-(\d+\.\d+\.\d+)\.tgz/g,
+    /resource-blockchain-v(\d+\.\d+\.\d+)/g,
+  ];
+  const wrong = files.flatMap((file) => {
+    const text = fs.readFileSync(path.join(ROOT, file), "utf8");
+    const stale = versioned.flatMap((re) =>
+      [...text.matchAll(re)].filter((m) => m[1] !== version).map((m) => m[0]),
+    );
+    const servers = [...text.matchAll(/--server (\S+)/g)]
+      .map((m) => m[1])
+      .filter((s) => !s.startsWith("github://"));
+    return [...stale, ...servers].map((what) => `${file}: ${what}`);
+  });
+  expect(wrong).toEqual([]);
+});
