@@ -25,7 +25,6 @@ function expectQuiet(output: string): void {
   expect(output).not.toContain("node_modules");
 }
 
-
 /** A TCP server on 127.0.0.1 that accepts connections and never answers. */
 async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
   const sockets = new Set<net.Socket>();

@@ -40,7 +40,6 @@ export = async () => {
 };
 `;
 
-
 describeWithEngine()("preview catches what it can, under the real engine", () => {
   let run: EngineRun;
 
