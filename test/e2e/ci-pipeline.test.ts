@@ -1,5 +1,5 @@
 /**
- * The brief in a CI pipeline under the real engine (programs on disk, the CLI with
+ * The functions in a CI pipeline under the real engine (programs on disk, the CLI with
  * `--non-interactive`, settings from the environment), against the emulator: the README's
  * Functions block gives the right values, secret; each expected failure is one message, printed
  * once, without a trace.
@@ -54,7 +54,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describeWithEngine()("the brief in a CI pipeline, under the real engine", () => {
+describeWithEngine()("the functions in a CI pipeline, under the real engine", () => {
   let run: EngineRun;
   const emulator = withEmulator();
 
@@ -78,11 +78,11 @@ describeWithEngine()("the brief in a CI pipeline, under the real engine", () => 
   });
 
   test(
-    "the README's Functions block, the brief's one-liner and the getNodeConnectionsOutput snippets: right values, secret, no toJSON text, nothing leaks",
+    "the README's Functions block, the one-liner and the getNodeConnectionsOutput snippets: right values, secret, no toJSON text, nothing leaks",
     async () => {
       const { beaconNode, networkWithNodes: network } = emulator().fixtures;
       const dir = await ciStack(
-        "brief",
+        "functions",
         `${readmeBlock("export const dotenv =")}
 import { getNodeConnectionsOutput, getNodes } from "pulumi-blockchain-nodes";
 
@@ -99,7 +99,7 @@ export const firstName = getNodes({ network: "${network}", orderBy: "name" }).th
       const up = await run.cli(
         dir,
         ["up", "--yes", "--non-interactive", "--skip-preview"],
-        "up brief",
+        "up functions",
         env(),
       );
       expect(up).toMatchObject({ code: 0 });

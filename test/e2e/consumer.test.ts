@@ -241,7 +241,7 @@ afterAll(() => {
 });
 
 describe("the packed package, installed from its tarball", () => {
-  test("holds dist/, the sources its maps point at, and no test or build file", () => {
+  test("holds dist/, the sources its maps point at, the docs and examples, and no test or build file", () => {
     console.log(
       `npm pack: ${packed.files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed, ` +
         `${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`,
@@ -258,11 +258,13 @@ describe("the packed package, installed from its tarball", () => {
       "bin/pulumi-resource-blockchain",
       "bin/pulumi-resource-blockchain.cmd",
       "schema.json",
+      // What the README links to travels with it.
+      "docs/functions.md",
+      "examples/quickstart/index.ts",
+      "CONTRIBUTING.md",
     ])
       expect(files).toContain(file);
-    expect(packed.files.filter((f) => /^(test|scripts|examples|tools|build|node_modules)\//.test(f))).toEqual(
-      [],
-    );
+    expect(packed.files.filter((f) => /^(test|scripts|tools|build|node_modules)\//.test(f))).toEqual([]);
     // Every map (JavaScript and declaration) names sources that travel with it, so a stack trace
     // or a "go to definition" lands in a file of the package.
     const maps = packed.files.filter((f) => f.endsWith(".map"));
