@@ -311,7 +311,7 @@ export interface BadDay {
 }
 
 /** A port on 127.0.0.1 where nothing listens (taken, then freed). */
-async function closedPort(): Promise<number> {
+export async function closedPort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as net.AddressInfo;

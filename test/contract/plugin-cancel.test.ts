@@ -10,7 +10,7 @@ import * as os from "os";
 import * as path from "path";
 import { NODE_STATUSES } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
-import { PluginClient, Props } from "../helpers/plugin-client";
+import { PluginClient, Props, settle } from "../helpers/plugin-client";
 
 const CANCELLED =
   "the engine cancelled the operation (Cancel): this call was interrupted; run the command again";
@@ -63,13 +63,6 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10
     await sleep(20);
   }
 }
-
-type Settled<T> = { ok: T; err?: undefined } | { ok?: undefined; err: Error & { details?: string } };
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then(
-    (ok) => ({ ok }),
-    (err: Error) => ({ err }),
-  );
 
 /** A plugin configured for the emulator, with timeouts far beyond the test's bounds. */
 async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {

@@ -4,7 +4,7 @@ import * as http from "http";
 import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
-import { PluginClient, Props } from "../helpers/plugin-client";
+import { PluginClient, Props, settle } from "../helpers/plugin-client";
 
 const GRACE_MS = 500;
 /** How long after the signal the process may take to exit: the grace and a few seconds. */
@@ -42,13 +42,6 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
     await sleep(20);
   }
 }
-
-type Settled<T> = { ok: T; err?: undefined } | { ok?: undefined; err: Error & { details?: string } };
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then(
-    (ok) => ({ ok }),
-    (err: Error) => ({ err }),
-  );
 
 let silent: Awaited<ReturnType<typeof silentServer>>;
 const plugins: PluginClient[] = [];

@@ -10,6 +10,7 @@ import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
+import { closedPort } from "../../scripts/bad-days";
 import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 import { readmeBlock } from "../helpers/readme";
 
@@ -43,15 +44,6 @@ async function silentServer(): Promise<{ url: string; close: () => Promise<void>
         server.close(() => resolve());
       }),
   };
-}
-
-/** A port on 127.0.0.1 where nothing listens (taken, then freed). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describeWithEngine()("the functions in a CI pipeline, under the real engine", () => {

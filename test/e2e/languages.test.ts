@@ -5,14 +5,14 @@
  * Python programs, on a network whose first node shows this key no endpoint and on an empty one. The docs' Go programs are compiled
  * against sdk/go (the engine here has no Go language host). Each engine step audited.
  */
-import { execFile, execFileSync } from "child_process";
+import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
-import { describeWithEngine } from "../helpers/engine";
+import { describeWithEngine, goOnPath } from "../helpers/engine";
 import { changes, emulatorConfig, EngineRun, resource } from "../helpers/engine-run";
 import { pythonEnv } from "../../scripts/bad-days";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
@@ -403,14 +403,8 @@ describe("the docs' Go programs", () => {
   test(
     "compile against sdk/go (go vet) and are gofmt'd: compiled, not run (the engine here has no Go language host)",
     async () => {
-      let go: string;
-      try {
-        go = execFileSync("bash", ["-c", "command -v go"]).toString().trim();
-      } catch {
-        if (process.env.CI === "true" || process.env.CI === "1") throw new Error("go is not on PATH");
-        console.warn("skipping the docs' Go programs: go is not on PATH");
-        return;
-      }
+      const go = goOnPath("the docs' Go programs");
+      if (!go) return;
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-docs-go-"));
       try {
         const sdkMod = fs.readFileSync(path.join(ROOT, "sdk", "go", "go.mod"), "utf8");

@@ -20,7 +20,7 @@ import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
-import { describeWithEngine, findEngine } from "../helpers/engine";
+import { describeWithEngine, findEngine, goOnPath } from "../helpers/engine";
 import { changes, emulatorConfig, expectPluginListed, EngineRun, resource } from "../helpers/engine-run";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 import { docBlock } from "../helpers/readme";
@@ -568,14 +568,8 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
   test(
     "Go: a program builds against the Go SDK module of the zip",
     async () => {
-      let go: string;
-      try {
-        go = execFileSync("bash", ["-c", "command -v go"]).toString().trim();
-      } catch {
-        if (process.env.CI === "true" || process.env.CI === "1") throw new Error("go is not on PATH");
-        console.warn("skipping the Go SDK build: go is not on PATH");
-        return;
-      }
+      const go = goOnPath("the Go SDK build");
+      if (!go) return;
       const goDir = path.join(work, "go");
       fs.mkdirSync(goDir);
       execFileSync(path.join(run.engineDir, "pulumi-python"), [

@@ -121,3 +121,17 @@ export function killProcessTree(rootPid: number): ProcessInfo[] {
   }
   return tree;
 }
+
+/**
+ * The `go` on PATH; without one, an error under CI=true (the tier is required there), else
+ * undefined after a warning naming what is skipped.
+ */
+export function goOnPath(skipped: string): string | undefined {
+  try {
+    return execFileSync("bash", ["-c", "command -v go"]).toString().trim();
+  } catch {
+    if (process.env.CI === "true" || process.env.CI === "1") throw new Error("go is not on PATH");
+    console.warn(`skipping ${skipped}: go is not on PATH`);
+    return undefined;
+  }
+}

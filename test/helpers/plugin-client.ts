@@ -24,6 +24,16 @@ const { PluginAttach } = sdkRequire("./proto/plugin_pb");
 
 export type Props = Record<string, unknown>;
 
+/** How a call ended: its value, or its error (gRPC's `details` with it). */
+export type Settled<T> = { ok: T; err?: undefined } | { ok?: undefined; err: Error & { details?: string } };
+
+/** The end of `promise`, as a value either way. */
+export const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (ok) => ({ ok }),
+    (err: Error) => ({ err }),
+  );
+
 /** A `check` failure. */
 export interface Failure {
   property: string;
