@@ -23,6 +23,7 @@ import * as path from "path";
 import * as ts from "typescript";
 import { startEmulator, type RunningEmulator } from "../src/emulator";
 import { ROOT, type EngineSandbox } from "./engine-sandbox";
+import { docBlock, readmeBlock, readmeFile } from "./doc-blocks";
 
 // ---------------------------------------------------------------------------------------------
 // Bounds
@@ -384,31 +385,6 @@ export const BAD_DAYS: readonly BadDay[] = [
 // ---------------------------------------------------------------------------------------------
 // The programs
 
-/** The one fenced block of a Markdown file of the checkout that `pick` chooses. */
-function fenced(file: string, lang: string, pick: (block: string) => boolean, what: string): string {
-  const text = fs.readFileSync(path.join(ROOT, file), "utf8");
-  const blocks = [...text.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))]
-    .map((m) => m[1])
-    .filter(pick);
-  if (blocks.length !== 1)
-    throw new Error(`expected one ${lang} block of ${file} ${what}, found ${blocks.length}`);
-  return blocks[0];
-}
-
-/** The ```ts block of README.md containing `marker`, as test/helpers/readme.ts's `readmeBlock` reads it. */
-export function readmeProgram(marker: string): string {
-  return fenced("README.md", "ts", (b) => b.includes(marker), `containing ${marker}`);
-}
-
-/** The block of README.md under the line starting with `file` in backquotes, as `readmeFile` reads it. */
-export function readmeFileBlock(file: string): string {
-  const text = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const match = new RegExp("^`" + escaped + "`[^\\n]*:\\n\\n```\\w+\\n([\\s\\S]*?)```", "m").exec(text);
-  if (!match) throw new Error(`README.md has no block for ${file}`);
-  return match[1];
-}
-
 /** A program's project, ready for one day: its folder and the stack config it reads. */
 export interface ProgramProject {
   dir: string;
@@ -523,26 +499,24 @@ export const README_PROGRAMS = ["readme-project", "readme-quick-look"] as const;
  */
 export function badDayPrograms(sandboxDir: string, stackOf: (program: string) => string): BadDayProgram[] {
   const inSandbox = (id: string) => path.join(sandboxDir, "projects", id);
-  const docs = (file: string, lang: string, marker: string) =>
-    fenced(file, lang, (b) => b.includes(marker), `containing ${marker}`);
   return [
     {
       id: "readme-project",
       shows: 'README "Use it in your project": index.ts',
       language: "typescript",
-      write: (id) => typescriptProject("readme-project", readmeFileBlock("index.ts"), id, true),
+      write: (id) => typescriptProject("readme-project", readmeFile("index.ts"), id, true),
     },
     {
       id: "readme-quick-look",
       shows: 'README "Quick look"',
       language: "typescript",
-      write: (id) => typescriptProject("readme-quick-look", readmeProgram("export = async () =>"), id),
+      write: (id) => typescriptProject("readme-quick-look", readmeBlock("export = async () =>"), id),
     },
     {
       id: "readme-functions",
       shows: 'README "Functions"',
       language: "typescript",
-      write: (id) => typescriptProject("readme-functions", readmeProgram("export const dotenv ="), id),
+      write: (id) => typescriptProject("readme-functions", readmeBlock("export const dotenv ="), id),
       causes: {
         "missing-network": {
           cause: new RegExp(`No running node\\b[^\\n]*${MISSING_NETWORK}`),
@@ -557,7 +531,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       write: (id) =>
         typescriptProject(
           "docs-index-ts",
-          docs("docs/_index.md", "typescript", 'from "pulumi-blockchain-nodes"'),
+          docBlock("docs/_index.md", "typescript", 'from "pulumi-blockchain-nodes"'),
           id,
         ),
       succeeds: { "no-running-node": "it indexes no node: an empty list is a normal answer" },
@@ -570,7 +544,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
         pluginProject(
           inSandbox("docs-index-yaml"),
           "yaml",
-          docs("docs/_index.md", "yaml", "runtime: yaml"),
+          docBlock("docs/_index.md", "yaml", "runtime: yaml"),
           id,
         ),
       causes: { "no-running-node": INDEXED_WITHOUT_CHECK.yaml },
@@ -583,7 +557,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
         pluginProject(
           inSandbox("docs-index-python"),
           "python",
-          docs("docs/_index.md", "python", "import pulumi"),
+          docBlock("docs/_index.md", "python", "import pulumi"),
           id,
         ),
     },
@@ -595,7 +569,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
         pluginProject(
           inSandbox("docs-languages-yaml"),
           "yaml",
-          docs("docs/other-languages.md", "yaml", "outputs:\n  firstNodeId"),
+          docBlock("docs/other-languages.md", "yaml", "outputs:\n  firstNodeId"),
           id,
         ),
       causes: { "no-running-node": INDEXED_WITHOUT_CHECK.yaml },
@@ -608,7 +582,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
         pluginProject(
           inSandbox("docs-languages-python"),
           "python",
-          docs("docs/other-languages.md", "python", "def first_with_endpoint("),
+          docBlock("docs/other-languages.md", "python", "def first_with_endpoint("),
           id,
         ),
       causes: {

@@ -9,14 +9,9 @@ import * as os from "os";
 import * as path from "path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 
-/** The checkout, wherever this file was compiled to. */
-export const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "scripts", "pulumi-engine.sh")) && dir !== path.dirname(dir)) {
-    dir = path.dirname(dir);
-  }
-  return dir;
-})();
+import { ROOT } from "./doc-blocks";
+
+export { ROOT };
 
 /** The engine's folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` provisions. */
 export function provisionEngine(): string {

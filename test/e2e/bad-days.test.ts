@@ -22,17 +22,9 @@
  * run every (verb, stack state) on every bad day: 12 x 6 + 2 x 6 x 3 = 108 runs, plus the 12
  * healthy `up`s that make the existing stacks; two at a time, about 6 minutes here.
  */
-import {
-  BAD_DAYS,
-  BadDayMatrix,
-  readmeFileBlock,
-  readmeProgram,
-  resultsTable,
-  verdictText,
-} from "../../scripts/bad-days";
+import { BAD_DAYS, BadDayMatrix, resultsTable, verdictText } from "../../scripts/bad-days";
 import { describeWithEngine } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
-import { readmeBlock, readmeFile } from "../helpers/readme";
 
 /** A day's runs, killed at 45 s each, two at a time, with their stacks' resets. */
 const DAY_TIMEOUT = 600_000;
@@ -66,12 +58,6 @@ describeWithEngine([
     }
     await run?.close();
   }, STEP_TIMEOUT);
-
-  test("the README's programs run here are the blocks the other tests read", () => {
-    expect(readmeFileBlock("index.ts")).toBe(readmeFile("index.ts"));
-    for (const marker of ["export = async () =>", "export const dotenv ="])
-      expect(readmeProgram(marker)).toBe(readmeBlock(marker));
-  });
 
   test(
     "each program's existing stack: up on a healthy service succeeds, within the bounds; its previews send only GET",
