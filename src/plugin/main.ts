@@ -13,7 +13,7 @@ export interface MainOptions {
 /** Starts the plugin; exits with status 1 and one line on standard error when it cannot serve. */
 export async function main(options: MainOptions = {}): Promise<void> {
   // A wait between two attempts shows in the engine's log as it happens, on the resource.
-  setWaitReporter((event) => engineLog("info", event.message));
+  setWaitReporter((event) => void engineLog("info", event.message));
   try {
     const { graceMs, warning } = shutdownGraceMs();
     const { port, server } = await serve({ onWarm: options.onWarm });

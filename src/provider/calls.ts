@@ -62,6 +62,7 @@ export function attachEngine(address: string): void {
 interface Channel {
   client: engineRpc.EngineClient;
   proto: typeof engineProto;
+  metadata: typeof grpcTypes.Metadata;
 }
 
 let channel: Channel | null | undefined;
@@ -94,7 +95,7 @@ function open(): Channel | null {
   try {
     const { grpc, rpc, proto } = loadStubs();
     const client = new rpc.EngineClient(address, grpc.credentials.createInsecure());
-    channel = { client, proto };
+    channel = { client, proto, metadata: grpc.Metadata };
   } catch {
     channel = null;
   }
@@ -107,23 +108,29 @@ function toStderr(severity: LogSeverity, message: string): void {
 
 /**
  * Logs one line through the engine's `Log` call (`pulumi.log` is not connected in a provider
- * process), on the resource of the call in flight; standard error without an engine. Never throws.
+ * process), on the resource of the call in flight; standard error without an engine. Never throws
+ * or rejects; settles once the engine has the line (or after 5 s): a call whose last word is the
+ * line awaits it, so the engine cannot end the run before the line reaches it.
  */
-export function engineLog(severity: LogSeverity, message: string): void {
+export function engineLog(severity: LogSeverity, message: string): Promise<void> {
   const ch = open();
-  if (!ch) return toStderr(severity, message);
+  if (!ch) return Promise.resolve(toStderr(severity, message));
   const req = new ch.proto.LogRequest();
   req.setSeverity(severity === "warning" ? ch.proto.LogSeverity.WARNING : ch.proto.LogSeverity.INFO);
   req.setMessage(message);
   req.setUrn(callContext.getStore()?.urn ?? "");
   req.setEphemeral(false);
-  try {
-    ch.client.log(req, (err) => {
-      if (err) toStderr(severity, message);
-    });
-  } catch {
-    toStderr(severity, message);
-  }
+  return new Promise((resolve) => {
+    try {
+      ch.client.log(req, new ch.metadata(), { deadline: Date.now() + 5_000 }, (err) => {
+        if (err) toStderr(severity, message);
+        resolve();
+      });
+    } catch {
+      toStderr(severity, message);
+      resolve();
+    }
+  });
 }
 
 /** Why a piece of work was cut off; `started`: it was running (a request may have been sent). */

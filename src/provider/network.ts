@@ -230,7 +230,7 @@ export async function readNetwork(
     // The engine reads an empty id as "gone"; the properties of a gone resource are not read.
     if (isApiError(err) && err.kind === "not_found") {
       if (props !== undefined)
-        engineLog("warning", `${id} no longer exists in the service; removed from the stack`);
+        await engineLog("warning", `${id} no longer exists in the service; removed from the stack`);
       return { id: "", props: {} as NetworkOutputs };
     }
     throw describeError(err, "reading network", id);
@@ -268,7 +268,7 @@ export const DELETE_REFUSED_HINT =
  */
 export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<void> {
   if (props.forceDestroy !== true) {
-    engineLog(
+    await engineLog(
       "info",
       `${id} left in the service, forgotten by the stack (set forceDestroy: true to delete it)`,
     );

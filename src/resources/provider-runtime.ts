@@ -49,7 +49,7 @@ export function quietly<A extends unknown[], R>(
 }
 
 // A wait between two attempts shows in the engine's log as it happens (a 429, a 5xx, a timeout).
-setWaitReporter((event) => engineLog("info", event.message));
+setWaitReporter((event) => void engineLog("info", event.message));
 
 /** Keeps the stack config of this provider process (read at call time, never serialized). */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
