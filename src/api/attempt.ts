@@ -1,13 +1,12 @@
 /**
- * One HTTP attempt: the request sent with its headers, one timer that aborts it, the body read
- * within node-fetch's own `size` cap; then the answer, or the failure described for the retry
- * rules and for the error thrown if it is not retried.
+ * One HTTP attempt: the request sent with its headers, one timer that aborts it, the body read within
+ * node-fetch's own `size` cap; then the answer, or the failure for the retry rules and the error.
  */
 import * as http from "http";
 import * as https from "https";
 import nodeFetch from "node-fetch";
 import { everyRequestSignal, type Context, type FetchLike, type FetchResponseLike } from "./options";
-import { describeBody, refusal, serverText, SHORT_CHARS, type Failure } from "./failures";
+import { describeBody, refusal, serverText, SHORT_CHARS, type Failure, type FailureError } from "./failures";
 
 /** Largest response body read, after decompression (a page of 100 nodes is about 150 KB). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -33,16 +32,8 @@ export interface Answer {
 }
 
 /** Codes of a failed connection (reset, dropped, unreachable) that idempotent calls retry. */
-const CONNECTION_CODES = [
-  "ECONNRESET",
-  "ECONNABORTED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-];
+const CONNECTION_CODES =
+  /^(?:ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_SOCKET)$/;
 
 /**
  * Agents of a POST (the faucet): a new connection each time, so a POST never meets a kept-alive
@@ -90,12 +81,7 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
  * `deadlineMs` is given, that timer is the call's deadline rather than the per-attempt timeout.
  * `abortEveryRequest` aborts it too, and it then throws that reason (as it does before sending).
  */
-export async function attempt(
-  t: Context,
-  req: HttpRequest,
-  timeoutMs: number,
-  deadlineMs?: number,
-): Promise<{ answer: Answer } | { failure: Failure }> {
+export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, deadlineMs?: number) {
   const where = `${req.method} ${t.base.origin}${new URL(req.url).pathname}`;
   const headers: Record<string, string> = {
     Authorization: t.authorization(),
@@ -114,13 +100,8 @@ export async function attempt(
   const tooLarge = (detail: string) =>
     unusable(res?.status ?? 0, "response_too_large", `${where}: ${detail}`);
   try {
-    const init = {
-      method: req.method,
-      headers,
-      body,
-      signal: controller.signal,
-      redirect: "manual" as const,
-    };
+    const { signal } = controller;
+    const init = { method: req.method, headers, body, signal, redirect: "manual" as const };
     res = await (t.fetch ?? watchedNodeFetch)(req.url, { ...init, size: MAX_RESPONSE_BYTES });
     const declared = Number(res.headers.get("content-length") ?? NaN);
     if (declared > MAX_RESPONSE_BYTES) {
@@ -139,7 +120,7 @@ export async function attempt(
     }
     everyRequestSignal.throwIfAborted();
     if (controller.signal.aborted)
-      return { failure: timedOut(t, where, timeoutMs, deadlineMs, res !== undefined) };
+      return { failure: timedOut(where, timeoutMs, res !== undefined, deadlineMs) };
     return { failure: lost(where, error, res !== undefined) };
   } finally {
     clearTimeout(timer);
@@ -163,67 +144,47 @@ export async function attempt(
 function unusable(status: number, code: string, detail: string): { failure: Failure } {
   const hint =
     code === "response_too_large" ? "Check the API URL: the service's answers are far smaller." : undefined;
-  return {
-    failure: {
-      cause: "unusable",
-      status,
-      notProcessed: false,
-      error: { kind: "invalid_response", status, code, detail, hint },
-    },
-  };
+  const error: FailureError = { kind: "invalid_response", status, code, detail, hint };
+  return { failure: { cause: "unusable", status, notProcessed: false, error } };
 }
 
-function timedOut(
-  t: Context,
-  where: string,
-  timeoutMs: number,
-  deadlineMs: number | undefined,
-  answered: boolean,
-): Failure {
-  const reason =
-    deadlineMs !== undefined
-      ? `the call's deadline of ${deadlineMs} ms passed before the service answered`
-      : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
-  return {
-    cause: "timeout",
-    notProcessed: false,
-    error: {
-      kind: "timeout",
-      code: deadlineMs !== undefined ? "deadline_exceeded" : "timeout",
-      detail: `${where}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
-      hint: deadlineMs !== undefined ? "Raise deadlineMs." : "Raise timeoutMs if the service is this slow.",
-      limit: deadlineMs !== undefined ? "deadlineMs" : "timeoutMs",
-    },
+/** An attempt our timer aborted: the per-attempt timeout, or the call's deadline if `deadlineMs` is given. */
+function timedOut(where: string, timeoutMs: number, answered: boolean, deadlineMs?: number): Failure {
+  const deadline = deadlineMs !== undefined;
+  const reason = deadline
+    ? `the call's deadline of ${deadlineMs} ms passed before the service answered`
+    : `no answer within the per-attempt timeout of ${timeoutMs} ms`;
+  const error: FailureError = {
+    kind: "timeout",
+    code: deadline ? "deadline_exceeded" : "timeout",
+    detail: `${where}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
+    hint: deadline ? "Raise deadlineMs." : "Raise timeoutMs if the service is this slow.",
+    limit: deadline ? "deadlineMs" : "timeoutMs",
   };
+  return { cause: "timeout", notProcessed: false, error };
 }
 
 /** A rejection of fetch or of reading the body that was not our timer: refused, dropped, or another network failure. */
-function lost(where: string, error: unknown, answered: boolean): Failure {
-  const e = error as { code?: unknown; message?: unknown };
+function lost(where: string, thrown: unknown, answered: boolean): Failure {
+  const e = thrown as { code?: unknown; message?: unknown };
   const code = typeof e?.code === "string" ? e.code : undefined;
   // node-fetch words it "request to <url> failed, reason: <reason>"; the URL is already shown.
-  const message = String(e?.message ?? error).replace(
-    /^.*?(?:failed, reason|while trying to fetch \S+): /,
-    "",
-  );
+  const prefix = /^.*?(?:failed, reason|while trying to fetch \S+): /;
+  const message = String(e?.message ?? thrown).replace(prefix, "");
   // A refused connection never carried the request: nothing can have been processed.
   const refused = !answered && (code === "ECONNREFUSED" || /\bECONNREFUSED\b/.test(message));
   const connection =
     answered ||
-    CONNECTION_CODES.includes(code ?? "") ||
+    CONNECTION_CODES.test(code ?? "") ||
     /socket hang up|premature close|ECONNRESET|other side closed/i.test(message);
-  return {
-    cause: refused ? "refused" : connection ? "connection" : "network",
-    notProcessed: refused,
-    error: {
-      kind: "network",
-      code: answered
-        ? "body_interrupted"
-        : (code ?? (refused ? "ECONNREFUSED" : connection ? "connection_failed" : "network_error")),
-      detail: `${where}: ${message}`,
-      hint: "Check that the API URL is reachable from here.",
-    },
+  const fallback = refused ? "ECONNREFUSED" : connection ? "connection_failed" : "network_error";
+  const error: FailureError = {
+    kind: "network",
+    code: answered ? "body_interrupted" : (code ?? fallback),
+    detail: `${where}: ${message}`,
+    hint: "Check that the API URL is reachable from here.",
   };
+  return { cause: refused ? "refused" : connection ? "connection" : "network", notProcessed: refused, error };
 }
 
 function parse(text: string): { value: unknown } | { invalid: true } {

@@ -21,25 +21,15 @@ export type ApiErrorKind =
   | "invalid_response"
   | "unknown";
 
-/** Everything an {@link ApiError} is built from; see the fields of {@link ApiError}. */
-export interface ApiErrorInit {
-  kind: ApiErrorKind;
-  code: string;
-  operation: string;
+/** Everything an {@link ApiError} is built from: its fields, and the `detail` and `hint` of its message. */
+export type ApiErrorInit = Omit<ApiError, keyof Error | "attempts" | "toJSON"> & {
   /** What happened, e.g. the service's `error.message`. */
   detail: string;
-  status?: number;
-  resourceId?: string;
-  fields?: Record<string, string[]>;
-  nextFaucetAvailable?: string;
-  mayHaveBeenProcessed?: boolean;
-  retryAfterMs?: number;
+  /** HTTP attempts made; default 0. */
   attempts?: number;
-  serverMessage?: string;
   /** Advice appended to the message. */
   hint?: string;
-  limit?: CallLimit;
-}
+};
 
 /** A limit of a call that a user can raise: the one that ran out names the error's {@link ApiError.limit}. */
 export type CallLimit = "timeoutMs" | "deadlineMs" | "maxRetries";
@@ -74,16 +64,13 @@ export class ApiError extends Error {
   /** The limit that ended the call, when one did: raising it may let the call succeed. */
   readonly limit?: CallLimit;
   /**
-   * The service's `error.message` (up to 16,384 characters), credentials redacted but otherwise as
-   * sent (it may hold control characters: the `message` quotes it escaped and capped). Not enumerable, so
-   * logs and `JSON.stringify` show only the capped form.
+   * The service's `error.message` (up to 16,384 characters), redacted but otherwise as sent (it may hold
+   * control characters; `message` quotes it escaped and capped). Not enumerable: logs and `JSON.stringify`
+   * show only the capped form.
    */
   declare readonly serverMessage?: string;
 
-  /**
-   * Builds an error; every text is passed through `redactor` (by default the generic credential
-   * patterns of {@link redact}; pass one that also knows the API key).
-   */
+  /** Builds an error, every text through `redactor` (default {@link redact}; pass one that knows the key). */
   constructor(init: ApiErrorInit, redactor: Redactor = (text) => redact(text)) {
     super(redactor(formatApiErrorMessage(init)));
     this.name = new.target.name;
@@ -198,14 +185,6 @@ export interface Redacting {
   redact: Redactor;
 }
 
-/** Turns validation problems into an `ApiErrorInit`'s `fields`. */
-function problemsToFields(problems: readonly Problem[]): Record<string, string[]> {
-  // Null prototype: a field named `constructor` or `__proto__` is a field like any other.
-  const fields: Record<string, string[]> = Object.create(null);
-  for (const p of problems) (fields[p.field] ??= []).push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
-  return fields;
-}
-
 /**
  * An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0 unless
  * given). Pass the client's `redactor` so that a key given in the wrong place is not echoed.
@@ -223,10 +202,10 @@ export function invalidInput(
 ): InvalidInputError {
   const { resourceId, code = "invalid_input", summary, attempts = 0, redactor } = options;
   const detail = summary ?? "invalid input, nothing was sent";
-  return new InvalidInputError(
-    { operation, resourceId, code, detail, fields: problemsToFields(problems), attempts },
-    redactor,
-  );
+  // Null prototype: a field named `constructor` or `__proto__` is a field like any other.
+  const fields: Record<string, string[]> = Object.create(null);
+  for (const p of problems) (fields[p.field] ??= []).push(`got ${guardInputValue(p.value)}; ${p.allowed}`);
+  return new InvalidInputError({ operation, resourceId, code, detail, fields, attempts }, redactor);
 }
 
 /**
@@ -244,8 +223,9 @@ export function requireId(t: Redacting, operation: string, kind: IdKind, id: unk
 export function requireNoProblems(
   t: Redacting,
   operation: string,
-  problems: readonly Problem[],
+  problems: readonly (Problem | undefined)[],
   summary?: string,
 ): void {
-  if (problems.length > 0) throw invalidInput(operation, problems, { summary, redactor: t.redact });
+  const found = problems.filter((p): p is Problem => p !== undefined);
+  if (found.length > 0) throw invalidInput(operation, found, { summary, redactor: t.redact });
 }

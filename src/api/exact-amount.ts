@@ -1,11 +1,10 @@
 /**
- * Reading an amount exactly from JSON text: the source text of a top-level value, and the exact
- * decimal digits of an integer number token of any size, without going through a floating-point
- * number (a wei amount passes 2^53). A small scanner, linear in the text.
+ * Reading an amount exactly from JSON text (a wei amount passes 2^53): the source text of a top-level value,
+ * and the decimal digits of an integer number token of any size. A small scanner, linear in the text.
  */
 
-/** A JSON number token (RFC 8259). */
-const NUMBER_TOKEN = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** A non-negative JSON number token (RFC 8259): integer, fraction and exponent digits. */
+const NUMBER_TOKEN = /^(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /** Largest decimal exponent accepted when expanding an amount (keeps the expansion bounded). */
 const MAX_EXPONENT = 400;
@@ -16,36 +15,23 @@ const MAX_EXPONENT = 400;
  * `undefined` when the token is not a number, not an integer, negative, or absurdly large.
  */
 export function integerDigits(token: string): string | undefined {
-  const text = token.trim();
-  if (!NUMBER_TOKEN.test(text) || text.startsWith("-")) return undefined;
-  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  const match = NUMBER_TOKEN.exec(token.trim());
   if (!match) return undefined;
   const [, intPart, fracPart = "", expPart = "0"] = match;
   if (expPart.replace(/^[+-]?0*/, "").length > 4) return undefined;
   const exponent = Number(expPart);
   if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
   const digits = intPart + fracPart;
-  const point = intPart.length + exponent;
-  let integer: string;
-  let fraction: string;
-  if (point >= digits.length) {
-    integer = digits + "0".repeat(point - digits.length);
-    fraction = "";
-  } else if (point <= 0) {
-    integer = "0";
-    fraction = digits;
-  } else {
-    integer = digits.slice(0, point);
-    fraction = digits.slice(point);
-  }
-  if (/[1-9]/.test(fraction)) return undefined;
-  return integer.replace(/^0+(?=\d)/, "");
+  // Where the decimal point falls in `digits`, padded with zeros when it falls past them.
+  const point = Math.max(0, intPart.length + exponent);
+  const padded = digits.padEnd(point, "0");
+  if (/[1-9]/.test(padded.slice(point))) return undefined;
+  return padded.slice(0, point).replace(/^0+(?=\d)/, "") || "0";
 }
 
 /** Skips JSON whitespace from `i`. */
 function skipSpace(text: string, i: number): number {
-  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
-    i++;
+  while (i < text.length && " \t\n\r".includes(text[i])) i++;
   return i;
 }
 

@@ -1,7 +1,6 @@
 /**
- * What a failed attempt means: the failure the retry rules read, and the error thrown when it is
- * not retried; an answer other than 2xx read into it, every server string redacted, escaped and
- * capped.
+ * What a failed attempt means: the failure the retry rules read, and the error thrown if it is not retried;
+ * an answer other than 2xx read into it, every server string redacted, escaped and capped.
  */
 import type { ApiErrorInit, ApiErrorKind } from "./errors";
 import type { Context } from "./options";
@@ -147,31 +146,23 @@ export function refusal(
           ? `The service asks to wait ${formatDuration(retryAfterMs)}${Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString()})`}.`
           : "Try again later.";
   }
-  const fields = body.fields;
+  const all = body.fields;
+  const messages = (ms: string[]) => ms.slice(0, FIELDS).map((m) => serverText(t, m, FIELD_CHARS));
+  const fields =
+    all &&
+    Object.fromEntries([
+      ...all.slice(0, FIELDS).map(([f, ms]) => [short(f), messages(ms)]),
+      ...(all.length > FIELDS ? [["…", [`${all.length - FIELDS} more fields not shown`]]] : []),
+    ]);
+  const notProcessed =
+    (status >= 400 && status < 500 && body.shaped) ||
+    ((status === 429 || status === 503) && headerWait !== undefined);
+  const error = { kind, status, code, detail, fields, nextFaucetAvailable, retryAfterMs, hint };
   return {
     cause: "status",
     status,
     retryAfterMs,
-    notProcessed:
-      (status >= 400 && status < 500 && body.shaped) ||
-      ((status === 429 || status === 503) && headerWait !== undefined),
-    error: {
-      kind,
-      status,
-      code,
-      detail,
-      fields:
-        fields &&
-        Object.fromEntries([
-          ...fields
-            .slice(0, FIELDS)
-            .map(([f, ms]) => [short(f), ms.slice(0, FIELDS).map((m) => serverText(t, m, FIELD_CHARS))]),
-          ...(fields.length > FIELDS ? [["…", [`${fields.length - FIELDS} more fields not shown`]]] : []),
-        ]),
-      nextFaucetAvailable,
-      serverMessage: body.message,
-      retryAfterMs,
-      hint,
-    },
+    notProcessed,
+    error: { ...error, serverMessage: body.message },
   };
 }

@@ -1,5 +1,5 @@
 /** The test-token faucet (spec 4.5). */
-import { DEFAULT_FAUCET_CHAIN, PATHS, Problem, checkAddress, checkFaucetChain } from "../model";
+import { DEFAULT_FAUCET_CHAIN, PATHS, checkAddress, checkFaucetChain } from "../model";
 import { requireNoProblems } from "./errors";
 import { toFaucetResult } from "./mapping";
 import type { Context } from "./options";
@@ -19,16 +19,8 @@ export async function requestTestTokens(
   options?: CallOptions,
 ): Promise<FaucetResult> {
   const call = startCall(t, "requestTestTokens", options, address);
-  const problems = [checkAddress("address", address), checkFaucetChain("chain", chain)];
-  requireNoProblems(
-    t,
-    call.operation,
-    problems.filter((p): p is Problem => p !== undefined),
-  );
-  const answer = await request(t, call, {
-    method: "POST",
-    url: apiUrl(t.base, PATHS.faucet(chain)),
-    body: { address },
-  });
-  return mapAnswer(t, call, answer, (body, text) => toFaucetResult(body, text), true);
+  requireNoProblems(t, call.operation, [checkAddress("address", address), checkFaucetChain("chain", chain)]);
+  const url = apiUrl(t.base, PATHS.faucet(chain));
+  const answer = await request(t, call, { method: "POST", url, body: { address } });
+  return mapAnswer(t, call, answer, (a) => toFaucetResult(a.body, a.text), true);
 }

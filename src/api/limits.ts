@@ -125,11 +125,7 @@ export class RequestLimiter implements Limiter {
 const shared = new Map<string, RequestLimiter>();
 
 /** The process's limiter for one service, key and settings: every client built alike shares it. */
-export function sharedLimiter(
-  service: string,
-  maxRequestsPerSecond: number,
-  maxInFlight: number,
-): RequestLimiter {
+export function sharedLimiter(service: string, maxRequestsPerSecond: number, maxInFlight: number) {
   const id = `${service}\n${maxRequestsPerSecond || Infinity}\n${maxInFlight}`;
   let limiter = shared.get(id);
   if (!limiter) shared.set(id, (limiter = new RequestLimiter(maxRequestsPerSecond, maxInFlight)));

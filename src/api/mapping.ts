@@ -1,7 +1,7 @@
 /**
- * The one place where the service's snake_case JSON becomes the public camelCase types.
- * Unknown extra fields are ignored; a missing optional field becomes `undefined` (the key is left
- * out); a missing or mistyped required field throws a {@link ResponseShapeError} naming it.
+ * The one place where the service's snake_case JSON becomes the public camelCase types. Unknown fields
+ * are ignored, a missing optional one is left out, a missing or mistyped required one throws a
+ * {@link ResponseShapeError} naming it.
  */
 import { NODE_DETAIL_FIELDS } from "../model";
 import { integerDigits, rawTopLevelValue } from "./exact-amount";
@@ -28,11 +28,12 @@ function describe(value: unknown): string {
   return typeof value === "string" ? "a string" : typeof value;
 }
 
+/** Reads the fields of `obj`; each required one missing or of the wrong type is noted in `problems`. */
 class Reader {
-  readonly problems: string[] = [];
   constructor(
     private readonly obj: Json,
     private readonly path: string,
+    readonly problems: string[] = [],
   ) {}
 
   required(key: string): string {
@@ -40,11 +41,6 @@ class Reader {
     if (typeof value === "string") return value;
     this.problems.push(`${this.path}.${key}: expected a string, got ${describe(value)}`);
     return "";
-  }
-
-  optional(key: string): string | undefined {
-    const value = this.obj[key];
-    return typeof value === "string" ? value : undefined;
   }
 
   object(key: string): Json {
@@ -56,10 +52,7 @@ class Reader {
   }
 }
 
-/**
- * Drops the keys of `value` whose value is `undefined` (in place, one level), so a missing
- * optional field is absent, not present. Returns `value`.
- */
+/** Deletes the keys of `value` that hold `undefined` (in place, one level), so a missing field is absent. */
 export function compact<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
   return value;
@@ -69,29 +62,22 @@ function fail(problems: string[]): void {
   if (problems.length > 0) throw new ResponseShapeError(problems);
 }
 
-/** Maps a wire `creator` (spec 2.3). Returns `undefined` when absent or not an object. */
-export function toCreator(wire: unknown, path = "creator"): Creator | undefined {
+/** Maps a wire `creator` (spec 2.3), its missing fields `""`; `undefined` when absent or not an object. */
+function toCreator(wire: unknown): Creator | undefined {
   if (!isObject(wire)) return undefined;
-  const r = new Reader(wire, path);
   const org = isObject(wire.organization) ? wire.organization : {};
-  const creator: Creator = {
-    id: r.optional("id") ?? "",
-    email: r.optional("email") ?? "",
-    firstName: r.optional("first_name") ?? "",
-    lastName: r.optional("last_name") ?? "",
-    organization: {
-      id: typeof org.id === "string" ? org.id : "",
-      name: typeof org.name === "string" ? org.name : "",
-    },
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  return {
+    id: text(wire.id),
+    email: text(wire.email),
+    firstName: text(wire.first_name),
+    lastName: text(wire.last_name),
+    organization: { id: text(org.id), name: text(org.name) },
   };
-  return creator;
 }
 
-/**
- * Maps a node's wire `details` (spec 2.1.1) by the model's node-field table; every field may be
- * missing, and a value of the wrong type is left out.
- */
-export function toNodeDetails(wire: unknown): NodeDetails {
+/** A node's wire `details` (spec 2.1.1), by the node-field table; a missing or mistyped field is left out. */
+function toNodeDetails(wire: unknown): NodeDetails {
   if (!isObject(wire)) return {};
   const details: Record<string, string | string[]> = {};
   for (const [name, field] of Object.entries(NODE_DETAIL_FIELDS)) {
@@ -108,12 +94,11 @@ function readNode(wire: unknown, path: string, problems: string[]): Node {
     problems.push(`${path}: expected an object, got ${describe(wire)}`);
     return undefined as unknown as Node;
   }
-  const r = new Reader(wire, path);
+  const r = new Reader(wire, path, problems);
   const configuration = r.object("configuration");
-  if (configuration.archive !== undefined && typeof configuration.archive !== "boolean") {
+  if (configuration.archive !== undefined && typeof configuration.archive !== "boolean")
     delete configuration.archive;
-  }
-  const node: Node = compact<Node>({
+  return compact<Node>({
     id: r.required("id"),
     name: r.required("name"),
     network: r.required("network"),
@@ -126,10 +111,8 @@ function readNode(wire: unknown, path: string, problems: string[]): Node {
     configuration,
     details: toNodeDetails(wire.details),
     createdAt: r.required("created_at"),
-    creator: toCreator(wire.creator, `${path}.creator`),
+    creator: toCreator(wire.creator),
   });
-  problems.push(...r.problems);
-  return node;
 }
 
 /** Maps one wire node (spec 2.1). Throws {@link ResponseShapeError} when a required field is missing. */
@@ -166,7 +149,7 @@ export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
     details,
     status: r.required("status"),
     nodes,
-    creator: toCreator(wire.creator, `${path}.creator`),
+    creator: toCreator(wire.creator),
     createdAt: r.required("created_at"),
   });
   fail([...r.problems, ...problems]);
@@ -197,14 +180,10 @@ export function extractAmountSent(rawJson: string): string {
   return digits;
 }
 
-/**
- * Maps the faucet's result (spec 2.4): `parsed` is the parsed body, `rawJson` its source text, from
- * which `amountSent` is read exactly as a decimal string.
- */
+/** Maps the faucet's result (spec 2.4), reading `amountSent` exactly from `rawJson`, the body's text. */
 export function toFaucetResult(parsed: unknown, rawJson: string): FaucetResult {
-  if (!isObject(parsed)) {
+  if (!isObject(parsed))
     throw new ResponseShapeError([`faucet result: expected an object, got ${describe(parsed)}`]);
-  }
   const problems: string[] = [];
   let amountSent = "";
   try {

@@ -16,15 +16,10 @@ function networkCall(t: Context, method: string, id: string, options: CallOption
   return call;
 }
 
-async function patchNetwork(
-  t: Context,
-  call: Call,
-  id: string,
-  body: Record<string, unknown>,
-): Promise<NetworkInfo> {
+async function patchNetwork(t: Context, call: Call, id: string, body: Record<string, unknown>) {
   try {
     const answer = await request(t, call, { method: "PATCH", url: apiUrl(t.base, PATHS.network(id)), body });
-    const network = mapAnswer(t, call, answer, (json) => toNetwork(json));
+    const network = mapAnswer(t, call, answer, (a) => toNetwork(a.body));
     learnNodeSecrets(t, network.nodes);
     return network;
   } catch (error) {
@@ -42,32 +37,19 @@ export async function readNetwork(t: Context, id: string, options?: CallOptions)
 }
 
 /** Changes a network's `name` and/or `project` (only the given ones are sent; with neither, reads it). */
-export async function updateNetwork(
-  t: Context,
-  id: string,
-  update: NetworkUpdate,
-  options?: CallOptions,
-): Promise<NetworkInfo> {
+export async function updateNetwork(t: Context, id: string, update: NetworkUpdate, options?: CallOptions) {
   const call = networkCall(t, "updateNetwork", id, options);
   if (typeof update !== "object" || update === null || Array.isArray(update)) {
-    requireNoProblems(t, call.operation, [
-      {
-        field: "update",
-        value: show(update),
-        allowed: `expected an object with ${UPDATE_FIELDS.join(" and/or ")}`,
-      },
-    ]);
+    const allowed = `expected an object with ${UPDATE_FIELDS.join(" and/or ")}`;
+    requireNoProblems(t, call.operation, [{ field: "update", value: show(update), allowed }]);
   }
   const given = update as unknown as Record<string, unknown>;
   const unknown = Object.keys(given).filter(
     (k) => given[k] !== undefined && !(UPDATE_FIELDS as readonly string[]).includes(k),
   );
+  const allowed = `not an updatable field; expected ${UPDATE_FIELDS.join(" or ")}`;
   requireNoProblems(t, call.operation, [
-    ...unknown.map((field) => ({
-      field,
-      value: show(given[field]),
-      allowed: `not an updatable field; expected ${UPDATE_FIELDS.join(" or ")}`,
-    })),
+    ...unknown.map((field) => ({ field, value: show(given[field]), allowed })),
     ...validateNetworkUpdate(given),
   ]);
   const body: Record<string, unknown> = {};

@@ -1,26 +1,11 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2); and the one judge of a 404. */
-import {
-  NODE_FILTERS,
-  NODE_FILTER_NAMES,
-  PATHS,
-  Problem,
-  secretValues,
-  show,
-  validateNodeFilters,
-} from "../model";
-import {
-  ApiError,
-  NotFoundError,
-  createApiError,
-  invalidInput,
-  requireId,
-  requireNoProblems,
-} from "./errors";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, secretValues, show, validateNodeFilters } from "../model";
+import { ApiError, NotFoundError, invalidInput, requireId, requireNoProblems } from "./errors";
 import { FOREIGN_404 } from "./failures";
 import { toNode } from "./mapping";
 import type { Context } from "./options";
 import { ListingStats, paginate } from "./pagination";
-import { mapAnswer, request, startCall, type Call, type CallOptions } from "./request";
+import { callError, mapAnswer, request, startCall, type Call, type CallOptions } from "./request";
 import type { Node, NodeFilters } from "./types";
 import { apiUrl } from "./url";
 
@@ -51,42 +36,31 @@ function learned(t: Context, node: Node): Node {
 
 /** The error of a 404 that is not the service's "does not exist": the API URL is wrong. */
 function wrongApiUrl(t: Context, call: Call, detail: string, cause: ApiError): ApiError {
-  return createApiError(
-    {
-      kind: "invalid_response",
-      code: "unexpected_not_found",
-      status: 404,
-      operation: call.operation,
-      resourceId: call.resourceId,
-      detail: `${detail}: not the service's "does not exist"`,
-      hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
-      attempts: cause.attempts,
-    },
-    t.redact,
-  );
+  return callError(t, call, {
+    kind: "invalid_response",
+    code: "unexpected_not_found",
+    status: 404,
+    detail: `${detail}: not the service's "does not exist"`,
+    hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
+    attempts: cause.attempts,
+  });
 }
 
 /**
- * A 404 means "does not exist" only when its body is the service's error object and the same API
- * base answers the node list: a wrong API URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `notFound` when the list
- * answers, else the error saying the API URL looks wrong. The probe is part of the same call.
+ * A 404 means "does not exist" only when its body is the service's error object and the same API base answers
+ * the node list: a wrong API URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `cause`
+ * when the list answers, else the error saying the API URL looks wrong. The probe is part of the same call.
  */
-export async function judgeNotFound(
-  t: Context,
-  call: Call,
-  notFound: ApiError,
-  method: string,
-  path: string,
-): Promise<ApiError> {
+export async function judgeNotFound(t: Context, call: Call, cause: ApiError, method: string, path: string) {
   // Not the service's error object: no probe can make it "does not exist".
-  if (notFound.code === FOREIGN_404) {
-    const body = notFound.message.split("\n")[0].split(`${FOREIGN_404}: `)[1];
-    return wrongApiUrl(t, call, `${method} ${t.base.href}${path} answered 404; ${body}`, notFound);
+  if (cause.code === FOREIGN_404) {
+    const body = cause.message.split("\n")[0].split(`${FOREIGN_404}: `)[1];
+    return wrongApiUrl(t, call, `${method} ${t.base.href}${path} answered 404; ${body}`, cause);
   }
   let problem: string;
   try {
     const list = await request(t, call, { method: "GET", url: apiUrl(t.base, PATHS.nodes) });
-    if (Array.isArray((list.body as { results?: unknown } | undefined)?.results)) return notFound;
+    if (Array.isArray((list.body as { results?: unknown } | undefined)?.results)) return cause;
     problem = `answered ${list.status} without a list of nodes`;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
@@ -96,7 +70,7 @@ export async function judgeNotFound(
     t,
     call,
     `${method} ${t.base.href}${path} answered 404, and GET ${t.base.href}${PATHS.nodes} ${problem}`,
-    notFound,
+    cause,
   );
 }
 
@@ -104,13 +78,8 @@ export async function judgeNotFound(
 export function nodeQuery(t: Context, operation: string, filters: NodeFilters | undefined): string {
   if (filters === undefined || filters === null) return "";
   if (typeof filters !== "object" || Array.isArray(filters)) {
-    throw invalidInput(
-      operation,
-      [{ field: "filters", value: show(filters), allowed: "expected an object of filters" }],
-      {
-        redactor: t.redact,
-      },
-    );
+    const allowed = "expected an object of filters";
+    requireNoProblems(t, operation, [{ field: "filters", value: show(filters), allowed }]);
   }
   const record = filters as Record<string, unknown>;
   requireNoProblems(t, operation, validateNodeFilters(record), "invalid filters, nothing was sent");
@@ -123,32 +92,14 @@ export function nodeQuery(t: Context, operation: string, filters: NodeFilters | 
 }
 
 /** A listing of nodes: a 404 of the node list itself (which always exists) means a wrong API URL. */
-async function* listing(
-  t: Context,
-  call: Call,
-  query: string,
-  extra: object,
-  stats?: ListingStats,
-): AsyncGenerator<Node[]> {
+async function* listing(t: Context, call: Call, query: string, extra: object, stats?: ListingStats) {
+  const map = (item: unknown, path: string) => learned(t, toNode(item, path));
   try {
-    yield* paginate(
-      t,
-      call,
-      {
-        firstUrl: apiUrl(t.base, PATHS.nodes, query),
-        map: (item, path) => learned(t, toNode(item, path)),
-        ...extra,
-      },
-      stats,
-    );
+    yield* paginate(t, call, { firstUrl: apiUrl(t.base, PATHS.nodes, query), map, ...extra }, stats);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    throw wrongApiUrl(
-      t,
-      call,
-      `GET ${t.base.href}${PATHS.nodes} answered 404 (${error.code}), and the node list always exists there`,
-      error,
-    );
+    const detail = `GET ${t.base.href}${PATHS.nodes} answered 404 (${error.code}), and the node list always exists there`;
+    throw wrongApiUrl(t, call, detail, error);
   }
 }
 
@@ -157,9 +108,8 @@ export function listNodes(t: Context, filters?: NodeFilters, options?: ListOptio
   const call = startCall(t, "listNodes", options);
   const prefetch = (options as ListOptions | undefined)?.prefetch;
   if (prefetch !== undefined && typeof prefetch !== "boolean") {
-    requireNoProblems(t, call.operation, [
-      { field: "prefetch", value: show(prefetch), allowed: "expected true or false" },
-    ]);
+    const allowed = "expected true or false";
+    requireNoProblems(t, call.operation, [{ field: "prefetch", value: show(prefetch), allowed }]);
   }
   const pages = listing(t, call, nodeQuery(t, call.operation, filters), { prefetch });
   return (async function* () {
@@ -171,22 +121,13 @@ export function listNodes(t: Context, filters?: NodeFilters, options?: ListOptio
  * Every matching node, up to the required `limit`. More matching nodes fail (never a silent
  * cut): at once when the first page's `count` is above `limit`, else when node `limit + 1` arrives.
  */
-export async function listAllNodes(
-  t: Context,
-  filters: NodeFilters | undefined,
-  options: ListAllOptions,
-): Promise<Node[]> {
+export async function listAllNodes(t: Context, filters: NodeFilters | undefined, options: ListAllOptions) {
   const call = startCall(t, "listAllNodes", options);
   const limit = (options as ListAllOptions | undefined)?.limit;
-  const problems: Problem[] = [];
   if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
-    problems.push({
-      field: "limit",
-      value: show(limit),
-      allowed: "expected a positive integer: the most nodes to collect (a bound is required)",
-    });
+    const allowed = "expected a positive integer: the most nodes to collect (a bound is required)";
+    requireNoProblems(t, call.operation, [{ field: "limit", value: show(limit), allowed }]);
   }
-  requireNoProblems(t, call.operation, problems);
   const query = nodeQuery(t, call.operation, filters);
   const stats: ListingStats = { pages: 0, attempts: 0 };
   const filtered = query ? ` the filters (${decodeURIComponent(query)})` : "";
@@ -222,7 +163,7 @@ export async function getNode(t: Context, id: string, options?: CallOptions): Pr
   requireId(t, call.operation, "node", id);
   try {
     const answer = await request(t, call, { method: "GET", url: apiUrl(t.base, PATHS.node(id)) });
-    return mapAnswer(t, call, answer, (body) => learned(t, toNode(body)));
+    return mapAnswer(t, call, answer, (a) => learned(t, toNode(a.body)));
   } catch (error) {
     if (error instanceof NotFoundError) throw await judgeNotFound(t, call, error, "GET", PATHS.node(id));
     throw error;

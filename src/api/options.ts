@@ -1,9 +1,6 @@
-/**
- * The client's options, every default in one place, and the one check that turns what a caller
- * passed into the {@link Context} a client runs with.
- */
+/** The client's options, every default in one place, and the one check that makes them a {@link Context}. */
 import { setMaxListeners } from "events";
-import { closestName, show } from "../model";
+import { closestName, ownValue, show } from "../model";
 import { LearnedSecrets } from "./learned-secrets";
 import type { Limiter } from "./limits";
 import { createRedactor, type Redactor } from "./redact";
@@ -143,10 +140,8 @@ export interface NodeServiceClientOptions {
 }
 
 /**
- * What every call of one client shares, built once from its checked options: the API base, the
- * `Authorization` value (the key lives only in this closure), the redactor (the key, the
- * credentials `learned` from the service's answers, the generic patterns), the limits, and the
- * `limiter` taken around each attempt.
+ * What every call of one client shares, built once from its checked options. The key lives only in the
+ * `authorization` closure; `redact` hides it, the credentials `learned` from answers, and generic patterns.
  */
 export interface Context {
   base: ApiBase;
@@ -214,9 +209,7 @@ export const CLIENT_OPTION_NAMES = ["apiUrl", "apiKey", "retry", ...Object.keys(
 );
 
 /** An own property (never an inherited one). */
-function own(object: object, key: string): unknown {
-  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
-}
+const own = (object: object, key: string): unknown => ownValue(object, key);
 
 /** Unknown option names, each with the known one it resembles. */
 function unknownNames(fields: Fields, given: object, known: readonly string[], prefix: string): void {

@@ -1,7 +1,6 @@
 /**
- * The one place pages are fetched: a listing follows `next` until it is null, and fetches the
- * pages it can predict ahead of the walk (up to `maxConcurrentRequests`), all within its call's
- * deadline. Callers get the items of one page at a time.
+ * The one place pages are fetched: a listing follows `next` until it is null, fetching the pages it can
+ * predict ahead (up to `maxConcurrentRequests`) within its call's deadline; callers get a page at a time.
  */
 import { ApiError } from "./errors";
 import type { Context } from "./options";
@@ -37,10 +36,7 @@ export interface ListingStats {
 const isCount = (count: unknown): count is number =>
   typeof count === "number" && Number.isSafeInteger(count) && count >= 0;
 
-/**
- * The links of the pages after page 1, predicted from its `next` (`?page=N`, the number changed
- * alone) and `count`; undefined when they cannot be predicted.
- */
+/** Links after page 1, predicted from its `next` (`?page=N`, only N changing) and `count`; or undefined. */
 function predictedPages(next: string, count: number, pageSize: number): string[] | undefined {
   const queryAt = next.indexOf("?");
   const query = next.slice(queryAt + 1);
@@ -97,13 +93,12 @@ class PageWindow {
 }
 
 /**
- * Yields the items of a paginated list (`{count, next, previous, results}`) a page at a time as
- * the caller iterates (10,000 items cost 100 async steps, not 10,000), following `next`
- * (absolute or relative, always fetched from the configured origin).
- * A listing always ends: it is bounded by what the first page's `count` promises (plus a few
- * pages of slack), and an empty page that links on, a `next` back to a fetched page, or a body
- * without a `results` array is an `invalid_response` error (`pagination_stalled`,
- * `pagination_loop`, `pagination_overrun`, `unexpected_shape`).
+ * Yields the items of a paginated list (`{count, next, previous, results}`) a page at a time as the caller
+ * iterates (10,000 items cost 100 async steps, not 10,000), following `next` (absolute or relative, always
+ * fetched from the configured origin). A listing always ends: it is bounded by what the first page's `count`
+ * promises (plus a few pages of slack), and an empty page that links on, a `next` back to a fetched page, or
+ * a body without a `results` array is an `invalid_response` error (`pagination_stalled`, `pagination_loop`,
+ * `pagination_overrun`, `unexpected_shape`).
  */
 export async function* paginate<T>(
   t: Context,
@@ -137,14 +132,9 @@ export async function* paginate<T>(
       }
       stats.pages++;
       stats.attempts += answer.attempts;
+      const [status, attempts] = [answer.status, stats.attempts];
       const fail = (detail: string, code = "unexpected_shape") =>
-        invalidAnswer(
-          t,
-          call,
-          { status: answer.status, attempts: stats.attempts },
-          `page ${n}: ${detail}`,
-          code,
-        );
+        invalidAnswer(t, call, { status, attempts, code, detail: `page ${n}: ${detail}` });
       const body = answer.body;
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
         const got = body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body;
@@ -191,13 +181,8 @@ export async function* paginate<T>(
       }
       items += results.length;
       if (items > bound.items || (next !== undefined && stats.pages >= bound.pages)) {
-        throw invalidAnswer(
-          t,
-          call,
-          { status: answer.status, attempts: stats.attempts },
-          `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`,
-          "pagination_overrun",
-        );
+        const detail = `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`;
+        throw invalidAnswer(t, call, { status, attempts, code: "pagination_overrun", detail });
       }
       if (n === 1) {
         if (isCount(page.count)) source.checkCount?.(page.count);

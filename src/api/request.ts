@@ -1,7 +1,6 @@
 /**
- * The one request loop: every HTTP call of the client takes a place of the limiter, makes one
- * attempt within the call's deadline, and follows the retry rules below; a failure that is not
- * retried becomes an {@link ApiError} naming the call, with credentials redacted.
+ * The one request loop: every HTTP call takes a place of the limiter, makes one attempt within the call's
+ * deadline and follows the retry rules below; a failure not retried becomes an {@link ApiError}.
  */
 import { attempt, type Answer, type HttpRequest } from "./attempt";
 import { formatDuration, type Failure } from "./failures";
@@ -16,10 +15,7 @@ const MAX_RETRY_AFTER_MS = 60_000;
 
 /** What a caller may set for one call. */
 export interface CallOptions {
-  /**
-   * What errors and wait lines call this call, e.g. `getNodesOutput` or `Network main`: the
-   * name the program knows it by. Default the client method's name.
-   */
+  /** The call's name in errors and wait lines (`getNodesOutput`, `Network main`); default the method. */
   operation?: string;
   /** The call's deadline, ms, across its attempts and waits (a whole listing included). Default the client's `deadlineMs`. */
   deadlineMs?: number;
@@ -35,30 +31,17 @@ export interface Call {
 }
 
 /** Starts a call named `method` (or the caller's `operation`); throws an `InvalidInputError` for wrong options. */
-export function startCall(
-  t: Context,
-  method: string,
-  options: CallOptions | undefined,
-  resourceId?: string,
-): Call {
+export function startCall(t: Context, method: string, options?: CallOptions, resourceId?: string): Call {
   const { operation, deadlineMs = t.deadlineMs } = (options ?? {}) as CallOptions;
   const problems: Problem[] = [];
-  if (
-    operation !== undefined &&
-    (typeof operation !== "string" || operation.trim() === "" || operation.length > 200)
-  ) {
-    problems.push({
-      field: "operation",
-      value: show(operation),
-      allowed: "expected a name of at most 200 characters",
-    });
+  const named = typeof operation === "string" && operation.trim() !== "" && operation.length <= 200;
+  if (operation !== undefined && !named) {
+    const allowed = "expected a name of at most 200 characters";
+    problems.push({ field: "operation", value: show(operation), allowed });
   }
   if (typeof deadlineMs !== "number" || !(deadlineMs > 0 && deadlineMs <= MAX_TIMER_MS)) {
-    problems.push({
-      field: "deadlineMs",
-      value: show(deadlineMs),
-      allowed: `expected a positive number of milliseconds, at most ${MAX_TIMER_MS}`,
-    });
+    const allowed = `expected a positive number of milliseconds, at most ${MAX_TIMER_MS}`;
+    problems.push({ field: "deadlineMs", value: show(deadlineMs), allowed });
   }
   if (problems.length > 0) throw invalidInput(method, problems, { redactor: t.redact });
   return { operation: operation ?? method, resourceId, deadlineMs, deadlineAt: Date.now() + deadlineMs };
@@ -104,15 +87,10 @@ function backoff(t: Context, attempt: number): number {
   return full * (0.5 + 0.5 * Math.random());
 }
 
+type Stop = { note?: string; limit?: CallLimit };
+
 /** Why a call stopped retrying: the note added to its error, and the limit that ran out. */
-function stopNote(
-  t: Context,
-  call: Call,
-  f: Failure,
-  attempts: number,
-  rule: Rule,
-  delayMs: number,
-): { note?: string; limit?: CallLimit } {
+function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Rule, delayMs: number): Stop {
   const gaveUp = `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
   if (!rule.retry) return { note: attempts > 1 ? `${gaveUp}.` : undefined, limit: f.error.limit };
   if (f.retryAfterMs !== undefined && f.retryAfterMs > MAX_RETRY_AFTER_MS) {
@@ -121,27 +99,22 @@ function stopNote(
     };
   }
   if (attempts >= t.maxAttempts) {
-    return {
-      note: `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}); raise maxRetries.`,
-      limit: "maxRetries",
-    };
+    const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}); raise maxRetries.`;
+    return { note, limit: "maxRetries" };
   }
   if (Date.now() + delayMs >= call.deadlineAt) {
-    return {
-      note: `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms; raise deadlineMs.`,
-      limit: "deadlineMs",
-    };
+    const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms; raise deadlineMs.`;
+    return { note, limit: "deadlineMs" };
   }
   return {};
 }
 
-/** The error of a call that stopped, its notes appended to the failure's hint. */
-function callError(
-  t: Context,
-  call: Call,
-  init: Omit<ApiErrorInit, "operation" | "resourceId">,
-  ...notes: (string | undefined)[]
-): ApiError {
+type CallErrorInit = Omit<ApiErrorInit, "operation" | "resourceId">;
+/** What an `invalid_response` error says: the answer's status, the attempts it took, what is wrong. */
+type Invalid = Pick<ApiErrorInit, "status" | "attempts" | "code" | "detail">;
+
+/** The error of a call, named by its operation and id, its `notes` appended to the hint. */
+export function callError(t: Context, call: Call, init: CallErrorInit, ...notes: (string | undefined)[]) {
   const hint = [init.hint, ...notes].filter(Boolean).join("\n") || undefined;
   return createApiError({ ...init, hint, operation: call.operation, resourceId: call.resourceId }, t.redact);
 }
@@ -156,19 +129,21 @@ function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAtt
         : f.cause === "refused"
           ? "the connection was refused"
           : `the connection failed (${f.error.code})`;
-  const subject = call.resourceId ? `${call.operation} ${call.resourceId}` : call.operation;
+  const { operation, resourceId } = call;
+  const { maxAttempts } = t;
+  const subject = resourceId ? `${operation} ${resourceId}` : operation;
   const message = t.redact(
-    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${t.maxAttempts}`,
+    `${subject}: ${reason}; waiting ${formatDuration(delayMs)} before attempt ${nextAttempt} of ${maxAttempts}`,
   );
   try {
     t.onWait?.({
-      operation: call.operation,
-      resourceId: call.resourceId,
+      operation,
+      resourceId,
       reason,
       status: f.status,
       delayMs,
       nextAttempt,
-      maxAttempts: t.maxAttempts,
+      maxAttempts,
       message,
     });
   } catch {
@@ -200,10 +175,7 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
     const left = call.deadlineAt - Date.now();
     if (!release || left <= 0) {
       release?.();
-      const where =
-        attempts === 0
-          ? "before the first attempt could start"
-          : `before attempt ${attempts + 1} could start`;
+      const where = `before ${attempts === 0 ? "the first attempt" : `attempt ${attempts + 1}`} could start`;
       throw callError(t, call, {
         kind: "timeout",
         code: "deadline_exceeded",
@@ -215,13 +187,9 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
       });
     }
     let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
+    const timeoutMs = Math.min(t.timeoutMs, left);
     try {
-      outcome = await attempt(
-        t,
-        req,
-        Math.min(t.timeoutMs, left),
-        left < t.timeoutMs ? call.deadlineMs : undefined,
-      );
+      outcome = await attempt(t, req, timeoutMs, left < t.timeoutMs ? call.deadlineMs : undefined);
     } finally {
       release(heard(outcome));
     }
@@ -252,48 +220,20 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
  * Maps a successful answer with `map`; a {@link ResponseShapeError} becomes an `invalid_response`
  * error naming the wrong fields (a POST answered 2xx did something: it may have been processed).
  */
-export function mapAnswer<T>(
-  t: Context,
-  call: Call,
-  answer: Answer,
-  map: (body: unknown, text: string) => T,
-  post = false,
-): T {
+export function mapAnswer<T>(t: Context, call: Call, answer: Answer, map: (a: Answer) => T, post = false): T {
   try {
-    return map(answer.body, answer.text);
+    return map(answer);
   } catch (error) {
     if (!(error instanceof ResponseShapeError)) throw error;
-    throw invalidAnswer(
-      t,
-      call,
-      answer,
-      `unexpected response shape: ${error.problems.join("; ")}`,
-      "unexpected_shape",
-      post,
-    );
+    const { status, attempts } = answer;
+    const detail = `unexpected response shape: ${error.problems.join("; ")}`;
+    throw invalidAnswer(t, call, { status, attempts, code: "unexpected_shape", detail }, post);
   }
 }
 
 /** An `invalid_response` error for a 2xx whose content cannot be used. */
-export function invalidAnswer(
-  t: Context,
-  call: Call,
-  answer: Pick<Answer, "status" | "attempts">,
-  detail: string,
-  code: string,
-  post = false,
-): ApiError {
-  return callError(
-    t,
-    call,
-    {
-      kind: "invalid_response",
-      code,
-      status: answer.status,
-      detail,
-      attempts: answer.attempts,
-      mayHaveBeenProcessed: post || undefined,
-    },
-    post ? MAY_HAVE_BEEN_PROCESSED : undefined,
-  );
+export function invalidAnswer(t: Context, call: Call, what: Invalid, post = false): ApiError {
+  const init: CallErrorInit = { kind: "invalid_response", ...what };
+  if (!post) return callError(t, call, init);
+  return callError(t, call, { ...init, mayHaveBeenProcessed: true }, MAY_HAVE_BEEN_PROCESSED);
 }

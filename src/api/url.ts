@@ -21,10 +21,7 @@ export class ApiUrlError extends Error {
   }
 }
 
-/**
- * True for loopback host names, where plain `http://` is allowed: `localhost`, any IPv4 address
- * in `127.0.0.0/8`, and `[::1]`. Takes a URL's `hostname` (IPv6 in brackets).
- */
+/** Whether a URL's `hostname` is loopback (plain `http://` allowed): `localhost`, `127.0.0.0/8`, `[::1]`. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
   if (host === "localhost" || host === "[::1]") return true;
@@ -34,10 +31,7 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-/**
- * Shows the origin and path of a parsed URL, never its user-info, query or fragment; a path
- * segment that looks like a key is redacted.
- */
+/** A parsed URL's origin and path, redacted, for a message: never its user-info, query or fragment. */
 function showUrl(url: URL): string {
   const text = redact(`${url.protocol}//${url.host}${url.pathname}`);
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 97)}...` : text);
@@ -123,10 +117,7 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
   return { origin: url.origin, basePath, href: url.origin + basePath };
 }
 
-/**
- * The absolute URL of an API path (`/v1/...`) under the base, with an optional query string
- * (without `?`).
- */
+/** The absolute URL of an API path (`/v1/...`) under the base, with an optional query (without `?`). */
 export function apiUrl(base: ApiBase, path: string, query?: string): string {
   const suffix = path.startsWith("/") ? path : `/${path}`;
   return `${base.href}${suffix}${query ? `?${query}` : ""}`;
@@ -154,10 +145,7 @@ export function isSameOrigin(base: ApiBase, url: string): boolean {
   }
 }
 
-/**
- * Checks an API URL without throwing: `undefined` when {@link parseApiUrl} accepts it, otherwise
- * the reason (which says how to fix it).
- */
+/** {@link parseApiUrl} without throwing: `undefined` if it accepts the URL, else the reason (with a fix). */
 export function checkApiUrl(apiUrl: unknown): string | undefined {
   try {
     parseApiUrl(apiUrl);
@@ -166,11 +154,6 @@ export function checkApiUrl(apiUrl: unknown): string | undefined {
     if (error instanceof ApiUrlError) return error.message;
     throw error;
   }
-}
-
-/** The path of a request URL, for messages: never a query value. */
-export function shownPath(url: string): string {
-  return new URL(url).pathname;
 }
 
 // The API URL and key given to a client: no error shows the key or a refused URL.

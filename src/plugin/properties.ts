@@ -38,25 +38,12 @@ export function secret(value: unknown): unknown {
 export function reveal(value: unknown): { value: unknown; found: boolean } {
   if (isSecret(value)) return { value: reveal(value.value).value, found: true };
   if (Array.isArray(value)) {
-    let found = false;
-    const items = value.map((v) => {
-      const r = reveal(v);
-      found ||= r.found;
-      return r.value;
-    });
-    return { value: items, found };
+    const items = value.map((v) => reveal(v));
+    return { value: items.map((r) => r.value), found: items.some((r) => r.found) };
   }
-  if (typeof value === "object" && value !== null) {
-    let found = false;
-    const out: PropertyMap = {};
-    for (const [k, v] of Object.entries(value)) {
-      const r = reveal(v);
-      found ||= r.found;
-      setOwn(out, k, r.value);
-    }
-    return { value: out, found };
-  }
-  return { value, found: false };
+  if (typeof value !== "object" || value === null) return { value, found: false };
+  const { props, secretKeys } = revealProps(value as PropertyMap);
+  return { value: props, found: secretKeys.size > 0 };
 }
 
 /** A property map with its secrets revealed, and the names of its top-level properties that held one. */

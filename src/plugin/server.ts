@@ -109,49 +109,33 @@ function answer<Req, Res>(body: (req: Req) => Promise<Res> | Res, warms = false)
 type DiffKindName = keyof typeof protoTypes.PropertyDiff.Kind;
 
 function diffResponse(d: handlers.Diff): protoTypes.DiffResponse {
-  const res = new proto.DiffResponse();
   const C = proto.DiffResponse.DiffChanges;
-  res.setChanges(d.changes === true ? C.DIFF_SOME : d.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN);
-  res.setReplacesList(d.replaces);
-  res.setDeletebeforereplace(d.deleteBeforeReplace);
-  res.setDiffsList(d.diffs);
-  res.setHasdetaileddiff(true);
-  const detailed = res.getDetaileddiffMap();
+  const res = new proto.DiffResponse()
+    .setChanges(d.changes === true ? C.DIFF_SOME : d.changes === false ? C.DIFF_NONE : C.DIFF_UNKNOWN)
+    .setReplacesList(d.replaces)
+    .setDeletebeforereplace(d.deleteBeforeReplace)
+    .setDiffsList(d.diffs)
+    .setHasdetaileddiff(true);
   for (const [key, value] of Object.entries(d.detailedDiff)) {
-    const pd = new proto.PropertyDiff();
-    pd.setKind(proto.PropertyDiff.Kind[value.kind.toUpperCase().replace("-", "_") as DiffKindName]);
-    pd.setInputdiff(value.inputDiff);
-    detailed.set(key, pd);
+    const kind = proto.PropertyDiff.Kind[value.kind.toUpperCase().replace("-", "_") as DiffKindName];
+    res.getDetaileddiffMap().set(key, new proto.PropertyDiff().setKind(kind).setInputdiff(value.inputDiff));
   }
   return res;
 }
 
 function checkResponse(r: { inputs: PropertyMap; failures: handlers.Failure[] }): protoTypes.CheckResponse {
-  const res = new proto.CheckResponse();
-  res.setInputs(toStruct(r.inputs));
-  res.setFailuresList(
-    r.failures.map((f) => {
-      const failure = new proto.CheckFailure();
-      failure.setProperty(f.property);
-      failure.setReason(f.reason);
-      return failure;
-    }),
+  const failures = r.failures.map((f) =>
+    new proto.CheckFailure().setProperty(f.property).setReason(f.reason),
   );
-  return res;
+  return new proto.CheckResponse().setInputs(toStruct(r.inputs)).setFailuresList(failures);
 }
 
 /** The implementation of `pulumirpc.ResourceProvider` served by the plugin. */
 export const providerService = {
-  getPluginInfo: answer(() => {
-    const info = new pluginProto.PluginInfo();
-    info.setVersion(pluginVersion());
-    return info;
-  }),
+  getPluginInfo: answer(() => new pluginProto.PluginInfo().setVersion(pluginVersion())),
   getSchema: answer((req: protoTypes.GetSchemaRequest) => {
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
-    const res = new proto.GetSchemaResponse();
-    res.setSchema(pluginSchema());
-    return res;
+    return new proto.GetSchemaResponse().setSchema(pluginSchema());
   }),
   checkConfig: answer((req: protoTypes.CheckRequest) =>
     checkResponse(handlers.checkConfig(toJs(req.getNews()))),
@@ -163,17 +147,15 @@ export const providerService = {
     const variables: Record<string, string> = {};
     req.getVariablesMap().forEach((value, key) => (variables[key] = value));
     handlers.configure(toJs(req.getArgs()), variables);
-    const res = new proto.ConfigureResponse();
-    res.setAcceptsecrets(true);
-    res.setSupportspreview(false);
-    res.setAcceptresources(false);
-    res.setAcceptoutputs(false);
-    return res;
+    return new proto.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(false)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false);
   }),
   invoke: answer(async (req: protoTypes.InvokeRequest) => {
-    const res = new proto.InvokeResponse();
-    res.setReturn(toStruct(await handlers.invoke(req.getTok(), toJs(req.getArgs()))));
-    return res;
+    const result = await handlers.invoke(req.getTok(), toJs(req.getArgs()));
+    return new proto.InvokeResponse().setReturn(toStruct(result));
   }, true),
   check: answer(
     async (req: protoTypes.CheckRequest) =>
@@ -193,28 +175,20 @@ export const providerService = {
     const { id, props } = await withResource(req.getUrn(), () =>
       handlers.create(req.getUrn(), toJs(req.getProperties())),
     );
-    const res = new proto.CreateResponse();
-    res.setId(id);
-    res.setProperties(toStruct(props));
-    return res;
+    return new proto.CreateResponse().setId(id).setProperties(toStruct(props));
   }, true),
   read: answer(async (req: protoTypes.ReadRequest) => {
     const r = await withResource(req.getUrn(), () =>
       handlers.read(req.getUrn(), req.getId(), toJs(req.getProperties()), toJs(req.getInputs())),
     );
-    const res = new proto.ReadResponse();
-    res.setId(r.id);
-    res.setProperties(toStruct(r.props));
-    if (r.inputs) res.setInputs(toStruct(r.inputs));
-    return res;
+    const res = new proto.ReadResponse().setId(r.id).setProperties(toStruct(r.props));
+    return r.inputs ? res.setInputs(toStruct(r.inputs)) : res;
   }, true),
   update: answer(async (req: protoTypes.UpdateRequest) => {
     const { props } = await withResource(req.getUrn(), () =>
       handlers.update(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews())),
     );
-    const res = new proto.UpdateResponse();
-    res.setProperties(toStruct(props));
-    return res;
+    return new proto.UpdateResponse().setProperties(toStruct(props));
   }, true),
   delete: answer(async (req: protoTypes.DeleteRequest) => {
     await withResource(req.getUrn(), () =>

@@ -27,10 +27,8 @@ export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): { graceMs
   if (raw === undefined || raw.trim() === "") return { graceMs: DEFAULT_SHUTDOWN_GRACE_MS };
   const value = raw.trim();
   if (/^\d+$/.test(value) && Number(value) <= MAX_GRACE_MS) return { graceMs: Number(value) };
-  return {
-    graceMs: DEFAULT_SHUTDOWN_GRACE_MS,
-    warning: `${SHUTDOWN_GRACE_ENV}=${JSON.stringify(value.slice(0, 40))} is not a number of milliseconds from 0 to ${MAX_GRACE_MS}; using ${DEFAULT_SHUTDOWN_GRACE_MS}`,
-  };
+  const warning = `${SHUTDOWN_GRACE_ENV}=${JSON.stringify(value.slice(0, 40))} is not a number of milliseconds from 0 to ${MAX_GRACE_MS}; using ${DEFAULT_SHUTDOWN_GRACE_MS}`;
+  return { graceMs: DEFAULT_SHUTDOWN_GRACE_MS, warning };
 }
 
 /** Why the work of the calls is cut off when the engine sends `Cancel`. */
@@ -122,10 +120,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * The handler of SIGTERM / SIGINT: the first signal stops taking calls (exit 0 once all are
  * answered); when the grace runs out, or at a second signal, the calls in flight are cut off (exit 1).
  */
-export function shutdownOnSignal(
-  server: StoppableServer,
-  options: ShutdownOptions,
-): (signal: string) => void {
+export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptions) {
   let reason: string | undefined;
   let forced = false;
   let exited = false;

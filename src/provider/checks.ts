@@ -27,6 +27,9 @@ export type UncheckedInputs<T> = { [K in keyof T]?: unknown };
 /** What a provider's `check` answers: the SDK's `CheckResult`, always with both fields. */
 export type Checked<T> = Required<pulumi.dynamic.CheckResult<T>>;
 
+/** The connection inputs of a resource, as `check` receives them. */
+type ConnectionInputs = { apiUrl?: unknown; apiKey?: unknown };
+
 /** How one property changes in a `diff` (`inputDiff: false`: the old value is the old output). */
 export interface PropertyDiff {
   kind: "add" | "add-replace" | "delete" | "delete-replace" | "update" | "update-replace";
@@ -62,7 +65,7 @@ export function toFailures(problems: Problem[], given: Record<string, unknown> =
 }
 
 /** Checks optional `apiUrl`/`apiKey` inputs (HTTPS rule, non-empty key); unknowns pass. */
-export function checkCredentialInputs(news: { apiUrl?: unknown; apiKey?: unknown }): CheckFailure[] {
+export function checkCredentialInputs(news: ConnectionInputs): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const { apiUrl, apiKey } = news;
   if (apiUrl !== undefined && apiUrl !== UNKNOWN) {
@@ -104,35 +107,22 @@ export function checkCallSettings(
  * Checks the URL and key that come from the stack config or the environment (arguments are
  * {@link checkCredentialInputs}'s): a missing one, or a URL refused, says how to set it there.
  */
-export function checkConnectionSettings(news: { apiUrl?: unknown; apiKey?: unknown }): CheckFailure[] {
+export function checkConnectionSettings(news: ConnectionInputs): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  const found = findSettings({}, readProviderConfig);
-  const key = found.apiKey?.value;
-  if (news.apiUrl === undefined) {
-    const url = found.apiUrl;
-    if (!url) failures.push({ property: "", reason: MISSING_API_URL });
-    else {
-      const reason = checkApiUrl(url.value);
-      if (reason) {
-        const where = url.source === "environment" ? "the environment" : url.source;
-        const secrets = typeof news.apiKey === "string" ? [news.apiKey] : key ? [key] : [];
-        failures.push({
-          property: "",
-          reason: redact(
-            `The API URL from ${where} is refused: ${reason}. ${capitalize(settingFix("apiUrl", url.source))}.`,
-            secrets,
-          ),
-        });
-      }
-    }
+  const { apiUrl: url, apiKey: key } = findSettings({}, readProviderConfig);
+  const reason = news.apiUrl === undefined && url ? checkApiUrl(url.value) : undefined;
+  if (news.apiUrl === undefined && !url) failures.push({ property: "", reason: MISSING_API_URL });
+  else if (url && reason) {
+    const where = url.source === "environment" ? "the environment" : url.source;
+    const secrets = typeof news.apiKey === "string" ? [news.apiKey] : key ? [key.value] : [];
+    const text = `The API URL from ${where} is refused: ${reason}. ${capitalize(settingFix("apiUrl", url.source))}.`;
+    failures.push({ property: "", reason: redact(text, secrets) });
   }
-  if (news.apiKey === undefined && !found.apiKey) failures.push({ property: "", reason: MISSING_API_KEY });
+  if (news.apiKey === undefined && !key) failures.push({ property: "", reason: MISSING_API_KEY });
   return failures;
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const probes = new Map<string, Promise<CheckFailure | undefined>>();
 
@@ -151,13 +141,9 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
   if (!probe) {
     probe = withClient(args, readProviderConfig, async (client) => {
       // One request: no page fetched ahead, the loop stops within the first page.
-      const options = {
-        deadlineMs: KEY_PROBE_DEADLINE_MS,
-        prefetch: false,
-        operation: "GET /v1/nodes/ (one page)",
-      };
-      const nodes = client.listNodes(undefined, options);
-      for await (const _node of nodes) break;
+      const operation = "GET /v1/nodes/ (one page)";
+      const options = { deadlineMs: KEY_PROBE_DEADLINE_MS, prefetch: false, operation };
+      for await (const _node of client.listNodes(undefined, options)) break;
       return undefined;
     }).catch((err: unknown): CheckFailure | undefined => {
       if (!isApiError(err)) return undefined;
@@ -184,10 +170,7 @@ export async function checkApiKeyOnce(args: ConnectionArgs): Promise<CheckFailur
 }
 
 /** Every check of the connection settings for `check`; the key probe only when all else passed. */
-export async function checkConnection(
-  news: { apiUrl?: unknown; apiKey?: unknown },
-  otherFailures: CheckFailure[],
-): Promise<CheckFailure[]> {
+export async function checkConnection(news: ConnectionInputs, otherFailures: CheckFailure[]) {
   const failures = [
     ...checkCredentialInputs(news),
     ...checkConnectionSettings(news),
@@ -195,10 +178,8 @@ export async function checkConnection(
   ];
   if (failures.length > 0 || otherFailures.length > 0) return failures;
   if (news.apiUrl === UNKNOWN || news.apiKey === UNKNOWN) return [];
-  return checkApiKeyOnce({
-    apiUrl: news.apiUrl as string | undefined,
-    apiKey: news.apiKey as string | undefined,
-  });
+  const { apiUrl, apiKey } = news as ConnectionArgs;
+  return checkApiKeyOnce({ apiUrl, apiKey });
 }
 
 /** Wraps an error for the user: API errors kept as they are (with `hint`), others prefixed with the operation and id. */
@@ -217,10 +198,7 @@ export function describeError(err: unknown, operation: string, resourceId: strin
  * prove it exists; an empty page proves nothing (an empty network, or none), so `up` says which
  * when it adopts it. Only the service refusing the id itself fails the check.
  */
-export async function checkNetworkExists(
-  olds: unknown,
-  news: { networkId?: unknown } & ConnectionArgs,
-): Promise<CheckFailure[]> {
+export async function checkNetworkExists(olds: unknown, news: { networkId?: unknown } & ConnectionArgs) {
   const id = news.networkId as string;
   const previous =
     typeof olds === "object" && olds !== null ? (olds as { networkId?: unknown }).networkId : undefined;

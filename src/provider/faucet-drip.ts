@@ -1,8 +1,7 @@
-import type * as pulumi from "@pulumi/pulumi";
 import { invalidInput, isApiError } from "../api";
 import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownProperties } from "../model";
 import { UNKNOWN, withClient } from "../settings";
-import { Checked, checkConnection, describeError, Diff, toFailures, UncheckedInputs } from "./checks";
+import { Checked, checkConnection, describeError, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
 import { CallInterrupted, interruptible, readProviderConfig, resourceLabel } from "./calls";
 import {
@@ -81,10 +80,7 @@ const FAUCET_DRIP_INPUT_NAMES = inputNames(FAUCET_DRIP_PROPERTIES);
 export type FaucetOutcome = FaucetDripOutputs["outcome"];
 
 /** `check`: the address (EIP-55 when mixed case), the chain when given, and the connection settings. */
-export async function checkFaucetDrip(
-  _olds: unknown,
-  news: UncheckedInputs<FaucetDripInputs>,
-): Promise<Checked<FaucetDripInputs>> {
+export async function checkFaucetDrip(_olds: unknown, news: UncheckedInputs<FaucetDripInputs>) {
   const problems = [
     ...unknownProperties(news as Record<string, unknown>, FAUCET_DRIP_INPUT_NAMES),
     news.address === UNKNOWN ? undefined : checkAddress("address", news.address),
@@ -92,15 +88,11 @@ export async function checkFaucetDrip(
   ].filter((p): p is Problem => p !== undefined);
   const failures = toFailures(problems, news);
   failures.push(...(await checkConnection(news, failures)));
-  return { inputs: news as FaucetDripInputs, failures };
+  return { inputs: news as FaucetDripInputs, failures } satisfies Checked<FaucetDripInputs>;
 }
 
 /** `diff`: a new address or chain replaces (a new request); an absent chain counts as `goerli` on both sides. */
-export async function diffFaucetDrip(
-  _id: string,
-  olds: FaucetDripOutputs,
-  news: FaucetDripInputs,
-): Promise<Diff> {
+export async function diffFaucetDrip(_id: string, olds: FaucetDripOutputs, news: FaucetDripInputs) {
   return diffOf(FAUCET_DRIP_PROPERTIES, olds, news);
 }
 
@@ -113,40 +105,31 @@ export function unknownOutcomeNote(address: string, why: string): string {
   );
 }
 
+/** What a faucet request records. */
+type RecordedOutputs = "outcome" | "amountSent" | "transaction" | "note";
+
 /**
  * `create`: requests test tokens once. When the request may have been processed without a
  * readable answer, an interrupted run's journal entry is found, or the plugin is stopped
  * mid-send, records `outcome: "unknown"`: failing would make the next `up` send again.
  */
-export async function createFaucetDrip(
-  inputs: FaucetDripInputs,
-): Promise<{ id: string; outs: FaucetDripOutputs }> {
+export async function createFaucetDrip(inputs: FaucetDripInputs) {
   const chain = inputs.chain ?? DEFAULT_FAUCET_CHAIN;
-  const drip = (
-    id: string,
-    outcome: FaucetOutcome,
-    amountSent: string,
-    transaction: string,
-    note: string,
-  ) => ({
+  const drip = (id: string, recorded: Pick<FaucetDripOutputs, RecordedOutputs>) => ({
     id,
-    outs: outputsOf(FAUCET_DRIP_PROPERTIES, { ...inputs, chain, outcome, amountSent, transaction, note }),
+    outs: outputsOf(FAUCET_DRIP_PROPERTIES, { ...inputs, chain, ...recorded }),
   });
   const unknownOutcome = (why: string) =>
-    drip(
-      `${inputs.address}-unknown-${Date.now()}`,
-      "unknown",
-      "",
-      "",
-      unknownOutcomeNote(inputs.address, why),
-    );
+    drip(`${inputs.address}-unknown-${Date.now()}`, {
+      outcome: "unknown",
+      amountSent: "",
+      transaction: "",
+      note: unknownOutcomeNote(inputs.address, why),
+    });
   // The inputs are checked before anything is written or sent; a bad one is never echoed whole.
-  const problems = [checkAddress("address", inputs.address), checkFaucetChain("chain", chain)].filter(
-    (p): p is Problem => p !== undefined,
-  );
-  if (problems.length > 0) {
-    throw invalidInput("requesting test tokens", problems);
-  }
+  const problems = [checkAddress("address", inputs.address), checkFaucetChain("chain", chain)];
+  const found = problems.filter((p): p is Problem => p !== undefined);
+  if (found.length > 0) throw invalidInput("requesting test tokens", found);
   try {
     return await withClient(inputs, readProviderConfig, async (client) => {
       const begun = beginSend(client.apiUrl, inputs.address, chain);
@@ -161,8 +144,9 @@ export async function createFaucetDrip(
         const result = await interruptible(() =>
           client.requestTestTokens(inputs.address, chain, resourceLabel("FaucetDrip")),
         );
-        const id = transactionId(result.transaction) ?? `${inputs.address}-${Date.now()}`;
-        return drip(id, "sent", result.amountSent, result.transaction, "");
+        // The id: the transaction hash at the end of the faucet's transaction link.
+        const id = /0x[0-9a-fA-F]{16,}/.exec(result.transaction)?.[0] ?? `${inputs.address}-${Date.now()}`;
+        return drip(id, { outcome: "sent", ...result, note: "" });
       } catch (err) {
         if (err instanceof CallInterrupted && err.started) {
           keepEntry = true;
@@ -183,26 +167,13 @@ export async function createFaucetDrip(
   }
 }
 
-/** The transaction hash at the end of the faucet's transaction link, used as the resource id. */
-function transactionId(link: string): string | undefined {
-  const match = /0x[0-9a-fA-F]{16,}/.exec(link);
-  return match ? match[0] : undefined;
-}
-
 /** `read`: the recorded outcome as it is (the service cannot read a faucet request back). */
-export async function readFaucetDrip(
-  id: string,
-  props: FaucetDripOutputs | undefined,
-): Promise<pulumi.dynamic.ReadResult<FaucetDripOutputs>> {
+export async function readFaucetDrip(id: string, props: FaucetDripOutputs | undefined) {
   return { id, props };
 }
 
 /** `update`: nothing to send (`diff` never asks for one); keeps the outcome, takes the connection inputs. */
-export async function updateFaucetDrip(
-  _id: string,
-  olds: FaucetDripOutputs,
-  news: FaucetDripInputs,
-): Promise<{ outs: FaucetDripOutputs }> {
+export async function updateFaucetDrip(_id: string, olds: FaucetDripOutputs, news: FaucetDripInputs) {
   const { apiUrl: _oldUrl, apiKey: _oldKey, ...recorded } = olds;
   return {
     outs: outputsOf(FAUCET_DRIP_PROPERTIES, { ...recorded, apiUrl: news.apiUrl, apiKey: news.apiKey }),
@@ -210,6 +181,4 @@ export async function updateFaucetDrip(
 }
 
 /** `delete`: nothing to do: tokens that were sent cannot be returned. */
-export async function deleteFaucetDrip(): Promise<void> {
-  return;
-}
+export async function deleteFaucetDrip(): Promise<void> {}

@@ -37,11 +37,8 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The entry's file: a hash of the API URL, the address and the chain (left out for `goerli`, as before chains existed). */
 function entryPath(apiUrl: string, address: string, chain: string): string {
   const chainPart = chain === DEFAULT_FAUCET_CHAIN ? "" : `\n${chain}`;
-  const key = createHash("sha256")
-    .update(`${apiUrl}\n${address.toLowerCase()}${chainPart}`)
-    .digest("hex")
-    .slice(0, 32);
-  return join(journalDir(), `${key}.json`);
+  const hash = createHash("sha256").update(`${apiUrl}\n${address.toLowerCase()}${chainPart}`).digest("hex");
+  return join(journalDir(), `${hash.slice(0, 32)}.json`);
 }
 
 function readEntry(file: string): Entry | undefined {
@@ -78,13 +75,8 @@ export function beginSend(
     finishSend(apiUrl, address, chain);
     return { interrupted: true, startedAt: existing.startedAt };
   }
-  const entry: Entry = {
-    address,
-    chain,
-    apiUrl,
-    startedAt: new Date(now).toISOString(),
-    process: PROCESS_TOKEN,
-  };
+  const startedAt = new Date(now).toISOString();
+  const entry: Entry = { address, chain, apiUrl, startedAt, process: PROCESS_TOKEN };
   try {
     mkdirSync(journalDir(), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${process.pid}.tmp`;

@@ -1,28 +1,10 @@
 /** The one registry of resource kinds, served by both hosts (the dynamic providers and the plugin). */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Checked, Diff, UncheckedInputs } from "./checks";
-import {
-  checkFaucetDrip,
-  createFaucetDrip,
-  deleteFaucetDrip,
-  diffFaucetDrip,
-  FAUCET_DRIP_PROPERTIES,
-  type FaucetDripInputs,
-  type FaucetDripOutputs,
-  readFaucetDrip,
-  updateFaucetDrip,
-} from "./faucet-drip";
-import {
-  checkNetwork,
-  createNetwork,
-  deleteNetwork,
-  diffNetwork,
-  NETWORK_PROPERTIES,
-  type NetworkInputs,
-  type NetworkOutputs,
-  readNetwork,
-  updateNetwork,
-} from "./network";
+import * as faucetDripKind from "./faucet-drip";
+import type { FaucetDripInputs, FaucetDripOutputs } from "./faucet-drip";
+import * as networkKind from "./network";
+import type { NetworkInputs, NetworkOutputs } from "./network";
 import type { PropertyTable } from "./table";
 
 /** The package name: `blockchain:index:Network`, `pulumi-resource-blockchain`. */
@@ -77,10 +59,7 @@ export interface ResourceKind<I, O> {
 }
 
 /** The adopted network of an import, with no managed input: the imported program sets `networkId` only. */
-async function importNetwork(
-  id: string,
-  read: KindMethods<NetworkInputs, NetworkOutputs>["read"],
-): Promise<{ id: string; props: NetworkOutputs; inputs: Partial<NetworkInputs> }> {
+async function importNetwork(id: string, read: KindMethods<NetworkInputs, NetworkOutputs>["read"]) {
   const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
   if (!found.id) {
     throw new Error(
@@ -96,14 +75,14 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
   key: "network",
   token: token("Network"),
   methods: {
-    check: checkNetwork,
-    diff: diffNetwork,
-    create: createNetwork,
-    read: readNetwork,
-    update: updateNetwork,
-    delete: deleteNetwork,
+    check: networkKind.checkNetwork,
+    diff: networkKind.diffNetwork,
+    create: networkKind.createNetwork,
+    read: networkKind.readNetwork,
+    update: networkKind.updateNetwork,
+    delete: networkKind.deleteNetwork,
   },
-  properties: NETWORK_PROPERTIES,
+  properties: networkKind.NETWORK_PROPERTIES,
   importing: {
     dynamicRefusal: (name, id) =>
       `Network ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources ` +
@@ -132,14 +111,14 @@ const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
   key: "faucetDrip",
   token: token("FaucetDrip"),
   methods: {
-    check: checkFaucetDrip,
-    diff: diffFaucetDrip,
-    create: createFaucetDrip,
-    read: readFaucetDrip,
-    update: updateFaucetDrip,
-    delete: deleteFaucetDrip,
+    check: faucetDripKind.checkFaucetDrip,
+    diff: faucetDripKind.diffFaucetDrip,
+    create: faucetDripKind.createFaucetDrip,
+    read: faucetDripKind.readFaucetDrip,
+    update: faucetDripKind.updateFaucetDrip,
+    delete: faucetDripKind.deleteFaucetDrip,
   },
-  properties: FAUCET_DRIP_PROPERTIES,
+  properties: faucetDripKind.FAUCET_DRIP_PROPERTIES,
   importing: {
     dynamicRefusal: (name) =>
       `FaucetDrip ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources, and a ` +
@@ -174,9 +153,7 @@ export const KIND_LIST: readonly AnyKind[] = Object.values(KINDS) as readonly An
 /** The kind of a type token; an unknown token is an error naming the ones served. */
 export function kindOfToken(type: string): AnyKind {
   const kind = KIND_LIST.find((k) => k.token === type);
-  if (!kind)
-    throw new Error(
-      `unknown resource type ${type}: this plugin serves ${KIND_LIST.map((k) => k.token).join(", ")}`,
-    );
+  const served = KIND_LIST.map((k) => k.token).join(", ");
+  if (!kind) throw new Error(`unknown resource type ${type}: this plugin serves ${served}`);
   return kind;
 }

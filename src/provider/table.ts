@@ -96,11 +96,7 @@ export function outputsOf<P extends PropertyTable>(table: P, values: object): Ou
 }
 
 /** The inputs a refresh hands back: the recorded ones, with the current values of the managed inputs set, so drift shows. */
-export function refreshedInputs<P extends PropertyTable>(
-  table: P,
-  outs: object,
-  managed: string[],
-): Inputs<P> {
+export function refreshedInputs<P extends PropertyTable>(table: P, outs: object, managed: string[]) {
   const all = outs as Record<string, unknown>;
   return Object.fromEntries(
     entries(table).flatMap(([k, s]) =>

@@ -30,12 +30,8 @@ const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** The provider object of a kind, built once per process so Pulumi serializes it once. */
 export function providerFor(kind: ResourceKind<unknown, unknown>["key"]): pulumi.dynamic.ResourceProvider {
-  let provider = providers.get(kind);
-  if (!provider) {
-    provider = makeProvider(kind);
-    providers.set(kind, provider);
-  }
-  return provider;
+  if (!providers.has(kind)) providers.set(kind, makeProvider(kind));
+  return providers.get(kind) as pulumi.dynamic.ResourceProvider;
 }
 
 /**

@@ -28,11 +28,7 @@ export interface Settings {
 }
 
 /** Finds the API URL and key without checking them; each missing when no source has a non-blank string. */
-export function findSettings(
-  explicit: ConnectionArgs = {},
-  config?: ConfigReader,
-  env: NodeJS.ProcessEnv = process.env,
-): { apiUrl?: FoundSetting; apiKey?: FoundSetting } {
+export function findSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
   return {
     apiUrl: pick("apiUrl", explicit.apiUrl, config, env),
     apiKey: pick("apiKey", explicit.apiKey, config, env),
@@ -49,11 +45,7 @@ export const MISSING_API_KEY = `No API key for the blockchain node service. Set 
  * Resolves the API URL and key (arguments > stack config > environment).
  * @throws SettingsError naming the command that sets what is missing.
  */
-export function resolveSettings(
-  explicit: ConnectionArgs = {},
-  config?: ConfigReader,
-  env: NodeJS.ProcessEnv = process.env,
-): Settings {
+export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
   const wrong = (["apiUrl", "apiKey"] as const).filter(
     (n) => explicit[n] != null && typeof explicit[n] !== "string",
   );
@@ -66,7 +58,8 @@ export function resolveSettings(
   const { apiUrl: url, apiKey: key } = findSettings(explicit, config, env);
   if (!url || !key)
     throw new SettingsError([url ? [] : MISSING_API_URL, key ? [] : MISSING_API_KEY].flat().join("\n"));
-  return { apiUrl: url.value, apiKey: key.value, sources: { apiUrl: url.source, apiKey: key.source } };
+  const sources = { apiUrl: url.source, apiKey: key.source };
+  return { apiUrl: url.value, apiKey: key.value, sources } satisfies Settings;
 }
 
 /** Where a setting came from and the one way to replace it there (`overrides`: stack config hides the environment's). */
@@ -86,10 +79,7 @@ export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, 
 }
 
 /** Whether the API key `found` comes from stack config while the environment holds another one. */
-export function overridesEnvKey(
-  found: FoundSetting | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): boolean {
+export function overridesEnvKey(found: FoundSetting | undefined, env = process.env): boolean {
   const fromEnv = settingValue(env[SETTINGS.apiKey.env]);
   return found?.source === "stack config" && fromEnv !== undefined && fromEnv !== found.value;
 }
@@ -101,11 +91,8 @@ export const BLANK_API_URL_REASON =
 /** Appends `hint` to the message (and stack) of `error`, keeping the error itself. */
 export function appendHint<E extends Error>(error: E, hint: string): E {
   const before = error.message;
-  const after = `${before}\n${hint}`;
-  error.message = after;
-  if (typeof error.stack === "string" && error.stack.includes(before)) {
-    error.stack = error.stack.replace(before, () => after);
-  }
+  error.message = `${before}\n${hint}`;
+  if (typeof error.stack === "string") error.stack = error.stack.replace(before, () => error.message);
   return error;
 }
 
@@ -142,19 +129,14 @@ export async function withClient<T>(
   const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
   const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
   const limits = resolveCallSettings(args, config);
-  const cacheKey = [settings.apiUrl, settings.apiKey, ...CALL_SETTING_NAMES.map((n) => limits[n])].join(
-    "\u0000",
-  );
+  const { apiUrl, apiKey } = settings;
+  const { timeoutMs, deadlineMs, maxRetries } = limits;
+  const cacheKey = [apiUrl, apiKey, ...CALL_SETTING_NAMES.map((n) => limits[n])].join("\u0000");
   let client = clients.get(cacheKey);
   if (!client) {
-    client = new NodeServiceClient({
-      apiUrl: settings.apiUrl,
-      apiKey: settings.apiKey,
-      ...(limits.timeoutMs !== undefined ? { timeoutMs: limits.timeoutMs } : {}),
-      ...(limits.deadlineMs !== undefined ? { deadlineMs: limits.deadlineMs } : {}),
-      ...(limits.maxRetries !== undefined ? { retry: { maxRetries: limits.maxRetries } } : {}),
-      onWait: reportWait,
-    });
+    // A limit not set is left to the client's default.
+    const retry = maxRetries === undefined ? undefined : { maxRetries };
+    client = new NodeServiceClient({ apiUrl, apiKey, timeoutMs, deadlineMs, retry, onWait: reportWait });
     clients.set(cacheKey, client);
   }
   try {

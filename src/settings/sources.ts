@@ -127,15 +127,12 @@ export function pick(
   const fromConfig = settingValue(config?.(configKey(name)));
   if (fromConfig) return { value: fromConfig, source: "stack config" };
   const fromEnv = settingValue(env[SETTINGS[name].env]);
-  if (fromEnv) return { value: fromEnv, source: "environment" };
-  return undefined;
+  return fromEnv ? { value: fromEnv, source: "environment" } : undefined;
 }
 
 function expected(name: CallSettingName): string {
-  const s = SETTINGS[name];
-  return s.type === "integer"
-    ? `an integer from ${s.min} to ${s.max}`
-    : `a number of milliseconds from ${s.min} to ${s.max}`;
+  const { type, min, max } = SETTINGS[name];
+  return `${type === "integer" ? "an integer" : "a number of milliseconds"} from ${min} to ${max}`;
 }
 
 /** A call setting's value: a finite number (a string of one, from config or env) in its bounds. */
@@ -147,18 +144,6 @@ function callSettingValue(name: CallSettingName, raw: unknown): number | undefin
   return s.type === "integer" && !Number.isInteger(value) ? undefined : value;
 }
 
-function findCallSetting(
-  name: CallSettingName,
-  explicit: CallSettingArgs,
-  config: ConfigReader | undefined,
-  env: NodeJS.ProcessEnv,
-): { raw: unknown; source: SettingSource } | undefined {
-  const arg = (explicit as Record<string, unknown>)[name];
-  if (arg !== undefined && arg !== null && arg !== UNKNOWN) return { raw: arg, source: "argument" };
-  const found = pick(name, undefined, config, env);
-  return found && { raw: found.value, source: found.source };
-}
-
 /** A call setting that is not accepted: which, where it came from, and the message. */
 export interface CallSettingProblem {
   name: CallSettingName;
@@ -167,16 +152,17 @@ export interface CallSettingProblem {
   reason: string;
 }
 
-/** The problems with the call settings (arguments > stack config > environment), one each. */
-export function callSettingProblems(
-  explicit: CallSettingArgs = {},
-  config?: ConfigReader,
-  env: NodeJS.ProcessEnv = process.env,
-): CallSettingProblem[] {
+/** The call settings set (arguments > stack config > environment), and a problem for each value refused. */
+function readCallSettings(explicit: CallSettingArgs, config?: ConfigReader, env = process.env) {
+  const values: CallSettingArgs = {};
   const problems: CallSettingProblem[] = [];
   for (const name of CALL_SETTING_NAMES) {
-    const found = findCallSetting(name, explicit, config, env);
-    if (!found || callSettingValue(name, found.raw) !== undefined) continue;
+    const arg = (explicit as Record<string, unknown>)[name];
+    const given = arg !== undefined && arg !== null && arg !== UNKNOWN;
+    const found = given ? { value: arg, source: "argument" as const } : pick(name, undefined, config, env);
+    if (!found) continue;
+    values[name] = callSettingValue(name, found.value);
+    if (values[name] !== undefined) continue;
     const { env: envName, defaultValue } = SETTINGS[name];
     const [where, fix] = {
       argument: [`the ${name} argument`, `pass ${name} as ${expected(name)}`],
@@ -186,30 +172,27 @@ export function callSettingProblems(
       ],
       environment: [`the environment variable ${envName}`, `export ${envName}=${defaultValue * 2}`],
     }[found.source];
-    const shown = typeof found.raw === "string" ? JSON.stringify(found.raw.slice(0, 40)) : String(found.raw);
+    const raw = found.value;
+    const shown = typeof raw === "string" ? JSON.stringify(raw.slice(0, 40)) : String(raw);
     const reason = `${name}: ${where} is ${shown}; expected ${expected(name)}: ${fix}.`;
     problems.push({ name, source: found.source, reason });
   }
-  return problems;
+  return { values, problems };
+}
+
+/** The problems with the call settings (arguments > stack config > environment), one each. */
+export function callSettingProblems(args: CallSettingArgs = {}, config?: ConfigReader, env = process.env) {
+  return readCallSettings(args, config, env).problems;
 }
 
 /**
  * Finds and checks the call settings (arguments > stack config > environment); one not set is left out.
  * @throws SettingsError naming each value refused, where it came from and how to fix it there.
  */
-export function resolveCallSettings(
-  explicit: CallSettingArgs = {},
-  config?: ConfigReader,
-  env: NodeJS.ProcessEnv = process.env,
-): CallSettingArgs {
-  const problems = callSettingProblems(explicit, config, env);
+export function resolveCallSettings(args: CallSettingArgs = {}, config?: ConfigReader, env = process.env) {
+  const { values, problems } = readCallSettings(args, config, env);
   if (problems.length > 0) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
-  const out: CallSettingArgs = {};
-  for (const name of CALL_SETTING_NAMES) {
-    const found = findCallSetting(name, explicit, config, env);
-    if (found) out[name] = callSettingValue(name, found.raw);
-  }
-  return out;
+  return values;
 }
 
 /** Where a Pulumi user raises the call setting that ran out (an error's `limit`). */
@@ -219,10 +202,7 @@ export function callSettingHint(name: CallSettingName): string {
 }
 
 /** The names among `given` that are no setting (nor one of `extra`), each naming the one it resembles; values never shown. */
-export function unknownSettings(
-  given: Record<string, unknown>,
-  extra: readonly string[] = [],
-): { name: string; reason: string }[] {
+export function unknownSettings(given: Record<string, unknown>, extra: readonly string[] = []) {
   return unknownProperties(given, [...SETTING_NAMES, ...extra], "setting").map((p) => ({
     name: p.field,
     reason: `${p.field}: ${p.allowed}`,
