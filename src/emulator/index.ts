@@ -8,7 +8,7 @@ export { NETWORK_WITH_NODES_NODE_IDS, WELL_KNOWN_IDS } from "./data/fixtures";
 export { deriveAdminKey, deriveApiKey } from "./data/random";
 export { FAUCET_AMOUNT_WEI } from "./data/faucet-ledger";
 export { ADMIN_PREFIX } from "./http/admin-http";
-export type { EmulatorAdmin, NodeChanges } from "./data/admin";
+export type { EmulatorAdmin, NodeChanges, NodeEndpointBehaviour } from "./data/admin";
 export type { EmulatorFixtures } from "./data/fixtures";
 export type { FaucetSend, FaucetSendCounts } from "./data/faucet-ledger";
 export type { Fault, FaultMatch, FaultOptions, FaultStatus, MalformedKind, RouteDelays } from "./http/faults";

@@ -1,14 +1,38 @@
 import {
   NODE_STATUSES,
+  PROTOCOL_CHAINS,
   SECRET_DETAIL_FIELDS,
   checkNetworkName,
   checkOneOf,
   formatProblems,
+  show,
   unknownProperties,
 } from "../../model";
 import type { NodeStatus, Problem, WireNetwork, WireNode } from "../../model";
 import { seedHash } from "./random";
-import type { Store } from "./store";
+import type { EndpointState, Store } from "./store";
+
+/** What a node's endpoints can be set to answer: `normal` or a bad day. */
+export const ENDPOINT_ANSWERS = ["normal", "refuse", "503", "slow", "huge", "not-json"] as const;
+/** The endpoint behaviour of a node no rehearsal has changed. */
+export const DEFAULT_ENDPOINT: EndpointState = {
+  stalledAt: null,
+  chainId: null,
+  answer: "normal",
+  delayMs: 30_000,
+};
+
+/** How a node's endpoints answer (docs/emulator.md, "Endpoint rehearsals"). */
+export interface NodeEndpointBehaviour {
+  /** The head stopped advancing this many seconds ago (its age now); `null`: it advances. */
+  stalledSeconds: number | null;
+  /** The chain id served instead of the network's, normalized (`"5"`, `"SN_SEPOLIA"`); `null`: the network's. */
+  chainId: string | null;
+  /** `normal`; `refuse` (connections destroyed), `503`, `slow` (after `delayMs`), `huge` (64 MiB), `not-json` (HTML). */
+  answer: (typeof ENDPOINT_ANSWERS)[number];
+  /** How long `slow` waits, in ms (default 30000). */
+  delayMs: number;
+}
 
 /** The fields of a node that {@link EmulatorAdmin.updateNode} changes. */
 export interface NodeChanges {
@@ -65,12 +89,29 @@ export interface EmulatorAdmin {
   rotateKey(organization: string): string | undefined;
   /** Removes every node of a network; returns how many were removed. */
   removeNodes(networkId: string): number;
+  /** How a node's endpoints answer, or undefined when the node is missing. */
+  nodeEndpoint(nodeId: string): NodeEndpointBehaviour | undefined;
+  /**
+   * Changes the fields given of how a node's endpoints answer and returns it (undefined: no such
+   * node); throws a RangeError naming each bad field. `setNodeEndpoint(id, { stalledSeconds: 600 })`
+   */
+  setNodeEndpoint(nodeId: string, changes: Partial<NodeEndpointBehaviour>): NodeEndpointBehaviour | undefined;
 }
+
+/** Each endpoint field's allowed values, and its test (`evm`: the node's family is EVM). */
+// prettier-ignore
+const ENDPOINT_CHECKS: Record<string, [string, (value: unknown, evm: boolean) => boolean]> = {
+  stalledSeconds: ["seconds from 0 to 1e9, or null", (v) => v === null || (typeof v === "number" && v >= 0 && v <= 1e9)],
+  chainId: ["a decimal chain id on EVM protocols, else 1 to 31 printable ASCII characters; or null",
+    (v, evm) => v === null || (typeof v === "string" && (evm ? /^(?:0|[1-9][0-9]{0,19})$/ : /^[\x21-\x7e]{1,31}$/).test(v))],
+  answer: [`one of ${ENDPOINT_ANSWERS.join(", ")}`, (v) => (ENDPOINT_ANSWERS as readonly unknown[]).includes(v)],
+  delayMs: ["whole ms from 0 to 3600000", (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 3_600_000],
+};
 
 const CREDENTIALS = ["auth_username", "auth_password", "auth_key"] as const;
 
-/** The admin operations on a store; `seed` makes rotated secrets deterministic. */
-export function createAdmin(store: Store, seed: number): EmulatorAdmin {
+/** The admin operations on a store; `seed` makes rotated secrets deterministic; `now` is the clock of heads. */
+export function createAdmin(store: Store, seed: number, now = () => new Date()): EmulatorAdmin {
   let rotations = 0;
   const fresh = (what: string, id: string) => seedHash("rotation", seed, what, id, ++rotations);
   const nodeWire = (id: string) => {
@@ -143,6 +184,32 @@ export function createAdmin(store: Store, seed: number): EmulatorAdmin {
       return key;
     },
     removeNodes: (networkId: string) => store.removeNodes(networkId),
+    nodeEndpoint(nodeId) {
+      if (!store.node(nodeId)) return undefined;
+      const { stalledAt, ...rest } = store.endpoints.get(nodeId) ?? DEFAULT_ENDPOINT;
+      return { stalledSeconds: stalledAt === null ? null : (now().getTime() - stalledAt) / 1000, ...rest };
+    },
+    setNodeEndpoint(nodeId, changes) {
+      const node = store.node(nodeId);
+      if (!node) return undefined;
+      const given = (changes ?? {}) as Record<string, unknown>;
+      const evm = PROTOCOL_CHAINS[store.network(node.network)!.protocol].family === "evm";
+      const problems = [
+        ...unknownProperties(given, Object.keys(ENDPOINT_CHECKS), "field"),
+        ...Object.entries(ENDPOINT_CHECKS).flatMap(([field, [allowed, ok]]) =>
+          given[field] === undefined || ok(given[field], evm)
+            ? []
+            : [{ field, value: show(given[field]), allowed: `expected ${allowed}` }],
+        ),
+      ];
+      if (problems.length > 0) throw new ProblemsError(problems);
+      const { stalledSeconds: s, ...rest } = given;
+      const state = { ...(store.endpoints.get(nodeId) ?? DEFAULT_ENDPOINT) };
+      Object.assign(state, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)));
+      if (s !== undefined) state.stalledAt = s === null ? null : now().getTime() - (s as number) * 1000;
+      store.endpoints.set(nodeId, state);
+      return admin.nodeEndpoint(nodeId);
+    },
   };
   return admin;
 }

@@ -90,10 +90,11 @@ export class DatasetBuilder {
   private readonly usedCredentials = new Set<string>();
   private clock: number;
 
-  /** `reservedIds` are never drawn: the fixed identifiers of the fixtures. */
+  /** `reservedIds` are never drawn; `origin` is the base URL of the nodes' endpoints. */
   constructor(
     readonly seed: number,
     reservedIds: Iterable<string>,
+    readonly origin: string,
   ) {
     this.rng = createRng(deriveSeed(seed, "data"));
     for (const id of reservedIds) this.usedIds.add(id);
@@ -263,11 +264,11 @@ export class DatasetBuilder {
     }
     if (plan.status === "pending") return details;
     const authKey = this.credential(() => this.rng.hex(32));
-    const host = `${id.toLowerCase()}.p2pify.example`;
-    if (endpoints.includes("graphql")) details.graphql_endpoint = `https://${host}/${authKey}/graphql`;
-    details.https_endpoint = `https://${host}/${authKey}`;
-    if (endpoints.includes("wss")) details.wss_endpoint = `wss://ws-${host}/${authKey}`;
-    if (plan.beacon) details.beacon_endpoint = `https://beacon-${host}/${authKey}`;
+    const base = `${this.origin}/node/${id.toLowerCase()}`;
+    if (endpoints.includes("graphql")) details.graphql_endpoint = `${base}/${authKey}/graphql`;
+    details.https_endpoint = `${base}/${authKey}`;
+    if (endpoints.includes("wss")) details.wss_endpoint = `${base.replace(/^http/, "ws")}/${authKey}`;
+    if (plan.beacon) details.beacon_endpoint = `${base}/beacon/${authKey}`;
     details.auth_username = this.credential(
       () => `${this.rng.pick(USERNAME_WORDS)}-${this.rng.pick(USERNAME_WORDS)}-${this.rng.digits(4)}`,
     );

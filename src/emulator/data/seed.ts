@@ -31,16 +31,18 @@ export interface BulkSize {
   nodes: number;
 }
 
+const NO_BULK: BulkSize = { networks: 0, nodes: 0 };
 /** The largest `networks` and `nodes` accepted. */
 export const MAX_BULK = 1_000_000;
 
 /**
  * The dataset of a seed: the well-known fixtures, the generated networks around them, then the
  * bulk ones (drawn last, so a seed's data stays the same without bulk). Every node is checked
- * against the model.
+ * against the model; its endpoints are under `origin` (the emulator's URL once it listens).
  */
-export function buildDataset(seed: number, bulk: BulkSize = { networks: 0, nodes: 0 }): Dataset {
-  const b = new DatasetBuilder(seed, [...Object.values(WELL_KNOWN_IDS), ...NETWORK_WITH_NODES_NODE_IDS]);
+export function buildDataset(seed: number, bulk = NO_BULK, origin = "http://127.0.0.1:8080"): Dataset {
+  const reserved = [...Object.values(WELL_KNOWN_IDS), ...NETWORK_WITH_NODES_NODE_IDS];
+  const b = new DatasetBuilder(seed, reserved, origin);
   const f = seedFixtures(b);
   const before = b.networks.length;
   fillPrimaryOrganization(b, f);

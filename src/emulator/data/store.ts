@@ -14,6 +14,7 @@ import type {
   WireNode,
   WireNodeDetails,
 } from "../../model";
+import type { NodeEndpointBehaviour } from "./admin";
 import type { Dataset } from "./seed";
 
 export interface OrganizationRecord {
@@ -67,6 +68,9 @@ export interface NodeRecord {
   createdAt: string;
 }
 
+/** How a node's endpoints behave; `stalledAt`: when its head stopped (ms since the epoch), or null. */
+export type EndpointState = Omit<NodeEndpointBehaviour, "stalledSeconds"> & { stalledAt: number | null };
+
 /** A node with the network and project it belongs to, as the list filters need it. */
 export interface NodeView {
   node: NodeRecord;
@@ -86,6 +90,8 @@ export class Store {
   private readonly projects = new Map<string, ProjectRecord>();
   private readonly networks = new Map<string, NetworkRecord>();
   private readonly nodes = new Map<string, NodeRecord>();
+  /** The endpoint behaviour of each node a rehearsal changed (others: `DEFAULT_ENDPOINT`). */
+  readonly endpoints = new Map<string, EndpointState>();
   /** Every secret ever served: the dataset's, then every rotated key and credential. */
   readonly secrets: string[];
 

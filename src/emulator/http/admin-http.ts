@@ -94,6 +94,13 @@ const ADMIN_ROUTES: readonly AdminRoute[] = [
     methods: { POST: (t, _body, id) => found(t.admin.rotateCredentials(id), `node ${show(id)}`) },
   },
   {
+    template: `${ADMIN_PREFIX}nodes/{id}/endpoint`,
+    methods: {
+      GET: (t, _body, id) => found(t.admin.nodeEndpoint(id), `node ${show(id)}`),
+      PUT: (t, body, id) => found(t.admin.setNodeEndpoint(id, body), `node ${show(id)}`),
+    },
+  },
+  {
     template: `${ADMIN_PREFIX}keys/{organization}/rotate`,
     methods: {
       POST: (t, _body, org) => {

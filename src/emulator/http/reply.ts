@@ -9,6 +9,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** A body sent in parts (instead of `body`), so that a big part can be shared between replies. */
+  chunks?: ReadonlyArray<string | Buffer>;
 }
 
 /** The JSON content type of every JSON answer. */

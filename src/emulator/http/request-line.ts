@@ -5,6 +5,7 @@ import { ARCHIVE_VALUES } from "./node-list";
 import type { Route } from "./routes";
 import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";
 import { EMULATOR_DEFAULTS } from "./options";
+import { nodeRequestShape } from "./node-endpoints";
 
 /** What the log shows instead of the path of a request that matches no route. */
 export const UNMATCHED_ROUTE = "(unmatched route)";
@@ -26,7 +27,7 @@ export function routeTemplate(
   faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
 ): string {
   const matched = matchRoute(path);
-  return matched ? templateOf(matched, faucetChains) : UNMATCHED_ROUTE;
+  return matched ? templateOf(matched, faucetChains) : (nodeRequestShape(path)?.route ?? UNMATCHED_ROUTE);
 }
 
 function templateOf(matched: { route: Route; id: string }, faucetChains: readonly string[]): string {
@@ -38,7 +39,8 @@ function templateOf(matched: { route: Route; id: string }, faucetChains: readonl
 /**
  * A request for the log, with only what cannot carry a secret: a standard method, the route
  * template, an id of the model's shape, and on the node list the known query parameters with
- * their values only when the model allows them (`name` always hidden); others are only counted.
+ * their values only when the model allows them (`name` always hidden); others are only counted;
+ * a node's endpoint path with its key and unknown segments masked (`/node/nd-100-000-001/***`).
  * `extraRoute` names the template of a path outside the service (the admin paths).
  *
  * @example
@@ -55,7 +57,7 @@ export function describeRequest(
   const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
   const matched = matchRoute(path);
   if (!matched) {
-    parts.push(extraRoute(path) ?? UNMATCHED_ROUTE);
+    parts.push(nodeRequestShape(path)?.path ?? extraRoute(path) ?? UNMATCHED_ROUTE);
   } else {
     parts.push(templateOf(matched, faucetChains));
     const id = idPart(matched.route, matched.id);

@@ -20,11 +20,11 @@ export interface RequestStats {
 export interface LoggedRequest {
   /** HTTP method. */
   method: string;
-  /** The matched route template, e.g. `/v1/networks/{id}/`, or `(unmatched route)`. */
+  /** The matched route template, e.g. `/v1/networks/{id}/` or `/node/{id}`, or `(unmatched route)`. */
   route: string;
-  /** Raw request path, without the query. */
+  /** Raw request path, without the query; a node endpoint's with its key masked (`/node/nd-…/***`). */
   path: string;
-  /** Query parameters (the last value wins for repeated names). */
+  /** Query parameters (the last value wins for repeated names); none for a node's endpoint. */
   query: Record<string, string>;
   /** Status answered; `0` when the connection was dropped without a response. */
   status: number;

@@ -17,6 +17,7 @@ import { resolveOptions } from "./options";
 import type { ApiContext, Reply } from "./reply";
 import { bearerKey, errorReply, rateLimiter } from "./reply";
 import { describeRequest, routeTemplate } from "./request-line";
+import { answerNode, nodeRequestShape } from "./node-endpoints";
 import { handleApiRequest } from "./routes";
 import type { LoggedRequest, RunningEmulator } from "./running-emulator";
 
@@ -39,9 +40,38 @@ const TOO_LARGE = () => errorReply(413, "payload_too_large", "Request body too l
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const settings = resolveOptions(options);
-  const dataset = buildDataset(settings.seed, settings);
-  const store = new Store(dataset);
   const faults = new FaultInjector(settings.seed, options.faults ?? {});
+  const sockets = new Set<Socket>();
+  const waits = new Set<() => void>();
+  let closing: Promise<void> | undefined;
+
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    void serve(req, res).catch(() => {
+      if (!res.headersSent) write(res, SERVER_ERROR());
+    });
+  };
+  const server = http.createServer(handle);
+  // Answer `Expect: 100-continue` ourselves, so a body announced too large is refused unsent.
+  server.on("checkContinue", handle);
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const host = settings.host;
+  const urlHost =
+    host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
+  const url = `http://${urlHost}:${(server.address() as AddressInfo).port}`;
+
+  // Built once the port is known: the nodes' endpoints are served here.
+  const dataset = buildDataset(settings.seed, settings, url);
+  const store = new Store(dataset);
   let delays: RouteDelays = settings.routeDelays;
   const ctx: ApiContext = {
     ...settings,
@@ -52,10 +82,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const limit =
     settings.rateLimit > 0 ? rateLimiter(settings.rateLimit, () => settings.now().getTime()) : undefined;
   const adminKey = deriveAdminKey(settings.seed);
-  const sockets = new Set<Socket>();
-  const waits = new Set<() => void>();
-  let closing: Promise<void> | undefined;
-  let url = "";
 
   const controls: AdminTarget = {
     setFaults: (f) => faults.set(f),
@@ -70,7 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     routeDelays: () => ({ ...delays }),
     faucetSendCounts: () => ctx.faucet.counts(),
     requestStats: () => ({ total: record.total, retained: record.size, capacity: record.capacity }),
-    admin: createAdmin(store, settings.seed),
+    admin: createAdmin(store, settings.seed, settings.now),
   };
 
   // Every wait ends at once on close, so no request outlives the server.
@@ -90,11 +116,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const method = (req.method ?? "GET").toUpperCase();
     const { path, rawQuery } = splitUrl(req.url ?? "/");
     const admin = isAdminPath(path);
+    const node = nodeRequestShape(path); // a node's endpoint: its key and query are never recorded
     const entry: LoggedRequest = {
       method,
-      route: routeTemplate(path, settings.faucetChains),
-      path,
-      query: Object.fromEntries(new URLSearchParams(rawQuery)),
+      route: node?.route ?? routeTemplate(path, settings.faucetChains),
+      path: node?.path ?? path,
+      query: node ? {} : Object.fromEntries(new URLSearchParams(rawQuery)),
       status: 0,
       at: performance.timeOrigin + performance.now(),
     };
@@ -120,6 +147,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const body = await readBody(req, settings.maxBodyBytes).catch(() => undefined);
     if (body === undefined || closing) return;
     if (body === "too-large") return finish(TOO_LARGE(), true);
+    if (node) {
+      const reply = await answerNode({ method, path, headers: req.headers, body }, ctx, sleep);
+      return closing ? undefined : finish(reply);
+    }
     if (admin) {
       return finish(handleAdminRequest({ method, path, headers: req.headers, body }, controls, adminKey));
     }
@@ -156,30 +187,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (!malformed) labels[0] = `${labels[0]}-not-applied`;
     finish(malformed ?? reply);
   };
-
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    void serve(req, res).catch(() => {
-      if (!res.headersSent) write(res, SERVER_ERROR());
-    });
-  };
-  const server = http.createServer(handle);
-  // Answer `Expect: 100-continue` ourselves, so a body announced too large is refused unsent.
-  server.on("checkContinue", handle);
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(settings.port, settings.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const host = settings.host;
-  const urlHost =
-    host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
-  url = `http://${urlHost}:${(server.address() as AddressInfo).port}`;
 
   const primary = dataset.fixtures.organization;
   return {
@@ -230,7 +237,9 @@ function splitUrl(target: string): { path: string; rawQuery: string } {
 function write(res: http.ServerResponse, reply: Reply): void {
   if (res.writableEnded || res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers };
-  if (reply.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(reply.body));
+  const parts = reply.chunks ?? (reply.body === undefined ? undefined : [reply.body]);
+  if (parts) headers["Content-Length"] = String(parts.reduce((n, p) => n + Buffer.byteLength(p), 0));
   res.writeHead(reply.status, headers);
-  res.end(reply.body);
+  for (const part of parts ?? []) res.write(part);
+  res.end();
 }
