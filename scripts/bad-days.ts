@@ -806,7 +806,7 @@ export interface MatrixOptions {
 export class BadDayMatrix {
   readonly programs: BadDayProgram[];
   readonly results: CellResult[] = [];
-  /** The HTTP methods each program's healthy preview sent, by program and stack state. */
+  /** The HTTP methods each program's healthy preview sent to the service, by program and stack state. */
   readonly previewMethods = new Map<string, string[]>();
   /** Every secret of the emulators used (keys, endpoints, credentials), for an audit. */
   readonly secrets = new Set<string>();
@@ -958,8 +958,10 @@ export class BadDayMatrix {
                   throw new Error(
                     `${program.id}: preview on a healthy service failed:\n${preview.run.output}`,
                   );
+                // The service's requests: `verify` reads a node at its own endpoint (JSON-RPC is a POST).
+                const service = emulator.requests().filter((r) => r.path.startsWith("/v1/"));
                 this.previewMethods.set(`${program.id} (${state} stack)`, [
-                  ...new Set(emulator.requests().map((r) => r.method)),
+                  ...new Set(service.map((r) => r.method)),
                 ]);
               };
               await previewed("new");

@@ -1,5 +1,5 @@
 /**
- * Performance figures anyone can rerun: `npm run bench [-- --strict] [--only listing,provider,refresh,throughput]`.
+ * Performance figures anyone can rerun: `npm run bench [-- --strict] [--only listing,provider,refresh,throughput,verify]`.
  * Prints each figure with its baseline measured in the same run, the ratio, the target and
  * whether it is met (docs/performance.md says what each section measures). Every emulator runs in
  * a process of its own, so its CPU and memory are not the client's. A missed target is printed,
@@ -14,6 +14,7 @@ import { runListing } from "./bench/listing";
 import { runProvider } from "./bench/provider";
 import { runRefresh } from "./bench/refresh";
 import { runThroughput } from "./bench/throughput";
+import { runVerify } from "./bench/verify";
 
 const SECTIONS = {
   "bad-days": runBadDays,
@@ -21,6 +22,7 @@ const SECTIONS = {
   provider: runProvider,
   refresh: runRefresh,
   throughput: runThroughput,
+  verify: runVerify,
 } as const;
 type Section = keyof typeof SECTIONS;
 

@@ -1,14 +1,16 @@
 /**
- * `node scripts/trace-call.js getNodeOutput|pluginRead [checkout root]`, after `npm run build`:
- * the files of src/ that one `getNodeOutput({ id })` (under Pulumi's mocks) or one plugin `Read`
- * of a Network runs against the emulator, by V8's precise coverage of a second call.
+ * `node scripts/trace-call.js getNodeOutput|pluginRead [--verify] [checkout root]`, after `npm run build`:
+ * the files of src/ that one `getNodeOutput({ id })` (`{ id, verify: true }` with `--verify`; under
+ * Pulumi's mocks) or one plugin `Read` of a Network runs against the emulator, by V8's precise
+ * coverage of a second call.
  */
 const path = require("path");
 const inspector = require("inspector");
-const which = process.argv[2];
-const root = path.resolve(process.argv[3] ?? path.join(__dirname, ".."));
+const verify = process.argv.includes("--verify");
+const [which, rootArg] = process.argv.slice(2).filter((a) => a !== "--verify");
+const root = path.resolve(rootArg ?? path.join(__dirname, ".."));
 if (which !== "getNodeOutput" && which !== "pluginRead") {
-  console.error("usage: node scripts/trace-call.js getNodeOutput|pluginRead [checkout root]");
+  console.error("usage: node scripts/trace-call.js getNodeOutput|pluginRead [--verify] [checkout root]");
   process.exit(2);
 }
 const dist = path.join(root, "dist");
@@ -45,7 +47,7 @@ function filesRun(result) {
     const id = "ND-100-000-001";
     run = () =>
       new Promise((res) =>
-        getNodeOutput({ id, apiUrl: url, apiKey }).apply((n) => {
+        getNodeOutput({ id, apiUrl: url, apiKey, ...(verify ? { verify: true } : {}) }).apply((n) => {
           res(n);
           return n;
         }),
@@ -75,7 +77,7 @@ function filesRun(result) {
   await run();
   const files = filesRun(await post("Profiler.takePreciseCoverage"));
   const list = [...files].map((f) => path.relative(dist, f).replace(/\.js$/, ".ts")).sort();
-  console.log(`${which}: ${list.length} files of src/ ran`);
+  console.log(`${which}${verify ? " (verify)" : ""}: ${list.length} files of src/ ran`);
   for (const f of list) console.log("  src/" + f);
   await emu.close?.();
   process.exit(0);

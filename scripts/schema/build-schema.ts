@@ -106,6 +106,7 @@ function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
   props.creator = ref("Creator", doc("NodeResult", "creator"));
   props.apiNamespaces = arrayOf({ type: "string" }, doc("NodeResult", "apiNamespaces"));
   for (const k of NODE_ENDPOINT_FIELDS) props[`${k}Masked`] = str(doc("NodeResult", `${k}Masked`));
+  props.verified = ref("VerifiedEndpoint", doc("NodeResult", "verified"));
   return props;
 }
 
@@ -160,6 +161,27 @@ function types(doc: Doc): Record<string, ObjectSpec> {
       },
       required: ["status"],
     },
+    [token("Verify")]: {
+      type: "object",
+      description: `${doc("GetNodeArgs", "verify")} \`{}\` takes every default.`,
+      properties: {
+        maxHeadAgeSeconds: { type: "number", description: doc("VerifyOptions", "maxHeadAgeSeconds") },
+        timeoutSeconds: { type: "number", description: doc("VerifyOptions", "timeoutSeconds") },
+        expectedChainId: str(doc("VerifyOptions", "expectedChainId")),
+      },
+    },
+    [token("VerifiedEndpoint")]: {
+      type: "object",
+      description: doc("VerifiedEndpoint"),
+      properties: {
+        chainId: str(doc("VerifiedEndpoint", "chainId")),
+        headBlock: { type: "integer", description: doc("VerifiedEndpoint", "headBlock") },
+        headAgeSeconds: { type: "integer", description: doc("VerifiedEndpoint", "headAgeSeconds") },
+        latencyMs: { type: "integer", description: doc("VerifiedEndpoint", "latencyMs") },
+        checkedAt: str(doc("VerifiedEndpoint", "checkedAt")),
+      },
+      required: ["chainId", "headBlock", "headAgeSeconds", "latencyMs", "checkedAt"],
+    },
   };
 }
 
@@ -185,7 +207,14 @@ function settings(doc: Doc, names: readonly SettingName[]) {
 function functions(doc: Doc) {
   const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
   const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
-  const listInputs = { ...filterProperties(doc), limit, waitFor, ...settings(doc, CALL_SETTING_NAMES) };
+  const verify = ref("Verify", doc("GetNodesArgs", "verify"));
+  const listInputs = {
+    ...filterProperties(doc),
+    limit,
+    waitFor,
+    verify,
+    ...settings(doc, CALL_SETTING_NAMES),
+  };
   return {
     [FUNCTION_TOKENS.getNode]: {
       description:
@@ -196,6 +225,7 @@ function functions(doc: Doc) {
         properties: {
           id: str(doc("GetNodeArgs", "id")),
           waitFor: ref("WaitFor", doc("GetNodeArgs", "waitFor")),
+          verify: ref("Verify", doc("GetNodeArgs", "verify")),
           ...settings(doc, CALL_SETTING_NAMES),
         },
         required: ["id"],

@@ -16,6 +16,7 @@ export function getNode(args: GetNodeArgs, opts?: pulumi.InvokeOptions): Promise
         "id": args.id,
         "maxRetries": args.maxRetries,
         "timeoutMs": args.timeoutMs,
+        "verify": args.verify,
         "waitFor": args.waitFor,
     }, opts);
 }
@@ -43,6 +44,13 @@ export interface GetNodeArgs {
      * `BLOCKCHAIN_TIMEOUT_MS`.
      */
     timeoutMs?: number;
+    /**
+     * Call the node's own endpoint as an app would before returning it: it must answer, accept its
+     * credentials, serve its network's chain and have a fresh head; else the call fails naming what
+     * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+     * ends when the node has the status and passes the check. The result carries `verified`.
+     */
+    verify?: inputs.Verify;
     /**
      * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
      * fail with a clear timeout error.
@@ -124,6 +132,10 @@ export interface GetNodeResult {
      */
     readonly type: string;
     /**
+     * What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+     */
+    readonly verified?: outputs.VerifiedEndpoint;
+    /**
      * Software version of the node, e.g. `1.9.9`.
      */
     readonly version?: string;
@@ -142,6 +154,7 @@ export function getNodeOutput(args: GetNodeOutputArgs, opts?: pulumi.InvokeOutpu
         "id": args.id,
         "maxRetries": args.maxRetries,
         "timeoutMs": args.timeoutMs,
+        "verify": args.verify,
         "waitFor": args.waitFor,
     }, opts);
 }
@@ -169,6 +182,13 @@ export interface GetNodeOutputArgs {
      * `BLOCKCHAIN_TIMEOUT_MS`.
      */
     timeoutMs?: pulumi.Input<number | undefined>;
+    /**
+     * Call the node's own endpoint as an app would before returning it: it must answer, accept its
+     * credentials, serve its network's chain and have a fresh head; else the call fails naming what
+     * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+     * ends when the node has the status and passes the check. The result carries `verified`.
+     */
+    verify?: pulumi.Input<inputs.VerifyArgs | undefined>;
     /**
      * Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
      * fail with a clear timeout error.

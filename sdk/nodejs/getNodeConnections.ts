@@ -103,6 +103,10 @@ export interface GetNodeConnectionsArgs {
      */
     type?: string;
     /**
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     */
+    verify?: inputs.Verify;
+    /**
      * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
      * clear timeout error naming the nodes still elsewhere.
      */
@@ -145,6 +149,7 @@ export function getNodeConnectionsOutput(args?: GetNodeConnectionsOutputArgs, op
         "status": args.status,
         "timeoutMs": args.timeoutMs,
         "type": args.type,
+        "verify": args.verify,
         "waitFor": args.waitFor,
     }, opts);
 }
@@ -245,6 +250,10 @@ export interface GetNodeConnectionsOutputArgs {
      * asking for it with another protocol is refused).
      */
     type?: pulumi.Input<string | undefined>;
+    /**
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     */
+    verify?: pulumi.Input<inputs.VerifyArgs | undefined>;
     /**
      * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
      * clear timeout error naming the nodes still elsewhere.

@@ -31,6 +31,7 @@ export function getNodes(args?: GetNodesArgs, opts?: pulumi.InvokeOptions): Prom
         "status": args.status,
         "timeoutMs": args.timeoutMs,
         "type": args.type,
+        "verify": args.verify,
         "waitFor": args.waitFor,
     }, opts);
 }
@@ -127,6 +128,10 @@ export interface GetNodesArgs {
      */
     type?: string;
     /**
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     */
+    verify?: inputs.Verify;
+    /**
      * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
      * clear timeout error naming the nodes still elsewhere.
      */
@@ -164,6 +169,7 @@ export function getNodesOutput(args?: GetNodesOutputArgs, opts?: pulumi.InvokeOu
         "status": args.status,
         "timeoutMs": args.timeoutMs,
         "type": args.type,
+        "verify": args.verify,
         "waitFor": args.waitFor,
     }, opts);
 }
@@ -259,6 +265,10 @@ export interface GetNodesOutputArgs {
      * asking for it with another protocol is refused).
      */
     type?: pulumi.Input<string | undefined>;
+    /**
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     */
+    verify?: pulumi.Input<inputs.VerifyArgs | undefined>;
     /**
      * Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
      * clear timeout error naming the nodes still elsewhere.

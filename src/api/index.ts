@@ -52,6 +52,7 @@ export type {
   NodeFilters,
 } from "./types";
 export { compact } from "./mapping";
+export { EndpointCheckError, normalizeChainId, readChainHead, type ChainHead } from "./node-check";
 
 // Checks and redaction the other layers apply to their own inputs and messages.
 export { checkApiUrl } from "./url";

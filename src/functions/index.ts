@@ -6,13 +6,12 @@ import {
   type NodeConnection,
   type NodeResult,
   type NodeWithConnection,
-} from "../provider";
+} from "../provider/node-views";
 import { nodeConnections, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./lookups";
-import { checkPromiseOptions, lookupOutput } from "./options";
-import { failingQuietly, fetchNode, fetchNodes } from "./program";
+import { checkPromiseOptions, failingQuietly, fetchNode, fetchNodes, lookupOutput } from "./program";
 
 export type { GetNodeArgs, GetNodeConnectionsArgs, GetNodesArgs, NodeFilterArgs } from "./lookups";
-export type { NodeConnection, NodeResult, NodeWithConnection } from "../provider";
+export type { NodeConnection, NodeResult, NodeWithConnection } from "../provider/node-views";
 export type { WaitFor } from "./wait";
 
 /** Every field of `T` as a `pulumi.Input` (a homomorphic mapped type: each field keeps its doc). */

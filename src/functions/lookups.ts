@@ -1,8 +1,9 @@
 /** What the functions look up, Pulumi-free, shared by the TypeScript functions and the plugin: each host passes its {@link Connect}. */
 import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } from "../api";
 import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
-import { toNodeConnection, type NodeConnection } from "../provider";
+import { toNodeConnection, type NodeConnection } from "../provider/node-views";
 import { SETTING_NAMES, type ConnectionArgs, type SettingName } from "../settings";
+import { checkVerify, verifyNodes, type CheckedNode, type Known, type VerifyOptions } from "./verify";
 import { waitUntil, type WaitFor } from "./wait";
 
 /** The filters of the node list (`GET /v1/nodes/`): the client's `NodeFilters`. */
@@ -17,6 +18,13 @@ export interface GetNodeArgs extends ConnectionArgs {
    * fail with a clear timeout error.
    */
   waitFor?: WaitFor;
+  /**
+   * Call the node's own endpoint as an app would before returning it: it must answer, accept its
+   * credentials, serve its network's chain and have a fresh head; else the call fails naming what
+   * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+   * ends when the node has the status and passes the check. The result carries `verified`.
+   */
+  verify?: boolean | VerifyOptions;
 }
 
 /** Arguments of `getNodes`: every filter of the node list, ordering, a bound and connection settings. */
@@ -31,6 +39,8 @@ export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
    * clear timeout error naming the nodes still elsewhere.
    */
   waitFor?: WaitFor;
+  /** Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once). */
+  verify?: boolean | VerifyOptions;
 }
 
 /**
@@ -46,11 +56,12 @@ export interface GetNodeConnectionsArgs extends GetNodesArgs {
 }
 
 /** Every argument of `getNode`. */
-export const GET_NODE_ARG_NAMES: readonly string[] = ["id", "waitFor", ...SETTING_NAMES];
+export const GET_NODE_ARG_NAMES: readonly string[] = ["id", "waitFor", "verify", ...SETTING_NAMES];
 
 /** Every argument of `getNodes` (its filters and `orderBy` included). */
 export const GET_NODES_ARG_NAMES: readonly string[] = [
   "waitFor",
+  "verify",
   "limit",
   ...SETTING_NAMES,
   ...NODE_FILTER_NAMES,
@@ -72,27 +83,56 @@ function connectionOf<T extends ConnectionArgs>(args: T): [ConnectionArgs, Omit<
   return [connection, rest as Omit<T, SettingName>];
 }
 
-/** Lists the matching nodes (and waits for their status when asked): raw `Node`s, for the views to shape. */
-export function listNodes(operation: string, args: GetNodesArgs, connect: Connect): Promise<Node[]> {
-  const [connection, { limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...filters }] = connectionOf(args);
+/** `fetch`, then the wait and the endpoint check asked for. */
+async function settled<T>(
+  operation: string,
+  { waitFor, verify, label = operation }: { waitFor?: WaitFor; verify?: unknown; label?: string },
+  fetch: () => Promise<T>,
+  nodesOf: (value: T) => Node[],
+  check: (value: T, verified: (nodes: Node[]) => Promise<CheckedNode[]>) => Promise<T>,
+  client: NodeServiceClient,
+  known: Known = {},
+): Promise<T> {
+  const checks = checkVerify(operation, verify);
+  const settle = checks && ((v: T) => check(v, (ns) => verifyNodes(operation, ns, checks, client, known)));
+  if (waitFor) return waitUntil(label, waitFor, fetch, nodesOf, {}, settle);
+  const value = await fetch();
+  return settle ? settle(value) : value;
+}
+
+/** Lists the matching nodes (waits for their status and checks their endpoints when asked), for the views to shape. */
+export function listNodes(operation: string, args: GetNodesArgs, connect: Connect): Promise<CheckedNode[]> {
+  const [connection, { limit = DEFAULT_GET_NODES_LIMIT, waitFor, verify, ...filters }] = connectionOf(args);
+  const known = { protocol: filters.protocol, publicNetwork: filters.publicNetwork } as Known;
   return connect(connection, (client) => {
     const list = () => client.listAllNodes(filters, { limit, operation });
-    return waitFor ? waitUntil(operation, waitFor, list, (ns) => ns) : list();
+    return settled(
+      operation,
+      { waitFor, verify },
+      list,
+      (ns) => ns,
+      (ns, check) => check(ns),
+      client,
+      known,
+    );
   });
 }
 
-/** Reads one node (and waits for its status when asked): the raw `Node`, for the views to shape. */
-export function readNode(operation: string, args: GetNodeArgs, connect: Connect): Promise<Node> {
+/** Reads one node (waits for its status and checks its endpoint when asked), for the views to shape. */
+export function readNode(operation: string, args: GetNodeArgs, connect: Connect): Promise<CheckedNode> {
   const unknown = unknownProperties(
     args as unknown as Record<string, unknown>,
     GET_NODE_ARG_NAMES,
     "argument",
   );
   if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
-  const [connection, { id, waitFor }] = connectionOf(args);
+  const [connection, { id, waitFor, verify }] = connectionOf(args);
   return connect(connection, (client) => {
     const read = () => client.getNode(id, { operation });
-    return waitFor ? waitUntil(`${operation} ${id}`, waitFor, read, (n) => [n]) : read();
+    const check = async (n: Node, verified: (ns: Node[]) => Promise<CheckedNode[]>) =>
+      (await verified([n]))[0];
+    const label = `${operation} ${id}`;
+    return settled(operation, { waitFor, verify, label }, read, (n) => [n], check, client);
   });
 }
 
@@ -100,7 +140,8 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
 const listOnly = (args: GetNodeConnectionsArgs) =>
   Object.keys(args).filter(
     (k) =>
-      !["id", "waitFor", ...SETTING_NAMES].includes(k) && (args as Record<string, unknown>)[k] !== undefined,
+      !["id", "waitFor", "verify", ...SETTING_NAMES].includes(k) &&
+      (args as Record<string, unknown>)[k] !== undefined,
   );
 
 /** The connections of the listed nodes, or of the one node `args.id` (an `id` with list arguments is refused). */
@@ -124,6 +165,6 @@ export async function nodeConnections(
       { resourceId: id },
     );
   }
-  const [connection, { waitFor }] = connectionOf(rest);
-  return [toNodeConnection(await read({ id, waitFor, ...connection }))];
+  const [connection, { waitFor, verify }] = connectionOf(rest);
+  return [toNodeConnection(await read({ id, waitFor, verify, ...connection }))];
 }

@@ -1,12 +1,13 @@
 /**
  * The functions' program host: stack config, the client of a call, one request for the same
  * arguments in one run (a listing once per run, a node read while in flight; never with `waitFor`
- * or `dependsOn`; a failure is forgotten), and quiet errors.
+ * or `dependsOn`; a failure is forgotten), quiet errors, and the invoke options (`dependsOn` and
+ * `parent` honoured; those choosing a plugin ignored: none serves these calls).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { isApiError, type Node, type NodeServiceClient, type RetryWait } from "../api";
+import { invalidInput, isApiError, type Node, type NodeServiceClient, type RetryWait } from "../api";
 import {
   appendHint,
   CONFIG_NAMESPACE,
@@ -19,8 +20,10 @@ import {
   settingFix,
   withClient,
 } from "../settings";
+import { show } from "../model";
 import { guardErrorReports } from "./error-reports";
 import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode, type GetNodeArgs, type GetNodesArgs } from "./lookups";
+import { VerifyError } from "./verify";
 import { WaitTimeoutError } from "./wait";
 
 // Loaded by a program: from here on, its uncaught errors are reported in finite time.
@@ -134,6 +137,7 @@ export function fetchNodes(operation: string, args: GetNodesArgs, fresh = false)
 /** Whether `error` is one a user can cause or meet (a setting, an input, a wait, the service): not a bug. */
 export function isExpectedFailure(error: unknown): error is Error {
   if (error instanceof SettingsError || error instanceof WaitTimeoutError) return true;
+  if (error instanceof VerifyError) return true;
   return isApiError(error);
 }
 
@@ -200,4 +204,67 @@ export function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resour
     });
   });
   return result;
+}
+
+/** What tells that `resource` has been applied: a custom resource's id, a component's children's. */
+function doneAt(resource: pulumi.Resource): pulumi.Output<unknown>[] {
+  // A DependencyResource has no id: its urn is all there is.
+  if (pulumi.CustomResource.isInstance(resource)) return [resource.id ?? resource.urn];
+  const children = (resource as unknown as { __childResources?: Set<pulumi.Resource> }).__childResources;
+  return [resource.urn, ...[...(children ?? [])].flatMap(doneAt)];
+}
+
+/** The entries of `dependsOn` that are not resources, known once every resource among them is applied. */
+function dependencies(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown[]> {
+  return (pulumi.output(dependsOn ?? []) as pulumi.Output<unknown>).apply((deps) => {
+    const list = ([] as unknown[]).concat(deps);
+    const isResource = (d: unknown): d is pulumi.Resource => pulumi.Resource.isInstance(d);
+    return pulumi
+      .all(list.filter(isResource).flatMap(doneAt))
+      .apply(() => list.filter((d) => !isResource(d)));
+  });
+}
+
+/** The arguments with a secret `apiKey` unwrapped: the key is used, never returned. */
+export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
+  args: T,
+): pulumi.Output<pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string }> {
+  const { apiKey, ...rest } = args;
+  return pulumi
+    .all([pulumi.output(rest), pulumi.unsecret(pulumi.output(apiKey))])
+    .apply(
+      ([r, key]) =>
+        ({ ...(r as object), apiKey: key }) as pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string },
+    );
+}
+
+/**
+ * An Output form's result: secret from the start, made by `lookup` once the arguments are known
+ * and `opts.dependsOn` is done (then `fresh`: sharing no earlier request).
+ */
+export function lookupOutput<P, T>(
+  operation: string,
+  args: { apiKey?: pulumi.Input<string> },
+  opts: pulumi.InvokeOutputOptions,
+  lookup: (args: P, fresh: boolean) => Promise<T>,
+): pulumi.Output<T> {
+  const allowed = "expected resources, e.g. { dependsOn: [network] }";
+  return pulumi.secret(pulumi.all([unsecretArgs(args), dependencies(opts.dependsOn)])).apply(([a, wrong]) =>
+    failingQuietly(async () => {
+      if (wrong.length > 0) {
+        throw invalidInput(operation, [{ field: "dependsOn", value: show(wrong[0]), allowed }]);
+      }
+      return lookup(a as P, opts.dependsOn !== undefined);
+    }, opts.parent),
+  );
+}
+
+/** Refuses `dependsOn` on a Promise form (Pulumi would drop it silently), naming the Output form. */
+export function checkPromiseOptions(operation: string, opts: pulumi.InvokeOptions): void {
+  const { dependsOn } = opts as pulumi.InvokeOutputOptions;
+  if (dependsOn === undefined) return;
+  const allowed = `use ${operation}Output(args, { dependsOn }), which waits for them`;
+  throw invalidInput(operation, [{ field: "dependsOn", value: "resources", allowed }], {
+    summary: "a Promise form cannot wait for resources, nothing was sent",
+  });
 }

@@ -1,4 +1,5 @@
 import { defaultSleep, invalidInput, type Node } from "../api";
+import { VerifyError } from "./verify";
 import { checkOneOf, NODE_STATUSES, NodeStatus, Problem, show } from "../model";
 
 /** Wait for nodes to reach a status. Every field is checked before the first poll. */
@@ -113,7 +114,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TI
 }
 
 /**
- * Calls `fetch` until every node it returns has `waitFor.status`; never runs past `timeoutSeconds`
+ * Calls `fetch` until every node it returns has `waitFor.status` (and `settle` passes: a
+ * {@link VerifyError} it throws polls again unless lasting); never runs past `timeoutSeconds`
  * (a poll still running then is abandoned). On timeout, a {@link WaitTimeoutError} naming the nodes still elsewhere.
  * The default sleep and the client's polls end at once when the process's requests are aborted
  * (the plugin cancelled or stopped): the wait then throws that reason.
@@ -124,26 +126,41 @@ export async function waitUntil<T>(
   fetch: () => Promise<T>,
   nodesOf: (value: T) => Node[],
   clock: WaitClock = {},
+  settle?: (value: T) => Promise<T>,
 ): Promise<T> {
   const { status, timeoutSeconds, intervalMs } = checkWaitFor(operation, waitFor);
   const now = clock.now ?? Date.now;
   const sleep = clock.sleep ?? defaultSleep;
   const deadline = now() + timeoutSeconds * 1000;
   let pending: Node[] | undefined;
+  let failed: VerifyError | undefined;
   const timedOut = (late: boolean) => {
-    const where = pending
-      ? `still not there: ${pending.map((n) => `${n.id} (${n.status})`).join(", ")}`
-      : "no poll answered";
+    const where = !pending
+      ? "no poll answered"
+      : pending.length > 0
+        ? `still not there: ${pending.map((n) => `${n.id} (${n.status})`).join(", ")}`
+        : failed
+          ? `the last endpoint check: ${failed.message.replace(/^[^:]*: /, "")}`
+          : "the endpoint check did not end in time";
     return new WaitTimeoutError(
-      `${operation}: timed out after ${timeoutSeconds} s waiting for status ${status}; ${where}${late && pending ? " (the last poll did not answer in time)" : ""}`,
+      `${operation}: timed out after ${timeoutSeconds} s waiting for status ${status}${settle ? " and a passing endpoint check" : ""}; ${where}${late && pending ? " (the last poll did not answer in time)" : ""}`,
     );
   };
+  const bounded = <V>(first: boolean, promise: () => Promise<V>) =>
+    first && timeoutSeconds === 0 ? promise() : within(promise(), Math.max(0, deadline - now()));
   for (let first = true; ; first = false) {
-    const value =
-      first && timeoutSeconds === 0 ? await fetch() : await within(fetch(), Math.max(0, deadline - now()));
+    let value = await bounded(first, fetch);
     if (value === TIMED_OUT) throw timedOut(true);
     pending = nodesOf(value).filter((n) => n.status !== status);
-    if (pending.length === 0) return value;
+    if (pending.length === 0 && settle) {
+      const ready = value;
+      value = await bounded(first, () => settle(ready)).catch((error: unknown) => {
+        if (!(error instanceof VerifyError) || error.lasting || timeoutSeconds === 0) throw error;
+        failed = error;
+        return TIMED_OUT;
+      });
+      if (value !== TIMED_OUT) return value;
+    } else if (pending.length === 0) return value;
     if (now() + intervalMs >= deadline) throw timedOut(false);
     await sleep(intervalMs);
   }

@@ -13,6 +13,8 @@ export {
   allowsSharedNodes,
   protocolOfPublicNetwork,
 } from "./protocols";
+export type { ChainFamily } from "./chains";
+export { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, RPC_PATHS } from "./chains";
 export type { CloudProvider, Region } from "./enums";
 export { PROVIDERS, PROVIDER_REGIONS, PROVIDER_REGION_PAIRS, REGIONS, regionsOf } from "./enums";
 export type { NetworkStatus, NodeRole, NodeStatus, NodeType, OrderBy, ProjectType } from "./enums";
@@ -44,10 +46,11 @@ export {
   NODE_SECRET_FIELDS,
   SECRET_DETAIL_FIELDS,
   SECRET_FIELD_NAMES,
+  nodeAccess,
   secretForms,
   secretValues,
 } from "./node-fields";
-export type { NodeDetailValues, NodeEndpointName, NodeSecretName } from "./node-fields";
+export type { NodeAccess, NodeDetailValues, NodeEndpointName, NodeSecretName } from "./node-fields";
 export {
   MAX_API_KEY_LENGTH,
   MAX_API_URL_LENGTH,

@@ -11,6 +11,16 @@ export interface NodeDetailField {
   readonly secret: boolean;
   /** `text` or `list` (of strings): readable; `endpoint` or `credential`: secret. */
   readonly value: "text" | "list" | "endpoint" | "credential";
+  /** What an app calls the node with: the RPC endpoint, or one of its credentials. */
+  readonly use?: keyof NodeAccess;
+}
+
+/** How an app reaches a node: its RPC endpoint and the credentials for it, as the service gives them. */
+export interface NodeAccess {
+  url?: string;
+  key?: string;
+  username?: string;
+  password?: string;
 }
 
 /** Every field of a node's details, in the order the views show them. */
@@ -22,7 +32,7 @@ export const NODE_DETAIL_FIELDS = {
   /** Enabled API namespaces, e.g. `["net", "eth", "web3"]`; missing on protocols without them. */
   apiNamespaces: { wire: "api_namespaces", secret: false, value: "list" },
   /** The HTTPS (JSON-RPC) endpoint URL; it may embed the auth key in its path. */
-  httpsEndpoint: { wire: "https_endpoint", secret: true, value: "endpoint" },
+  httpsEndpoint: { wire: "https_endpoint", secret: true, value: "endpoint", use: "url" },
   /** The WebSocket endpoint URL; it may embed the auth key in its path. */
   wssEndpoint: { wire: "wss_endpoint", secret: true, value: "endpoint" },
   /** The GraphQL endpoint URL, on protocols that have one. */
@@ -30,11 +40,11 @@ export const NODE_DETAIL_FIELDS = {
   /** The beacon-chain endpoint URL (Ethereum). */
   beaconEndpoint: { wire: "beacon_endpoint", secret: true, value: "endpoint" },
   /** User name for the endpoints' basic authentication. */
-  authUsername: { wire: "auth_username", secret: true, value: "credential" },
+  authUsername: { wire: "auth_username", secret: true, value: "credential", use: "username" },
   /** Password for the endpoints' basic authentication. */
-  authPassword: { wire: "auth_password", secret: true, value: "credential" },
+  authPassword: { wire: "auth_password", secret: true, value: "credential", use: "password" },
   /** The node's auth key (often also part of the endpoint paths). */
-  authKey: { wire: "auth_key", secret: true, value: "credential" },
+  authKey: { wire: "auth_key", secret: true, value: "credential", use: "key" },
 } as const satisfies Record<string, NodeDetailField>;
 
 /** The table's type. */
@@ -102,4 +112,14 @@ export function secretForms(secret: string): string[] {
   }
   forms.push(JSON.stringify(secret).slice(1, -1));
   return [...new Set(forms)];
+}
+
+/** The {@link NodeAccess} of a node's details, by the table's `use` of each field. */
+export function nodeAccess(details: NodeDetailValues): NodeAccess {
+  const access: NodeAccess = {};
+  for (const name of NAMES) {
+    const use = (NODE_DETAIL_FIELDS[name] as NodeDetailField).use;
+    if (use) access[use] = details[name] as string | undefined;
+  }
+  return access;
 }

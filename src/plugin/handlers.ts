@@ -187,9 +187,18 @@ const FUNCTION_ARGS: Record<string, readonly string[]> = {
 
 const connect: Connect = (args, use) => withClient(args, readProviderConfig, use);
 
+/** A key as the schema spells it: Python sends a dict argument's keys as written (`timeout_seconds`). */
+const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
 /** `invoke` of a function; `getNodeConnections`'s `connections` are wrapped as a secret. */
 export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMap> {
   const plain = revealProps(args).props;
+  for (const name of ["waitFor", "verify"]) {
+    const value = plain[name];
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      plain[name] = Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), v]));
+    }
+  }
   const known = FUNCTION_ARGS[tok];
   const problems = known ? unknownProperties(plain, known, "argument") : [];
   if (problems.length > 0) throw invalidInput(tok.split(":").pop() ?? tok, problems);

@@ -21,4 +21,10 @@ export type { ManagedInput, NetworkInputs, NetworkOutputs } from "./network";
 export { inputNames, secretOutputs } from "./table";
 export type { Inputs, Outputs, PropertySpec, PropertyTable, PropertyTypes, TypeOf } from "./table";
 export { MASK, maskEndpoint, toNodeConnection, toNodeResult, toNodeWithConnection } from "./node-views";
-export type { MaskedEndpoints, NodeConnection, NodeResult, NodeWithConnection } from "./node-views";
+export type {
+  MaskedEndpoints,
+  NodeConnection,
+  NodeResult,
+  NodeWithConnection,
+  VerifiedEndpoint,
+} from "./node-views";

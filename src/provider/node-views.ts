@@ -59,6 +59,22 @@ export interface NodeResult extends MaskedEndpoints {
   version?: string;
   /** Enabled API namespaces, e.g. `["net", "eth", "web3"]`; missing on protocols without them. */
   apiNamespaces?: string[];
+  /** What the node's own endpoint answered to the check `verify` asked for; missing without `verify`. */
+  verified?: VerifiedEndpoint;
+}
+
+/** A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL. */
+export interface VerifiedEndpoint {
+  /** The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`. */
+  chainId: string;
+  /** The number (height, level) of its head block. */
+  headBlock: number;
+  /** How old its head block was at the check, in whole seconds. */
+  headAgeSeconds: number;
+  /** The round trip of its first answer, in milliseconds. */
+  latencyMs: number;
+  /** When it was checked: an ISO 8601 date and time. */
+  checkedAt: string;
 }
 
 /**
@@ -102,7 +118,7 @@ function defined<T extends object>(value: T): T {
 }
 
 /** The metadata view of a node: no endpoint or credential, `details` flattened, a masked twin of each endpoint. */
-export function toNodeResult(node: Node): NodeResult {
+export function toNodeResult(node: Node & { verified?: VerifiedEndpoint }): NodeResult {
   const { details, ...meta } = node;
   const credentials = NODE_CREDENTIAL_FIELDS.map((field) => details[field]);
   const masked: MaskedEndpoints = {};
@@ -127,6 +143,7 @@ export function toNodeResult(node: Node): NodeResult {
     version: details.version,
     apiNamespaces: details.apiNamespaces,
     ...masked,
+    verified: meta.verified,
   });
 }
 

@@ -68,7 +68,7 @@ describe("list nodes", () => {
   it("includes the fixtures' nodes and maps details", () => {
     const beacon = all.find((n) => n.id === emulator().fixtures.beaconNode);
     expect(beacon?.network).toBe(emulator().fixtures.networkWithNodes);
-    expect(beacon?.details.beaconEndpoint).toMatch(/^https:\/\//);
+    expect(beacon?.details.beaconEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
     expect(beacon?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(beacon?.creator?.organization.id).toBe(emulator().fixtures.organization);
   });

@@ -87,7 +87,7 @@ describe("Network through the dynamic-provider host", () => {
     expect(nodes[0]).not.toHaveProperty("details");
     for (const secret of emulator().secrets()) expect(JSON.stringify(nodes)).not.toContain(secret);
     expect(connections.map((c) => c.id)).toEqual(nodes.map((n) => n.id));
-    expect(connections[0].httpsEndpoint).toMatch(/^https:\/\//);
+    expect(connections[0].httpsEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
     expect(created.properties.managedInputs).toEqual(["name"]);
     expect(JSON.stringify(created.properties)).not.toContain(emulator().apiKey);
     expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");

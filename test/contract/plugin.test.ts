@@ -162,14 +162,14 @@ describe("Network", () => {
     expect(isSecret(connections)).toBe(true);
     const list = (connections as { value: Array<Props> }).value;
     expect(list.length).toBeGreaterThan(0);
-    expect(list[0].httpsEndpoint).toMatch(/^https:\/\//);
+    expect(list[0].httpsEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
 
     const nodes = created.properties.nodes as Array<Props>;
     expect(isSecret(nodes)).toBe(false);
     expect(nodes.map((n) => n.id)).toEqual(list.map((c) => c.id));
     expect(nodes[0]).toMatchObject({
       network: id(),
-      httpsEndpointMasked: expect.stringMatching(/^https:\/\//),
+      httpsEndpointMasked: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/),
     });
 
     const { plainStrings, exposed } = audit(created.properties);

@@ -1,6 +1,7 @@
 /**
  * The CI guide's pipeline (docs/ci.md) when the service rotates credentials: an infra stack's
- * functions deliver a node's new endpoint to an app stack (StackReference) in one run, while
+ * functions deliver a node's new endpoint, proven (`verify`), to an app stack (StackReference) in
+ * one run, and stop the pipeline before the app job when the node serves another chain or stalls; while
  * `Network.connections` follows on `up --refresh`; a rotated organization key is refused at
  * preview, naming its source; no credential, old or new, leaks.
  */
@@ -43,8 +44,8 @@ import { getNodeOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes"
 
 const network = new Network("main", { networkId: "${NETWORK}" }, { retainOnDelete: true });
 
-// Read from the service on every run.
-export const rpcUrl = getNodeOutput({ id: "${NODE}" }).httpsEndpoint;
+// Read from the service on every run, and proven: it answers on its network's chain, head fresh.
+export const rpcUrl = getNodeOutput({ id: "${NODE}", verify: true }).httpsEndpoint;
 export const wsUrls = getNodesOutput({ network: network.networkId, orderBy: "name" }).apply((ns) =>
   JSON.stringify(ns.map((n) => n.wssEndpoint)),
 );
@@ -102,8 +103,13 @@ describeWithEngine()("a rotated credential through the infra -> app pipeline, un
     run?.sandbox.cleanup();
   });
 
-  async function http(url: string, key: string, method = "GET"): Promise<unknown> {
-    const res = await fetch(url, { method, headers: { Authorization: `Bearer ${key}` } });
+  async function http(url: string, key: string, method = "GET", body?: unknown): Promise<unknown> {
+    const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
     return res.json();
   }
@@ -183,6 +189,26 @@ describeWithEngine()("a rotated credential through the infra -> app pipeline, un
       // ...until up --refresh reads the network again.
       await up(infra, "infra up --refresh", "--refresh");
       expect(await infraOutputs()).toMatchObject({ rpcUrl: newEndpoint, snapshotRpcUrl: newEndpoint });
+
+      // The node goes bad: the infra job stops with one line naming why, and the app job never runs.
+      const rehearse = (behaviour: object) =>
+        http(
+          `${emulator!.info.url}/_emulator/nodes/${NODE}/endpoint`,
+          emulator!.info.adminKey,
+          "PUT",
+          behaviour,
+        );
+      const gate = `getNodeOutput: ${NODE} failed its endpoint check:`;
+      await rehearse({ chainId: "5" });
+      await expect(pipeline("a node serving another chain")).rejects.toThrow(
+        `${gate} wrong chain: it serves 5, ethereum-mainnet is 1. Point the app at a node of the right network`,
+      );
+      await rehearse({ chainId: null, stalledSeconds: 900 });
+      await expect(pipeline("a stalled node")).rejects.toThrow(
+        new RegExp(`${gate} its head block \\d+ is 90\\d s old \\(at most 120 s accepted\\)`),
+      );
+      expect(fs.readFileSync(deployedFile, "utf8")).toBe(deployed);
+      await rehearse({ stalledSeconds: null });
 
       // The service rotates the organization's key: the job's old secret is refused at preview, in one line.
       const { apiKey } = (await http(

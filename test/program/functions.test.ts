@@ -87,7 +87,7 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     ] as const) {
       expect(await pulumi.isSecret(out)).toBe(true);
       expect(await valueOf(out)).toBe(value);
-      expect(value).toMatch(/^(RPC_URL=)?https:\/\//);
+      expect(value).toMatch(/^(RPC_URL=)?http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
     }
     // A readable list, from the Output form, in one line.
     const names = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.name)));
@@ -168,7 +168,7 @@ describe("getNodeConnectionsOutput: connection data, secret as a whole, plain st
     const [conn, ...rest] = await valueOf(one);
     expect(rest).toEqual([]);
     expect(conn.id).toBe(id);
-    expect(conn.beaconEndpoint).toMatch(/^https:\/\//);
+    expect(conn.beaconEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
 
     const e = await outputRejection(
       sdk.getNodeConnectionsOutput({

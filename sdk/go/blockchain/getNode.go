@@ -37,6 +37,11 @@ type GetNodeArgs struct {
 	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
 	// `BLOCKCHAIN_TIMEOUT_MS`.
 	TimeoutMs *float64 `pulumi:"timeoutMs"`
+	// Call the node's own endpoint as an app would before returning it: it must answer, accept its
+	// credentials, serve its network's chain and have a fresh head; else the call fails naming what
+	// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+	// ends when the node has the status and passes the check. The result carries `verified`.
+	Verify *Verify `pulumi:"verify"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.
 	WaitFor *WaitFor `pulumi:"waitFor"`
@@ -81,6 +86,8 @@ type GetNodeResult struct {
 	Status string `pulumi:"status"`
 	// `shared` (a node shared by many customers) or `dedicated`.
 	Type string `pulumi:"type"`
+	// What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+	Verified *VerifiedEndpoint `pulumi:"verified"`
 	// Software version of the node, e.g. `1.9.9`.
 	Version *string `pulumi:"version"`
 	// The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
@@ -107,6 +114,11 @@ type GetNodeOutputArgs struct {
 	// Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
 	// `BLOCKCHAIN_TIMEOUT_MS`.
 	TimeoutMs pulumi.Float64PtrInput `pulumi:"timeoutMs"`
+	// Call the node's own endpoint as an app would before returning it: it must answer, accept its
+	// credentials, serve its network's chain and have a fresh head; else the call fails naming what
+	// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+	// ends when the node has the status and passes the check. The result carries `verified`.
+	Verify VerifyPtrInput `pulumi:"verify"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.
 	WaitFor WaitForPtrInput `pulumi:"waitFor"`
@@ -217,6 +229,11 @@ func (o GetNodeResultOutput) Status() pulumi.StringOutput {
 // `shared` (a node shared by many customers) or `dedicated`.
 func (o GetNodeResultOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v GetNodeResult) string { return v.Type }).(pulumi.StringOutput)
+}
+
+// What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+func (o GetNodeResultOutput) Verified() VerifiedEndpointPtrOutput {
+	return o.ApplyT(func(v GetNodeResult) *VerifiedEndpoint { return v.Verified }).(VerifiedEndpointPtrOutput)
 }
 
 // Software version of the node, e.g. `1.9.9`.

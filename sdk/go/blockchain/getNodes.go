@@ -77,6 +77,8 @@ type GetNodesArgs struct {
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type *string `pulumi:"type"`
+	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+	Verify *Verify `pulumi:"verify"`
 	// Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
 	// clear timeout error naming the nodes still elsewhere.
 	WaitFor *WaitFor `pulumi:"waitFor"`
@@ -147,6 +149,8 @@ type GetNodesOutputArgs struct {
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type pulumi.StringPtrInput `pulumi:"type"`
+	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+	Verify VerifyPtrInput `pulumi:"verify"`
 	// Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
 	// clear timeout error naming the nodes still elsewhere.
 	WaitFor WaitForPtrInput `pulumi:"waitFor"`

@@ -374,6 +374,8 @@ type NodeResult struct {
 	Status string `pulumi:"status"`
 	// `shared` (a node shared by many customers) or `dedicated`.
 	Type string `pulumi:"type"`
+	// What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+	Verified *VerifiedEndpoint `pulumi:"verified"`
 	// Software version of the node, e.g. `1.9.9`.
 	Version *string `pulumi:"version"`
 	// The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
@@ -490,6 +492,11 @@ func (o NodeResultOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v NodeResult) string { return v.Type }).(pulumi.StringOutput)
 }
 
+// What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+func (o NodeResultOutput) Verified() VerifiedEndpointPtrOutput {
+	return o.ApplyT(func(v NodeResult) *VerifiedEndpoint { return v.Verified }).(VerifiedEndpointPtrOutput)
+}
+
 // Software version of the node, e.g. `1.9.9`.
 func (o NodeResultOutput) Version() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v NodeResult) *string { return v.Version }).(pulumi.StringPtrOutput)
@@ -518,6 +525,333 @@ func (o NodeResultArrayOutput) Index(i pulumi.IntInput) NodeResultOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) NodeResult {
 		return vs[0].([]NodeResult)[vs[1].(int)]
 	}).(NodeResultOutput)
+}
+
+// A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL.
+type VerifiedEndpoint struct {
+	// The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+	ChainId string `pulumi:"chainId"`
+	// When it was checked: an ISO 8601 date and time.
+	CheckedAt string `pulumi:"checkedAt"`
+	// How old its head block was at the check, in whole seconds.
+	HeadAgeSeconds int `pulumi:"headAgeSeconds"`
+	// The number (height, level) of its head block.
+	HeadBlock int `pulumi:"headBlock"`
+	// The round trip of its first answer, in milliseconds.
+	LatencyMs int `pulumi:"latencyMs"`
+}
+
+// A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL.
+type VerifiedEndpointOutput struct{ *pulumi.OutputState }
+
+func (VerifiedEndpointOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*VerifiedEndpoint)(nil)).Elem()
+}
+
+func (o VerifiedEndpointOutput) ToVerifiedEndpointOutput() VerifiedEndpointOutput {
+	return o
+}
+
+func (o VerifiedEndpointOutput) ToVerifiedEndpointOutputWithContext(ctx context.Context) VerifiedEndpointOutput {
+	return o
+}
+
+// The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+func (o VerifiedEndpointOutput) ChainId() pulumi.StringOutput {
+	return o.ApplyT(func(v VerifiedEndpoint) string { return v.ChainId }).(pulumi.StringOutput)
+}
+
+// When it was checked: an ISO 8601 date and time.
+func (o VerifiedEndpointOutput) CheckedAt() pulumi.StringOutput {
+	return o.ApplyT(func(v VerifiedEndpoint) string { return v.CheckedAt }).(pulumi.StringOutput)
+}
+
+// How old its head block was at the check, in whole seconds.
+func (o VerifiedEndpointOutput) HeadAgeSeconds() pulumi.IntOutput {
+	return o.ApplyT(func(v VerifiedEndpoint) int { return v.HeadAgeSeconds }).(pulumi.IntOutput)
+}
+
+// The number (height, level) of its head block.
+func (o VerifiedEndpointOutput) HeadBlock() pulumi.IntOutput {
+	return o.ApplyT(func(v VerifiedEndpoint) int { return v.HeadBlock }).(pulumi.IntOutput)
+}
+
+// The round trip of its first answer, in milliseconds.
+func (o VerifiedEndpointOutput) LatencyMs() pulumi.IntOutput {
+	return o.ApplyT(func(v VerifiedEndpoint) int { return v.LatencyMs }).(pulumi.IntOutput)
+}
+
+type VerifiedEndpointPtrOutput struct{ *pulumi.OutputState }
+
+func (VerifiedEndpointPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**VerifiedEndpoint)(nil)).Elem()
+}
+
+func (o VerifiedEndpointPtrOutput) ToVerifiedEndpointPtrOutput() VerifiedEndpointPtrOutput {
+	return o
+}
+
+func (o VerifiedEndpointPtrOutput) ToVerifiedEndpointPtrOutputWithContext(ctx context.Context) VerifiedEndpointPtrOutput {
+	return o
+}
+
+func (o VerifiedEndpointPtrOutput) Elem() VerifiedEndpointOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) VerifiedEndpoint {
+		if v != nil {
+			return *v
+		}
+		var ret VerifiedEndpoint
+		return ret
+	}).(VerifiedEndpointOutput)
+}
+
+// The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+func (o VerifiedEndpointPtrOutput) ChainId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ChainId
+	}).(pulumi.StringPtrOutput)
+}
+
+// When it was checked: an ISO 8601 date and time.
+func (o VerifiedEndpointPtrOutput) CheckedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.CheckedAt
+	}).(pulumi.StringPtrOutput)
+}
+
+// How old its head block was at the check, in whole seconds.
+func (o VerifiedEndpointPtrOutput) HeadAgeSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.HeadAgeSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// The number (height, level) of its head block.
+func (o VerifiedEndpointPtrOutput) HeadBlock() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.HeadBlock
+	}).(pulumi.IntPtrOutput)
+}
+
+// The round trip of its first answer, in milliseconds.
+func (o VerifiedEndpointPtrOutput) LatencyMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *VerifiedEndpoint) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.LatencyMs
+	}).(pulumi.IntPtrOutput)
+}
+
+// Call the node's own endpoint as an app would before returning it: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head; else the call fails naming what
+// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+type Verify struct {
+	// The chain the endpoint must serve, instead of the one its network's public network means:
+	// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+	// chain id, Bitcoin's `test`.
+	ExpectedChainId *string `pulumi:"expectedChainId"`
+	// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+	// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+	MaxHeadAgeSeconds *float64 `pulumi:"maxHeadAgeSeconds"`
+	// Seconds each node's check may take, from 0.1 to 300. Default 10.
+	TimeoutSeconds *float64 `pulumi:"timeoutSeconds"`
+}
+
+// VerifyInput is an input type that accepts VerifyArgs and VerifyOutput values.
+// You can construct a concrete instance of `VerifyInput` via:
+//
+//	VerifyArgs{...}
+type VerifyInput interface {
+	pulumi.Input
+
+	ToVerifyOutput() VerifyOutput
+	ToVerifyOutputWithContext(context.Context) VerifyOutput
+}
+
+// Call the node's own endpoint as an app would before returning it: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head; else the call fails naming what
+// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+type VerifyArgs struct {
+	// The chain the endpoint must serve, instead of the one its network's public network means:
+	// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+	// chain id, Bitcoin's `test`.
+	ExpectedChainId pulumi.StringPtrInput `pulumi:"expectedChainId"`
+	// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+	// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+	MaxHeadAgeSeconds pulumi.Float64PtrInput `pulumi:"maxHeadAgeSeconds"`
+	// Seconds each node's check may take, from 0.1 to 300. Default 10.
+	TimeoutSeconds pulumi.Float64PtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (VerifyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Verify)(nil)).Elem()
+}
+
+func (i VerifyArgs) ToVerifyOutput() VerifyOutput {
+	return i.ToVerifyOutputWithContext(context.Background())
+}
+
+func (i VerifyArgs) ToVerifyOutputWithContext(ctx context.Context) VerifyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerifyOutput)
+}
+
+func (i VerifyArgs) ToVerifyPtrOutput() VerifyPtrOutput {
+	return i.ToVerifyPtrOutputWithContext(context.Background())
+}
+
+func (i VerifyArgs) ToVerifyPtrOutputWithContext(ctx context.Context) VerifyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerifyOutput).ToVerifyPtrOutputWithContext(ctx)
+}
+
+// VerifyPtrInput is an input type that accepts VerifyArgs, VerifyPtr and VerifyPtrOutput values.
+// You can construct a concrete instance of `VerifyPtrInput` via:
+//
+//	        VerifyArgs{...}
+//
+//	or:
+//
+//	        nil
+type VerifyPtrInput interface {
+	pulumi.Input
+
+	ToVerifyPtrOutput() VerifyPtrOutput
+	ToVerifyPtrOutputWithContext(context.Context) VerifyPtrOutput
+}
+
+type verifyPtrType VerifyArgs
+
+func VerifyPtr(v *VerifyArgs) VerifyPtrInput {
+	return (*verifyPtrType)(v)
+}
+
+func (*verifyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Verify)(nil)).Elem()
+}
+
+func (i *verifyPtrType) ToVerifyPtrOutput() VerifyPtrOutput {
+	return i.ToVerifyPtrOutputWithContext(context.Background())
+}
+
+func (i *verifyPtrType) ToVerifyPtrOutputWithContext(ctx context.Context) VerifyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(VerifyPtrOutput)
+}
+
+// Call the node's own endpoint as an app would before returning it: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head; else the call fails naming what
+// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+type VerifyOutput struct{ *pulumi.OutputState }
+
+func (VerifyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Verify)(nil)).Elem()
+}
+
+func (o VerifyOutput) ToVerifyOutput() VerifyOutput {
+	return o
+}
+
+func (o VerifyOutput) ToVerifyOutputWithContext(ctx context.Context) VerifyOutput {
+	return o
+}
+
+func (o VerifyOutput) ToVerifyPtrOutput() VerifyPtrOutput {
+	return o.ToVerifyPtrOutputWithContext(context.Background())
+}
+
+func (o VerifyOutput) ToVerifyPtrOutputWithContext(ctx context.Context) VerifyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Verify) *Verify {
+		return &v
+	}).(VerifyPtrOutput)
+}
+
+// The chain the endpoint must serve, instead of the one its network's public network means:
+// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+// chain id, Bitcoin's `test`.
+func (o VerifyOutput) ExpectedChainId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Verify) *string { return v.ExpectedChainId }).(pulumi.StringPtrOutput)
+}
+
+// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+func (o VerifyOutput) MaxHeadAgeSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v Verify) *float64 { return v.MaxHeadAgeSeconds }).(pulumi.Float64PtrOutput)
+}
+
+// Seconds each node's check may take, from 0.1 to 300. Default 10.
+func (o VerifyOutput) TimeoutSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v Verify) *float64 { return v.TimeoutSeconds }).(pulumi.Float64PtrOutput)
+}
+
+type VerifyPtrOutput struct{ *pulumi.OutputState }
+
+func (VerifyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Verify)(nil)).Elem()
+}
+
+func (o VerifyPtrOutput) ToVerifyPtrOutput() VerifyPtrOutput {
+	return o
+}
+
+func (o VerifyPtrOutput) ToVerifyPtrOutputWithContext(ctx context.Context) VerifyPtrOutput {
+	return o
+}
+
+func (o VerifyPtrOutput) Elem() VerifyOutput {
+	return o.ApplyT(func(v *Verify) Verify {
+		if v != nil {
+			return *v
+		}
+		var ret Verify
+		return ret
+	}).(VerifyOutput)
+}
+
+// The chain the endpoint must serve, instead of the one its network's public network means:
+// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+// chain id, Bitcoin's `test`.
+func (o VerifyPtrOutput) ExpectedChainId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Verify) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ExpectedChainId
+	}).(pulumi.StringPtrOutput)
+}
+
+// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+func (o VerifyPtrOutput) MaxHeadAgeSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Verify) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.MaxHeadAgeSeconds
+	}).(pulumi.Float64PtrOutput)
+}
+
+// Seconds each node's check may take, from 0.1 to 300. Default 10.
+func (o VerifyPtrOutput) TimeoutSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *Verify) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.Float64PtrOutput)
 }
 
 // Wait for nodes to reach a status. Every field is checked before the first poll.
@@ -707,6 +1041,8 @@ func (o WaitForPtrOutput) TimeoutSeconds() pulumi.Float64PtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*VerifyInput)(nil)).Elem(), VerifyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*VerifyPtrInput)(nil)).Elem(), VerifyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WaitForInput)(nil)).Elem(), WaitForArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*WaitForPtrInput)(nil)).Elem(), WaitForArgs{})
 	pulumi.RegisterOutputType(CreatorOutput{})
@@ -717,6 +1053,10 @@ func init() {
 	pulumi.RegisterOutputType(NodeConnectionArrayOutput{})
 	pulumi.RegisterOutputType(NodeResultOutput{})
 	pulumi.RegisterOutputType(NodeResultArrayOutput{})
+	pulumi.RegisterOutputType(VerifiedEndpointOutput{})
+	pulumi.RegisterOutputType(VerifiedEndpointPtrOutput{})
+	pulumi.RegisterOutputType(VerifyOutput{})
+	pulumi.RegisterOutputType(VerifyPtrOutput{})
 	pulumi.RegisterOutputType(WaitForOutput{})
 	pulumi.RegisterOutputType(WaitForPtrOutput{})
 }

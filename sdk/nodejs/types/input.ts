@@ -6,6 +6,54 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
+ * Call the node's own endpoint as an app would before returning it: it must answer, accept its
+ * credentials, serve its network's chain and have a fresh head; else the call fails naming what
+ * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+ * ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+ */
+export interface Verify {
+    /**
+     * The chain the endpoint must serve, instead of the one its network's public network means:
+     * an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+     * chain id, Bitcoin's `test`.
+     */
+    expectedChainId?: string;
+    /**
+     * The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+     * for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+     */
+    maxHeadAgeSeconds?: number;
+    /**
+     * Seconds each node's check may take, from 0.1 to 300. Default 10.
+     */
+    timeoutSeconds?: number;
+}
+
+/**
+ * Call the node's own endpoint as an app would before returning it: it must answer, accept its
+ * credentials, serve its network's chain and have a fresh head; else the call fails naming what
+ * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+ * ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+ */
+export interface VerifyArgs {
+    /**
+     * The chain the endpoint must serve, instead of the one its network's public network means:
+     * an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+     * chain id, Bitcoin's `test`.
+     */
+    expectedChainId?: pulumi.Input<string | undefined>;
+    /**
+     * The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+     * for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+     */
+    maxHeadAgeSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * Seconds each node's check may take, from 0.1 to 300. Default 10.
+     */
+    timeoutSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
  * Wait for nodes to reach a status. Every field is checked before the first poll.
  */
 export interface WaitFor {

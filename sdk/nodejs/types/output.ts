@@ -174,6 +174,10 @@ export interface NodeResult {
      */
     type: string;
     /**
+     * What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+     */
+    verified?: outputs.VerifiedEndpoint;
+    /**
      * Software version of the node, e.g. `1.9.9`.
      */
     version?: string;
@@ -181,5 +185,31 @@ export interface NodeResult {
      * The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
      */
     wssEndpointMasked?: string;
+}
+
+/**
+ * A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL.
+ */
+export interface VerifiedEndpoint {
+    /**
+     * The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+     */
+    chainId: string;
+    /**
+     * When it was checked: an ISO 8601 date and time.
+     */
+    checkedAt: string;
+    /**
+     * How old its head block was at the check, in whole seconds.
+     */
+    headAgeSeconds: number;
+    /**
+     * The number (height, level) of its head block.
+     */
+    headBlock: number;
+    /**
+     * The round trip of its first answer, in milliseconds.
+     */
+    latencyMs: number;
 }
 

@@ -15,9 +15,100 @@ else:
 from . import _utilities
 
 __all__ = [
+    'Verify',
+    'VerifyDict',
     'WaitFor',
     'WaitForDict',
 ]
+
+class VerifyDict(TypedDict):
+    """
+    Call the node's own endpoint as an app would before returning it: it must answer, accept its
+    credentials, serve its network's chain and have a fresh head; else the call fails naming what
+    failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+    ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+    """
+    expected_chain_id: NotRequired[_builtins.str]
+    """
+    The chain the endpoint must serve, instead of the one its network's public network means:
+    an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+    chain id, Bitcoin's `test`.
+    """
+    max_head_age_seconds: NotRequired[_builtins.float]
+    """
+    The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+    for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+    """
+    timeout_seconds: NotRequired[_builtins.float]
+    """
+    Seconds each node's check may take, from 0.1 to 300. Default 10.
+    """
+
+@pulumi.input_type
+class Verify:
+    def __init__(__self__, *,
+                 expected_chain_id: Optional[_builtins.str] = None,
+                 max_head_age_seconds: Optional[_builtins.float] = None,
+                 timeout_seconds: Optional[_builtins.float] = None):
+        """
+        Call the node's own endpoint as an app would before returning it: it must answer, accept its
+        credentials, serve its network's chain and have a fresh head; else the call fails naming what
+        failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+        ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+
+        :param _builtins.str expected_chain_id: The chain the endpoint must serve, instead of the one its network's public network means:
+               an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+               chain id, Bitcoin's `test`.
+        :param _builtins.float max_head_age_seconds: The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+               for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+        :param _builtins.float timeout_seconds: Seconds each node's check may take, from 0.1 to 300. Default 10.
+        """
+        if expected_chain_id is not None:
+            pulumi.set(__self__, "expected_chain_id", expected_chain_id)
+        if max_head_age_seconds is not None:
+            pulumi.set(__self__, "max_head_age_seconds", max_head_age_seconds)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter(name="expectedChainId")
+    def expected_chain_id(self) -> Optional[_builtins.str]:
+        """
+        The chain the endpoint must serve, instead of the one its network's public network means:
+        an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
+        chain id, Bitcoin's `test`.
+        """
+        return pulumi.get(self, "expected_chain_id")
+
+    @expected_chain_id.setter
+    def expected_chain_id(self, value: Optional[_builtins.str]):
+        pulumi.set(self, "expected_chain_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxHeadAgeSeconds")
+    def max_head_age_seconds(self) -> Optional[_builtins.float]:
+        """
+        The oldest head block accepted, in seconds. Default per protocol, several block times: 120
+        for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+        """
+        return pulumi.get(self, "max_head_age_seconds")
+
+    @max_head_age_seconds.setter
+    def max_head_age_seconds(self, value: Optional[_builtins.float]):
+        pulumi.set(self, "max_head_age_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> Optional[_builtins.float]:
+        """
+        Seconds each node's check may take, from 0.1 to 300. Default 10.
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: Optional[_builtins.float]):
+        pulumi.set(self, "timeout_seconds", value)
+
 
 class WaitForDict(TypedDict):
     """

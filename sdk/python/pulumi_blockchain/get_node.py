@@ -25,7 +25,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetNodeResult:
-    def __init__(__self__, api_namespaces=None, beacon_endpoint_masked=None, configuration=None, created_at=None, creator=None, graphql_endpoint_masked=None, https_endpoint_masked=None, id=None, mode=None, name=None, network=None, organization=None, provider=None, region=None, role=None, status=None, type=None, version=None, wss_endpoint_masked=None):
+    def __init__(__self__, api_namespaces=None, beacon_endpoint_masked=None, configuration=None, created_at=None, creator=None, graphql_endpoint_masked=None, https_endpoint_masked=None, id=None, mode=None, name=None, network=None, organization=None, provider=None, region=None, role=None, status=None, type=None, verified=None, version=None, wss_endpoint_masked=None):
         if api_namespaces and not isinstance(api_namespaces, list):
             raise TypeError("Expected argument 'api_namespaces' to be a list")
         pulumi.set(__self__, "api_namespaces", api_namespaces)
@@ -77,6 +77,9 @@ class GetNodeResult:
         if type and not isinstance(type, str):
             raise TypeError("Expected argument 'type' to be a str")
         pulumi.set(__self__, "type", type)
+        if verified and not isinstance(verified, dict):
+            raise TypeError("Expected argument 'verified' to be a dict")
+        pulumi.set(__self__, "verified", verified)
         if version and not isinstance(version, str):
             raise TypeError("Expected argument 'version' to be a str")
         pulumi.set(__self__, "version", version)
@@ -226,6 +229,14 @@ class GetNodeResult:
 
     @_builtins.property
     @pulumi.getter
+    def verified(self) -> Optional['outputs.VerifiedEndpoint']:
+        """
+        What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+        """
+        return pulumi.get(self, "verified")
+
+    @_builtins.property
+    @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
         Software version of the node, e.g. `1.9.9`.
@@ -264,6 +275,7 @@ class AwaitableGetNodeResult(GetNodeResult):
             role=self.role,
             status=self.status,
             type=self.type,
+            verified=self.verified,
             version=self.version,
             wss_endpoint_masked=self.wss_endpoint_masked)
 
@@ -272,6 +284,7 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
              id: Optional[_builtins.str] = None,
              max_retries: Optional[_builtins.int] = None,
              timeout_ms: Optional[_builtins.float] = None,
+             verify: Optional[Union['Verify', 'VerifyDict']] = None,
              wait_for: Optional[Union['WaitFor', 'WaitForDict']] = None,
              opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNodeResult:
     """
@@ -287,6 +300,10 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
     :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
            Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
            `BLOCKCHAIN_TIMEOUT_MS`.
+    :param Union['Verify', 'VerifyDict'] verify: Call the node's own endpoint as an app would before returning it: it must answer, accept its
+           credentials, serve its network's chain and have a fresh head; else the call fails naming what
+           failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+           ends when the node has the status and passes the check. The result carries `verified`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """
@@ -295,6 +312,7 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
     __args__['id'] = id
     __args__['maxRetries'] = max_retries
     __args__['timeoutMs'] = timeout_ms
+    __args__['verify'] = verify
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('blockchain:index:getNode', __args__, opts=opts, typ=GetNodeResult).value
@@ -317,12 +335,14 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
         role=pulumi.get(__ret__, 'role'),
         status=pulumi.get(__ret__, 'status'),
         type=pulumi.get(__ret__, 'type'),
+        verified=pulumi.get(__ret__, 'verified'),
         version=pulumi.get(__ret__, 'version'),
         wss_endpoint_masked=pulumi.get(__ret__, 'wss_endpoint_masked'))
 def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                     id: pulumi.Input[Optional[_builtins.str]] = None,
                     max_retries: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                     timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
+                    verify: pulumi.Input[Optional[Optional[Union['Verify', 'VerifyDict']]]] = None,
                     wait_for: pulumi.Input[Optional[Optional[Union['WaitFor', 'WaitForDict']]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodeResult]:
     """
@@ -338,6 +358,10 @@ def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]
     :param _builtins.float timeout_ms: Per-attempt timeout, ms: one HTTP attempt (connect, headers and body) is aborted after it.
            Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
            `BLOCKCHAIN_TIMEOUT_MS`.
+    :param Union['Verify', 'VerifyDict'] verify: Call the node's own endpoint as an app would before returning it: it must answer, accept its
+           credentials, serve its network's chain and have a fresh head; else the call fails naming what
+           failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
+           ends when the node has the status and passes the check. The result carries `verified`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """
@@ -346,6 +370,7 @@ def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]
     __args__['id'] = id
     __args__['maxRetries'] = max_retries
     __args__['timeoutMs'] = timeout_ms
+    __args__['verify'] = verify
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('blockchain:index:getNode', __args__, opts=opts, typ=GetNodeResult)
@@ -367,5 +392,6 @@ def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]
         role=pulumi.get(__response__, 'role'),
         status=pulumi.get(__response__, 'status'),
         type=pulumi.get(__response__, 'type'),
+        verified=pulumi.get(__response__, 'verified'),
         version=pulumi.get(__response__, 'version'),
         wss_endpoint_masked=pulumi.get(__response__, 'wss_endpoint_masked')))

@@ -66,6 +66,7 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
               status: Optional[_builtins.str] = None,
               timeout_ms: Optional[_builtins.float] = None,
               type: Optional[_builtins.str] = None,
+              verify: Optional[Union['Verify', 'VerifyDict']] = None,
               wait_for: Optional[Union['WaitFor', 'WaitForDict']] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNodesResult:
     """
@@ -107,6 +108,7 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
            `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
+    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
            clear timeout error naming the nodes still elsewhere.
     """
@@ -129,6 +131,7 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
     __args__['status'] = status
     __args__['timeoutMs'] = timeout_ms
     __args__['type'] = type
+    __args__['verify'] = verify
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('blockchain:index:getNodes', __args__, opts=opts, typ=GetNodesResult).value
@@ -153,6 +156,7 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
                      status: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                      timeout_ms: pulumi.Input[Optional[Optional[_builtins.float]]] = None,
                      type: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                     verify: pulumi.Input[Optional[Optional[Union['Verify', 'VerifyDict']]]] = None,
                      wait_for: pulumi.Input[Optional[Optional[Union['WaitFor', 'WaitForDict']]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodesResult]:
     """
@@ -194,6 +198,7 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
            `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
+    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
            clear timeout error naming the nodes still elsewhere.
     """
@@ -216,6 +221,7 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
     __args__['status'] = status
     __args__['timeoutMs'] = timeout_ms
     __args__['type'] = type
+    __args__['verify'] = verify
     __args__['waitFor'] = wait_for
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('blockchain:index:getNodes', __args__, opts=opts, typ=GetNodesResult)

@@ -20,6 +20,7 @@ __all__ = [
     'CreatorOrganization',
     'NodeConnection',
     'NodeResult',
+    'VerifiedEndpoint',
 ]
 
 @pulumi.output_type
@@ -353,6 +354,7 @@ class NodeResult(dict):
                  graphql_endpoint_masked: Optional[_builtins.str] = None,
                  https_endpoint_masked: Optional[_builtins.str] = None,
                  mode: Optional[_builtins.str] = None,
+                 verified: Optional['outputs.VerifiedEndpoint'] = None,
                  version: Optional[_builtins.str] = None,
                  wss_endpoint_masked: Optional[_builtins.str] = None):
         """
@@ -385,6 +387,7 @@ class NodeResult(dict):
                key in the path or query) replaced by `***`. Present when the endpoint is. Not usable to
                connect: the real URL is in the connection view (`getNodeOutput`, `getNodeConnectionsOutput`).
         :param _builtins.str mode: Node mode, e.g. `archive` or `full`; only on the protocols that have one.
+        :param 'VerifiedEndpoint' verified: What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
         :param _builtins.str version: Software version of the node, e.g. `1.9.9`.
         :param _builtins.str wss_endpoint_masked: The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
         """
@@ -411,6 +414,8 @@ class NodeResult(dict):
             pulumi.set(__self__, "https_endpoint_masked", https_endpoint_masked)
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
+        if verified is not None:
+            pulumi.set(__self__, "verified", verified)
         if version is not None:
             pulumi.set(__self__, "version", version)
         if wss_endpoint_masked is not None:
@@ -558,6 +563,14 @@ class NodeResult(dict):
 
     @_builtins.property
     @pulumi.getter
+    def verified(self) -> Optional['outputs.VerifiedEndpoint']:
+        """
+        What the node's own endpoint answered to the check `verify` asked for; missing without `verify`.
+        """
+        return pulumi.get(self, "verified")
+
+    @_builtins.property
+    @pulumi.getter
     def version(self) -> Optional[_builtins.str]:
         """
         Software version of the node, e.g. `1.9.9`.
@@ -571,5 +584,97 @@ class NodeResult(dict):
         The WebSocket endpoint for display, credentials replaced by `***`; present when the endpoint is.
         """
         return pulumi.get(self, "wss_endpoint_masked")
+
+
+@pulumi.output_type
+class VerifiedEndpoint(dict):
+    """
+    A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "chainId":
+            suggest = "chain_id"
+        elif key == "checkedAt":
+            suggest = "checked_at"
+        elif key == "headAgeSeconds":
+            suggest = "head_age_seconds"
+        elif key == "headBlock":
+            suggest = "head_block"
+        elif key == "latencyMs":
+            suggest = "latency_ms"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in VerifiedEndpoint. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        VerifiedEndpoint.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        VerifiedEndpoint.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 chain_id: _builtins.str,
+                 checked_at: _builtins.str,
+                 head_age_seconds: _builtins.int,
+                 head_block: _builtins.int,
+                 latency_ms: _builtins.int):
+        """
+        A node's endpoint as checked by `verify`: it answered, on the expected chain, with a fresh head. No URL.
+
+        :param _builtins.str chain_id: The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+        :param _builtins.str checked_at: When it was checked: an ISO 8601 date and time.
+        :param _builtins.int head_age_seconds: How old its head block was at the check, in whole seconds.
+        :param _builtins.int head_block: The number (height, level) of its head block.
+        :param _builtins.int latency_ms: The round trip of its first answer, in milliseconds.
+        """
+        pulumi.set(__self__, "chain_id", chain_id)
+        pulumi.set(__self__, "checked_at", checked_at)
+        pulumi.set(__self__, "head_age_seconds", head_age_seconds)
+        pulumi.set(__self__, "head_block", head_block)
+        pulumi.set(__self__, "latency_ms", latency_ms)
+
+    @_builtins.property
+    @pulumi.getter(name="chainId")
+    def chain_id(self) -> _builtins.str:
+        """
+        The chain it serves: an EVM chain id in decimal (`1`), `SN_MAIN`, NEAR's `mainnet`, a Tezos chain id, Bitcoin's `main`.
+        """
+        return pulumi.get(self, "chain_id")
+
+    @_builtins.property
+    @pulumi.getter(name="checkedAt")
+    def checked_at(self) -> _builtins.str:
+        """
+        When it was checked: an ISO 8601 date and time.
+        """
+        return pulumi.get(self, "checked_at")
+
+    @_builtins.property
+    @pulumi.getter(name="headAgeSeconds")
+    def head_age_seconds(self) -> _builtins.int:
+        """
+        How old its head block was at the check, in whole seconds.
+        """
+        return pulumi.get(self, "head_age_seconds")
+
+    @_builtins.property
+    @pulumi.getter(name="headBlock")
+    def head_block(self) -> _builtins.int:
+        """
+        The number (height, level) of its head block.
+        """
+        return pulumi.get(self, "head_block")
+
+    @_builtins.property
+    @pulumi.getter(name="latencyMs")
+    def latency_ms(self) -> _builtins.int:
+        """
+        The round trip of its first answer, in milliseconds.
+        """
+        return pulumi.get(self, "latency_ms")
 
 
