@@ -289,7 +289,8 @@ export const MISSING_NETWORK = "NW-999-999-9";
 /** The emulator's network without nodes (`fixtures.emptyNetwork`). */
 export const EMPTY_NETWORK = "NW-100-000-2";
 
-export type BadDayId = "unreachable" | "503" | "429" | "401" | "missing-network" | "no-running-node";
+export type BadDayId =
+  "unreachable" | "503" | "429" | "401" | "missing-network" | "no-running-node" | "nodes-hang";
 
 /** A cause named otherwise than the day's rule, and why that is accepted. */
 export interface OwnWords {
@@ -309,6 +310,8 @@ export interface BadDay {
   networkId: string;
   /** Makes the day's emulator bad, once the stacks are ready; returns the API URL the programs are given. */
   begin(emulator: RunningEmulator): Promise<string>;
+  /** Why a program's run succeeds on this day (it does not need what the day takes away), if it does. */
+  spares?(program: BadDayProgram, verb: Verb, state: StackState): string | undefined;
 }
 
 /** A port on 127.0.0.1 where nothing listens (taken, then freed). */
@@ -380,6 +383,25 @@ export const BAD_DAYS: readonly BadDay[] = [
     networkId: EMPTY_NETWORK,
     begin: async (e) => e.url,
   },
+  {
+    id: "nodes-hang",
+    label: "two 503s from the service, then every node's endpoint accepts and never answers",
+    cause: /failed its endpoint check: no answer within 10 s/,
+    networkId: HEALTHY_IDS.networkId,
+    spares: (program, verb, state) =>
+      !program.verifies
+        ? "it calls no node's endpoint (no verify)"
+        : verb === "preview" && state === "new"
+          ? "its verified lookup waits for the Network the preview does not create (dependsOn): not run"
+          : undefined,
+    begin: async (e) => {
+      e.enqueueFaults([{ status: 503 }, { status: 503 }]);
+      for (const node of e.admin.getNetwork(HEALTHY_IDS.networkId)!.nodes) {
+        e.admin.setNodeEndpoint(node.id, { answer: "slow", delayMs: 3_600_000 });
+      }
+      return e.url;
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -410,6 +432,8 @@ export interface BadDayProgram {
   succeeds?: Partial<Record<BadDayId, string>>;
   /** The program whose stack it reads through a `StackReference` (set up before it, run after it). */
   reads?: string;
+  /** Whether it proves an endpoint (`verify`) before exporting it. */
+  verifies?: true;
 }
 
 /** Where the TypeScript projects go: in the checkout, so that `require` finds the package and the SDK. */
@@ -505,6 +529,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       shows: 'README "Use it in your project": index.ts',
       language: "typescript",
       write: (id) => typescriptProject("readme-project", readmeFile("index.ts"), id, true),
+      verifies: true,
     },
     {
       id: "readme-quick-look",
@@ -708,7 +733,13 @@ export interface Verdict {
  * (or succeeded where the program needs nothing the day takes away); healthy (`day` undefined):
  * succeeded; never a Node.js stack frame, `exit code: -1`, or one failure's message twice.
  */
-export function judge(program: BadDayProgram, day: BadDay | undefined, verb: Verb, run: CommandRun): Verdict {
+export function judge(
+  program: BadDayProgram,
+  day: BadDay | undefined,
+  verb: Verb,
+  run: CommandRun,
+  state: StackState = "existing",
+): Verdict {
   const problems: string[] = [];
   if (run.killed) problems.push(`killed: ${run.killed}`);
   if (run.seconds > SECONDS_BOUND)
@@ -723,7 +754,9 @@ export function judge(program: BadDayProgram, day: BadDay | undefined, verb: Ver
   // A run of a few seconds always shows its program to a sampler: else the sampler is blind.
   if (run.programMb === 0 && run.seconds > 3) problems.push("no program process was sampled");
   const diag = diagnostics(run.output);
-  const succeeds = day ? program.succeeds?.[day.id] : "a healthy service";
+  const succeeds = day
+    ? (program.succeeds?.[day.id] ?? day.spares?.(program, verb, state))
+    : "a healthy service";
   const own = day && (program.causes?.[day.id] ?? (verb === "preview" ? day.preview : undefined));
   if (succeeds !== undefined) {
     if (run.code !== 0) problems.push(`failed (exit ${run.code}) where it must succeed: ${firstLine(run)}`);
@@ -911,7 +944,7 @@ export class BadDayMatrix {
       ...cell,
       run,
       firstLine: firstLine(run),
-      ...judge(program, day, cell.verb, run),
+      ...judge(program, day, cell.verb, run, cell.state),
     };
     this.results.push(result);
     this.o.log?.(

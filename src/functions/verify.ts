@@ -158,14 +158,17 @@ function networkChain(operation: string, client: NodeServiceClient, network: str
       return true;
     return false;
   };
-  const firstOf = async <T>(values: readonly T[], test: (v: T) => Promise<boolean>) =>
-    values[(await Promise.all(values.map(test))).indexOf(true)] as T | undefined;
+  // The one value whose filter lists the network's nodes; none or several (a filter ignored): unknown.
+  const oneOf = async <T>(values: readonly T[], test: (v: T) => Promise<boolean>) => {
+    const found = await Promise.all(values.map(test));
+    return found.filter(Boolean).length === 1 ? values[found.indexOf(true)] : undefined;
+  };
   const finding = (async () => {
-    const protocol = given ?? (await firstOf(PROTOCOLS, (p) => has({ protocol: p })));
+    const protocol = given ?? (await oneOf(PROTOCOLS, (p) => has({ protocol: p })));
     const names = (Object.keys(PUBLIC_NETWORKS) as PublicNetwork[]).filter(
       (n) => PUBLIC_NETWORKS[n] === protocol,
     );
-    return { protocol, publicNetwork: await firstOf(names, (n) => has({ publicNetwork: n })) };
+    return { protocol, publicNetwork: await oneOf(names, (n) => has({ publicNetwork: n })) };
   })();
   networkChains.set(key, finding);
   finding.catch(() => networkChains.delete(key));
@@ -188,7 +191,10 @@ async function checkNode(
   if (!access.url) throw fail("no-endpoint", "it shows no HTTPS endpoint to this API key");
   const { protocol, publicNetwork } = await networkChain(operation, client, node.network, known);
   if (!protocol)
-    throw fail("unsupported", `the protocol of its network ${node.network} is not one this package checks`);
+    throw fail(
+      "unsupported",
+      `the node list does not tell one protocol this package checks for its network ${node.network}`,
+    );
   const { family, maxHeadAgeSeconds } = PROTOCOL_CHAINS[protocol];
   const expected = settings.expectedChainId
     ? [normalizeChainId(family, settings.expectedChainId)]

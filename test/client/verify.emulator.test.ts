@@ -5,7 +5,7 @@
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
-import { InvalidInputError, type Node } from "../../src/api";
+import { InvalidInputError, type Node, type NodeServiceClient } from "../../src/api";
 import {
   EXPECTED_CHAIN_IDS,
   PROTOCOL_CHAINS,
@@ -275,6 +275,22 @@ describe("against servers of this test", () => {
     );
     expect(error.message).toContain("it answered a redirect (HTTP 302), not followed");
     expect(reached).toEqual([]);
+  });
+
+  test("a node list that ignores the protocol filter tells no protocol: not checked, said so", async () => {
+    const ignoring = {
+      apiUrl: "https://ignoring.example/",
+      async *listNodes() {
+        yield node("ND-900-000-009", "https://ignoring.example/rpc");
+      },
+    } as unknown as NodeServiceClient;
+    const settings = checkVerify("getNode", true)!;
+    const error = await failure(
+      verifyNodes("getNode", [node("ND-900-000-003", "https://n.example")], settings, ignoring),
+    );
+    expect(error.message).toContain(
+      "ND-900-000-003 failed its endpoint check: the node list does not tell one protocol this package checks for its network NW-900-000-1",
+    );
   });
 
   test("plain http:// off loopback is not called", async () => {
