@@ -532,7 +532,7 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     };
     expect(readable("networkName")).toBe("consumer-mainnet");
     expect(readable("nodeNames")).toEqual(expected.map((n) => n.name));
-    expect(readable("rpcUrlForDisplay")).toMatch(/^https:\/\/.*\*\*\*/);
+    expect(readable("rpcUrlForDisplay")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-.*\*\*\*/);
     expect(JSON.parse(secret("appConfig") as string)).toEqual(
       expected.map((n) =>
         JSON.parse(JSON.stringify({ name: n.name, rpc: n.details.httpsEndpoint, ws: n.details.wssEndpoint })),

@@ -86,7 +86,7 @@ describeWithEngine()("quickstart and feed-app under the real engine", () => {
       const result = await feedApp.up(run.recorded("feed-app up"));
       expect(result.outputs.appEnvironment.secret).toBe(true);
       const env = JSON.parse(result.outputs.appEnvironment.value as string);
-      expect(env.RPC_URL).toMatch(/^https:\/\//);
+      expect(env.RPC_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
       expect(emulator().secrets()).toContain(env.RPC_URL);
       expect(result.outputs.rpcUrlForDisplay).toMatchObject({ secret: false });
       expect(result.outputs.rpcUrlForDisplay.value).toContain("***");

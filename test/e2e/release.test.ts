@@ -529,7 +529,7 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
         expect(byName.length).toBeGreaterThan(1);
         expect(out.nodeIds).toEqual({ value: byName.map((n) => n.id), secret: false });
         const endpoint = emulator().admin.getNode(byName[0].id)!.details.https_endpoint;
-        expect(endpoint).toMatch(/^https:\/\//);
+        expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
         expect(emulator().secrets()).toContain(endpoint);
         expect(out.firstConnectionId).toEqual({ value: byName[0].id, secret: true });
         expect(out.firstHttpsEndpoint).toEqual({ value: endpoint, secret: true });

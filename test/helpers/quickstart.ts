@@ -17,7 +17,9 @@ export function expectQuickstartUp(up: UpResult, emulator: RunningEmulator, decl
   expect(out.firstNodeId).toEqual({ value: first.id, secret: false });
   expect(out.firstNodeStatus).toEqual({ value: first.status, secret: false });
   expect(out.firstNodeHttpsEndpointMasked.secret).toBe(false);
-  expect(out.firstNodeHttpsEndpointMasked.value).toMatch(/^https:\/\/[^/]+\/\*\*\*$/);
+  expect(out.firstNodeHttpsEndpointMasked.value).toMatch(
+    /^http:\/\/127\.0\.0\.1:\d+\/node\/nd-[\d-]+\/\*\*\*$/,
+  );
   expect(out.firstNodeHttpsEndpoint).toEqual({ value: first.details.https_endpoint, secret: true });
   expect(out.firstNodeAuthKey).toEqual({ value: first.details.auth_key, secret: true });
   // The engine shows them masked.
