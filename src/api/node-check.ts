@@ -163,7 +163,7 @@ export async function readChainHead(
     if (typeof chain !== "string" || !Number.isSafeInteger(headBlock) || !Number.isFinite(headTime)) {
       throw new EndpointCheckError(
         "answer",
-        `its answer has no chain id or head block a ${family} node gives`,
+        `its answers lack the chain id or the head block that ${family} calls give`,
       );
     }
     return { chainId: normalizeChainId(family, chain), headBlock, headTime, latencyMs };

@@ -208,6 +208,9 @@ async function checkNode(
   );
   const checkedAt = new Date();
   const headAgeSeconds = Math.max(0, Math.floor((checkedAt.getTime() - head.headTime) / 1000));
+  // A head dated in the future (beyond clock skew) is no head: a time in ms, or garbage.
+  const ahead = Math.round((head.headTime - checkedAt.getTime()) / 1000);
+  if (ahead > 300) throw fail("answer", `its head block ${head.headBlock} is dated ${ahead} s in the future`);
   if (!expected.includes(head.chainId)) {
     const wanted = `${settings.expectedChainId ? "verify.expectedChainId says" : `${publicNetwork} is`} ${expected.join(" or ")}`;
     throw fail("wrong-chain", `wrong chain: it serves ${head.chainId}, ${wanted}`);

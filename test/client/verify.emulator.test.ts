@@ -293,6 +293,28 @@ describe("against servers of this test", () => {
     );
   });
 
+  test("a head dated in the future, or a chain id that is no string, is not taken as fresh", async () => {
+    const url = await serve((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const { id, method } = JSON.parse(body) as { id: number; method: string };
+        const seconds = req.url!.includes("ms") ? Date.now() : Math.floor(Date.now() / 1000);
+        const chain = req.url!.includes("number") ? 1 : "0x1";
+        const result =
+          method === "eth_chainId" ? chain : { number: "0x10", timestamp: `0x${seconds.toString(16)}` };
+        res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      });
+    });
+    const settings = checkVerify("getNode", true)!;
+    const check = (path: string) =>
+      failure(verifyNodes("getNode", [node("ND-900-000-004", `${url}/${path}`)], settings, client(), known));
+    expect((await check("ms")).message).toMatch(/its head block 16 is dated \d+ s in the future/);
+    expect((await check("number")).message).toContain(
+      "its answers lack the chain id or the head block that evm calls give",
+    );
+  });
+
   test("plain http:// off loopback is not called", async () => {
     const error = await failure(
       verifyNodes(
