@@ -21,13 +21,10 @@ import {
   withClient,
 } from "../settings";
 import { show } from "../model";
-import { guardErrorReports } from "./error-reports";
+import { finiteStacks } from "./error-reports";
 import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode, type GetNodeArgs, type GetNodesArgs } from "./lookups";
 import { VerifyError } from "./verify";
 import { WaitTimeoutError } from "./wait";
-
-// Loaded by a program: from here on, its uncaught errors are reported in finite time.
-guardErrorReports();
 
 /** The program's stack config, `blockchain:*` keys only; undefined outside a Pulumi program. */
 export const readStackConfig: ConfigReader = (fullKey) => {
@@ -157,7 +154,6 @@ export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
   const key = `${parent ? parentIds.get(parent) : 0} ${error.message}`;
   const known = thrown.get(key);
   if (known) return known;
-  quietLateHandling();
   const quiet = parent
     ? Object.assign(new pulumi.ResourceError(error.message, parent, true), { cause: error })
     : new pulumi.RunError(error.message, { cause: error });
@@ -169,23 +165,19 @@ export function asRunError(error: unknown, parent?: pulumi.Resource): unknown {
   return quiet;
 }
 
-let listening = false;
-
-/**
- * No `PromiseRejectionHandledWarning` for the errors thrown here (an Output that fails before its
- * export is awaited); Node's own warning for any other rejection.
- */
-function quietLateHandling(): void {
-  if (listening) return;
-  listening = true;
-  const ours = (reason: unknown) => [...thrown.values()].some((e) => e === reason);
-  process.on("rejectionHandled", (promise: Promise<unknown>) => {
-    promise.catch((reason: unknown) => {
-      if (!ours(reason)) {
-        process.emitWarning("Promise rejection was handled asynchronously", "PromiseRejectionHandledWarning");
-      }
-    });
-  });
+/** A promise that knows whether its result was taken (`await`, `then`, `catch`, `pulumi.output`). */
+class Watched<T> extends Promise<T> {
+  static override get [Symbol.species]() {
+    return Promise;
+  }
+  taken = false;
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.taken = true;
+    return super.then(onFulfilled, onRejected);
+  }
 }
 
 /**
@@ -194,13 +186,19 @@ function quietLateHandling(): void {
  * function: Pulumi's language host enables V8's debugger, which then looks for a handler of each
  * such throw through every path of the Outputs built on this call, and that search grows
  * exponentially with the program's Outputs (minutes and gigabytes for the README's program).
- * The Output or the caller's `await` still fails with it.
+ * The Output or the caller's `await` still fails with it; a result nobody took (a Promise form
+ * not awaited, as a data source is written) fails the program as an unhandled rejection of its
+ * own, which has no handler to search for. A bug leaves with its stack's frames made finite to
+ * inspect ({@link finiteStacks}), its message as it was.
  */
 export function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resource): Promise<T> {
-  const result: Promise<T> = new Promise((resolve, reject) => {
+  const result: Watched<T> = new Watched((resolve, reject) => {
     callParent.run(parent, body).then(resolve, (error: unknown) => {
-      result.catch(() => undefined);
-      reject(asRunError(error, parent));
+      const failure = asRunError(finiteStacks(error), parent);
+      Promise.prototype.then.call(result, undefined, () => undefined);
+      reject(failure);
+      // After the jobs that take a result just made (an `await` takes it a job later).
+      setImmediate(() => result.taken || void Promise.reject(failure));
     });
   });
   return result;

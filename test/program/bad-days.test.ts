@@ -59,20 +59,22 @@ describe("bad days, as the language host runs a program", () => {
     expect(rss).toBeLessThan(400);
   });
 
-  test("an uncaught error whose stack Node's inspect cannot format in finite time is made finite, frames kept", () => {
+  test("an error the functions let out has its looping frames made finite, its message and other frames kept", () => {
     // Pulumi's source maps name frames `node_modules/@pulumi/output.ts`: no separator after the package.
     const frames = [
       "    at applyHelperAsync (/p/node_modules/@pulumi/output.ts:519:25)",
       "    at run (/p/node_modules/x/node_modules/plain.js:1:2)",
       "    at fine (/p/node_modules/@scope/pkg/lib/file.js:3:4)",
     ];
-    const error = new Error("boom", {
+    const message = "open '/app/node_modules/config.json'";
+    const error = new Error(message, {
       cause: Object.assign(new Error("inner"), { stack: `Error: inner\n${frames[0]}` }),
     });
-    error.stack = `Error: boom\n${frames.join("\n")}`;
+    error.stack = `Error: ${message}\n${frames.join("\n")}`;
     finiteStacks(error);
+    expect(error.message).toBe(message);
     expect(error.stack.split("\n")).toEqual([
-      "Error: boom",
+      `Error: ${message}`,
       "    at applyHelperAsync (/p/node_modules/@pulumi/…/output.ts:519:25)",
       "    at run (/p/node_modules/x/node_modules/…/plain.js:1:2)",
       frames[2],
@@ -84,5 +86,86 @@ describe("bad days, as the language host runs a program", () => {
     const run = runChild(script);
     expect(run.error).toBeUndefined();
     expect(run.stdout.trim()).toBe("INSPECTED");
+  });
+
+  test("importing the package leaves the process alone: no listener added, a user's own error reported as thrown", () => {
+    const script = `
+      const events = ["uncaughtException", "unhandledRejection", "rejectionHandled", "warning", "exit", "beforeExit"];
+      const before = events.map((e) => process.listenerCount(e)).join(",");
+      const host = (e) => { console.log("REPORTED " + JSON.stringify(e.message) + " " + JSON.stringify(e.stack.split("\\n")[0])); process.exit(0); };
+      process.on("uncaughtException", host);
+      process.on("unhandledRejection", host);
+      const hostCounts = events.map((e) => process.listenerCount(e)).join(",");
+      require("./dist");
+      require("./dist/client");
+      console.log("LISTENERS " + (events.map((e) => process.listenerCount(e)).join(",") === hostCounts ? "same" : "changed") + " " + before);
+      Promise.reject(new Error("open '/app/node_modules/config.json'"));`;
+    const run = runChild(script);
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toContain("LISTENERS same");
+    const quoted = JSON.stringify("open '/app/node_modules/config.json'");
+    expect(run.stdout).toContain(
+      `REPORTED ${quoted} ${JSON.stringify(`Error: open '/app/node_modules/config.json'`)}`,
+    );
+  });
+});
+
+/** A Promise-form call failing (a closed port), as a program writes it, under the host's debugger. */
+function promiseForm(body: string) {
+  const script = `
+const inspector = require("inspector");
+const session = new inspector.Session();
+session.connect();
+session.post("Debugger.enable", () => {});
+const pulumi = require("@pulumi/pulumi");
+pulumi.runtime.setMocks({ newResource: (a) => ({ id: a.name, state: a.inputs }), call: (a) => a.inputs }, "p", "s", true);
+const { getNode, getNodes } = require("./dist");
+process.on("unhandledRejection", (e) => {
+  const cause = e.cause ?? {};
+  console.log("UNHANDLED " + JSON.stringify({ run: pulumi.RunError.isInstance(e), code: cause.code, operation: cause.operation }));
+});
+${body}`;
+  return runChild(script, {
+    BLOCKCHAIN_API_URL: "http://127.0.0.1:9",
+    BLOCKCHAIN_API_KEY: "bad-days-key",
+    BLOCKCHAIN_MAX_RETRIES: "0",
+  });
+}
+
+describe("a Promise form fails the program when its call fails", () => {
+  test.each([
+    [
+      "getNode, not awaited (a data source as Terraform users write one)",
+      `getNode({ id: "ND-1-2-3", verify: true });`,
+    ],
+    ["getNodes, not awaited", `getNodes({ network: "NW-100-000-1", verify: true });`],
+  ])("%s: one unhandled rejection carrying the call's failure", (_name, body) => {
+    const run = promiseForm(body);
+    expect(run.error).toBeUndefined();
+    const reports = run.stdout.split("\n").filter((l) => l.startsWith("UNHANDLED "));
+    expect(reports.map((r) => JSON.parse(r.slice("UNHANDLED ".length)))).toEqual([
+      { run: true, code: "ECONNREFUSED", operation: expect.stringMatching(/^getNodes?$/) },
+    ]);
+  });
+
+  test("awaited and caught by the program: the program's choice stands, nothing unhandled", () => {
+    const run = promiseForm(`
+      (async () => {
+        const got = await getNode({ id: "ND-1-2-3", verify: true }).then(() => "resolved", (e) => "CAUGHT " + e.cause.code);
+        const listed = await getNodes({ network: "NW-100-000-1" }).catch((e) => "CAUGHT " + e.cause.code);
+        console.log(got + " | " + listed);
+      })();`);
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toContain("CAUGHT ECONNREFUSED | CAUGHT ECONNREFUSED");
+    expect(run.stdout).not.toContain("UNHANDLED");
+  });
+
+  test("awaited and not caught: the program's own rejection carries it, reported once", () => {
+    const run = promiseForm(`(async () => { await getNode({ id: "ND-1-2-3", verify: true }); })();`);
+    expect(run.error).toBeUndefined();
+    const reports = run.stdout.split("\n").filter((l) => l.startsWith("UNHANDLED "));
+    expect(reports.map((r) => JSON.parse(r.slice("UNHANDLED ".length)))).toEqual([
+      { run: true, code: "ECONNREFUSED", operation: "getNode" },
+    ]);
   });
 });
