@@ -9,7 +9,6 @@ import {
   PROVIDER_REGIONS,
   PROVIDER_REGION_PAIRS,
   PUBLIC_NETWORKS,
-  PUBLIC_NETWORK_NAMES,
   REGIONS,
   SHARED_PROTOCOLS,
   checkAddress,
@@ -194,7 +193,6 @@ describe("the spec's tables agree", () => {
   it("every public network belongs to a known protocol, and every protocol has one", () => {
     for (const protocol of Object.values(PUBLIC_NETWORKS)) expect(PROTOCOLS).toContain(protocol);
     for (const protocol of PROTOCOLS) expect(Object.values(PUBLIC_NETWORKS)).toContain(protocol);
-    expect(PUBLIC_NETWORK_NAMES).toEqual(Object.keys(PUBLIC_NETWORKS));
   });
 
   it("the shared, archive and beacon protocol lists are known protocols", () => {
