@@ -7,22 +7,31 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { invalidInput, isApiError, type Node, type NodeServiceClient, type RetryWait } from "../api";
+import { invalidInput, isApiError, type Node, type RetryWait } from "../api";
 import {
   appendHint,
   CONFIG_NAMESPACE,
   ConfigReader,
   ConnectionArgs,
-  findSettings,
+  resolveCall,
   reviewStackConfig,
   SettingsError,
   setWaitReporter,
   settingFix,
+  settingsDigest,
   withClient,
+  type CallSettings,
 } from "../settings";
 import { show } from "../model";
 import { finiteStacks } from "./error-reports";
-import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode, type GetNodeArgs, type GetNodesArgs } from "./lookups";
+import {
+  DEFAULT_GET_NODES_LIMIT,
+  listNodes,
+  readNode,
+  type Connect,
+  type GetNodeArgs,
+  type GetNodesArgs,
+} from "./lookups";
 import { VerifyError } from "./verify";
 import { WaitTimeoutError } from "./wait";
 
@@ -51,22 +60,25 @@ const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
   invalid_api_key: "apiKey",
 };
 
-/** `withClient` with the stack config; a URL or key refused by the client says where it came from and how to fix it there. */
-export async function withFunctionClient<T>(
-  args: ConnectionArgs,
-  use: (client: NodeServiceClient) => Promise<T>,
-): Promise<T> {
+/** A call's settings, resolved once from its arguments, the stack config (reviewed first) and the environment. */
+function callSettings(args: ConnectionArgs): CallSettings {
   setWaitReporter(logWait);
   reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
-  try {
-    return await withClient(args, readStackConfig, use);
-  } catch (error) {
-    const setting = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
-    const found = setting && findSettings(args, readStackConfig)[setting];
-    if (!setting || !found) throw error;
-    const fix = settingFix(setting, found.source);
-    throw appendHint(error as Error, `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`);
-  }
+  return resolveCall(args, readStackConfig);
+}
+
+/** `withClient` with a call's settings; a URL or key refused by the client says where it came from and how to fix it there. */
+function connectWith(settings: CallSettings): Connect {
+  return async (_args, use) => {
+    try {
+      return await withClient(settings, undefined, use);
+    } catch (error) {
+      const setting = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
+      if (!setting) throw error;
+      const fix = settingFix(setting, settings.sources[setting]);
+      throw appendHint(error as Error, `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`);
+    }
+  };
 }
 
 const MAX_REMEMBERED = 200;
@@ -74,10 +86,9 @@ const MAX_REMEMBERED = 200;
 const forRun = new Map<string, Promise<unknown>>();
 const inFlight = new Map<string, Promise<unknown>>();
 
-/** A hash of `kind`, the arguments and the URL and key the call will use: no credential kept as text. */
-function keyOf(kind: string, args: ConnectionArgs & Record<string, unknown>): string {
-  const found = findSettings(args, readStackConfig);
-  const connection = { url: found.apiUrl?.value, key: found.apiKey?.value };
+/** A hash of `kind`, the arguments and the settings the call will use: no credential kept as text. */
+function keyOf(kind: string, args: Record<string, unknown>, settings: CallSettings): string {
+  const connection = settingsDigest(settings);
   const stable = (value: unknown): unknown => {
     if (typeof value !== "object" || value === null) return value;
     if (Array.isArray(value)) return value.map(stable);
@@ -98,10 +109,11 @@ function keyOf(kind: string, args: ConnectionArgs & Record<string, unknown>): st
 function sharedCall<T>(
   scope: "run" | "flight",
   kind: string,
-  args: ConnectionArgs & Record<string, unknown>,
+  args: Record<string, unknown>,
+  settings: CallSettings,
   run: () => Promise<T>,
 ): Promise<T> {
-  const [cache, key] = [scope === "run" ? forRun : inFlight, keyOf(kind, args)];
+  const [cache, key] = [scope === "run" ? forRun : inFlight, keyOf(kind, args, settings)];
   const known = cache.get(key);
   if (known) return known as Promise<T>;
   const promise = run();
@@ -115,20 +127,22 @@ function sharedCall<T>(
 
 /** Reads one node (and waits for its status when asked); `fresh`: shares no earlier request. */
 export function fetchNode(operation: string, args: GetNodeArgs, fresh = false): Promise<Node> {
-  const { waitFor, ...rest } = args;
-  const reading = () => readNode(operation, args, withFunctionClient);
+  const { waitFor, apiUrl: _url, apiKey: _key, ...rest } = args;
+  const settings = callSettings(args);
+  const reading = () => readNode(operation, args, connectWith(settings));
   // Concurrent reads of one node share one request; a call that waits polls on its own.
-  return waitFor || fresh ? reading() : sharedCall("flight", "getNode", rest, reading);
+  return waitFor || fresh ? reading() : sharedCall("flight", "getNode", rest, settings, reading);
 }
 
 /** Lists the matching nodes (and waits for their status when asked); `fresh`: shares no earlier listing. */
 export function fetchNodes(operation: string, args: GetNodesArgs, fresh = false): Promise<Node[]> {
-  const { apiUrl, apiKey, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
-  const listing = () => listNodes(operation, args, withFunctionClient);
+  const { apiUrl: _url, apiKey: _key, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
+  const settings = callSettings(args);
+  const listing = () => listNodes(operation, args, connectWith(settings));
   // The same listing in one program run is made once; a call that waits polls on its own.
   return waitFor || fresh
     ? listing()
-    : sharedCall("run", "listNodes", { apiUrl, apiKey, limit, filters: rest }, listing);
+    : sharedCall("run", "listNodes", { limit, filters: rest }, settings, listing);
 }
 
 /** Whether `error` is one a user can cause or meet (a setting, an input, a wait, the service): not a bug. */

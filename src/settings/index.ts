@@ -1,4 +1,5 @@
 /** Where the API URL and key come from (arguments > stack config > environment), {@link withClient}, and the errors' Pulumi wording. */
+import { createHash } from "node:crypto";
 import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "../api";
 import {
   CALL_SETTING_NAMES,
@@ -114,26 +115,53 @@ export function setWaitReporter(reporter: ((event: RetryWait) => void) | undefin
 
 const reportWait: NodeServiceClientOptions["onWait"] = (event) => waitReporter?.(event);
 
-const clients = new Map<string, NodeServiceClient>();
+/** The settings of one call, found and checked once: the URL and key with their sources, and the call's limits. */
+export interface CallSettings extends Settings {
+  limits: ReturnType<typeof resolveCallSettings>;
+  /** The key comes from stack config while the environment holds another one. */
+  overrides: boolean;
+}
 
 /**
- * The one path from connection arguments to a client (one per URL, key and limits, so its rate
- * limiter is shared by the engine's parallel operations); a refused key fails with the hint that fits.
- * @throws SettingsError when a setting is missing or refused; whatever `use` throws.
+ * The one resolution of a call's settings (arguments > stack config > environment): every
+ * reader of the URL, the key or a limit during that call takes them from here.
+ * @throws SettingsError when a setting is missing or refused.
  */
-export async function withClient<T>(
-  args: ConnectionArgs,
-  config: ConfigReader | undefined,
-  use: (client: NodeServiceClient) => Promise<T>,
-): Promise<T> {
+export function resolveCall(args: ConnectionArgs, config: ConfigReader | undefined): CallSettings {
   const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
   const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
   const limits = resolveCallSettings(args, config);
-  const { apiUrl, apiKey } = settings;
-  const { timeoutMs, deadlineMs, maxRetries } = limits;
-  const cacheKey = [apiUrl, apiKey, ...CALL_SETTING_NAMES.map((n) => limits[n])].join("\u0000");
+  const overrides = overridesEnvKey({ value: settings.apiKey, source: settings.sources.apiKey });
+  return { ...settings, limits, overrides };
+}
+
+/** A digest of a call's settings: equal for equal settings, and no credential kept as text. */
+export function settingsDigest(settings: CallSettings): string {
+  const { apiUrl, apiKey, limits } = settings;
+  const text = JSON.stringify([apiUrl, apiKey, ...CALL_SETTING_NAMES.map((n) => limits[n] ?? null)]);
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The clients of the process by {@link settingsDigest}: one per URL, key and limits. */
+const clients = new Map<string, NodeServiceClient>();
+
+/**
+ * The one path from a call's settings to a client (one per URL, key and limits, so its rate
+ * limiter is shared by the engine's parallel operations); a refused key fails with the hint that
+ * fits. Connection arguments are resolved first ({@link resolveCall}).
+ * @throws SettingsError when a setting is missing or refused; whatever `use` throws.
+ */
+export async function withClient<T>(
+  args: ConnectionArgs | CallSettings,
+  config: ConfigReader | undefined,
+  use: (client: NodeServiceClient) => Promise<T>,
+): Promise<T> {
+  const settings = "limits" in args ? args : resolveCall(args, config);
+  const { apiUrl, apiKey, limits } = settings;
+  const cacheKey = settingsDigest(settings);
   let client = clients.get(cacheKey);
   if (!client) {
+    const { timeoutMs, deadlineMs, maxRetries } = limits;
     // A limit not set is left to the client's default.
     const retry = maxRetries === undefined ? undefined : { maxRetries };
     client = new NodeServiceClient({ apiUrl, apiKey, timeoutMs, deadlineMs, retry, onWait: reportWait });
@@ -142,7 +170,6 @@ export async function withClient<T>(
   try {
     return await use(client);
   } catch (error) {
-    const overrides = overridesEnvKey({ value: settings.apiKey, source: settings.sources.apiKey });
-    throw withSettingHints(error, settings.sources, overrides);
+    throw withSettingHints(error, settings.sources, settings.overrides);
   }
 }
