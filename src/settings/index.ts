@@ -64,7 +64,12 @@ export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigRe
 }
 
 /** Where a setting came from and the one way to replace it there (`overrides`: stack config hides the environment's). */
-export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, overrides = false): string {
+export function settingFix(
+  setting: "apiUrl" | "apiKey",
+  source: SettingSource,
+  overrides = false,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const [key, envName] = [configKey(setting), SETTINGS[setting].env];
   const set =
     setting === "apiKey"
@@ -72,8 +77,12 @@ export function settingFix(setting: "apiUrl" | "apiKey", source: SettingSource, 
       : `pulumi config set ${key} https://<api host>`;
   if (source === "argument")
     return `it came from the ${setting} argument: pass the right ${setting === "apiKey" ? "key (as a secret)" : "URL"}`;
-  if (source === "environment")
-    return `it came from the environment variable ${envName}: export the right one`;
+  if (source === "environment") {
+    // A CI job's environment comes from its pipeline's secrets and variables, not from a shell.
+    return env.CI && env.CI !== "false"
+      ? `it came from the environment variable ${envName}: update the CI secret or variable that sets it for this job`
+      : `it came from the environment variable ${envName}: export the right one`;
+  }
   return overrides
     ? `it came from stack config ${key}, which overrides the environment variable ${envName} (also set): to use ${envName}, run \`pulumi config rm ${key}\``
     : `it came from stack config ${key}: set the right one with \`${set}\``;

@@ -261,7 +261,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     process.env.BLOCKCHAIN_API_KEY = "wrong-key-from-env-1234567890";
     const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
     expectRunError(e, "UnauthorizedError");
-    expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: export the right one/);
+    expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: /);
   });
 
   test("a refused key from the argument: the argument's hint", async () => {
@@ -293,9 +293,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     }
     process.env.BLOCKCHAIN_API_URL = url;
     const fromEnv = await rejection(sdk.getNodes(key));
-    expect(fromEnv.message).toMatch(
-      /It came from the environment variable BLOCKCHAIN_API_URL: export the right one/,
-    );
+    expect(fromEnv.message).toMatch(/It came from the environment variable BLOCKCHAIN_API_URL: /);
     const fromArg = await rejection(sdk.getNode({ ...key, id: "ND-1-2-3", apiUrl: url }));
     expect(fromArg.message).toMatch(/It came from the apiUrl argument: pass the right URL\.$/);
   });

@@ -11,6 +11,7 @@ import {
   stackConfigWarnings,
   UNKNOWN,
   withClient,
+  settingFix,
   withSettingHints,
 } from "../../src/settings";
 
@@ -116,7 +117,7 @@ describe("withSettingHints: a refused key says where it came from and how to set
       "stack config",
       /stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
     ],
-    ["environment", /environment variable BLOCKCHAIN_API_KEY: export the right one/],
+    ["environment", /environment variable BLOCKCHAIN_API_KEY: (export the right one|update the CI secret)/],
     ["argument", /the apiKey argument: pass the right key/],
   ] as const)("key from %s", (source, hint) => {
     const error = refused();
@@ -224,4 +225,15 @@ describe("the stack config as a whole", () => {
     expect(overridesEnvKey({ value: "arg-key", source: "argument" }, env)).toBe(false);
     expect(overridesEnvKey({ value: "config-key", source: "stack config" }, {})).toBe(false);
   });
+});
+
+test("a setting from the environment: the fix a CI job can apply (its secret), else the shell's", () => {
+  const inCi = settingFix("apiKey", "environment", false, { CI: "true" });
+  const inShell = settingFix("apiKey", "environment", false, {});
+  expect(inCi).toContain("BLOCKCHAIN_API_KEY");
+  expect(inShell).toContain("BLOCKCHAIN_API_KEY");
+  expect(inCi).toMatch(/CI secret/);
+  expect(inCi).not.toMatch(/export/);
+  expect(inShell).toMatch(/export/);
+  expect(settingFix("apiKey", "environment", false, { CI: "false" })).toBe(inShell);
 });
