@@ -52,7 +52,14 @@ export type {
   NodeFilters,
 } from "./types";
 export { compact } from "./mapping";
-export { EndpointCheckError, normalizeChainId, readChainHead, type ChainHead } from "./node-check";
+export {
+  EndpointCheckError,
+  MAX_CHECKS_IN_FLIGHT,
+  normalizeChainId,
+  quoteFromNode,
+  readChainHead,
+  type ChainHead,
+} from "./node-check";
 
 // Checks and redaction the other layers apply to their own inputs and messages.
 export { checkApiUrl } from "./url";

@@ -1,15 +1,28 @@
 /**
  * Reads a node's chain id and head at its own endpoint, the way an app calls it: the calls of its
- * protocol's family, credentials sent only to the endpoint's host (redirects are not followed),
- * TLS verified (plain `http://` only on loopback hosts), each check bounded in time and body size.
+ * protocol's family, each form of its credentials (the key as a path segment, basic auth) with
+ * each of its rpc paths. Its promises, each held by the test named:
+ * - credentials go only to the exact origin of the endpoint the service listed: each request is
+ *   a copy of that URL with only its path set, sent only if node-fetch connects to that origin
+ *   (redirects are not followed); TLS verified, plain `http://` only on loopback hosts
+ *   (test/pure/node-check.property.test.ts, test/client/verify.emulator.test.ts);
+ * - what a node answers reaches a message capped and cleaned: each message at most about 200
+ *   characters, without a credential of the node or a URL (test/pure/node-check.property.test.ts);
+ * - each check bounded in time and body size (test/client/verify.emulator.test.ts), and at most
+ *   {@link MAX_CHECKS_IN_FLIGHT} in flight in the process (test/pure/node-check.property.test.ts).
  */
 import nodeFetch from "node-fetch";
+import { parse as parseLikeNodeFetch } from "url";
 import type { ChainFamily, NodeAccess } from "../model";
 import { everyRequestSignal } from "./options";
 import { isLoopbackHost } from "./url";
 
 /** Largest answer read from a node: its chain id and one block header are a few KB. */
 export const MAX_NODE_ANSWER_BYTES = 1024 * 1024;
+/** Most endpoint checks in flight at once in the process, whatever the number of calls or invokes. */
+export const MAX_CHECKS_IN_FLIGHT = 8;
+/** Longest text from a node quoted in a message, in characters. */
+export const MAX_QUOTE_CHARS = 120;
 
 /** What a node's endpoint says: its chain id (normalized), its head, and one call's round trip. */
 export interface ChainHead {
@@ -84,21 +97,85 @@ const FAMILY_CALLS: Record<ChainFamily, (call: Call) => Promise<[unknown, number
   },
 };
 
+/** A way to present the credentials: the path the calls go under, and the basic auth header if any. */
+type Form = { pathname: string; authorization?: string };
+
 /** The ways to present the credentials, in order: the key as a path segment, then basic auth. */
-function accessForms(url: URL, access: NodeAccess): { url: URL; authorization?: string }[] {
-  const forms: { url: URL; authorization?: string }[] = [];
+function accessForms(listed: URL, access: NodeAccess): Form[] {
+  const forms: Form[] = [];
   const { key, username: user, password: pass } = access;
-  if (key && !url.pathname.split("/").includes(key)) {
-    forms.push({ url: new URL(`${url.pathname.replace(/\/$/, "")}/${encodeURIComponent(key)}`, url) });
+  const segments = listed.pathname.split("/");
+  if (key && !segments.includes(key) && !segments.includes(encodeURIComponent(key))) {
+    forms.push({ pathname: `${listed.pathname.replace(/\/$/, "")}/${encodeURIComponent(key)}` });
   }
   const basic = user && pass ? `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}` : undefined;
-  if (forms.length === 0 || basic) forms.push({ url, authorization: basic });
+  if (forms.length === 0 || basic) forms.push({ pathname: listed.pathname, authorization: basic });
   return forms;
 }
 
 /**
- * The chain id and head of a node of `family`, read at `access.url` within `timeoutMs`. Throws an
- * {@link EndpointCheckError} saying what failed; an abort of every request throws its reason.
+ * Where a request for `pathname` at the endpoint `listed` goes: a copy of `listed` with only its
+ * path set. Throws an {@link EndpointCheckError} (nothing is sent) unless both the URL standard
+ * and node-fetch, which reads the URL again with Node's legacy parser, connect it to `listed`'s
+ * exact origin (scheme, host, port): they disagree on some hosts, e.g. `a.example;b.example`.
+ */
+export function requestTarget(listed: URL, pathname: string): URL {
+  const target = new URL(listed.href);
+  target.pathname = pathname;
+  if (target.origin !== listed.origin || nodeFetchOrigin(target.href) !== listed.origin) {
+    throw new EndpointCheckError("unsupported", "its HTTPS endpoint names its host ambiguously: not checked");
+  }
+  return target;
+}
+
+/** The origin node-fetch connects to for `href`; undefined when its parser refuses it. */
+function nodeFetchOrigin(href: string): string | undefined {
+  try {
+    const { protocol, host } = parseLikeNodeFetch(href);
+    return `${protocol}//${host}`;
+  } catch {
+    return undefined;
+  }
+}
+
+let checksInFlight = 0;
+/** The checks waiting for a slot, first come first served. */
+const waiting: Array<() => void> = [];
+
+/**
+ * One of the process's {@link MAX_CHECKS_IN_FLIGHT} check slots, when free; its release hands it
+ * to the first waiting check. A waiting check leaves the queue when every request is aborted.
+ */
+function checkSlot(): Promise<() => void> {
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else checksInFlight--;
+  };
+  everyRequestSignal.throwIfAborted();
+  if (checksInFlight < MAX_CHECKS_IN_FLIGHT) {
+    checksInFlight++;
+    return Promise.resolve(release);
+  }
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      waiting.splice(waiting.indexOf(start), 1);
+      reject(everyRequestSignal.reason);
+    };
+    const start = () => {
+      everyRequestSignal.removeEventListener("abort", leave);
+      resolve(release);
+    };
+    waiting.push(start);
+    everyRequestSignal.addEventListener("abort", leave, { once: true });
+  });
+}
+
+/**
+ * The chain id and head of a node of `family`, read at `access.url`. At most
+ * {@link MAX_CHECKS_IN_FLIGHT} checks run at once in the process; `timeoutMs` counts from when
+ * this one starts, not while it waits. Throws an {@link EndpointCheckError} saying what failed; an
+ * abort of every request throws its reason, waiting or not.
  */
 export async function readChainHead(
   family: ChainFamily,
@@ -106,55 +183,57 @@ export async function readChainHead(
   timeoutMs: number,
   rpcPath?: string,
 ): Promise<ChainHead> {
-  let url: URL;
+  let listed: URL;
   try {
-    url = new URL(access.url ?? "");
+    listed = new URL(access.url ?? "");
   } catch {
     throw new EndpointCheckError("unsupported", "its HTTPS endpoint is not a URL");
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) {
-    const what = url.protocol === "http:" ? "plain http:// on a non-loopback host" : `a ${url.protocol} URL`;
+  const scheme = listed.protocol;
+  if (scheme !== "https:" && !(scheme === "http:" && isLoopbackHost(listed.hostname))) {
+    const what = scheme === "http:" ? "plain http:// on a non-loopback host" : "not an https:// URL";
     throw new EndpointCheckError("unsupported", `its HTTPS endpoint is ${what}: not checked`);
   }
+  const release = await checkSlot();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const stop = () => controller.abort();
   everyRequestSignal.addEventListener("abort", stop, { once: true });
-  const secrets = [access.key, access.username, access.password].filter((s): s is string => !!s);
+  const quote = (text: string) => quoteFromNode(text, access);
   let latencyMs = -1;
-  const forms = accessForms(url, access);
-  // The JSON-RPC interface's own path (Avalanche's C-Chain), else the endpoint itself.
-  const rpcPaths = rpcPath ? [rpcPath, undefined] : [undefined];
-  // The first form and path not refused yet, shared by calls made at once.
-  const at = { form: 0, path: 0 };
+  // Each form of the credentials with each path: the JSON-RPC interface's own (Avalanche's
+  // C-Chain), then the endpoint itself.
+  const paths = rpcPath ? [rpcPath, ""] : [""];
+  const attempts = accessForms(listed, access).flatMap((form) => paths.map((rpc) => ({ ...form, rpc })));
+  // The first attempt not refused yet, and the last refusal, shared by calls made at once.
+  const state: { at: number; refused?: string } = { at: 0 };
   const call: Call = async (method, params, path) => {
-    for (let f = at.form, p = at.path; ;) {
-      const form = forms[f];
+    for (let a = state.at; ; a++) {
+      const { pathname, rpc, authorization } = attempts[a];
       const started = performance.now();
-      const target = path ?? rpcPaths[p];
-      const status = await send(form, method, params, target, path !== undefined, controller.signal).catch(
-        (error: unknown) => {
-          everyRequestSignal.throwIfAborted();
-          if (controller.signal.aborted) {
-            throw new EndpointCheckError("unreachable", `no answer within ${timeoutMs / 1000} s`);
-          }
-          throw failure(error, secrets);
-        },
-      );
+      const outcome = await send(
+        requestTarget(listed, join(pathname, path ?? rpc)),
+        authorization,
+        { method, params, rest: path !== undefined, quote },
+        controller.signal,
+      ).catch((error: unknown) => {
+        everyRequestSignal.throwIfAborted();
+        if (controller.signal.aborted) {
+          throw new EndpointCheckError("unreachable", `no answer within ${timeoutMs / 1000} s`);
+        }
+        throw failure(error, quote);
+      });
       if (latencyMs < 0) latencyMs = Math.round(performance.now() - started);
-      if ("result" in status) return status.result;
-      if (status.status === 404 && path === undefined && p + 1 < rpcPaths.length) {
-        at.path = Math.max(at.path, ++p);
+      if ("result" in outcome) return outcome.result;
+      const refused = outcome.status === 401 || outcome.status === 403;
+      if (refused) state.refused = outcome.problem;
+      if (!refused && outcome.status !== 404) throw new EndpointCheckError("answer", outcome.problem);
+      if (a + 1 < attempts.length) {
+        state.at = Math.max(state.at, a + 1);
         continue;
       }
-      if (status.refused && f + 1 < forms.length) {
-        at.form = Math.max(at.form, ++f);
-        continue;
-      }
-      throw new EndpointCheckError(
-        status.refused ? "credentials" : "answer",
-        cleanText(status.problem, secrets),
-      );
+      if (state.refused) throw new EndpointCheckError("credentials", state.refused);
+      throw new EndpointCheckError("answer", outcome.problem);
     }
   };
   try {
@@ -168,28 +247,32 @@ export async function readChainHead(
     }
     return { chainId: normalizeChainId(family, chain), headBlock, headTime, latencyMs };
   } finally {
+    // A call still in flight when another failed ends here too: nothing is sent after the check.
+    controller.abort();
     clearTimeout(timer);
     everyRequestSignal.removeEventListener("abort", stop);
+    release();
   }
 }
 
-type Outcome = { result: unknown } | { status: number; refused: boolean; problem: string };
+/** `pathname` with `path` (a JSON-RPC path or a REST call) under it. */
+const join = (pathname: string, path: string) => (path ? `${pathname.replace(/\/$/, "")}${path}` : pathname);
 
-/** One call: JSON-RPC 2.0 as a POST (to `path` under the endpoint), or a REST `GET` of `path`; the body read within its cap. */
+type Outcome = { result: unknown } | { status: number; problem: string };
+type Request = { method: string; params: unknown; rest: boolean; quote: (text: string) => string };
+
+/** One call to `target`: JSON-RPC 2.0 as a POST, or a REST `GET`; the body read within its cap. */
 async function send(
-  form: { url: URL; authorization?: string },
-  method: string,
-  params: unknown,
-  path: string | undefined,
-  rest: boolean,
+  target: URL,
+  authorization: string | undefined,
+  { method, params, rest, quote }: Request,
   signal: AbortSignal,
 ): Promise<Outcome> {
-  const target = path ? new URL(`${form.url.pathname.replace(/\/$/, "")}${path}`, form.url) : form.url;
   const headers: Record<string, string> = {
     Accept: "application/json",
     "User-Agent": "pulumi-blockchain-nodes",
   };
-  if (form.authorization) headers.Authorization = form.authorization;
+  if (authorization) headers.Authorization = authorization;
   if (!rest) headers["Content-Type"] = "application/json";
   const body = rest ? undefined : JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
   const res = await nodeFetch(target.href, {
@@ -200,31 +283,28 @@ async function send(
     size: MAX_NODE_ANSWER_BYTES,
     signal: signal as never,
   });
-  const bad = (problem: string, refused = false): Outcome => ({ status: res.status, refused, problem });
+  const bad = (problem: string): Outcome => ({ status: res.status, problem });
   if (res.status >= 300 && res.status < 400) {
     return bad(
       `it answered a redirect (HTTP ${res.status}), not followed: credentials go only to its own host`,
     );
   }
   if (res.status === 401 || res.status === 403)
-    return bad(`its credentials were refused (HTTP ${res.status})`, true);
-  if (res.status === 404 && form.authorization === undefined) {
-    return bad("its endpoint's path is unknown to it (HTTP 404): a key it no longer accepts?", true);
-  }
+    return bad(`its credentials were refused (HTTP ${res.status})`);
+  if (res.status === 404) return bad("its endpoint's path is unknown to it (HTTP 404)");
   let json: unknown;
   try {
     json = JSON.parse(await res.text());
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    const type = res.headers.get("content-type")?.split(";")[0] || "no content type";
+    const type = quote(res.headers.get("content-type")?.split(";")[0] || "no content type");
     return bad(`it answered HTTP ${res.status} with something that is not JSON (${type})`);
   }
   if (rest && res.ok) return { result: json };
   const error = field(json, "error");
   if (!rest && error) {
-    return bad(
-      `it answered ${method} with error ${show(field(error, "code"))}: ${show(field(error, "message"))}`,
-    );
+    const said = `${show(field(error, "code"))}: ${show(field(error, "message"))}`;
+    return bad(`it answered ${method} with error ${quote(said)}`);
   }
   if (!res.ok) return bad(`it answered HTTP ${res.status}`);
   if (!json || typeof json !== "object" || !("result" in json)) {
@@ -233,21 +313,16 @@ async function send(
   return { result: json.result };
 }
 
-/** A value of an answer, short, for a message. */
+/** A value of an answer as text, whatever its size or depth: a string as it is, others by kind. */
 function show(value: unknown): string {
-  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-/** `text` with each credential and anything URL-like replaced by `***`. */
-function cleanText(text: string, secrets: readonly string[]): string {
-  let out = text.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "***");
-  for (const s of secrets) out = out.split(s).join("***");
-  return out;
+  if (typeof value === "string") return value;
+  if (typeof value !== "object" || value === null) return String(value);
+  return Array.isArray(value) ? "[…]" : "{…}";
 }
 
 /** A failed connection, described without its URL. */
-function failure(error: unknown, secrets: readonly string[]): EndpointCheckError {
+function failure(error: unknown, quote: (text: string) => string): EndpointCheckError {
+  if (error instanceof EndpointCheckError) return error;
   const e = error as { type?: unknown; code?: unknown; message?: unknown };
   if (e?.type === "max-size") {
     return new EndpointCheckError(
@@ -257,16 +332,60 @@ function failure(error: unknown, secrets: readonly string[]): EndpointCheckError
   }
   const code = typeof e?.code === "string" ? e.code : undefined;
   const reason = code ?? String(e?.message ?? error).replace(/^.*?reason: /, "");
-  return new EndpointCheckError("unreachable", `it could not be reached (${cleanText(reason, secrets)})`);
+  return new EndpointCheckError("unreachable", `it could not be reached (${quote(reason)})`);
+}
+
+/** Where a token of a node's text ends: whitespace, quotes, brackets, commas, semicolons. */
+const TOKEN_END = /[\s"'`,;()[\]{}<>]/;
+
+/** `text` with each token that holds `part` replaced by `***` whole; linear in `text`. */
+function maskTokens(text: string, part: string): string {
+  let out = "";
+  let done = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, done)) {
+    let start = at;
+    while (start > done && !TOKEN_END.test(text[start - 1])) start--;
+    let end = at + part.length;
+    while (end < text.length && !TOKEN_END.test(text[end])) end++;
+    out += start === done && out.endsWith("***") ? "" : `${text.slice(done, start)}***`;
+    done = end;
+  }
+  return out + text.slice(done);
 }
 
 /**
- * A chain id as the table writes it: an EVM id in decimal (`0x89` → `137`), a Starknet id as its
+ * Text a node answered (a chain id, an error message), fit to quote in a message: each token
+ * (delimited by whitespace, quotes, brackets, commas or semicolons) that holds a credential of
+ * `access` (its key, also URL-encoded, user name, password, basic auth), its endpoint's host
+ * or a URL (`://`) is replaced whole by `***`; control characters become spaces; at most
+ * {@link MAX_QUOTE_CHARS} characters. Work is linear in `text`, of any size.
+ */
+export function quoteFromNode(text: string, access: NodeAccess): string {
+  const { key, username: user, password: pass } = access;
+  let host: string | undefined;
+  try {
+    host = new URL(access.url ?? "").hostname;
+  } catch {
+    host = undefined;
+  }
+  const basic = user && pass ? Buffer.from(`${user}:${pass}`).toString("base64") : undefined;
+  const hidden = [key, key && encodeURIComponent(key), user, pass, basic, host, "://"];
+  // Control characters and runs of spaces become one space first, in the credentials too.
+  const plain = (t: string) => t.replace(/[\p{C}\s]+/gu, " ");
+  const clean = hidden
+    .reduce<string>((out, part) => (part ? maskTokens(out, plain(part)) : out), plain(text))
+    .trim();
+  if (clean.length <= MAX_QUOTE_CHARS) return clean;
+  return `${clean.slice(0, MAX_QUOTE_CHARS - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
+}
+
+/**
+ * A chain id as the table writes it: an EVM id of at most 256 bits in decimal (`0x89` → `137`), a Starknet id as its
  * short string when it is one (`0x534e5f4d41494e` → `SN_MAIN`), others as sent.
  */
 export function normalizeChainId(family: ChainFamily, raw: string): string {
   const text = raw.trim();
-  if (family === "evm" && /^(?:0x[0-9a-f]+|[0-9]+)$/i.test(text)) return BigInt(text).toString();
+  if (family === "evm" && /^(?:0x[0-9a-f]{1,64}|[0-9]{1,78})$/i.test(text)) return BigInt(text).toString();
   if (family === "starknet" && /^0x(?:[0-9a-f]{2})+$/i.test(text)) {
     const ascii = Buffer.from(text.slice(2), "hex").toString("latin1");
     if (/^[\x21-\x7e]+$/.test(ascii)) return ascii;
