@@ -357,6 +357,41 @@ describe("against servers of this test", () => {
     expect(most).toBeLessThanOrEqual(16);
     expect(most).toBeGreaterThan(2);
   });
+
+  test("at most 8 checks are in flight in the process, across 10 separate calls", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const url = await serve((req, res) => {
+      most = Math.max(most, ++inFlight);
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () =>
+        setTimeout(() => {
+          inFlight--;
+          const { id, method } = JSON.parse(body) as { id: number; method: string };
+          const result =
+            method === "eth_chainId"
+              ? "0x1"
+              : { number: "0x10", timestamp: `0x${Math.floor(Date.now() / 1000).toString(16)}` };
+          res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+        }, 50),
+      );
+    });
+    const settings = checkVerify("getNodes", true)!;
+    const calls = Array.from({ length: 10 }, (_, c) =>
+      verifyNodes(
+        "getNodes",
+        Array.from({ length: 3 }, (_, i) => node(`ND-900-002-${c}${i}`, url)),
+        settings,
+        client(),
+        known,
+      ),
+    );
+    expect((await Promise.all(calls)).flat()).toHaveLength(30);
+    // Two calls per EVM check, made at once: 8 checks in flight are 16 requests.
+    expect(most).toBeLessThanOrEqual(16);
+    expect(most).toBeGreaterThan(2);
+  });
 });
 
 test("no failure message held a credential or an endpoint URL", () => {
