@@ -1,43 +1,11 @@
 /** Shared pieces of the reliability run (and of the soak): seeded randomness, output, goals, evidence. */
 import { ApiError } from "../../src/api";
+import { createRng, type Rng as SeededRng } from "../../src/emulator/data/random";
 import { secretForms } from "../../src/model";
 
-/** A small seeded generator (mulberry32): the same seed gives the same sequence. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0 || 0x9e3779b9;
-  }
-
-  /** A number in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  /** An integer in [min, max]. */
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(list: readonly T[]): T {
-    return list[Math.floor(this.next() * list.length)];
-  }
-
-  hex(n: number): string {
-    let out = "";
-    for (let i = 0; i < n; i++) out += "0123456789abcdef"[this.int(0, 15)];
-    return out;
-  }
-}
+/** The emulator's seeded generator (mulberry32): `new Rng(seed)`, the same sequence for the same seed. */
+export type Rng = SeededRng;
+export const Rng = createRng as unknown as new (seed: number) => Rng;
 
 /** A seed derived from a base seed and a label, so that each part of the run has its own stream. */
 export function deriveSeed(seed: number, label: string | number): number {
@@ -211,24 +179,19 @@ export type Settled<T> =
 export async function settle<T>(run: () => Promise<T>, watchdogMs: number): Promise<Settled<T>> {
   const start = performance.now();
   let timer: NodeJS.Timeout | undefined;
-  const watchdog = new Promise<"pending">(
-    (resolve) => (timer = setTimeout(() => resolve("pending"), watchdogMs)),
-  );
-  try {
-    const outcome = await Promise.race([
-      Promise.resolve()
-        .then(run)
-        .then(
-          (value) => ({ status: "resolved" as const, value }),
-          (error: unknown) => ({ status: "rejected" as const, error }),
-        ),
-      watchdog,
-    ]);
-    const ms = performance.now() - start;
-    return outcome === "pending" ? { status: "pending", ms } : { ...outcome, ms };
-  } finally {
-    clearTimeout(timer);
-  }
+  const outcome = await Promise.race([
+    Promise.resolve()
+      .then(run)
+      .then(
+        (value) => ({ status: "resolved" as const, value }),
+        (error: unknown) => ({ status: "rejected" as const, error }),
+      ),
+    new Promise<{ status: "pending" }>(
+      (resolve) => (timer = setTimeout(resolve, watchdogMs, { status: "pending" })),
+    ),
+  ]);
+  clearTimeout(timer);
+  return { ...outcome, ms: performance.now() - start };
 }
 
 /** Runs `task` on every item, at most `limit` at once; results in the input order. */
@@ -263,6 +226,7 @@ export function causeOf(error: unknown): string {
     .replace(/([a-z])([A-Z])/g, "$1_$2")
     .toLowerCase();
   if (code && kind && error.name !== "Error") return `${kind}/${code}`;
+  if (error.name === "OutcomeUnknownError") return "outcome_unknown (a write may have been applied)";
   if (/cannot adopt it/.test(firstLine)) return "not_found/cannot_adopt";
   return `${error.name}: ${firstLine.replace(/\s+/g, " ").slice(0, 60)}`;
 }

@@ -8,7 +8,7 @@ import { NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
 import { secretValues } from "../../src/model";
 import { Goal, capturedEmulatorLines, capturedOutput, deriveSeed, evidence, findSecrets } from "./common";
-import { sayProblems, secrets, table, zeroGoal } from "./common";
+import { sayProblems, seconds, secrets, table, zeroGoal } from "./common";
 
 /** The ways an error ends up as text. */
 function renders(value: unknown): Array<[string, () => unknown]> {
@@ -72,7 +72,7 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
   const kinds = new Map<string, number>();
   for (const kind of secrets.values()) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   table(
-    `4. Leak scan (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    `4. Leak scan (${seconds(performance.now() - started)})`,
     ["figure", "value"],
     [
       ["errors and user-visible texts kept", evidence.length],
