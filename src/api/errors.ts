@@ -55,7 +55,11 @@ export class ApiError extends Error {
   readonly resourceId?: string;
   /** Faucet 429: when the next request is possible (as the service sent it). */
   readonly nextFaucetAvailable?: string;
-  /** True when a non-idempotent request (the faucet) may have been processed despite the error. */
+  /**
+   * True when a write may have been applied despite the error: the faucet's POST after it was
+   * sent, a PATCH that changes a network or a DELETE after an attempt got no answer (a timeout, a
+   * lost connection). Such a write is not sent again; read the object back to see what it holds.
+   */
   readonly mayHaveBeenProcessed?: boolean;
   /** The server-requested wait in milliseconds (`Retry-After`), when given. */
   readonly retryAfterMs?: number;

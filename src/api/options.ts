@@ -10,6 +10,16 @@ import { checkUrlAndKey, refuse, typeOf, type ApiBase, type Fields } from "./url
 export const DEFAULT_TIMEOUT_MS = 20_000;
 /** Deadline of one call (a whole listing included), across its attempts and waits: 60 s. */
 export const DEFAULT_DEADLINE_MS = 60_000;
+/**
+ * Deadline of one write (a PATCH that changes a network, a DELETE, the faucet's POST) when
+ * `deadlineMs` is not set: 20 s, or one attempt's timeout (`timeoutMs`) when longer, at most
+ * {@link DEFAULT_DEADLINE_MS}. So by default a write that got no answer within its attempt's
+ * timeout is not sent again (its outcome is unknown: `mayHaveBeenProcessed`), and a run stopped
+ * while the service holds it ends within this bound.
+ */
+export function defaultWriteDeadlineMs(timeoutMs: number): number {
+  return Math.min(DEFAULT_DEADLINE_MS, Math.max(timeoutMs, DEFAULT_TIMEOUT_MS));
+}
 /** Retries after the first attempt: at most 5 attempts per call. */
 export const DEFAULT_MAX_RETRIES = 4;
 /** First backoff delay; each retry doubles it, up to {@link DEFAULT_MAX_DELAY_MS}, drawn from [half, full]. */
@@ -122,7 +132,11 @@ export interface NodeServiceClientOptions {
   apiKey: string;
   /** Per-attempt timeout, ms: above 0, at most 2^31 - 1. Default 20000. */
   timeoutMs?: number;
-  /** Deadline of one call (a listing included) across its attempts and waits, ms: above 0, at most 2^31 - 1. Default 60000. */
+  /**
+   * Deadline of one call (a listing included) across its attempts and waits, ms: above 0, at most
+   * 2^31 - 1. Default 60000; for a write (a PATCH that changes a network, a DELETE, the faucet's
+   * POST), 20000 or `timeoutMs` when longer: by default a write that got no answer is not sent again.
+   */
   deadlineMs?: number;
   /** Retry settings, or `false` for a single attempt. */
   retry?: RetryOptions | false;
@@ -152,6 +166,8 @@ export interface Context {
   fetch?: FetchLike;
   timeoutMs: number;
   deadlineMs: number;
+  /** The deadline of a write: `deadlineMs` when set, else {@link defaultWriteDeadlineMs}. */
+  writeDeadlineMs: number;
   /** Retries + 1. */
   maxAttempts: number;
   baseDelayMs: number;
@@ -265,6 +281,7 @@ export function checkOptions(options: unknown): CheckedOptions {
 
   const or = <T>(name: string, fallback: T) => (value(name) as T | undefined) ?? fallback;
   const learned = new LearnedSecrets();
+  const timeoutMs = or("timeoutMs", DEFAULT_TIMEOUT_MS);
   return {
     base,
     authorization: () => `Bearer ${key}`,
@@ -272,8 +289,9 @@ export function checkOptions(options: unknown): CheckedOptions {
     redact: createRedactor(secrets, learned),
     learned,
     fetch: own(options, "fetch") as FetchLike | undefined,
-    timeoutMs: or("timeoutMs", DEFAULT_TIMEOUT_MS),
+    timeoutMs,
     deadlineMs: or("deadlineMs", DEFAULT_DEADLINE_MS),
+    writeDeadlineMs: or("deadlineMs", defaultWriteDeadlineMs(timeoutMs)),
     maxAttempts: rawRetry === false ? 1 : or("retry.maxRetries", DEFAULT_MAX_RETRIES) + 1,
     baseDelayMs: or("retry.baseDelayMs", DEFAULT_BASE_DELAY_MS),
     maxDelayMs: or("retry.maxDelayMs", DEFAULT_MAX_DELAY_MS),

@@ -28,6 +28,8 @@ export interface Call {
   deadlineMs: number;
   /** When the call must be over, ms since the epoch. */
   deadlineAt: number;
+  /** The deadline of a write of this call ({@link isWrite}): the caller's `deadlineMs`, else the client's `writeDeadlineMs`. */
+  writeDeadlineMs: number;
 }
 
 /** Starts a call named `method` (or the caller's `operation`); throws an `InvalidInputError` for wrong options. */
@@ -44,7 +46,20 @@ export function startCall(t: Context, method: string, options?: CallOptions, res
     problems.push({ field: "deadlineMs", value: show(deadlineMs), allowed });
   }
   if (problems.length > 0) throw invalidInput(method, problems, { redactor: t.redact });
-  return { operation: operation ?? method, resourceId, deadlineMs, deadlineAt: Date.now() + deadlineMs };
+  const writeDeadlineMs = options?.deadlineMs !== undefined ? deadlineMs : t.writeDeadlineMs;
+  return {
+    operation: operation ?? method,
+    resourceId,
+    deadlineMs,
+    deadlineAt: Date.now() + deadlineMs,
+    writeDeadlineMs: Math.min(writeDeadlineMs, deadlineMs),
+  };
+}
+
+/** A write: the faucet's POST, a DELETE, a PATCH that changes something (a PATCH of `{}` only reads). */
+export function isWrite(req: HttpRequest): boolean {
+  if (req.method === "POST" || req.method === "DELETE") return true;
+  return req.method === "PATCH" && typeof req.body === "object" && Object.keys(req.body ?? {}).length > 0;
 }
 
 /** Whether a failed attempt is tried again: the first rule that matches decides. */
@@ -80,6 +95,10 @@ const RETRY_RULES: readonly Rule[] = [
 
 /** The note on a POST that may have been processed. */
 export const MAY_HAVE_BEEN_PROCESSED = "It may have been processed, so it is not repeated automatically.";
+
+/** The note on a PATCH or DELETE that got no answer after it may have reached the service. */
+export const MAY_HAVE_BEEN_APPLIED =
+  "It may have been applied by the service; it is not sent again automatically: read the object back to see what the service holds.";
 
 /** The capped exponential backoff before attempt `attempt + 1`, drawn from [half, full]. */
 function backoff(t: Context, attempt: number): number {
@@ -163,13 +182,26 @@ function heard(outcome: Awaited<ReturnType<typeof attempt>> | undefined): Outcom
 
 /**
  * Makes one HTTP request of `call`, retried by {@link RETRY_RULES}, within the call's deadline
- * (waits for the limiter, attempts and the waits between them). A POST's error says
- * `mayHaveBeenProcessed: false` only when every attempt was clearly refused or never sent.
+ * (waits for the limiter, attempts and the waits between them), or a write's. A POST's error says
+ * `mayHaveBeenProcessed: false` only when every attempt was clearly refused or never sent; a PATCH
+ * or DELETE's says `true` when an attempt got no answer (timeout, connection lost) after it may
+ * have reached the service: such an error names no limit to raise.
  */
-export async function request(t: Context, call: Call, req: HttpRequest): Promise<Answer> {
+export async function request(t: Context, whole: Call, req: HttpRequest): Promise<Answer> {
   const post = req.method === "POST";
+  // A write has its own, shorter deadline (see `writeDeadlineMs`), counted from the call's start.
+  const write = isWrite(req);
+  const call = write
+    ? {
+        ...whole,
+        deadlineMs: whole.writeDeadlineMs,
+        deadlineAt: whole.deadlineAt - whole.deadlineMs + whole.writeDeadlineMs,
+      }
+    : whole;
   let attempts = 0;
   let sent = false;
+  // A PATCH or DELETE that got no answer after it may have reached the service: its outcome is unknown.
+  let unanswered = false;
   for (;;) {
     const release = await t.limiter.take(call.deadlineAt);
     const left = call.deadlineAt - Date.now();
@@ -180,10 +212,10 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
         kind: "timeout",
         code: "deadline_exceeded",
         detail: `the call's deadline of ${call.deadlineMs} ms passed ${where} (requests wait for a place in flight and for the pace the service allows)`,
-        hint: "Raise deadlineMs.",
-        limit: "deadlineMs",
+        hint: unanswered ? MAY_HAVE_BEEN_APPLIED : "Raise deadlineMs.",
+        limit: unanswered ? undefined : "deadlineMs",
         attempts,
-        mayHaveBeenProcessed: post && sent ? true : undefined,
+        mayHaveBeenProcessed: (post && sent) || unanswered ? true : undefined,
       });
     }
     let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
@@ -197,6 +229,7 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
     if ("answer" in outcome) return { ...outcome.answer, attempts };
     const f = outcome.failure;
     sent ||= !f.notProcessed;
+    unanswered ||= write && !post && (f.cause === "timeout" || f.cause === "connection");
     const rule = RETRY_RULES.find((r) => r.matches(f, post)) as Rule;
     const delayMs = f.retryAfterMs ?? backoff(t, attempts);
     const stop = stopNote(t, call, f, attempts, rule, delayMs);
@@ -204,6 +237,17 @@ export async function request(t: Context, call: Call, req: HttpRequest): Promise
       reportWait(t, call, f, delayMs, attempts + 1);
       await defaultSleep(delayMs); // throws once every request of the process is aborted
       continue;
+    }
+    if (unanswered) {
+      // No limit to raise: the write may have been applied, and is not sent again.
+      const init = { ...f.error, hint: undefined, attempts, mayHaveBeenProcessed: true, limit: undefined };
+      throw callError(
+        t,
+        call,
+        init,
+        attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined,
+        MAY_HAVE_BEEN_APPLIED,
+      );
     }
     const mayHaveBeenProcessed = post ? sent : undefined;
     throw callError(
