@@ -1,5 +1,5 @@
 /** The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, which the engine reads. */
-import { engineLog } from "../provider";
+import { engineLog, exitWhenEngineGone, writeStderr } from "../provider";
 import { setWaitReporter } from "../settings";
 import { serve } from "./server";
 import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";
@@ -18,11 +18,16 @@ export async function main(options: MainOptions = {}): Promise<void> {
     const { graceMs, warning } = shutdownGraceMs();
     const { port, server } = await serve({ onWarm: options.onWarm });
     process.stdout.write(`${port}\n`);
-    if (warning) process.stderr.write(`pulumi-resource-blockchain: ${warning}\n`);
+    if (warning) writeStderr(`pulumi-resource-blockchain: ${warning}\n`);
     const stop = shutdownOnSignal(server, {
       graceMs,
       exit: (code) => process.exit(code),
-      log: (line) => process.stderr.write(`${line}\n`),
+      log: (line) => writeStderr(`${line}\n`),
+    });
+    // Its engine gone (killed, or ended without stopping it), the plugin stops at once.
+    exitWhenEngineGone((code) => {
+      server.forceShutdown();
+      process.exit(code);
     });
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));

@@ -4,7 +4,7 @@
  * call retrying against a silent service cannot keep the process alive for minutes. The engine's
  * `Cancel` cuts them off at once, the same way, and refuses the calls after it.
  */
-import { beginStopping, interruptCalls } from "../provider";
+import { beginStopping, interruptCalls, OutcomeUnknownError } from "../provider";
 
 /** Default grace for the calls in flight, ms. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
@@ -20,6 +20,12 @@ const RECORD_MS = 500;
 
 /** How long the answers get to reach the engine before the server is closed hard, ms. */
 const FLUSH_MS = 2_000;
+
+/**
+ * How long the last answers get to be written once every call is answered, ms: the process then
+ * exits even when a client keeps its connection open (gRPC's graceful shutdown waits for that).
+ */
+const ANSWERED_FLUSH_MS = 250;
 
 /** The grace from `BLOCKCHAIN_SHUTDOWN_GRACE_MS`, or the default with a warning for a value that is not one. */
 export function shutdownGraceMs(env: NodeJS.ProcessEnv = process.env): { graceMs: number; warning?: string } {
@@ -63,8 +69,10 @@ export function trackCall<T>(send: Answer<T>): Answer<T> {
       answered = true;
       inFlight.delete(call);
       done();
-      // Once cut off, a call fails with the one message, whatever its work threw when cut.
-      const failed = cutOffMessage !== undefined && "error" in result;
+      // Once cut off, a call fails with the one message, whatever its work threw when cut; but a
+      // write cut off says what may have been applied.
+      const failed =
+        cutOffMessage !== undefined && "error" in result && !(result.error instanceof OutcomeUnknownError);
       send((failed ? { error: new Error(cutOffMessage) } : result) as { value: T } | { error: unknown });
     },
     answered: new Promise<void>((resolve) => (done = resolve)),
@@ -118,7 +126,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * The handler of SIGTERM / SIGINT: the first signal stops taking calls (exit 0 once all are
- * answered); when the grace runs out, or at a second signal, the calls in flight are cut off (exit 1).
+ * answered, a moment later); when the grace runs out, or at a second signal, the calls in flight
+ * are cut off (exit 1).
  */
 export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptions) {
   let reason: string | undefined;
@@ -166,5 +175,14 @@ export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptio
     beginStopping(reason);
     server.tryShutdown(() => exit(forced ? 1 : 0));
     graceTimer = setTimeout(() => void force(), options.graceMs);
+    // Every call answered: exit, whether or not the engine has closed its connection yet.
+    void Promise.all([...inFlight].map((call) => call.answered)).then(() => {
+      if (forced) return;
+      clearTimeout(graceTimer);
+      flushTimer = setTimeout(() => {
+        server.forceShutdown();
+        exit(0);
+      }, ANSWERED_FLUSH_MS);
+    });
   };
 }

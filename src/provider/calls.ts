@@ -1,6 +1,7 @@
 /**
  * What a provider process keeps around each call, for both hosts: the provider's config, the
- * engine's log channel, and the interruption of calls in flight when the plugin is stopped.
+ * engine's log channel, the interruption of calls in flight when the plugin is stopped, and the
+ * end of the process once its engine is gone.
  */
 import { AsyncLocalStorage } from "async_hooks";
 import { createRequire } from "module";
@@ -9,6 +10,7 @@ import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
 import { abortEveryRequest } from "../api";
 import type { ConfigReader } from "../settings";
+import { engineGone, noticeEngineGone, onEngineGone, watchEngine, writeStderr } from "./engine-watch";
 
 /** The stack config handed to a dynamic provider's `configure` (read at call time, never serialized). */
 let providerConfig: ConfigReader | undefined;
@@ -57,7 +59,15 @@ export function attachEngine(address: string): void {
   attachedAddress = address;
   channel?.client.close();
   channel = undefined;
+  reached = false;
 }
+
+/**
+ * The engine's address has answered (a connection, a line delivered): from then on, a line that
+ * cannot be delivered means the engine is gone. Not for an engine that attached (`Attach`): such
+ * a provider was started beforehand and serves engine after engine.
+ */
+let reached = false;
 
 interface Channel {
   client: engineRpc.EngineClient;
@@ -103,7 +113,7 @@ function open(): Channel | null {
 }
 
 function toStderr(severity: LogSeverity, message: string): void {
-  process.stderr.write(`${severity}: ${message}\n`);
+  writeStderr(`${severity}: ${message}\n`);
 }
 
 /**
@@ -113,6 +123,7 @@ function toStderr(severity: LogSeverity, message: string): void {
  * line awaits it, so the engine cannot end the run before the line reaches it.
  */
 export function engineLog(severity: LogSeverity, message: string): Promise<void> {
+  if (engineGone() !== undefined) return Promise.resolve();
   const ch = open();
   if (!ch) return Promise.resolve(toStderr(severity, message));
   const req = new ch.proto.LogRequest();
@@ -123,7 +134,11 @@ export function engineLog(severity: LogSeverity, message: string): Promise<void>
   return new Promise((resolve) => {
     try {
       ch.client.log(req, new ch.metadata(), { deadline: Date.now() + 5_000 }, (err) => {
-        if (err) toStderr(severity, message);
+        if (!err) reached ||= attachedAddress === undefined;
+        // UNAVAILABLE (14): nothing answers at the engine's address any more.
+        else if (reached && (err as { code?: number }).code === 14)
+          noticeEngineGone("a line for the engine could not be delivered");
+        else toStderr(severity, message);
         resolve();
       });
     } catch {
@@ -141,6 +156,21 @@ export class CallInterrupted extends Error {
   ) {
     super(started ? `${reason} while the call was in flight` : `${reason}; the call was not started`);
     this.name = "CallInterrupted";
+  }
+}
+
+/**
+ * A write whose outcome is unknown (cut off while in flight, or no answer after it may have reached
+ * the service), said in one line: what may have been applied, and how to see what the service holds.
+ * It is not sent again.
+ */
+export class OutcomeUnknownError extends Error {
+  constructor(operation: string, id: string, cause: string, change: string) {
+    super(
+      `${operation} ${id}: ${cause}; ${change} may have been applied by the service; \`pulumi refresh\` shows what it holds`,
+    );
+    this.name = "OutcomeUnknownError";
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 
@@ -181,4 +211,24 @@ export async function interruptible<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     running.delete(cut);
   }
+}
+
+/** How long cut-off work gets to record what it must (a faucet send's journal entry) before the process exits, ms. */
+const RECORD_MS = 500;
+
+/**
+ * Ends this provider process once its engine is gone (see engine-watch.ts): every call in flight is
+ * cut off ({@link interruptCalls}: no request is sent after it, a faucet send is recorded as
+ * unknown), nothing more is written, and `exit(1)` follows within a second.
+ */
+export function exitWhenEngineGone(exit: (code: number) => void = (code) => process.exit(code)): void {
+  onEngineGone((reason) => {
+    interruptCalls(`the engine is gone (${reason})`);
+    setTimeout(() => exit(1), RECORD_MS);
+  });
+  const ch = attachedAddress === undefined ? open() : undefined;
+  watchEngine({
+    channel: ch?.client.getChannel(),
+    onReady: () => (reached ||= attachedAddress === undefined),
+  });
 }

@@ -7,11 +7,14 @@ export {
   CallInterrupted,
   engineAddress,
   engineLog,
+  exitWhenEngineGone,
   interruptCalls,
+  OutcomeUnknownError,
   readProviderConfig,
   setProviderConfig,
   withResource,
 } from "./calls";
+export { engineGone, writeStderr } from "./engine-watch";
 export { checkCallSettings, checkCredentialInputs, kindOf, toFailures } from "./checks";
 export type { Checked, Diff, PropertyDiff, UncheckedInputs } from "./checks";
 export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";

@@ -2,7 +2,7 @@ import type { NetworkInfo, NetworkUpdate } from "../api";
 import { invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, show, unknownProperties, validateNetworkUpdate } from "../model";
 import { ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
-import { engineLog, readProviderConfig, resourceLabel } from "./calls";
+import { CallInterrupted, engineLog, OutcomeUnknownError, readProviderConfig, resourceLabel } from "./calls";
 import {
   Checked,
   checkConnection,
@@ -184,6 +184,39 @@ function pendingUpdate(inputs: NetworkInputs, current: { name: string; project: 
   return Object.fromEntries(changed.map((k) => [k, inputs[k]]));
 }
 
+/** What a PATCH of `update` changes, in words: `the rename to "x"`, `the move to project PR-…`. */
+function changeOf(update: NetworkUpdate): string {
+  const parts = [
+    update.name !== undefined ? `the rename to ${JSON.stringify(update.name)}` : undefined,
+    update.project !== undefined ? `the move to project ${update.project}` : undefined,
+  ];
+  return parts.filter(Boolean).join(" and ");
+}
+
+/**
+ * Sends a write (a PATCH that changes the network, a DELETE): when its outcome is unknown (cut off
+ * while in flight, or no answer after it may have reached the service), fails with one line
+ * saying what may have been applied, never with a limit to raise; it is not sent again.
+ */
+async function write<T>(operation: string, id: string, change: string, send: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await send();
+  } catch (err) {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const cause =
+      err instanceof CallInterrupted && err.started
+        ? `${err.reason} while it was in flight`
+        : isApiError(err) && err.mayHaveBeenProcessed === true
+          ? err.kind === "timeout"
+            ? `no answer from the service within ${seconds} s`
+            : `the connection was lost before the service answered (${err.code})`
+          : undefined;
+    if (cause === undefined) throw err;
+    throw new OutcomeUnknownError(operation, id, cause, change);
+  }
+}
+
 /** `create`: adopts the existing network, applies `name`/`project`, returns full outputs. */
 export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string; outs: NetworkOutputs }> {
   requireValidInputs(inputs, "adopting network");
@@ -192,7 +225,9 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
       const current = await client.readNetwork(inputs.networkId, resourceLabel("Network"));
       const update = pendingUpdate(inputs, current);
       return Object.keys(update).length > 0
-        ? client.updateNetwork(current.id, update, resourceLabel("Network"))
+        ? write("adopting network", current.id, changeOf(update), () =>
+            client.updateNetwork(current.id, update, resourceLabel("Network")),
+          )
         : current;
     });
     return {
@@ -200,6 +235,7 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
       outs: networkOutputs(network, inputs, managedInputsOf(NETWORK_PROPERTIES, inputs)),
     };
   } catch (err) {
+    if (err instanceof OutcomeUnknownError) throw err;
     if (isApiError(err) && err.kind === "not_found") {
       throw new Error(
         `Network ${inputs.networkId}: cannot adopt it: the service answered 404 (it does not exist, or this API key's ` +
@@ -248,11 +284,14 @@ export async function updateNetwork(
     const update = pendingUpdate(news, olds);
     const network = await withClient(news, readProviderConfig, (client) =>
       Object.keys(update).length > 0
-        ? client.updateNetwork(id, update, resourceLabel("Network"))
+        ? write("updating network", id, changeOf(update), () =>
+            client.updateNetwork(id, update, resourceLabel("Network")),
+          )
         : client.readNetwork(id, resourceLabel("Network")),
     );
     return { outs: networkOutputs(network, news, managedInputsOf(NETWORK_PROPERTIES, news)) };
   } catch (err) {
+    if (err instanceof OutcomeUnknownError) throw err;
     throw describeError(err, "updating network", id);
   }
 }
@@ -276,9 +315,10 @@ export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<
   }
   try {
     await withClient(props, readProviderConfig, (client) =>
-      client.deleteNetwork(id, resourceLabel("Network")),
+      write("deleting network", id, "the deletion", () => client.deleteNetwork(id, resourceLabel("Network"))),
     );
   } catch (err) {
+    if (err instanceof OutcomeUnknownError) throw err;
     // The refusal's status is not documented: 409 or 400 are both plausible.
     if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {
       throw describeError(err, "deleting network", id, DELETE_REFUSED_HINT);

@@ -1,10 +1,20 @@
 /**
  * The dynamic providers, loaded by name in the provider process at call time (nothing captured by
  * value). Pulumi's host prints each error of `check`, `diff`, `read` and `delete` again with its
- * trace, and offers no way to turn it off: that copy is dropped here.
+ * trace, and offers no way to turn it off: that copy is dropped here. The host ignores the engine's
+ * `Cancel`; what this process can hear is its engine going away, and then it stops (see
+ * `exitWhenEngineGone`), printing nothing more.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { engineLog, KINDS, setProviderConfig, type KindMethods, type ResourceKind } from "../provider";
+import {
+  engineGone,
+  engineLog,
+  exitWhenEngineGone,
+  KINDS,
+  setProviderConfig,
+  type KindMethods,
+  type ResourceKind,
+} from "../provider";
 import { setWaitReporter } from "../settings";
 
 /** How long a muted line is waited for, ms (the host prints it right after the call fails). */
@@ -13,12 +23,17 @@ const MUTE_FOR_MS = 10_000;
 const muted = new Set<string>();
 let installed = false;
 
-/** Lets `console.error` drop the host's copy of an error thrown here; prints everything else. */
+/**
+ * Lets `console.error` drop the host's copy of an error thrown here, and everything once the engine
+ * is gone (nobody reads standard error then: a write there fails, and the host would print that
+ * failure again and again); prints everything else.
+ */
 function installFilter(): void {
   if (installed) return;
   installed = true;
   const print = console.error.bind(console);
   console.error = (...args: unknown[]) => {
+    if (engineGone() !== undefined) return;
     if (args.length === 1 && typeof args[0] === "string" && muted.delete(args[0])) return;
     print(...args);
   };
@@ -50,6 +65,13 @@ export function quietly<A extends unknown[], R>(
 
 // A wait between two attempts shows in the engine's log as it happens (a 429, a 5xx, a timeout).
 setWaitReporter((event) => void engineLog("info", event.message));
+
+/** This module runs in Pulumi's dynamic-provider host (`node …/@pulumi/pulumi/cmd/dynamic-provider <engine>`). */
+const IN_HOST = /[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(process.argv[1] ?? "");
+if (IN_HOST) {
+  installFilter();
+  exitWhenEngineGone();
+}
 
 /** Keeps the stack config of this provider process (read at call time, never serialized). */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The engine's `Cancel`: the plugin's calls in flight (a wait for a node's status, a request the
- * service holds, a faucet send) end at once, each failing once with one message (the send is
- * recorded as unknown, as at a shutdown), and the calls after it are refused.
+ * service holds, a faucet send, a rename) end at once, each failing once with one message (the send
+ * is recorded as unknown, as at a shutdown; the rename says it may have been applied), nothing is
+ * sent after it, and the calls after it are refused.
  */
 import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
@@ -142,4 +143,24 @@ test("a faucet send cut off by Cancel is recorded as unknown and its journal ent
   expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
   await until("the held send's connection to close", () => post.closedAt, BOUND_MS);
   expect(arrivals.filter((a) => a.method === "POST")).toHaveLength(1);
+}, 30_000);
+
+test("a rename held by the service is cut off at Cancel: one line saying it may have been applied; the PATCH aborted, not sent again", async () => {
+  const plugin = await startPlugin();
+  emulator().setRouteDelays({ networkUpdateMs: HOLD_MS });
+  const id = emulator().fixtures.emptyNetwork;
+  const olds: Props = { networkId: id, name: "before", managedInputs: ["name"] };
+  const update = settle(plugin.update(NETWORK_URN, id, olds, { networkId: id, name: "renamed-at-cancel" }));
+  const patch = await until("the rename at the service", () => arrivals.find((a) => a.method === "PATCH"));
+
+  await plugin.cancel();
+  const answer = await update;
+  expect(answer.err?.details).toBe(
+    `updating network ${id}: the engine cancelled the operation (Cancel) while it was in flight; ` +
+      'the rename to "renamed-at-cancel" may have been applied by the service; `pulumi refresh` shows what it holds',
+  );
+  await until("the held rename's connection to close", () => patch.closedAt, BOUND_MS);
+  // Not sent again: one PATCH in all, also after the time a retry would have taken.
+  await sleep(2_000);
+  expect(arrivals.filter((a) => a.method === "PATCH")).toHaveLength(1);
 }, 30_000);
