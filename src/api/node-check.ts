@@ -322,7 +322,6 @@ function show(value: unknown): string {
 
 /** A failed connection, described without its URL. */
 function failure(error: unknown, quote: (text: string) => string): EndpointCheckError {
-  if (error instanceof EndpointCheckError) return error;
   const e = error as { type?: unknown; code?: unknown; message?: unknown };
   if (e?.type === "max-size") {
     return new EndpointCheckError(
