@@ -3,7 +3,15 @@ import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } fro
 import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
 import { toNodeConnection, type NodeConnection } from "../provider/node-views";
 import { SETTING_NAMES, type ConnectionArgs, type SettingName } from "../settings";
-import { checkVerify, verifyNodes, type CheckedNode, type Known, type VerifyOptions } from "./verify";
+import {
+  camelSpelling,
+  checkVerify,
+  verifyNodes,
+  type CheckedNode,
+  type Known,
+  type VerifyHost,
+  type VerifyOptions,
+} from "./verify";
 import { waitUntil, type WaitFor } from "./wait";
 
 /** The filters of the node list (`GET /v1/nodes/`): the client's `NodeFilters`. */
@@ -23,6 +31,7 @@ export interface GetNodeArgs extends ConnectionArgs {
    * credentials, serve its network's chain and have a fresh head; else the call fails naming what
    * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
    * ends when the node has the status and passes the check. The result carries `verified`.
+   * `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
    */
   verify?: boolean | VerifyOptions;
 }
@@ -39,7 +48,11 @@ export interface GetNodesArgs extends NodeFilterArgs, ConnectionArgs {
    * clear timeout error naming the nodes still elsewhere.
    */
   waitFor?: WaitFor;
-  /** Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once). */
+  /**
+   * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+   * most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+   * when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
+   */
   verify?: boolean | VerifyOptions;
 }
 
@@ -91,17 +104,27 @@ async function settled<T>(
   nodesOf: (value: T) => Node[],
   check: (value: T, verified: (nodes: Node[]) => Promise<CheckedNode[]>) => Promise<T>,
   client: NodeServiceClient,
+  host: VerifyHost,
   known: Known = {},
 ): Promise<T> {
-  const checks = checkVerify(operation, verify);
+  const checks = checkVerify(operation, verify, host);
   const settle = checks && ((v: T) => check(v, (ns) => verifyNodes(operation, ns, checks, client, known)));
-  if (waitFor) return waitUntil(label, waitFor, fetch, nodesOf, {}, settle);
+  // A healthy set is checked as soon as enough nodes have the status: the others are left out.
+  if (waitFor) return waitUntil(label, waitFor, fetch, nodesOf, {}, settle, checks?.minVerified);
   const value = await fetch();
   return settle ? settle(value) : value;
 }
 
-/** Lists the matching nodes (waits for their status and checks their endpoints when asked), for the views to shape. */
-export function listNodes(operation: string, args: GetNodesArgs, connect: Connect): Promise<CheckedNode[]> {
+/**
+ * Lists the matching nodes (waits for their status and checks their endpoints when asked), for the
+ * views to shape; `host`: how the caller's language spells arguments, where a warning goes.
+ */
+export function listNodes(
+  operation: string,
+  args: GetNodesArgs,
+  connect: Connect,
+  host: VerifyHost = {},
+): Promise<CheckedNode[]> {
   const [connection, { limit = DEFAULT_GET_NODES_LIMIT, waitFor, verify, ...filters }] = connectionOf(args);
   const known = { protocol: filters.protocol, publicNetwork: filters.publicNetwork } as Known;
   return connect(connection, (client) => {
@@ -113,13 +136,19 @@ export function listNodes(operation: string, args: GetNodesArgs, connect: Connec
       (ns) => ns,
       (ns, check) => check(ns),
       client,
+      host,
       known,
     );
   });
 }
 
 /** Reads one node (waits for its status and checks its endpoint when asked), for the views to shape. */
-export function readNode(operation: string, args: GetNodeArgs, connect: Connect): Promise<CheckedNode> {
+export function readNode(
+  operation: string,
+  args: GetNodeArgs,
+  connect: Connect,
+  host: VerifyHost = {},
+): Promise<CheckedNode> {
   const unknown = unknownProperties(
     args as unknown as Record<string, unknown>,
     GET_NODE_ARG_NAMES,
@@ -127,12 +156,19 @@ export function readNode(operation: string, args: GetNodeArgs, connect: Connect)
   );
   if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
   const [connection, { id, waitFor, verify }] = connectionOf(args);
-  return connect(connection, (client) => {
+
+  return connect(connection, async (client) => {
+    const several = checkVerify(operation, verify, host)?.minVerified ?? 1;
+    if (several > 1) {
+      const field = `verify.${(host.spell ?? camelSpelling)("minVerified")}`;
+      const allowed = "at most 1 here: one node is checked; a healthy set of several comes from getNodes";
+      throw invalidInput(operation, [{ field, value: show(several), allowed }], { resourceId: id });
+    }
     const read = () => client.getNode(id, { operation });
     const check = async (n: Node, verified: (ns: Node[]) => Promise<CheckedNode[]>) =>
       (await verified([n]))[0];
     const label = `${operation} ${id}`;
-    return settled(operation, { waitFor, verify, label }, read, (n) => [n], check, client);
+    return settled(operation, { waitFor, verify, label }, read, (n) => [n], check, client, host);
   });
 }
 

@@ -114,8 +114,9 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TI
 }
 
 /**
- * Calls `fetch` until every node it returns has `waitFor.status` (and `settle` passes: a
- * {@link VerifyError} it throws polls again unless lasting); never runs past `timeoutSeconds`
+ * Calls `fetch` until every node it returns has `waitFor.status` (with `enough`: at least that
+ * many, the others left to `settle`), and `settle` passes (a {@link VerifyError} it throws polls
+ * again unless lasting); never runs past `timeoutSeconds`
  * (a poll still running then is abandoned). On timeout, a {@link WaitTimeoutError} naming the nodes still elsewhere.
  * The default sleep and the client's polls end at once when the process's requests are aborted
  * (the plugin cancelled or stopped): the wait then throws that reason.
@@ -127,17 +128,19 @@ export async function waitUntil<T>(
   nodesOf: (value: T) => Node[],
   clock: WaitClock = {},
   settle?: (value: T) => Promise<T>,
+  enough?: number,
 ): Promise<T> {
   const { status, timeoutSeconds, intervalMs } = checkWaitFor(operation, waitFor);
   const now = clock.now ?? Date.now;
   const sleep = clock.sleep ?? defaultSleep;
   const deadline = now() + timeoutSeconds * 1000;
   let pending: Node[] | undefined;
+  let ready = false;
   let failed: VerifyError | undefined;
   const timedOut = (late: boolean) => {
     const where = !pending
       ? "no poll answered"
-      : pending.length > 0
+      : !ready
         ? `still not there: ${pending.map((n) => `${n.id} (${n.status})`).join(", ")}`
         : failed
           ? `the last endpoint check: ${failed.message.replace(/^[^:]*: /, "")}`
@@ -151,16 +154,18 @@ export async function waitUntil<T>(
   for (let first = true; ; first = false) {
     let value = await bounded(first, fetch);
     if (value === TIMED_OUT) throw timedOut(true);
-    pending = nodesOf(value).filter((n) => n.status !== status);
-    if (pending.length === 0 && settle) {
-      const ready = value;
-      value = await bounded(first, () => settle(ready)).catch((error: unknown) => {
+    const nodes = nodesOf(value);
+    pending = nodes.filter((n) => n.status !== status);
+    ready = pending.length === 0 || (enough !== undefined && nodes.length - pending.length >= enough);
+    if (ready && settle) {
+      const settling = value;
+      value = await bounded(first, () => settle(settling)).catch((error: unknown) => {
         if (!(error instanceof VerifyError) || error.lasting || timeoutSeconds === 0) throw error;
         failed = error;
         return TIMED_OUT;
       });
       if (value !== TIMED_OUT) return value;
-    } else if (pending.length === 0) return value;
+    } else if (ready) return value;
     if (now() + intervalMs >= deadline) throw timedOut(false);
     await sleep(intervalMs);
   }

@@ -1,9 +1,12 @@
 /** What the plugin does for each call of the provider protocol, on property maps: the provider core's methods, plus config, secrets per field and import. */
+import * as fs from "fs";
+import * as path from "path";
 import { invalidInput } from "../api";
 import { unknownProperties } from "../model";
 import {
   checkCallSettings,
   checkCredentialInputs,
+  engineLog,
   FUNCTION_TOKENS,
   kindOf,
   kindOfToken,
@@ -26,6 +29,7 @@ import {
   type GetNodeConnectionsArgs,
   type GetNodesArgs,
 } from "../functions/lookups";
+import { camelSpelling, snakeSpelling, type Spelling, type VerifyHost } from "../functions/verify";
 import { configKey, SETTING_NAMES, unknownSettings, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 
@@ -190,6 +194,58 @@ const connect: Connect = (args, use) => withClient(args, readProviderConfig, use
 /** A key as the schema spells it: Python sends a dict argument's keys as written (`timeout_seconds`). */
 const camel = (key: string) => key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
+/**
+ * The `runtime` of a `Pulumi.yaml`'s text: `runtime: python` or `runtime: { name: python }` (also
+ * as a block); undefined when it names none.
+ */
+export function runtimeOf(projectYaml: string): string | undefined {
+  const lines = projectYaml.split(/\r?\n/);
+  const at = lines.findIndex((l) => /^runtime\s*:/.test(l));
+  if (at < 0) return undefined;
+  const word = (text: string) => /^\s*["']?([\w.-]+)/.exec(text)?.[1];
+  const inline = lines[at]
+    .replace(/^runtime\s*:/, "")
+    .replace(/\s#.*$/, "")
+    .trim();
+  if (inline.startsWith("{")) return word(/[{,]\s*name\s*:(.*)/.exec(inline)?.[1] ?? "");
+  if (inline) return word(inline);
+  for (const line of lines.slice(at + 1)) {
+    if (/^\S/.test(line)) return undefined;
+    const name = /^\s+name\s*:(.*)/.exec(line);
+    if (name) return word(name[1]);
+  }
+  return undefined;
+}
+
+/**
+ * How the program's language spells the functions' arguments: the engine starts the plugin in
+ * the program's folder (or its `main` folder below), whose `Pulumi.yaml` names the runtime;
+ * `python` spells them in snake_case, every other language as the schema does.
+ */
+export function programSpelling(dir: string = process.cwd()): Spelling {
+  for (let d = path.resolve(dir), up = 0; up < 8; d = path.dirname(d), up++) {
+    for (const file of ["Pulumi.yaml", "Pulumi.yml"]) {
+      let text: string;
+      try {
+        text = fs.readFileSync(path.join(d, file), "utf8");
+      } catch {
+        continue;
+      }
+      return runtimeOf(text) === "python" ? snakeSpelling : camelSpelling;
+    }
+    if (path.dirname(d) === d) break;
+  }
+  return camelSpelling;
+}
+
+let spelling: Spelling | undefined;
+
+/** The plugin's host for `verify`: the program's spelling, and a healthy set's warning through the engine's log. */
+const verifyHost: VerifyHost = {
+  spell: (name) => (spelling ??= programSpelling())(name),
+  warn: (message) => engineLog("warning", message),
+};
+
 /** `invoke` of a function; `getNodeConnections`'s `connections` are wrapped as a secret. */
 export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMap> {
   const plain = revealProps(args).props;
@@ -205,20 +261,22 @@ export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMa
   switch (tok) {
     case FUNCTION_TOKENS.getNode:
       return sealProps(
-        { ...toNodeResult(await readNode("getNode", plain as unknown as GetNodeArgs, connect)) },
+        { ...toNodeResult(await readNode("getNode", plain as unknown as GetNodeArgs, connect, verifyHost)) },
         [],
       );
     case FUNCTION_TOKENS.getNodes:
       return sealProps(
-        { nodes: (await listNodes("getNodes", plain as GetNodesArgs, connect)).map(toNodeResult) },
+        {
+          nodes: (await listNodes("getNodes", plain as GetNodesArgs, connect, verifyHost)).map(toNodeResult),
+        },
         [],
       );
     case FUNCTION_TOKENS.getNodeConnections: {
       const connections = await nodeConnections(
         "getNodeConnections",
         plain as GetNodeConnectionsArgs,
-        (a) => listNodes("getNodeConnections", a, connect),
-        (a) => readNode("getNodeConnections", a, connect),
+        (a) => listNodes("getNodeConnections", a, connect, verifyHost),
+        (a) => readNode("getNodeConnections", a, connect, verifyHost),
       );
       return sealProps({ connections }, ["connections"]);
     }
