@@ -32,7 +32,7 @@ import {
   type GetNodeArgs,
   type GetNodesArgs,
 } from "./lookups";
-import { VerifyError } from "./verify";
+import { VerifyError, type VerifyHost } from "./verify";
 import { WaitTimeoutError } from "./wait";
 
 /** The program's stack config, `blockchain:*` keys only; undefined outside a Pulumi program. */
@@ -54,6 +54,13 @@ function logWait(event: RetryWait): void {
   if (!pulumi.runtime.hasEngine()) return;
   pulumi.log.info(event.message, callParent.getStore()).catch(() => undefined);
 }
+
+/** The TypeScript host of `verify`: names as the schema spells them; a warning under the call's `parent`. */
+const verifyHost: VerifyHost = {
+  warn: (message) => {
+    if (pulumi.runtime.hasEngine()) return pulumi.log.warn(message, callParent.getStore());
+  },
+};
 
 const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
   invalid_api_url: "apiUrl",
@@ -129,7 +136,7 @@ function sharedCall<T>(
 export function fetchNode(operation: string, args: GetNodeArgs, fresh = false): Promise<Node> {
   const { waitFor, apiUrl: _url, apiKey: _key, ...rest } = args;
   const settings = callSettings(args);
-  const reading = () => readNode(operation, args, connectWith(settings));
+  const reading = () => readNode(operation, args, connectWith(settings), verifyHost);
   // Concurrent reads of one node share one request; a call that waits polls on its own.
   return waitFor || fresh ? reading() : sharedCall("flight", "getNode", rest, settings, reading);
 }
@@ -138,7 +145,7 @@ export function fetchNode(operation: string, args: GetNodeArgs, fresh = false): 
 export function fetchNodes(operation: string, args: GetNodesArgs, fresh = false): Promise<Node[]> {
   const { apiUrl: _url, apiKey: _key, limit = DEFAULT_GET_NODES_LIMIT, waitFor, ...rest } = args;
   const settings = callSettings(args);
-  const listing = () => listNodes(operation, args, connectWith(settings));
+  const listing = () => listNodes(operation, args, connectWith(settings), verifyHost);
   // The same listing in one program run is made once; a call that waits polls on its own.
   return waitFor || fresh
     ? listing()
