@@ -163,11 +163,12 @@ function types(doc: Doc): Record<string, ObjectSpec> {
     },
     [token("Verify")]: {
       type: "object",
-      description: `${doc("GetNodeArgs", "verify")} \`{}\` takes every default.`,
+      description: doc("VerifyOptions"),
       properties: {
         maxHeadAgeSeconds: { type: "number", description: doc("VerifyOptions", "maxHeadAgeSeconds") },
         timeoutSeconds: { type: "number", description: doc("VerifyOptions", "timeoutSeconds") },
         expectedChainId: str(doc("VerifyOptions", "expectedChainId")),
+        minVerified: { type: "integer", description: doc("VerifyOptions", "minVerified") },
       },
     },
     [token("VerifiedEndpoint")]: {

@@ -49,6 +49,7 @@ export interface GetNodeArgs {
      * credentials, serve its network's chain and have a fresh head; else the call fails naming what
      * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
      * ends when the node has the status and passes the check. The result carries `verified`.
+     * `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
      */
     verify?: inputs.Verify;
     /**
@@ -187,6 +188,7 @@ export interface GetNodeOutputArgs {
      * credentials, serve its network's chain and have a fresh head; else the call fails naming what
      * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
      * ends when the node has the status and passes the check. The result carries `verified`.
+     * `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
      */
     verify?: pulumi.Input<inputs.VerifyArgs | undefined>;
     /**

@@ -103,7 +103,9 @@ export interface GetNodeConnectionsArgs {
      */
     type?: string;
     /**
-     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+     * most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+     * when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
      */
     verify?: inputs.Verify;
     /**
@@ -251,7 +253,9 @@ export interface GetNodeConnectionsOutputArgs {
      */
     type?: pulumi.Input<string | undefined>;
     /**
-     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+     * Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+     * most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+     * when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
      */
     verify?: pulumi.Input<inputs.VerifyArgs | undefined>;
     /**

@@ -16,7 +16,11 @@ import {
 import type { Problem, Protocol, PublicNetwork } from "../model";
 import type { VerifiedEndpoint } from "../provider/node-views";
 
-/** What `verify` checks beyond its defaults; `verify: true` (or `{}`) takes every default. */
+/**
+ * How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+ * credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+ * `verify: true` in TypeScript) takes every default.
+ */
 export interface VerifyOptions {
   /**
    * The oldest head block accepted, in seconds. Default per protocol, several block times: 120

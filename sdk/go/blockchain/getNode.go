@@ -41,6 +41,7 @@ type GetNodeArgs struct {
 	// credentials, serve its network's chain and have a fresh head; else the call fails naming what
 	// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
 	// ends when the node has the status and passes the check. The result carries `verified`.
+	// `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
 	Verify *Verify `pulumi:"verify"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.
@@ -118,6 +119,7 @@ type GetNodeOutputArgs struct {
 	// credentials, serve its network's chain and have a fresh head; else the call fails naming what
 	// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
 	// ends when the node has the status and passes the check. The result carries `verified`.
+	// `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
 	Verify VerifyPtrInput `pulumi:"verify"`
 	// Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
 	// fail with a clear timeout error.

@@ -69,7 +69,9 @@ type GetNodeConnectionsArgs struct {
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type *string `pulumi:"type"`
-	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+	// most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+	// when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
 	Verify *Verify `pulumi:"verify"`
 	// Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
 	// clear timeout error naming the nodes still elsewhere.
@@ -149,7 +151,9 @@ type GetNodeConnectionsOutputArgs struct {
 	// Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
 	// asking for it with another protocol is refused).
 	Type pulumi.StringPtrInput `pulumi:"type"`
-	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+	// Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+	// most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+	// when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
 	Verify VerifyPtrInput `pulumi:"verify"`
 	// Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
 	// clear timeout error naming the nodes still elsewhere.

@@ -655,10 +655,9 @@ func (o VerifiedEndpointPtrOutput) LatencyMs() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// Call the node's own endpoint as an app would before returning it: it must answer, accept its
-// credentials, serve its network's chain and have a fresh head; else the call fails naming what
-// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
-// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+// How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+// `verify: true` in TypeScript) takes every default.
 type Verify struct {
 	// The chain the endpoint must serve, instead of the one its network's public network means:
 	// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
@@ -667,6 +666,11 @@ type Verify struct {
 	// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
 	// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
 	MaxHeadAgeSeconds *float64 `pulumi:"maxHeadAgeSeconds"`
+	// Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+	// 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+	// returned ordered by head freshness (newest head first), then latency; each node left out is
+	// named, with why, in one warning. Default: every node must pass, in the listing's order.
+	MinVerified *int `pulumi:"minVerified"`
 	// Seconds each node's check may take, from 0.1 to 300. Default 10.
 	TimeoutSeconds *float64 `pulumi:"timeoutSeconds"`
 }
@@ -682,10 +686,9 @@ type VerifyInput interface {
 	ToVerifyOutputWithContext(context.Context) VerifyOutput
 }
 
-// Call the node's own endpoint as an app would before returning it: it must answer, accept its
-// credentials, serve its network's chain and have a fresh head; else the call fails naming what
-// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
-// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+// How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+// `verify: true` in TypeScript) takes every default.
 type VerifyArgs struct {
 	// The chain the endpoint must serve, instead of the one its network's public network means:
 	// an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
@@ -694,6 +697,11 @@ type VerifyArgs struct {
 	// The oldest head block accepted, in seconds. Default per protocol, several block times: 120
 	// for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
 	MaxHeadAgeSeconds pulumi.Float64PtrInput `pulumi:"maxHeadAgeSeconds"`
+	// Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+	// 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+	// returned ordered by head freshness (newest head first), then latency; each node left out is
+	// named, with why, in one warning. Default: every node must pass, in the listing's order.
+	MinVerified pulumi.IntPtrInput `pulumi:"minVerified"`
 	// Seconds each node's check may take, from 0.1 to 300. Default 10.
 	TimeoutSeconds pulumi.Float64PtrInput `pulumi:"timeoutSeconds"`
 }
@@ -751,10 +759,9 @@ func (i *verifyPtrType) ToVerifyPtrOutputWithContext(ctx context.Context) Verify
 	return pulumi.ToOutputWithContext(ctx, i).(VerifyPtrOutput)
 }
 
-// Call the node's own endpoint as an app would before returning it: it must answer, accept its
-// credentials, serve its network's chain and have a fresh head; else the call fails naming what
-// failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
-// ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+// How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+// credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+// `verify: true` in TypeScript) takes every default.
 type VerifyOutput struct{ *pulumi.OutputState }
 
 func (VerifyOutput) ElementType() reflect.Type {
@@ -790,6 +797,14 @@ func (o VerifyOutput) ExpectedChainId() pulumi.StringPtrOutput {
 // for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
 func (o VerifyOutput) MaxHeadAgeSeconds() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v Verify) *float64 { return v.MaxHeadAgeSeconds }).(pulumi.Float64PtrOutput)
+}
+
+// Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+// 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+// returned ordered by head freshness (newest head first), then latency; each node left out is
+// named, with why, in one warning. Default: every node must pass, in the listing's order.
+func (o VerifyOutput) MinVerified() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Verify) *int { return v.MinVerified }).(pulumi.IntPtrOutput)
 }
 
 // Seconds each node's check may take, from 0.1 to 300. Default 10.
@@ -842,6 +857,19 @@ func (o VerifyPtrOutput) MaxHeadAgeSeconds() pulumi.Float64PtrOutput {
 		}
 		return v.MaxHeadAgeSeconds
 	}).(pulumi.Float64PtrOutput)
+}
+
+// Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+// 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+// returned ordered by head freshness (newest head first), then latency; each node left out is
+// named, with why, in one warning. Default: every node must pass, in the listing's order.
+func (o VerifyPtrOutput) MinVerified() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Verify) *int {
+		if v == nil {
+			return nil
+		}
+		return v.MinVerified
+	}).(pulumi.IntPtrOutput)
 }
 
 // Seconds each node's check may take, from 0.1 to 300. Default 10.

@@ -6,10 +6,9 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 
 /**
- * Call the node's own endpoint as an app would before returning it: it must answer, accept its
- * credentials, serve its network's chain and have a fresh head; else the call fails naming what
- * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
- * ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+ * How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+ * credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+ * `verify: true` in TypeScript) takes every default.
  */
 export interface Verify {
     /**
@@ -24,16 +23,22 @@ export interface Verify {
      */
     maxHeadAgeSeconds?: number;
     /**
+     * Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+     * 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+     * returned ordered by head freshness (newest head first), then latency; each node left out is
+     * named, with why, in one warning. Default: every node must pass, in the listing's order.
+     */
+    minVerified?: number;
+    /**
      * Seconds each node's check may take, from 0.1 to 300. Default 10.
      */
     timeoutSeconds?: number;
 }
 
 /**
- * Call the node's own endpoint as an app would before returning it: it must answer, accept its
- * credentials, serve its network's chain and have a fresh head; else the call fails naming what
- * failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
- * ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+ * How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+ * credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+ * `verify: true` in TypeScript) takes every default.
  */
 export interface VerifyArgs {
     /**
@@ -47,6 +52,13 @@ export interface VerifyArgs {
      * for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
      */
     maxHeadAgeSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+     * 1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+     * returned ordered by head freshness (newest head first), then latency; each node left out is
+     * named, with why, in one warning. Default: every node must pass, in the listing's order.
+     */
+    minVerified?: pulumi.Input<number | undefined>;
     /**
      * Seconds each node's check may take, from 0.1 to 300. Default 10.
      */

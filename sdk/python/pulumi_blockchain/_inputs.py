@@ -23,10 +23,9 @@ __all__ = [
 
 class VerifyDict(TypedDict):
     """
-    Call the node's own endpoint as an app would before returning it: it must answer, accept its
-    credentials, serve its network's chain and have a fresh head; else the call fails naming what
-    failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
-    ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+    How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+    credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+    `verify: true` in TypeScript) takes every default.
     """
     expected_chain_id: NotRequired[_builtins.str]
     """
@@ -39,6 +38,13 @@ class VerifyDict(TypedDict):
     The oldest head block accepted, in seconds. Default per protocol, several block times: 120
     for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
     """
+    min_verified: NotRequired[_builtins.int]
+    """
+    Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+    1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+    returned ordered by head freshness (newest head first), then latency; each node left out is
+    named, with why, in one warning. Default: every node must pass, in the listing's order.
+    """
     timeout_seconds: NotRequired[_builtins.float]
     """
     Seconds each node's check may take, from 0.1 to 300. Default 10.
@@ -49,24 +55,30 @@ class Verify:
     def __init__(__self__, *,
                  expected_chain_id: Optional[_builtins.str] = None,
                  max_head_age_seconds: Optional[_builtins.float] = None,
+                 min_verified: Optional[_builtins.int] = None,
                  timeout_seconds: Optional[_builtins.float] = None):
         """
-        Call the node's own endpoint as an app would before returning it: it must answer, accept its
-        credentials, serve its network's chain and have a fresh head; else the call fails naming what
-        failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
-        ends when the node has the status and passes the check. The result carries `verified`. `{}` takes every default.
+        How `verify` checks each node's own endpoint, called as an app would: it must answer, accept its
+        credentials, serve its network's chain and have a fresh head. Every field is optional: `{}` (or
+        `verify: true` in TypeScript) takes every default.
 
         :param _builtins.str expected_chain_id: The chain the endpoint must serve, instead of the one its network's public network means:
                an EVM chain id (`1` or `0x1`), a Starknet one (`SN_SEPOLIA`), NEAR's `testnet`, a Tezos
                chain id, Bitcoin's `test`.
         :param _builtins.float max_head_age_seconds: The oldest head block accepted, in seconds. Default per protocol, several block times: 120
                for Ethereum, 60 for the other EVM chains and NEAR, 300 for Arbitrum and Tezos, 600 for Starknet, 7200 for Bitcoin.
+        :param _builtins.int min_verified: Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+               1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+               returned ordered by head freshness (newest head first), then latency; each node left out is
+               named, with why, in one warning. Default: every node must pass, in the listing's order.
         :param _builtins.float timeout_seconds: Seconds each node's check may take, from 0.1 to 300. Default 10.
         """
         if expected_chain_id is not None:
             pulumi.set(__self__, "expected_chain_id", expected_chain_id)
         if max_head_age_seconds is not None:
             pulumi.set(__self__, "max_head_age_seconds", max_head_age_seconds)
+        if min_verified is not None:
+            pulumi.set(__self__, "min_verified", min_verified)
         if timeout_seconds is not None:
             pulumi.set(__self__, "timeout_seconds", timeout_seconds)
 
@@ -96,6 +108,21 @@ class Verify:
     @max_head_age_seconds.setter
     def max_head_age_seconds(self, value: Optional[_builtins.float]):
         pulumi.set(self, "max_head_age_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minVerified")
+    def min_verified(self) -> Optional[_builtins.int]:
+        """
+        Accept a healthy set: the call succeeds when at least this many nodes pass (an integer from
+        1; on `getNode`, only 1), e.g. `2` for a primary and a fallback. The nodes that pass are
+        returned ordered by head freshness (newest head first), then latency; each node left out is
+        named, with why, in one warning. Default: every node must pass, in the listing's order.
+        """
+        return pulumi.get(self, "min_verified")
+
+    @min_verified.setter
+    def min_verified(self, value: Optional[_builtins.int]):
+        pulumi.set(self, "min_verified", value)
 
     @_builtins.property
     @pulumi.getter(name="timeoutSeconds")

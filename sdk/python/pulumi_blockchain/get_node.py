@@ -304,6 +304,7 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
            credentials, serve its network's chain and have a fresh head; else the call fails naming what
            failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
            ends when the node has the status and passes the check. The result carries `verified`.
+           `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """
@@ -362,6 +363,7 @@ def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]
            credentials, serve its network's chain and have a fresh head; else the call fails naming what
            failed. `true` for the defaults, e.g. `{ maxHeadAgeSeconds: 120 }`. With `waitFor`, the wait
            ends when the node has the status and passes the check. The result carries `verified`.
+           `minVerified` may only be 1 here: a healthy set of several comes from `getNodes`.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until the node reaches a status, e.g. `{ status: "running", timeoutSeconds: 600 }`, or
            fail with a clear timeout error.
     """

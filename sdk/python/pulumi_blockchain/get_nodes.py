@@ -108,7 +108,9 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
            `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
-    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+           most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+           when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
            clear timeout error naming the nodes still elsewhere.
     """
@@ -198,7 +200,9 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
            `BLOCKCHAIN_TIMEOUT_MS`.
     :param _builtins.str type: Only nodes of this type: `shared` or `dedicated` (`shared` exists only for some protocols;
            asking for it with another protocol is refused).
-    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at most 8 at once).
+    :param Union['Verify', 'VerifyDict'] verify: Check every matching node's endpoint before returning them, as `getNode`'s `verify` does (at
+           most 8 at once). With `minVerified`, a healthy set: the nodes that pass, freshest head first,
+           when at least that many pass, e.g. `{ minVerified: 2 }`; each node left out is named in one warning.
     :param Union['WaitFor', 'WaitForDict'] wait_for: Poll until every matching node reaches a status, e.g. `{ status: "running" }`, or fail with a
            clear timeout error naming the nodes still elsewhere.
     """
