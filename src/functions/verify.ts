@@ -103,7 +103,9 @@ export function checkVerify(
           .filter((k) => !FIELDS.includes(k))
           .map((k) => ({ field: field(k), value: show(record[k]), allowed: `unknown field; ${shape}` }))
       : [{ field: "verify", value: show(verify), allowed: shape }];
-  const get = (k: string) => (problems.length === 0 && Object.hasOwn(record, k) ? record[k] : undefined);
+  // Each known field checked once the shape is right, every problem named in one pass.
+  const shaped = problems.length === 0;
+  const get = (k: string) => (shaped && Object.hasOwn(record, k) ? record[k] : undefined);
   for (const [name, [min, max]] of Object.entries(LIMITS)) {
     const value = get(name);
     if (value !== undefined && !(typeof value === "number" && value >= min && value <= max)) {

@@ -1,0 +1,225 @@
+/**
+ * `verify.minVerified`, a healthy set, against the emulator's four nodes of `NW-100-000-1`
+ * (ethereum-mainnet): the nodes that pass, freshest head first; each node left out named in one
+ * warning; fewer than asked fail with one message; with `waitFor`, the wait ends once enough pass.
+ */
+import { InvalidInputError } from "../../src/api";
+import type { NodeEndpointBehaviour } from "../../src/emulator";
+import { listNodes, readNode, type Connect } from "../../src/functions/lookups";
+import { MAX_VERIFY_MESSAGE_CHARS, snakeSpelling, VerifyError } from "../../src/functions/verify";
+import { WaitTimeoutError } from "../../src/functions/wait";
+import { testClient } from "../helpers/client";
+import { withEmulator } from "../helpers/emulator";
+
+const emulator = withEmulator({ seed: 11, quiet: true });
+const connect: Connect = (_args, use) => use(testClient(emulator().url, emulator().apiKey));
+const [A, B, C, D] = ["ND-100-000-001", "ND-100-000-002", "ND-100-000-003", "ND-100-000-004"];
+/** Every message and warning of the file, audited for credentials at the end. */
+const said: string[] = [];
+
+let before: Record<string, NodeEndpointBehaviour>;
+beforeEach(() => {
+  before = Object.fromEntries([A, B, C, D].map((id) => [id, emulator().admin.nodeEndpoint(id)!]));
+});
+afterEach(() => {
+  for (const [id, behaviour] of Object.entries(before)) {
+    emulator().admin.setNodeEndpoint(id, behaviour);
+    emulator().admin.setNodeStatus(id, "running");
+  }
+});
+
+/** The network's nodes checked with `verify`, and the warnings the call gave. */
+async function healthySet(verify: Record<string, unknown>, more: Record<string, unknown> = {}) {
+  const warnings: string[] = [];
+  const warn = (message: string) => void warnings.push(message);
+  const nodes = await listNodes(
+    "getNodesOutput",
+    { network: emulator().fixtures.networkWithNodes, verify, ...more },
+    connect,
+    { warn },
+  );
+  said.push(...warnings);
+  return { ids: nodes.map((n) => n.id), nodes, warnings };
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => new Error("expected a failure"),
+    (e: Error) => e,
+  );
+  said.push(error.message);
+  return error;
+}
+
+/** One node refusing connections, one with its head 900 s old. */
+function twoBad(): void {
+  emulator().admin.setNodeEndpoint(B, { answer: "refuse" });
+  emulator().admin.setNodeEndpoint(C, { stalledSeconds: 900 });
+}
+
+const refused = `${B}: it could not be reached (`;
+const stalled = new RegExp(`${C}: its head block \\d+ is 9\\d\\d s old \\(at most 120 s accepted\\)`);
+
+describe("a healthy set of the network's four nodes, one refusing and one stalled", () => {
+  test.each([
+    ["A's head 40 s old, D's fresh", A, [D, A]],
+    ["D's head 40 s old, A's fresh", D, [A, D]],
+  ])(
+    "minVerified 2: the two that pass, freshest head first (%s); one warning names both left out",
+    async (_label, older, order) => {
+      twoBad();
+      emulator().admin.setNodeEndpoint(older, { stalledSeconds: 40 });
+      const { ids, nodes, warnings } = await healthySet({ minVerified: 2 });
+      expect(ids).toEqual(order);
+      const ages = nodes.map((n) => n.verified!.headAgeSeconds);
+      expect(ages[0]).toBeLessThan(ages[1]);
+      expect(warnings).toHaveLength(1);
+      const [warning] = warnings;
+      expect(warning).toMatch(
+        /^getNodesOutput: 2 of 4 nodes passed the endpoint check \(verify\.minVerified 2\); left out: /,
+      );
+      expect(warning).toContain(refused);
+      expect(warning).toMatch(stalled);
+      expect(warning).not.toMatch(/\n/);
+      for (const id of order) expect(warning).not.toContain(id);
+    },
+  );
+
+  test("minVerified 3: one message naming both nodes that failed, how many passed, and what to do", async () => {
+    twoBad();
+    const warnings: string[] = [];
+    const error = await failure(
+      listNodes(
+        "getNodesOutput",
+        { network: emulator().fixtures.networkWithNodes, verify: { minVerified: 3 } },
+        connect,
+        { warn: (m) => void warnings.push(m) },
+      ),
+    );
+    expect(error).toBeInstanceOf(VerifyError);
+    expect(error.message).toMatch(
+      /^getNodesOutput: 2 of 4 nodes passed the endpoint check, verify\.minVerified asks 3: /,
+    );
+    expect(error.message).toContain(refused);
+    expect(error.message).toMatch(stalled);
+    expect(error.message).toContain("raise verify.maxHeadAgeSeconds if this age is expected");
+    expect(error.message).toContain("raise verify.timeoutSeconds if it is only slow");
+    expect(error.message.length).toBeLessThanOrEqual(MAX_VERIFY_MESSAGE_CHARS);
+    expect(warnings).toEqual([]);
+  });
+
+  test("without minVerified every node must pass, as before: the same two fail the call, in the same words", async () => {
+    twoBad();
+    const error = await failure(healthySet({}));
+    expect(error.message).toMatch(/^getNodesOutput: 2 of 4 nodes failed their endpoint check: /);
+    expect(error.message).toContain(refused);
+    expect(error.message).toMatch(stalled);
+  });
+
+  test("every node passing: all four, no warning", async () => {
+    const { ids, warnings } = await healthySet({ minVerified: 2 });
+    expect([...ids].sort()).toEqual([A, B, C, D]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("more asked than nodes match: one message saying how many matched", async () => {
+    const error = await failure(healthySet({ minVerified: 5 }));
+    expect(error.message).toBe(
+      "getNodesOutput: 4 of 4 nodes passed the endpoint check, verify.minVerified asks 5. Only 4 nodes matched: widen the filters or lower verify.minVerified.",
+    );
+  });
+
+  test("a Python program's spelling names min_verified and max_head_age_seconds", async () => {
+    twoBad();
+    const error = await failure(
+      listNodes(
+        "getNodes",
+        { network: emulator().fixtures.networkWithNodes, verify: { minVerified: 3 } },
+        connect,
+        { spell: snakeSpelling },
+      ),
+    );
+    expect(error.message).toContain("verify.min_verified asks 3");
+    expect(error.message).toContain("raise verify.max_head_age_seconds");
+    expect(error.message).not.toMatch(/minVerified|maxHeadAgeSeconds|timeoutSeconds/);
+  });
+});
+
+describe("with waitFor", () => {
+  const waitFor = { status: "running", timeoutSeconds: 60, intervalSeconds: 0.1 } as const;
+
+  test("one node stopped and one on another chain: minVerified 2 ends the wait with the two that pass", async () => {
+    emulator().admin.setNodeStatus(A, "stopped");
+    emulator().admin.setNodeEndpoint(B, { chainId: "5" });
+    const { ids, warnings } = await healthySet({ minVerified: 2 }, { waitFor });
+    expect([...ids].sort()).toEqual([C, D]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${A}: it is stopped, not running`);
+    expect(warnings[0]).toContain(`${B}: wrong chain: it serves 5, ethereum-mainnet is 1`);
+  });
+
+  test("minVerified 3 with one node on another chain (lasting) and one stopped: the wait goes on until the stopped one runs and passes", async () => {
+    emulator().admin.setNodeStatus(A, "stopped");
+    emulator().admin.setNodeEndpoint(B, { chainId: "5" });
+    const { admin } = emulator();
+    setTimeout(() => admin.setNodeStatus(A, "running"), 500);
+    const { ids, warnings } = await healthySet({ minVerified: 3 }, { waitFor });
+    expect([...ids].sort()).toEqual([A, C, D]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${B}: wrong chain`);
+    expect(warnings[0]).not.toContain(A);
+  });
+
+  test("minVerified 4 with one node on another chain: no wait can mend it, the wait ends at once with the check's message", async () => {
+    emulator().admin.setNodeEndpoint(B, { chainId: "5" });
+    const error = await failure(healthySet({ minVerified: 4 }, { waitFor }));
+    expect(error).toBeInstanceOf(VerifyError);
+    expect(error).not.toBeInstanceOf(WaitTimeoutError);
+    expect(error.message).toContain("3 of 4 nodes passed the endpoint check, verify.minVerified asks 4");
+  });
+
+  test("minVerified 3 with two nodes stalled (mendable): the timeout names the last check", async () => {
+    twoBad();
+    const error = await failure(
+      healthySet({ minVerified: 3 }, { waitFor: { ...waitFor, timeoutSeconds: 1 } }),
+    );
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error.message).toContain(
+      "the last endpoint check: 2 of 4 nodes passed the endpoint check, verify.minVerified asks 3",
+    );
+  });
+});
+
+describe("minVerified checked with the other verify fields", () => {
+  test.each([0, -1, 1.5, "2", NaN])(
+    "%p is refused before any request, naming verify.minVerified",
+    async (value) => {
+      emulator().resetRequests();
+      const error = await failure(healthySet({ minVerified: value }));
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect(error.message).toContain("verify.minVerified");
+      expect(error.message).toContain("expected a whole number of nodes, at least 1");
+      expect(emulator().requests()).toEqual([]);
+    },
+  );
+
+  test("getNode takes minVerified 1 (one node, as without it) and refuses 2, nothing sent", async () => {
+    const one = await readNode("getNode", { id: A, verify: { minVerified: 1 } }, connect);
+    expect(one.verified!.chainId).toBe("1");
+    emulator().resetRequests();
+    const error = await failure(readNode("getNode", { id: A, verify: { minVerified: 2 } }, connect));
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect(error.message).toContain("verify.minVerified");
+    expect(error.message).toContain("a healthy set of several comes from getNodes");
+    expect(emulator().requests()).toEqual([]);
+  });
+});
+
+test("no message or warning held a credential or an endpoint URL", () => {
+  expect(said.length).toBeGreaterThan(10);
+  const leaked = emulator()
+    .secrets()
+    .filter((s) => said.some((m) => m.includes(s)));
+  expect(leaked).toEqual([]);
+  expect(said.filter((m) => /\/node\/|:\/\//.test(m))).toEqual([]);
+});
