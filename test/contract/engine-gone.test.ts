@@ -12,7 +12,7 @@ import * as path from "path";
 import { providerFor } from "../../src/resources/shell";
 import { withEmulator } from "../helpers/emulator";
 import { residentMb, underStandInEngine, type EngineParent } from "../helpers/engine-parent";
-import { PluginClient, serializeProvider, settle, type Props } from "../helpers/plugin-client";
+import { PluginClient, serializeProvider, settle, type Props, type Settled } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
 const HOST = path.join(
@@ -112,7 +112,7 @@ beforeAll(async () => {
 });
 
 /** A provider of `host` under a stand-in engine, configured, asked for a rename the service holds. */
-async function heldRename(host: Host): Promise<{ parent: EngineParent; rename: Promise<unknown> }> {
+async function heldRename(host: Host): Promise<{ parent: EngineParent; rename: Promise<Settled<unknown>> }> {
   const env = { HOME: process.env.HOME, PULUMI_NODEJS_PROJECT: "contract" };
   const parent = await underStandInEngine(host.command(), env, root);
   started.push(parent.client);

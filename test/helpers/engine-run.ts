@@ -15,7 +15,7 @@ import {
 import { createEngineSandbox, type EngineSandbox } from "../../scripts/engine-sandbox";
 import type { RunningEmulator } from "../../src/emulator";
 import { findSecrets } from "./audit";
-import { filesUnder, findEngine } from "./engine";
+import { filesUnder, findEngine, killProcessTree, processesOfHome, type ProcessInfo } from "./engine";
 
 /** What a command printed and how it ended. */
 export interface CliResult {
@@ -106,8 +106,30 @@ export class EngineRun {
       if (stack.workspace.workDir.startsWith(this.sandbox.dir)) continue;
       await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
     }
+    const left = this.stopLeftovers();
     this.sandbox.cleanup();
+    if (left.length > 0)
+      console.warn(
+        `e2e: ${left.length} process(es) of the engine sandbox still ran at its close, killed:\n` +
+          left.map((p) => `  ${p.pid} (parent ${p.ppid}) ${p.argv.join(" ").slice(0, 160)}`).join("\n"),
+      );
   }
+
+  /**
+   * SIGKILLs what this sandbox's engines left running: each `pulumi` the run started (a command
+   * a test gave up on, or whose output nobody read), with its tree; then any other process with
+   * this sandbox's PULUMI_HOME (a provider whose engine was killed while it was starting, now a
+   * child of init). Returns them. Linux; elsewhere only the commands' trees.
+   */
+  stopLeftovers(): ProcessInfo[] {
+    const killed = [...this.running].flatMap((pid) => killProcessTree(pid));
+    this.running.clear();
+    if (!fs.existsSync("/proc/self/environ")) return killed;
+    return [...killed, ...processesOfHome(this.sandbox.homeDir).flatMap((p) => killProcessTree(p.pid))];
+  }
+
+  /** The `pulumi` commands of {@link cli} still running. */
+  private readonly running = new Set<number>();
 
   private label(label: string): string {
     const key = `${++this.step}-${label}`;
@@ -157,10 +179,14 @@ export class EngineRun {
         stdio: ["ignore", "pipe", "pipe"],
       });
       const collect = (chunk: Buffer) => (this.transcript[key] += chunk.toString());
+      if (child.pid !== undefined) this.running.add(child.pid);
       child.stdout.on("data", collect);
       child.stderr.on("data", collect);
       child.on("error", reject);
-      child.on("close", (code) => resolve({ code, output: this.transcript[key] }));
+      child.on("close", (code) => {
+        if (child.pid !== undefined) this.running.delete(child.pid);
+        resolve({ code, output: this.transcript[key] });
+      });
     });
   }
 

@@ -100,26 +100,51 @@ export function listProcesses(): ProcessInfo[] {
   return out;
 }
 
+const signal = (pid: number, name: NodeJS.Signals): void => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+};
+
 /**
- * SIGKILLs a process and every descendant it has now (listed first, so none escapes by being
- * re-parented), as a CI runner cancelling a job does. Returns the processes signalled.
+ * SIGKILLs a process and every descendant it has, as a CI runner cancelling a job does. Each is
+ * stopped (SIGSTOP) as it is found, and the tree listed again until no new one shows: a stopped
+ * process starts no other, so none escapes (a provider forked between a listing and the kill
+ * would live on, its engine gone, before it ever got a call). Returns the processes signalled.
  */
 export function killProcessTree(rootPid: number): ProcessInfo[] {
-  const processes = listProcesses();
-  const tree = processes.filter((p) => p.pid === rootPid);
-  for (let parents = new Set([rootPid]); parents.size > 0;) {
-    const children = processes.filter((p) => parents.has(p.ppid) && !tree.includes(p));
-    tree.push(...children);
-    parents = new Set(children.map((c) => c.pid));
-  }
-  for (const p of tree) {
-    try {
-      process.kill(p.pid, "SIGKILL");
-    } catch {
-      // already gone
+  const tree = listProcesses().filter((p) => p.pid === rootPid);
+  const seen = new Set(tree.map((p) => p.pid));
+  for (const p of tree) signal(p.pid, "SIGSTOP");
+  for (let found = tree.length > 0; found;) {
+    const children = listProcesses().filter((p) => seen.has(p.ppid) && !seen.has(p.pid));
+    for (const child of children) {
+      signal(child.pid, "SIGSTOP");
+      seen.add(child.pid);
+      tree.push(child);
     }
+    found = children.length > 0;
   }
+  for (const p of tree) signal(p.pid, "SIGKILL");
   return tree;
+}
+
+/**
+ * The live processes started with `PULUMI_HOME=<homeDir>` in their environment: every process of
+ * an engine sandbox (the engine, its language hosts, its providers, whoever their parent is now).
+ */
+export function processesOfHome(homeDir: string): ProcessInfo[] {
+  const marker = `\0PULUMI_HOME=${homeDir}\0`;
+  return listProcesses().filter((p) => {
+    if (p.pid === process.pid) return false;
+    try {
+      return `\0${fs.readFileSync(`/proc/${p.pid}/environ`, "utf8")}`.includes(marker);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
