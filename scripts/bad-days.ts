@@ -17,7 +17,9 @@
  * stack's config.
  */
 import { spawn } from "child_process";
+import * as channels from "diagnostics_channel";
 import * as fs from "fs";
+import type * as http from "http";
 import * as net from "net";
 import * as path from "path";
 import * as ts from "typescript";
@@ -130,31 +132,38 @@ function rssMb(pid: number): number | undefined {
   }
 }
 
-/** The peak RSS of each {@link Role} among the descendants of a process, sampled on demand. */
+/**
+ * The peak RSS of each {@link Role} among the descendants of a process, sampled on demand; once
+ * seen, a process is sampled until it ends, also when its parent is gone (an orphan of a kill).
+ */
 export class TreeSampler {
   /** Peak MB by role (0: none seen), and the command line of the process that reached it. */
   readonly peaks: Record<Role, { mb: number; argv: string[] }> = {
     program: { mb: 0, argv: [] },
     provider: { mb: 0, argv: [] },
   };
-  private readonly roles = new Map<number, Role>();
+  /** Every process with a role seen, by pid. */
+  readonly seen = new Map<number, { role: Role; argv: string[] }>();
+  /** Every descendant seen. */
+  private readonly all = new Set<number>();
 
   constructor(readonly root: number) {}
 
-  /** Samples once; returns every descendant seen now (what to kill, if it comes to that). */
+  /** Samples once; returns every descendant, or process seen, alive now (what to kill, if it comes to that). */
   sample(): number[] {
-    const pids = descendants(this.root);
+    const pids = [...new Set([...descendants(this.root), ...this.all])].filter((p) => rssMb(p) !== undefined);
     for (const pid of pids) {
+      this.all.add(pid);
       // One without a role is read again next time: before its exec it has its parent's command line.
-      let role = this.roles.get(pid);
-      if (role === undefined) {
+      if (!this.seen.has(pid)) {
         const argv = readArgv(pid);
-        role = argv && roleOf(argv);
+        const role = argv && roleOf(argv);
         if (!role) continue;
-        this.roles.set(pid, role);
+        this.seen.set(pid, { role, argv });
       }
+      const { role, argv } = this.seen.get(pid)!;
       const mb = rssMb(pid);
-      if (mb !== undefined && mb > this.peaks[role].mb) this.peaks[role] = { mb, argv: readArgv(pid) ?? [] };
+      if (mb !== undefined && mb > this.peaks[role].mb) this.peaks[role] = { mb, argv };
     }
     return pids;
   }
@@ -173,6 +182,9 @@ export interface CommandRun {
   providerMb: number;
   /** Why it was killed, when it was: a bound passed. */
   killed?: string;
+  /** When it was stopped ({@link RunOptions.stop}), `performance.now()` ms; its sampler, to follow what is left. */
+  stoppedAt?: number;
+  sampler?: TreeSampler;
 }
 
 /** Options of {@link runPulumi}. */
@@ -185,6 +197,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Sample the program's processes every {@link SAMPLE_EVERY_MS} ms; kill the command past the bounds. */
   bounded?: boolean;
+  /** Signals sent to `pulumi` alone, 1 s apart, once `when()` holds at a sample (a {@link Stop}). */
+  stop?: { signals: readonly NodeJS.Signals[]; when: () => boolean };
 }
 
 /**
@@ -207,13 +221,17 @@ export function runPulumi(o: RunOptions): Promise<CommandRun> {
     child.stderr.on("data", collect);
     const sampler = o.bounded && child.pid !== undefined ? new TreeSampler(child.pid) : undefined;
     let killed: string | undefined;
+    let stoppedAt: number | undefined;
     const kill = (why: string) => {
       killed ??= why;
-      for (const pid of [child.pid!, ...(sampler?.sample() ?? [])]) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // already gone
+      // Stopped first, so that none starts another process before the kill.
+      for (const signal of ["SIGSTOP", "SIGKILL"] as const) {
+        for (const pid of [child.pid!, ...(sampler?.sample() ?? [])]) {
+          try {
+            process.kill(pid, signal);
+          } catch {
+            // already gone
+          }
         }
       }
     };
@@ -221,6 +239,10 @@ export function runPulumi(o: RunOptions): Promise<CommandRun> {
       sampler &&
       setInterval(() => {
         sampler.sample();
+        if (o.stop && stoppedAt === undefined && o.stop.when()) {
+          stoppedAt = performance.now();
+          o.stop.signals.forEach((signal, i) => setTimeout(() => child.kill(signal), i * 1000));
+        }
         const over = Object.values(sampler.peaks).find((p) => p.mb > RSS_BOUND_MB);
         if (over) kill(`a process passed ${RSS_BOUND_MB} MB: ${over.argv.join(" ").slice(0, 160)}`);
         else if (performance.now() - started > SECONDS_BOUND * 1000)
@@ -240,6 +262,8 @@ export function runPulumi(o: RunOptions): Promise<CommandRun> {
         programMb: sampler?.peaks.program.mb ?? 0,
         providerMb: sampler?.peaks.provider.mb ?? 0,
         killed,
+        stoppedAt,
+        sampler,
       });
     });
   });
@@ -781,12 +805,41 @@ export function judge(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Stops: an `up` stopped while the service holds its write
+
+/**
+ * The stops: the signals `pulumi` alone gets, 1 s apart (a terminal's Ctrl-C reaches it alone: each
+ * plugin has its own process group). Each stops each of {@link STOPPED_PROGRAMS} during an `up` of
+ * its existing stack that renames its network (`networkName` changed), once the service holds the
+ * PATCH. After one Ctrl-C or SIGTERM, the message says the rename may have been applied.
+ */
+export const STOPS = {
+  "ctrl-c": ["SIGINT"],
+  "ctrl-c-twice": ["SIGINT", "SIGINT"],
+  sigterm: ["SIGTERM"],
+  sigkill: ["SIGKILL"],
+} as const satisfies Record<string, readonly NodeJS.Signals[]>;
+export type StopId = keyof typeof STOPS;
+
+/** The README's project (TypeScript: Pulumi's dynamic-provider host, which ignores Cancel) and examples/yaml-quickstart (the plugin). */
+export const STOPPED_PROGRAMS: readonly string[] = ["readme-project", "yaml-quickstart"];
+
+/**
+ * Seconds from the stop until `pulumi` and the package's processes (the providers, a TypeScript
+ * program) have ended. The plugin hears the engine's Cancel and cuts the PATCH off at once: 10 s.
+ * The dynamic-provider host hears nothing before the run ends, so the PATCH runs to a write's
+ * bound (20 s, src/api/options.ts), then the engine ends (1 to 3 s here): 30 s. After a SIGKILL
+ * every provider ends on its own (its engine gone) within 20 s, when the process table is read.
+ */
+export const STOP_SECONDS = { typescript: 30, yaml: 10, python: 10, sigkill: 20 } as const;
+
+// ---------------------------------------------------------------------------------------------
 // The matrix
 
 /** One run of the matrix. */
 export interface Cell {
   program: string;
-  day: BadDayId | "healthy";
+  day: BadDayId | "healthy" | `stop: ${StopId}`;
   verb: Verb;
   state: StackState;
 }
@@ -1055,6 +1108,111 @@ export class BadDayMatrix {
           }),
       ),
     );
+    return results;
+  }
+
+  /**
+   * Runs {@link STOPS} on {@link STOPPED_PROGRAMS}, each on its existing stack put back as
+   * {@link prepare} left it (its lock and rename undone after). A run's seconds are from the stop to
+   * the end of the last process of the package; after a SIGKILL its processes are followed 20 s,
+   * orphans included, and what is left then is listed and killed.
+   */
+  async runStops(): Promise<CellResult[]> {
+    const results: CellResult[] = [];
+    const ofPackage = (p: { role?: Role; argv: string[] }) =>
+      p.role === "provider" || p.argv.some((a) => /[\\/]cmd[\\/]run\b/.test(a));
+    for (const program of this.programs.filter((p) => STOPPED_PROGRAMS.includes(p.id))) {
+      const stack = this.stackName(program.id, "existing");
+      const name = `${program.id}:networkName`;
+      for (const [stop, signals] of Object.entries(STOPS) as Array<[StopId, readonly NodeJS.Signals[]]>) {
+        await this.withEmulator(async (emulator) => {
+          const { dir } = await this.configure(program, HEALTHY_IDS.networkId);
+          const cli = (...args: string[]) => this.cli(dir, [...args, "--stack", stack]);
+          await cli("stack", "import", "--file", this.checkpoints.get(stack)!);
+          await cli("config", "set", name, `stopped-${stop}`);
+          emulator.setRouteDelays({ networkUpdateMs: 120_000 });
+          // The requests as they reach the emulator's server (in this process), and when.
+          const port = Number(new URL(emulator.url).port);
+          const arrivals: Array<{ at: number; method?: string; request: http.IncomingMessage }> = [];
+          const onStart = (m: unknown) => {
+            const { request, server } = m as { request: http.IncomingMessage; server: http.Server };
+            const at = server.address();
+            if (typeof at === "object" && at?.port === port)
+              arrivals.push({ at: performance.now(), method: request.method, request });
+          };
+          channels.subscribe("http.server.request.start", onStart);
+          try {
+            const env: Record<string, string> = { ...this.env, BLOCKCHAIN_API_URL: emulator.url };
+            const o = {
+              ...this.o,
+              cwd: dir,
+              env: Object.assign(env, { BLOCKCHAIN_API_KEY: emulator.apiKey }),
+            };
+            const when = () => arrivals.some((a) => a.method === "PATCH" && a.request.complete);
+            const args = [...VERB_ARGS.up, "--stack", stack];
+            const run = await runPulumi({ ...o, args, bounded: true, stop: { signals, when } });
+            const { sampler, stoppedAt = Infinity } = run;
+            // Followed until the package's processes have ended (after a SIGKILL, for 20 s).
+            const until =
+              stop === "sigkill" ? stoppedAt + STOP_SECONDS.sigkill * 1000 : performance.now() + 5_000;
+            let end = performance.now();
+            let alive: Array<{ pid: number; role?: Role; argv: string[] }> = [];
+            for (; ; await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS))) {
+              const role = (pid: number) => sampler!.seen.get(pid)?.role;
+              alive = sampler!.sample().map((pid) => ({ pid, role: role(pid), argv: readArgv(pid) ?? [] }));
+              if (alive.some(ofPackage)) end = performance.now();
+              if (performance.now() >= until || (stop !== "sigkill" && !alive.some(ofPackage))) break;
+            }
+            for (const p of alive) {
+              try {
+                process.kill(p.pid, "SIGKILL"); // none left to the next run
+              } catch {
+                // it ended meanwhile
+              }
+            }
+            const seconds = (end - stoppedAt) / 1000;
+            const bound = stop === "sigkill" ? STOP_SECONDS.sigkill : STOP_SECONDS[program.language];
+            const after = arrivals.filter((a) => a.at > stoppedAt).length;
+            const left = alive.map(
+              (p) => `${path.basename(p.argv[0])}${ofPackage(p) ? ` ${p.argv.slice(1, 2)}` : " (Pulumi's)"}`,
+            );
+            const problems = [
+              ...(run.stoppedAt === undefined ? ["never stopped: the held rename did not arrive"] : []),
+              ...(seconds > bound ? [`ended ${seconds.toFixed(1)} s after the stop, past ${bound} s`] : []),
+              ...(after > 0 ? [`${after} request(s) reached the service after the stop`] : []),
+              ...(alive.some(ofPackage) ? [`still running: ${left.join(", ")}`] : []),
+              ...((stop === "ctrl-c" || stop === "sigterm") &&
+              !/may have been applied by the service/.test(diagnostics(run.output))
+                ? ["its Diagnostics do not say that the rename may have been applied"]
+                : []),
+              ...(FRAME.test(run.output) ? [`a stack frame: ${FRAME.exec(run.output)![0].trim()}`] : []),
+            ];
+            const notes = [`${after} requests after the stop`, `left then: ${left.join(", ") || "nothing"}`];
+            this.o.onOutput?.(`stop ${stop} ${program.id}`, run.output);
+            const printed = firstLine(run).replace(/^exit null$/, "(nothing: pulumi was killed)");
+            const cell = { program: program.id, day: `stop: ${stop}` as const, verb: "up" as const };
+            results.push({
+              ...cell,
+              state: "existing",
+              run: { ...run, seconds },
+              firstLine: printed,
+              problems,
+              notes,
+            });
+          } finally {
+            channels.unsubscribe("http.server.request.start", onStart);
+            await runPulumi({
+              ...this.o,
+              cwd: dir,
+              args: ["cancel", "--yes", "--stack", stack],
+              env: this.env,
+            });
+            await cli("config", "rm", name);
+          }
+        });
+      }
+    }
+    this.results.push(...results);
     return results;
   }
 

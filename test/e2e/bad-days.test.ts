@@ -21,8 +21,15 @@
  * resource to create), and the README's two programs ("Use it in your project" and "Quick look")
  * run every (verb, stack state) on every bad day: 12 x 6 + 2 x 6 x 3 = 108 runs, plus the 12
  * healthy `up`s that make the existing stacks; two at a time, about 6 minutes here.
+ *
+ * Stops: the README's project (TypeScript, Pulumi's dynamic-provider host) and
+ * examples/yaml-quickstart (the plugin), each stopped by Ctrl-C, a second Ctrl-C, SIGTERM and a
+ * SIGKILL of `pulumi` alone while the service holds its rename: each ends within its bound
+ * (`STOP_SECONDS`), no request reaches the service after the stop, no process of the package is
+ * left 20 s after a kill, and after one Ctrl-C or SIGTERM the message says the rename may have been
+ * applied. 8 runs, one at a time, about 2 minutes.
  */
-import { BAD_DAYS, BadDayMatrix, resultsTable, verdictText } from "../../scripts/bad-days";
+import { BAD_DAYS, BadDayMatrix, resultsTable, STOPS, verdictText } from "../../scripts/bad-days";
 import { describeWithEngine } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
 
@@ -79,6 +86,17 @@ describeWithEngine([
       const results = await matrix.runDay(day);
       expect(results.length).toBeGreaterThan(0);
       const cell = (r: (typeof results)[number]) => `${r.program} ${r.verb} ${r.state}: ${r.firstLine}`;
+      expect(results.filter((r) => r.problems.length > 0).map((r) => [cell(r), r.problems])).toEqual([]);
+    },
+    DAY_TIMEOUT,
+  );
+
+  test(
+    "stops during a held rename: each ends within its bound, sends nothing after the stop, leaves no process of the package, says what may have been applied",
+    async () => {
+      const results = await matrix.runStops();
+      expect(results).toHaveLength(2 * Object.keys(STOPS).length);
+      const cell = (r: (typeof results)[number]) => `${r.program} ${r.day}: ${r.firstLine}`;
       expect(results.filter((r) => r.problems.length > 0).map((r) => [cell(r), r.problems])).toEqual([]);
     },
     DAY_TIMEOUT,
