@@ -2,7 +2,10 @@
  * `verify` of getNode under the engine, through the plugin (bin/) in a YAML and a Python program on
  * this checkout's `plugins:` path entry: the endpoint's chain and head age are exported; a node
  * serving another chain (YAML, no stack trace) or with a stalled head (Python, `verify` as a dict
- * and as the SDK's class) makes `up` fail with the check's one message. Each step audited for secrets.
+ * and as the SDK's class) makes `up` fail with the check's one message. A healthy set: YAML's
+ * getNodes with `minVerified` exports the nodes that pass, the one left out in one warning; Python's
+ * `min_verified` asked beyond the nodes fails in Python's spelling (the plugin runs in the program's
+ * folder and reads its Pulumi.yaml). Each step audited for secrets.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -127,6 +130,47 @@ describeWithEngine(["pulumi-language-yaml"])("verify in a YAML program (fn::invo
     },
     STEP_TIMEOUT,
   );
+
+  test(
+    "getNodes with verify { minVerified: 3 }, one node stalled: up exports the three that pass, the stalled one named in one warning",
+    async () => {
+      const network = block.emulator().admin.getNode(NODE_ID)!.network;
+      const set = await block.project("verify-yaml-set", "yaml", {
+        "Pulumi.yaml": [
+          "variables:",
+          "  set:",
+          "    fn::invoke:",
+          "      function: blockchain:index:getNodes",
+          "      arguments:",
+          `        network: ${network}`,
+          "        verify:",
+          "          minVerified: 3",
+          "outputs:",
+          "  first: ${set.nodes[0].id}",
+          "  second: ${set.nodes[1].id}",
+          "  third: ${set.nodes[2].id}",
+          "",
+        ].join("\n"),
+      });
+      const up = await block.rehearse({ stalledSeconds: 900 }, () =>
+        set.up(block.run().recorded("yaml up healthy set")),
+      );
+      const ids = ["first", "second", "third"].map((k) => up.outputs[k].value as string);
+      expect(ids).not.toContain(NODE_ID);
+      expect(new Set(ids).size).toBe(3);
+      // One warning: the engine prints it as it comes, then once more under Diagnostics.
+      expect(up.stdout).toMatch(/created \(\d+s\) 1 warning\n/);
+      const warnings = diagnostics(up.stdout).match(/getNodes: 3 of 4 nodes passed[^\n]*/g) ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        new RegExp(
+          `\\(verify\\.minVerified 3\\); left out: ${NODE_ID}: its head block \\d+ is 9\\d\\d s old \\(at most 120 s accepted\\)\\.$`,
+        ),
+      );
+      block.audit();
+    },
+    STEP_TIMEOUT,
+  );
 });
 
 describeWithEngine(["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"])(
@@ -177,5 +221,30 @@ describeWithEngine(["pulumi-language-python", "pulumi-language-python-exec", "pu
         STEP_TIMEOUT,
       );
     });
+
+    test(
+      'get_nodes with verify={"min_verified": 5} of four nodes: up fails with one message in Python\'s spelling',
+      async () => {
+        const network = block.emulator().admin.getNode(NODE_ID)!.network;
+        const stack = await block.project("verify-python-set", "python", {
+          "__main__.py": [
+            "import pulumi",
+            "import pulumi_blockchain as blockchain",
+            "",
+            `nodes = blockchain.get_nodes(network="${network}", verify={"min_verified": 5}).nodes`,
+            'pulumi.export("count", len(nodes))',
+            "",
+          ].join("\n"),
+        });
+        const output = await block.run().failure("python up healthy set", (o) => stack.up(o));
+        expect(diagnostics(output)).toContain(
+          "getNodes: 4 of 4 nodes passed the endpoint check, verify.min_verified asks 5. " +
+            "Only 4 nodes matched: widen the filters or lower verify.min_verified.",
+        );
+        expect(output).not.toContain("minVerified");
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
   },
 );
