@@ -57,9 +57,7 @@ function logWait(event: RetryWait): void {
 
 /** The TypeScript host of `verify`: names as the schema spells them; a warning under the call's `parent`. */
 const verifyHost: VerifyHost = {
-  warn: (message) => {
-    if (pulumi.runtime.hasEngine()) return pulumi.log.warn(message, callParent.getStore());
-  },
+  warn: (message) => pulumi.log.warn(message, callParent.getStore()),
 };
 
 const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
