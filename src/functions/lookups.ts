@@ -156,8 +156,8 @@ export function readNode(
   );
   if (unknown.length > 0) return Promise.reject(invalidInput(operation, unknown));
   const [connection, { id, waitFor, verify }] = connectionOf(args);
-
   return connect(connection, async (client) => {
+    // One node is checked: a healthy set of more than one can never be met.
     const several = checkVerify(operation, verify, host)?.minVerified ?? 1;
     if (several > 1) {
       const field = `verify.${(host.spell ?? camelSpelling)("minVerified")}`;
