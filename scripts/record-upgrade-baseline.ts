@@ -324,6 +324,8 @@ async function recordStack(program: Program, r: Recording): Promise<Recorded> {
 
     const machine: Record<string, string> = {
       EMULATOR_URL: emulator.url,
+      // The node endpoints' other schemes (wss://) carry the emulator's host and port too.
+      EMULATOR_HOST: new URL(emulator.url).host,
       PLUGIN_DIR: pluginDir,
       PROJECT_DIR: projectDir,
       CHECKOUT: r.release,

@@ -94,6 +94,7 @@ function describeUpgrade(baseline: Baseline, recorded: BaselineStack): void {
         run = await EngineRun.start(() => ({ PULUMI_CONFIG_PASSPHRASE: baseline.passphrase }));
         const values: Record<string, string> = {
           EMULATOR_URL: emulator().url,
+          EMULATOR_HOST: new URL(emulator().url).host,
           PLUGIN_DIR: path.join(ROOT, "bin"),
           PROJECT_DIR: projectDir,
           CHECKOUT: ROOT,
