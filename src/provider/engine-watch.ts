@@ -98,7 +98,8 @@ let watching = false;
 
 /**
  * Starts listening, once per process, for each sign that the engine is gone (see this file's
- * header); none of them keeps the process alive. Standard input is read only when it is a pipe.
+ * header); none of them keeps the process alive. Standard input is read only when it is a pipe
+ * (or a socket), never a terminal or a file.
  */
 export function watchEngine(options: EngineWatchOptions = {}): void {
   if (watching) return;
@@ -116,7 +117,9 @@ export function watchEngine(options: EngineWatchOptions = {}): void {
   }
   let stdinIsPipe = false;
   try {
-    stdinIsPipe = fs.fstatSync(0).isFIFO();
+    const stdin = fs.fstatSync(0);
+    // The engine's is a pipe; Node.js gives its children a socket pair.
+    stdinIsPipe = stdin.isFIFO() || stdin.isSocket();
   } catch {
     // no standard input
   }
