@@ -23,7 +23,7 @@ import {
   type CallSettings,
 } from "../settings";
 import { show } from "../model";
-import { finiteStacks } from "./error-reports";
+import { finiteStacks, guardFrames } from "../provider";
 import {
   DEFAULT_GET_NODES_LIMIT,
   listNodes,
@@ -67,6 +67,7 @@ const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
 
 /** A call's settings, resolved once from its arguments, the stack config (reviewed first) and the environment. */
 function callSettings(args: ConnectionArgs): CallSettings {
+  guardFrames();
   setWaitReporter(logWait);
   reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
   return resolveCall(args, readStackConfig);

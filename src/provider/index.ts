@@ -15,6 +15,7 @@ export {
   withResource,
 } from "./calls";
 export { engineGone, writeStderr } from "./engine-watch";
+export { finiteStacks, guardFrames } from "./error-reports";
 export { checkCallSettings, checkCredentialInputs, kindOf, toFailures } from "./checks";
 export type { Checked, Diff, PropertyDiff, UncheckedInputs } from "./checks";
 export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";

@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { formatProblems, unknownProperties } from "../model";
 import {
+  guardFrames,
   inputNames,
   secretOutputs,
   type Inputs,
@@ -96,6 +97,7 @@ export function checkDeclaration(
   opts: pulumi.CustomResourceOptions | undefined,
 ): { props: pulumi.Inputs; options: pulumi.CustomResourceOptions } {
   const refuse = (message: string) => new pulumi.ResourceError(message, undefined, true);
+  guardFrames();
   try {
     reviewStackConfig(pulumi.runtime, (message) => pulumi.log.warn(message));
   } catch (error) {

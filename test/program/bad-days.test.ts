@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
-import { finiteStacks } from "../../src/functions/error-reports";
+import { finiteStacks, inspectLoops } from "../../src/provider/error-reports";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
@@ -91,22 +91,41 @@ describe("bad days, as the language host runs a program", () => {
   test("importing the package leaves the process alone: no listener added, a user's own error reported as thrown", () => {
     const script = `
       const events = ["uncaughtException", "unhandledRejection", "rejectionHandled", "warning", "exit", "beforeExit"];
-      const before = events.map((e) => process.listenerCount(e)).join(",");
-      const host = (e) => { console.log("REPORTED " + JSON.stringify(e.message) + " " + JSON.stringify(e.stack.split("\\n")[0])); process.exit(0); };
+      const counts = () => events.map((e) => process.listenerCount(e)).join(",");
+      const host = (e) => { console.log("REPORTED " + JSON.stringify({ message: e.message, stack: e.stack.split("\\n") })); process.exit(0); };
       process.on("uncaughtException", host);
       process.on("unhandledRejection", host);
-      const hostCounts = events.map((e) => process.listenerCount(e)).join(",");
+      const hostCounts = counts();
       require("./dist");
       require("./dist/client");
-      console.log("LISTENERS " + (events.map((e) => process.listenerCount(e)).join(",") === hostCounts ? "same" : "changed") + " " + before);
-      Promise.reject(new Error("open '/app/node_modules/config.json'"));`;
+      console.log("IMPORTED " + (counts() === hostCounts ? "same" : "changed"));
+      // Once the program uses the package (a call), the frame guard of the affected releases only.
+      require("./dist").getNodes({ apiUrl: "http://127.0.0.1:9", apiKey: "k", maxRetries: 0 }).catch(() => undefined);
+      console.log("USED " + (counts() === hostCounts ? "same" : "changed"));
+      const error = new Error("open '/app/node_modules/config.json'");
+      error.stack = "Error: open '/app/node_modules/config.json'\\n    at load (/app/node_modules/@pulumi/output.ts:1:2)\\n    at run (/app/src/index.ts:3:4)";
+      setTimeout(() => Promise.reject(error), 500);`;
     const run = runChild(script);
     expect(run.error).toBeUndefined();
-    expect(run.stdout).toContain("LISTENERS same");
-    const quoted = JSON.stringify("open '/app/node_modules/config.json'");
-    expect(run.stdout).toContain(
-      `REPORTED ${quoted} ${JSON.stringify(`Error: open '/app/node_modules/config.json'`)}`,
-    );
+    expect(run.stdout).toContain("IMPORTED same");
+    const affected = inspectLoops();
+    expect(run.stdout).toContain(affected ? "USED changed" : "USED same");
+    const reported = JSON.parse(run.stdout.split("REPORTED ")[1]);
+    const message = "open '/app/node_modules/config.json'";
+    expect(reported.message).toBe(message);
+    expect(reported.stack).toEqual([
+      `Error: ${message}`,
+      affected
+        ? "    at load (/app/node_modules/@pulumi/…/output.ts:1:2)"
+        : "    at load (/app/node_modules/@pulumi/output.ts:1:2)",
+      "    at run (/app/src/index.ts:3:4)",
+    ]);
+  });
+
+  test("the releases whose inspect loops: 20.19.6 and later 20.x, no other", () => {
+    expect(
+      ["20.19.5", "20.19.6", "20.20.2", "18.20.0", "22.12.0", "24.1.0"].map((v) => inspectLoops(v)),
+    ).toEqual([false, true, true, false, false, false]);
   });
 });
 
