@@ -1,17 +1,26 @@
 /**
  * One HTTP attempt: the request sent with its headers, one timer that aborts it, the body read within
- * node-fetch's own `size` cap; then the answer, or the failure for the retry rules and the error.
+ * node-fetch's own `size` cap; then the answer, or the failure the retry rules read and the error it
+ * becomes when not retried, every server string redacted, escaped and capped.
  */
 import * as http from "http";
 import * as https from "https";
 import nodeFetch from "node-fetch";
+import type { ApiErrorInit, ApiErrorKind } from "./errors";
+import { isObject } from "./mapping";
 import { everyRequestSignal, type Context, type FetchLike, type FetchResponseLike } from "./options";
-import { describeBody, refusal, serverText, SHORT_CHARS, type Failure, type FailureError } from "./failures";
+import { previewBody, sanitizeServerText } from "./redact";
 
 /** Largest response body read, after decompression (a page of 100 nodes is about 150 KB). */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-/** The `User-Agent` header of every request. */
-const USER_AGENT = "pulumi-blockchain-nodes";
+/** Longest server message quoted in an error (`serverMessage` keeps more). */
+const MESSAGE_CHARS = 1000;
+/** Longest server code, field name or other short string quoted. */
+const SHORT_CHARS = 120;
+/** Most per-field messages quoted, and the length of each. */
+const [FIELDS, FIELD_CHARS] = [20, 300];
+/** The code of a 404 whose body is not the service's error object. */
+export const FOREIGN_404 = "unexpected_not_found";
 
 /** One HTTP request of a call. */
 export interface HttpRequest {
@@ -29,6 +38,21 @@ export interface Answer {
   body: unknown;
   /** Attempts it took. */
   attempts: number;
+}
+
+/** The error an attempt's failure becomes when it is not retried. */
+type FailureError = Omit<ApiErrorInit, "operation" | "resourceId" | "attempts">;
+
+/** A failed attempt: what the retry rules read, and the error to throw. */
+export interface Failure {
+  /** The HTTP status, or how the attempt failed without a usable answer. */
+  cause: "status" | "timeout" | "connection" | "refused" | "network" | "unusable";
+  status?: number;
+  /** The wait the server asked for (`Retry-After`, or the faucet's `nextFaucetAvailable`). */
+  retryAfterMs?: number;
+  /** The service said it did not process the request, or nothing was sent (a refused connection). */
+  notProcessed: boolean;
+  error: FailureError;
 }
 
 /** Codes of a failed connection (reset, dropped, unreachable) that idempotent calls retry. */
@@ -83,13 +107,13 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
  */
 export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, deadlineMs?: number) {
   const where = `${req.method} ${t.base.origin}${new URL(req.url).pathname}`;
+  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
   const headers: Record<string, string> = {
     Authorization: t.authorization(),
     Accept: "application/json",
-    "User-Agent": USER_AGENT,
+    "User-Agent": "pulumi-blockchain-nodes",
+    ...(body === undefined ? {} : { "Content-Type": "application/json" }),
   };
-  const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  if (body !== undefined) headers["Content-Type"] = "application/json";
   everyRequestSignal.throwIfAborted();
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -98,15 +122,20 @@ export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, d
   let res: FetchResponseLike | undefined;
   let text: string;
   const tooLarge = (detail: string) =>
-    unusable(res?.status ?? 0, "response_too_large", `${where}: ${detail}`);
+    unusable(res?.status ?? 0, "response_too_large", `${where}: the response ${detail}`);
   try {
-    const { signal } = controller;
-    const init = { method: req.method, headers, body, signal, redirect: "manual" as const };
+    const init = {
+      method: req.method,
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: "manual" as const,
+    };
     res = await (t.fetch ?? watchedNodeFetch)(req.url, { ...init, size: MAX_RESPONSE_BYTES });
     const declared = Number(res.headers.get("content-length") ?? NaN);
     if (declared > MAX_RESPONSE_BYTES) {
       return tooLarge(
-        `the response declares ${declared} bytes (Content-Length), more than the ${MAX_RESPONSE_BYTES} read at most`,
+        `declares ${declared} bytes (Content-Length), more than the ${MAX_RESPONSE_BYTES} read at most`,
       );
     }
     text = await res.text();
@@ -114,9 +143,7 @@ export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, d
     if (text.length > MAX_RESPONSE_BYTES) throw Object.assign(new Error(), { type: "max-size" });
   } catch (error) {
     if ((error as { type?: unknown })?.type === "max-size") {
-      return tooLarge(
-        `the response body passed the ${MAX_RESPONSE_BYTES} bytes read at most; the rest was not read`,
-      );
+      return tooLarge(`body passed the ${MAX_RESPONSE_BYTES} bytes read at most; the rest was not read`);
     }
     everyRequestSignal.throwIfAborted();
     if (controller.signal.aborted)
@@ -132,9 +159,14 @@ export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, d
   const contentType = res.headers.get("content-type") ?? "";
   const location = status >= 300 && status < 400 ? res.headers.get("location") : null;
   if (location !== null) text = `redirect to ${serverText(t, location, SHORT_CHARS * 2)}`;
-  const parsed = parse(text);
+  let parsed: { value: unknown } | undefined = { value: undefined };
+  try {
+    if (text !== "") parsed = { value: JSON.parse(text) };
+  } catch {
+    parsed = undefined;
+  }
   if (status >= 200 && status < 300) {
-    if ("value" in parsed) return { answer: { status, text, body: parsed.value, attempts: 0 } };
+    if (parsed) return { answer: { status, text, body: parsed.value, attempts: 0 } };
     return unusable(status, "invalid_json", `expected JSON, got ${describeBody(t, contentType, text)}`);
   }
   return { failure: refusal(t, status, contentType, text, parsed, res.headers.get("retry-after")) };
@@ -169,8 +201,10 @@ function lost(where: string, thrown: unknown, answered: boolean): Failure {
   const e = thrown as { code?: unknown; message?: unknown };
   const code = typeof e?.code === "string" ? e.code : undefined;
   // node-fetch words it "request to <url> failed, reason: <reason>"; the URL is already shown.
-  const prefix = /^.*?(?:failed, reason|while trying to fetch \S+): /;
-  const message = String(e?.message ?? thrown).replace(prefix, "");
+  const message = String(e?.message ?? thrown).replace(
+    /^.*?(?:failed, reason|while trying to fetch \S+): /,
+    "",
+  );
   // A refused connection never carried the request: nothing can have been processed.
   const refused = !answered && (code === "ECONNREFUSED" || /\bECONNREFUSED\b/.test(message));
   const connection =
@@ -187,11 +221,122 @@ function lost(where: string, thrown: unknown, answered: boolean): Failure {
   return { cause: refused ? "refused" : connection ? "connection" : "network", notProcessed: refused, error };
 }
 
-function parse(text: string): { value: unknown } | { invalid: true } {
-  if (text === "") return { value: undefined };
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return { invalid: true };
+/** A server string for a message: redacted, then control characters escaped and the length capped. */
+function serverText(t: Pick<Context, "redact">, text: string, max: number): string {
+  return sanitizeServerText(t.redact(text), max);
+}
+
+/** A duration for a message: `250 ms`, `1.5 s`, `3 min`, `2.5 h`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}
+
+/** A date string in ms from `now` (never negative); undefined when unreadable. */
+function dateDelay(text: string, now: number): number | undefined {
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** An unexpected body for a message: its type and first characters, redacted. */
+function describeBody(t: Pick<Context, "redact">, contentType: string, text: string): string {
+  const type = contentType || "no content-type";
+  if (text === "") return `an empty body (${type})`;
+  const what = /\bjson\b/i.test(contentType) ? "invalid or truncated JSON" : "a non-JSON body";
+  return `${what} (${type}, ${text.length} characters): ${JSON.stringify(previewBody(text, t.redact))}`;
+}
+
+const KINDS: Record<number, ApiErrorKind> = {
+  400: "validation",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  422: "validation",
+  429: "rate_limited",
+};
+
+const HINTS: Partial<Record<ApiErrorKind, string>> = {
+  unauthorized: "The API key is missing, wrong or revoked.",
+  forbidden: "The API key is valid but may not perform this operation; use a key with the needed role.",
+  not_found:
+    "The object does not exist, or the API key's organization may not access it; check the id and the key.",
+};
+
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/**
+ * An answer other than 2xx: its kind, the service's error object (`{"error": {"code", "message",
+ * "fields"?}}`), the faucet's `nextFaucetAvailable`, and the wait the server asked for (a
+ * `Retry-After` of delay seconds or an HTTP date).
+ */
+function refusal(
+  t: Context,
+  status: number,
+  contentType: string,
+  text: string,
+  parsed: { value: unknown } | undefined,
+  retryAfter: string | null,
+): Failure {
+  const top = isObject(parsed?.value) ? parsed.value : {};
+  const err = isObject(top.error) ? top.error : {};
+  const [bodyCode, message, next] = [
+    str(err.code),
+    str(err.message) ?? str(top.error),
+    str(top.nextFaucetAvailable),
+  ];
+  const shaped = bodyCode !== undefined && str(err.message) !== undefined;
+  const now = Date.now();
+  const header = retryAfter?.trim() ?? "";
+  // An HTTP date has a month name; a bare or signed number that is not delay-seconds is junk.
+  const headerWait = /^\d+(?:\.\d+)?$/.test(header)
+    ? Math.round(Number(header) * 1000)
+    : /^[+-]/.test(header) || !/[A-Za-z]/.test(header)
+      ? undefined
+      : dateDelay(header, now);
+  const retryAfterMs =
+    headerWait ?? (status === 429 && next !== undefined ? dateDelay(next, now) : undefined);
+  const kind: ApiErrorKind = KINDS[status] ?? (status >= 500 && status <= 599 ? "unavailable" : "unknown");
+  const short = (s: string) => serverText(t, s, SHORT_CHARS);
+  let code: string;
+  let detail: string;
+  let hint = HINTS[kind];
+  if (bodyCode !== undefined || message !== undefined) {
+    code = bodyCode !== undefined ? short(bodyCode) : `http_${status}`;
+    detail = message !== undefined ? serverText(t, message, MESSAGE_CHARS) : "(no message)";
+  } else if (status >= 300 && status < 400) {
+    code = "unexpected_redirect";
+    detail = `the service answered with a ${text}; the client does not follow redirects (check the API URL)`;
+  } else {
+    code = parsed ? `http_${status}` : "non_json_body";
+    detail = `the body is not the service's error object: ${describeBody(t, contentType, text)}`;
   }
+  // A router's, a gateway's or a framework's 404 is never "does not exist" (see `judgeNotFound`).
+  if (status === 404 && !shaped) code = FOREIGN_404;
+  const nextFaucetAvailable = next !== undefined ? short(next) : undefined;
+  if (kind === "rate_limited") {
+    const until = new Date(now + (retryAfterMs ?? 0));
+    hint =
+      nextFaucetAvailable !== undefined
+        ? `The faucet can be used again at ${nextFaucetAvailable}.`
+        : retryAfterMs !== undefined
+          ? `The service asks to wait ${formatDuration(retryAfterMs)}${Number.isNaN(until.getTime()) ? "" : ` (until ${until.toISOString()})`}.`
+          : "Try again later.";
+  }
+  const all = isObject(err.fields) ? Object.entries(err.fields) : undefined;
+  const fieldText = (v: unknown) => serverText(t, str(v) ?? JSON.stringify(v) ?? String(v), FIELD_CHARS);
+  const messages = (v: unknown) => (Array.isArray(v) ? v : [v]).slice(0, FIELDS).map(fieldText);
+  const fields =
+    all &&
+    Object.fromEntries([
+      ...all.slice(0, FIELDS).map(([f, ms]) => [short(f), messages(ms)]),
+      ...(all.length > FIELDS ? [["…", [`${all.length - FIELDS} more fields not shown`]]] : []),
+    ]);
+  const notProcessed =
+    (status >= 400 && status < 500 && shaped) ||
+    ((status === 429 || status === 503) && headerWait !== undefined);
+  const error = { kind, status, code, detail, fields, nextFaucetAvailable, retryAfterMs, hint };
+  return { cause: "status", status, retryAfterMs, notProcessed, error: { ...error, serverMessage: message } };
 }

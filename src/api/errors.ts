@@ -184,11 +184,6 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** What the input checks need of a client: its redactor, which knows the API key. */
-export interface Redacting {
-  redact: Redactor;
-}
-
 /**
  * An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0 unless
  * given). Pass the client's `redactor` so that a key given in the wrong place is not echoed.
@@ -217,7 +212,13 @@ export function invalidInput(
  * of `kind` (`ND-123-456-789`, `NW-123-456-7`). A valid id is safe as a URL path segment. The
  * error never shows the API key, even when the key was passed as the id.
  */
-export function requireId(t: Redacting, operation: string, kind: IdKind, id: unknown, field = "id"): string {
+export function requireId(
+  t: { redact: Redactor },
+  operation: string,
+  kind: IdKind,
+  id: unknown,
+  field = "id",
+): string {
   const problem = checkId(kind, field, id);
   if (problem) throw invalidInput(operation, [problem], { code: "invalid_id", redactor: t.redact });
   return id as string;
@@ -225,7 +226,7 @@ export function requireId(t: Redacting, operation: string, kind: IdKind, id: unk
 
 /** Throws an `InvalidInputError` listing every problem (without the API key), when there is any. */
 export function requireNoProblems(
-  t: Redacting,
+  t: { redact: Redactor },
   operation: string,
   problems: readonly (Problem | undefined)[],
   summary?: string,

@@ -4,7 +4,6 @@
  */
 export { NodeServiceClient } from "./client";
 export type { ListAllOptions, ListOptions } from "./nodes";
-export type { CallOptions } from "./request";
 export {
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRIES,
@@ -36,9 +35,7 @@ export {
   ValidationError,
   invalidInput,
   isApiError,
-  type ApiErrorInit,
   type ApiErrorKind,
-  type CallLimit,
 } from "./errors";
 
 export type {
@@ -51,7 +48,6 @@ export type {
   NodeDetails,
   NodeFilters,
 } from "./types";
-export { compact } from "./mapping";
 export {
   EndpointCheckError,
   MAX_CHECKS_IN_FLIGHT,
@@ -63,5 +59,5 @@ export {
 
 // Checks and redaction the other layers apply to their own inputs and messages.
 export { checkApiUrl } from "./url";
-export { guardInputValue, maskUrlCredentials, redact, type MaskUrlOptions, type Redactor } from "./redact";
+export { guardInputValue, maskUrlCredentials, redact } from "./redact";
 export { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../model";

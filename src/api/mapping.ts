@@ -1,10 +1,10 @@
 /**
  * The one place where the service's snake_case JSON becomes the public camelCase types. Unknown fields
  * are ignored, a missing optional one is left out, a missing or mistyped required one throws a
- * {@link ResponseShapeError} naming it.
+ * {@link ResponseShapeError} naming it. The faucet's amount is read exactly from the JSON text (a wei
+ * amount passes 2^53): the source text of a top-level value, and the digits of an integer of any size.
  */
 import { NODE_DETAIL_FIELDS } from "../model";
-import { integerDigits, rawTopLevelValue } from "./exact-amount";
 import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";
 
 /** The response body did not have the shape the spec gives; `problems` name each field. */
@@ -18,7 +18,8 @@ export class ResponseShapeError extends Error {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -28,28 +29,19 @@ function describe(value: unknown): string {
   return typeof value === "string" ? "a string" : typeof value;
 }
 
-/** Reads the fields of `obj`; each required one missing or of the wrong type is noted in `problems`. */
-class Reader {
-  constructor(
-    private readonly obj: Json,
-    private readonly path: string,
-    readonly problems: string[] = [],
-  ) {}
-
-  required(key: string): string {
-    const value = this.obj[key];
-    if (typeof value === "string") return value;
-    this.problems.push(`${this.path}.${key}: expected a string, got ${describe(value)}`);
-    return "";
-  }
-
-  object(key: string): Json {
-    const value = this.obj[key];
-    if (value === undefined || value === null) return {};
+/** Reads a required string, or an object (`{}` when absent), of `obj`; each wrong one is noted in `problems`. */
+function reader(obj: Json, path: string, problems: string[] = []) {
+  const wrong = (key: string, expected: string) =>
+    problems.push(`${path}.${key}: expected ${expected}, got ${describe(obj[key])}`);
+  const object = (key: string): Json => {
+    const value = obj[key];
     if (isObject(value)) return { ...value };
-    this.problems.push(`${this.path}.${key}: expected an object, got ${describe(value)}`);
+    if (value !== undefined && value !== null) wrong(key, "an object");
     return {};
-  }
+  };
+  const required = (key: string) =>
+    typeof obj[key] === "string" ? (obj[key] as string) : (wrong(key, "a string"), "");
+  return { problems, object, required };
 }
 
 /** Deletes the keys of `value` that hold `undefined` (in place, one level), so a missing field is absent. */
@@ -94,7 +86,7 @@ function readNode(wire: unknown, path: string, problems: string[]): Node {
     problems.push(`${path}: expected an object, got ${describe(wire)}`);
     return undefined as unknown as Node;
   }
-  const r = new Reader(wire, path, problems);
+  const r = reader(wire, path, problems);
   const configuration = r.object("configuration");
   if (configuration.archive !== undefined && typeof configuration.archive !== "boolean")
     delete configuration.archive;
@@ -129,7 +121,7 @@ export function toNode(wire: unknown, path = "node"): Node {
  */
 export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
   if (!isObject(wire)) throw new ResponseShapeError([`${path}: expected an object, got ${describe(wire)}`]);
-  const r = new Reader(wire, path);
+  const r = reader(wire, path);
   const problems: string[] = [];
   const configuration = r.object("configuration");
   const details = r.object("details");
@@ -154,6 +146,57 @@ export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
   });
   fail([...r.problems, ...problems]);
   return network;
+}
+
+/** A non-negative JSON number token (RFC 8259): integer, fraction and exponent digits. */
+const NUMBER_TOKEN = /^(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Largest decimal exponent accepted when expanding an amount (keeps the expansion bounded). */
+const MAX_EXPONENT = 400;
+
+/**
+ * Expands a JSON number token (`500000000000000000`, `5e17`, `5.0E+17`) into the exact decimal
+ * digits of the integer it denotes, without going through a floating-point number. Returns
+ * `undefined` when the token is not a number, not an integer, negative, or absurdly large.
+ */
+export function integerDigits(token: string): string | undefined {
+  const match = NUMBER_TOKEN.exec(token.trim());
+  if (!match) return undefined;
+  const [, intPart, fracPart = "", expPart = "0"] = match;
+  if (expPart.replace(/^[+-]?0*/, "").length > 4) return undefined;
+  const exponent = Number(expPart);
+  if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
+  const digits = intPart + fracPart;
+  // Where the decimal point falls in `digits`, padded with zeros when it falls past them.
+  const point = Math.max(0, intPart.length + exponent);
+  const padded = digits.padEnd(point, "0");
+  if (/[1-9]/.test(padded.slice(point))) return undefined;
+  return padded.slice(0, point).replace(/^0+(?=\d)/, "") || "0";
+}
+
+/**
+ * The raw source text of the value of a top-level key of a JSON object, e.g. the literal
+ * `123456789012345678901` of `{"amountSent": 123456789012345678901}`, so that a number beyond 2^53
+ * can be read without loss. Only keys of the outermost object count (a key of the same name inside a
+ * nested object or a string is ignored); the last of duplicate keys wins, as in JSON.parse. Returns
+ * `undefined` when the key is absent. The text should already be known to be valid JSON.
+ */
+export function rawTopLevelValue(json: string, key: string): string | undefined {
+  // Strings, other literals, and each punctuation mark, with where each starts.
+  const tokens = [...json.matchAll(/"(?:\\[^]|[^"\\])*"|[^\s"{}[\],:]+|\S/g)];
+  if (tokens[0]?.[0] !== "{") return undefined;
+  let [depth, found, name, from] = [0, undefined as string | undefined, undefined as unknown, 0];
+  for (const [i, [token]] of tokens.entries()) {
+    if (depth === 1 && token === ":")
+      [name, from] = [JSON.parse(tokens[i - 1][0]), tokens[i + 1]?.index ?? 0];
+    if (depth === 1 && (token === "," || token === "}") && name !== undefined) {
+      if (name === key) found = json.slice(from, tokens[i].index).trimEnd();
+      name = undefined;
+    }
+    if (token === "{" || token === "[") depth++;
+    else if (token === "}" || token === "]") depth--;
+  }
+  return found;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2); and the one judge of a 404. */
 import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, secretValues, show, validateNodeFilters } from "../model";
 import { ApiError, NotFoundError, invalidInput, requireId, requireNoProblems } from "./errors";
-import { FOREIGN_404 } from "./failures";
+import { FOREIGN_404 } from "./attempt";
 import { toNode } from "./mapping";
 import type { Context } from "./options";
 import { ListingStats, paginate } from "./pagination";
@@ -29,16 +29,13 @@ export function learnNodeSecrets(t: Pick<Context, "learned">, nodes: readonly No
   for (const node of nodes) t.learned.learn(secretValues(node.details));
 }
 
-function learned(t: Context, node: Node): Node {
-  learnNodeSecrets(t, [node]);
-  return node;
-}
+const learned = (t: Context, node: Node) => (learnNodeSecrets(t, [node]), node);
 
 /** The error of a 404 that is not the service's "does not exist": the API URL is wrong. */
 function wrongApiUrl(t: Context, call: Call, detail: string, cause: ApiError): ApiError {
   return callError(t, call, {
     kind: "invalid_response",
-    code: "unexpected_not_found",
+    code: FOREIGN_404,
     status: 404,
     detail: `${detail}: not the service's "does not exist"`,
     hint: `The API URL (${t.base.href}) looks wrong: it must be the service's base URL, to which /v1/... paths are appended.`,
@@ -75,7 +72,7 @@ export async function judgeNotFound(t: Context, call: Call, cause: ApiError, met
 }
 
 /** The query string of `GET /v1/nodes/` for `filters`, checked (every problem at once). */
-export function nodeQuery(t: Context, operation: string, filters: NodeFilters | undefined): string {
+function nodeQuery(t: Context, operation: string, filters: NodeFilters | undefined): string {
   if (filters === undefined || filters === null) return "";
   if (typeof filters !== "object" || Array.isArray(filters)) {
     const allowed = "expected an object of filters";

@@ -1,52 +1,35 @@
 /** The client's options, every default in one place, and the one check that makes them a {@link Context}. */
 import { setMaxListeners } from "events";
 import { closestName, ownValue, show } from "../model";
-import { LearnedSecrets } from "./learned-secrets";
 import type { Limiter } from "./limits";
-import { createRedactor, type Redactor } from "./redact";
+import { createRedactor, LearnedSecrets, type Redactor } from "./redact";
 import { checkUrlAndKey, refuse, typeOf, type ApiBase, type Fields } from "./url";
 
 /** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 20 s. */
 export const DEFAULT_TIMEOUT_MS = 20_000;
 /** Deadline of one call (a whole listing included), across its attempts and waits: 60 s. */
 export const DEFAULT_DEADLINE_MS = 60_000;
-/**
- * Deadline of one write (a PATCH that changes a network, a DELETE, the faucet's POST) when
- * `deadlineMs` is not set: 20 s, or one attempt's timeout (`timeoutMs`) when longer, at most
- * {@link DEFAULT_DEADLINE_MS}. So by default a write that got no answer within its attempt's
- * timeout is not sent again (its outcome is unknown: `mayHaveBeenProcessed`), and a run stopped
- * while the service holds it ends within this bound.
- */
-export function defaultWriteDeadlineMs(timeoutMs: number): number {
-  return Math.min(DEFAULT_DEADLINE_MS, Math.max(timeoutMs, DEFAULT_TIMEOUT_MS));
-}
 /** Retries after the first attempt: at most 5 attempts per call. */
 export const DEFAULT_MAX_RETRIES = 4;
 /** First backoff delay; each retry doubles it, up to {@link DEFAULT_MAX_DELAY_MS}, drawn from [half, full]. */
-export const DEFAULT_BASE_DELAY_MS = 250;
+const DEFAULT_BASE_DELAY_MS = 250;
 /** Longest backoff delay computed locally. */
-export const DEFAULT_MAX_DELAY_MS = 8_000;
+const DEFAULT_MAX_DELAY_MS = 8_000;
 /** No cap on attempts started per second: the pace adapts to the service (see limits.ts). */
-export const DEFAULT_MAX_REQUESTS_PER_SECOND = 0;
+const DEFAULT_MAX_REQUESTS_PER_SECOND = 0;
 /** Request attempts in flight at once across one client; a listing fetches this many pages ahead. */
-export const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 /** Largest timer Node.js honours (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 /** Largest `retry.maxRetries`. */
 export const MAX_RETRIES_LIMIT = 100;
 
-/** Aborted by {@link abortEveryRequest}; every attempt and wait in flight listens to it. */
 const everyRequest = new AbortController();
 setMaxListeners(0, everyRequest.signal);
-
-/** The signal of {@link abortEveryRequest}: aborted once every request of the process must end. */
+/** Aborted by {@link abortEveryRequest} once every request of the process must end: every attempt and wait listens. */
 export const everyRequestSignal: AbortSignal = everyRequest.signal;
 
-/**
- * Ends every call of every client in this process, for good, each rejecting with `reason`:
- * attempts in flight are aborted, waits between attempts and {@link defaultSleep} end, later
- * attempts are not sent. For a provider process its engine cancels or stops.
- */
+/** Ends every call of every client in this process for good, each rejecting with `reason` (a provider's engine stops). */
 export function abortEveryRequest(reason: Error): void {
   everyRequest.abort(reason);
 }
@@ -162,11 +145,13 @@ export interface Context {
   authorization: () => string;
   redact: Redactor;
   learned: LearnedSecrets;
-  /** node-fetch when absent. */
   fetch?: FetchLike;
   timeoutMs: number;
   deadlineMs: number;
-  /** The deadline of a write: `deadlineMs` when set, else {@link defaultWriteDeadlineMs}. */
+  /**
+   * A write's deadline: `deadlineMs` when set, else 20 s or `timeoutMs` when longer, at most 60 s: by default a
+   * write unanswered within its attempt is not sent again, and a run stopped meanwhile ends within this bound.
+   */
   writeDeadlineMs: number;
   /** Retries + 1. */
   maxAttempts: number;
@@ -176,9 +161,6 @@ export interface Context {
   maxConcurrentRequests: number;
   onWait?: (event: RetryWait) => void;
 }
-
-/** The checked options: a {@link Context} without the limiter the client adds. */
-export type CheckedOptions = Omit<Context, "limiter"> & { maxRequestsPerSecond: number };
 
 const RETRY_NAMES = ["maxRetries", "baseDelayMs", "maxDelayMs"] as const;
 const TIMER_TEXT = `at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node.js honours)`;
@@ -224,7 +206,6 @@ export const CLIENT_OPTION_NAMES = ["apiUrl", "apiKey", "retry", ...Object.keys(
   (name) => !name.startsWith("retry."),
 );
 
-/** An own property (never an inherited one). */
 const own = (object: object, key: string): unknown => ownValue(object, key);
 
 /** Unknown option names, each with the known one it resembles. */
@@ -244,7 +225,7 @@ function unknownNames(fields: Fields, given: object, known: readonly string[], p
  * naming each wrong option (`invalid_option`; `invalid_api_url`, `missing_api_key`,
  * `invalid_api_key` for the URL and the key); no error shows the key.
  */
-export function checkOptions(options: unknown): CheckedOptions {
+export function checkOptions(options: unknown) {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
     refuse(createRedactor(), "invalid_option", "invalid client options", {
       options: [`got ${typeOf(options)}; expected an object { apiUrl, apiKey, ... }`],
@@ -291,7 +272,7 @@ export function checkOptions(options: unknown): CheckedOptions {
     fetch: own(options, "fetch") as FetchLike | undefined,
     timeoutMs,
     deadlineMs: or("deadlineMs", DEFAULT_DEADLINE_MS),
-    writeDeadlineMs: or("deadlineMs", defaultWriteDeadlineMs(timeoutMs)),
+    writeDeadlineMs: or("deadlineMs", Math.min(DEFAULT_DEADLINE_MS, Math.max(timeoutMs, DEFAULT_TIMEOUT_MS))),
     maxAttempts: rawRetry === false ? 1 : or("retry.maxRetries", DEFAULT_MAX_RETRIES) + 1,
     baseDelayMs: or("retry.baseDelayMs", DEFAULT_BASE_DELAY_MS),
     maxDelayMs: or("retry.maxDelayMs", DEFAULT_MAX_DELAY_MS),

@@ -4,7 +4,7 @@
  */
 import { ApiError } from "./errors";
 import type { Context } from "./options";
-import { invalidAnswer, mapAnswer, request, type Call } from "./request";
+import { callError, mapAnswer, request, type Call } from "./request";
 import type { Answer } from "./attempt";
 import { resolveLink } from "./url";
 
@@ -14,7 +14,7 @@ const MAX_LIST_PAGES = 10_000;
 const LIST_SLACK_PAGES = 5;
 
 /** What to list. */
-export interface PageSource<T> {
+interface PageSource<T> {
   /** The absolute URL of the first page (on the configured origin). */
   firstUrl: string;
   /** Maps one raw item of `results`; `path` names it in errors (`page 2 results[3]`). */
@@ -46,50 +46,8 @@ function predictedPages(next: string, count: number, pageSize: number): string[]
   const [whole, sep, number] = matches[0];
   const before = next.slice(0, queryAt + 1) + query.slice(0, matches[0].index) + sep + "page=";
   const after = query.slice((matches[0].index ?? 0) + whole.length);
-  const first = Number(number);
   const pages = Math.ceil(Math.max(0, count - pageSize) / pageSize);
-  return Array.from({ length: pages }, (_, i) => `${before}${first + i}${after}`);
-}
-
-/**
- * The pages fetched ahead: up to `size` in flight or waiting, in order. The walk takes one only
- * when the link it follows is exactly the predicted one, so the items are those of the plain
- * walk; on any surprise it closes the window and walks `next` one page at a time.
- */
-class PageWindow {
-  private readonly queue: { url: string; answer: Promise<Answer> }[] = [];
-  private next = 0;
-
-  constructor(
-    private readonly links: string[],
-    private readonly size: number,
-    private readonly pageSize: number,
-    private readonly stopAfterItems: number | undefined,
-    private readonly start: (url: string) => Promise<Answer>,
-  ) {}
-
-  /** The fetched-ahead answer of `url` when it is the next one predicted. */
-  take(url: string): Promise<Answer> | undefined {
-    return this.queue[0]?.url === url ? this.queue.shift()?.answer : undefined;
-  }
-
-  /** Starts pages until `size` are in flight or waiting. */
-  fill(): void {
-    while (this.queue.length < this.size && this.next < this.links.length) {
-      // The pages before this one already hold more than `stopAfterItems` items: stop.
-      if (this.stopAfterItems !== undefined && this.pageSize * (this.next + 1) > this.stopAfterItems) return;
-      const url = this.links[this.next++];
-      const answer = this.start(url);
-      // Taken (and awaited) in order later, or dropped: never an unhandled rejection.
-      answer.catch(() => undefined);
-      this.queue.push({ url, answer });
-    }
-  }
-
-  close(): void {
-    this.next = this.links.length;
-    this.queue.length = 0;
-  }
+  return Array.from({ length: pages }, (_, i) => `${before}${Number(number) + i}${after}`);
 }
 
 /**
@@ -108,8 +66,13 @@ export async function* paginate<T>(
 ): AsyncGenerator<T[], void, undefined> {
   const seen = new Set<string>();
   const get = (url: string) => request(t, call, { method: "GET", url });
+  // The pages fetched ahead, in order: up to `windowSize` in flight or waiting. The walk takes one only when
+  // the link it follows is exactly the predicted one, so the items are those of the plain walk; on any
+  // surprise the window closes and the walk follows `next` one page at a time.
+  let ahead: { url: string; answer: Promise<Answer> }[] = [];
+  let [links, started, windowSize, pageSize] = [[] as string[], 0, 0, 0];
+  const closeWindow = () => ([links, ahead] = [[], []]);
   let url: string | undefined = source.firstUrl;
-  let window: PageWindow | undefined;
   let bound = {
     pages: MAX_LIST_PAGES,
     items: Infinity,
@@ -121,8 +84,8 @@ export async function* paginate<T>(
     while (url !== undefined) {
       seen.add(url);
       const n = stats.pages + 1;
-      const pending = window?.take(url);
-      if (!pending) window?.close();
+      const pending = ahead[0]?.url === url ? ahead.shift()?.answer : undefined;
+      if (!pending) closeWindow();
       let answer: Answer;
       try {
         answer = await (pending ?? get(url));
@@ -134,7 +97,13 @@ export async function* paginate<T>(
       stats.attempts += answer.attempts;
       const [status, attempts] = [answer.status, stats.attempts];
       const fail = (detail: string, code = "unexpected_shape") =>
-        invalidAnswer(t, call, { status, attempts, code, detail: `page ${n}: ${detail}` });
+        callError(t, call, {
+          kind: "invalid_response",
+          status,
+          attempts,
+          code,
+          detail: `page ${n}: ${detail}`,
+        });
       const body = answer.body;
       if (typeof body !== "object" || body === null || Array.isArray(body)) {
         const got = body === undefined ? "an empty body" : Array.isArray(body) ? "an array" : typeof body;
@@ -153,10 +122,9 @@ export async function* paginate<T>(
       }
       if (n === 1 && isCount(page.count)) {
         const pages = page.count === 0 ? 1 : Math.ceil(page.count / Math.max(1, results.length));
-        const size = Math.max(1, results.length);
         bound = {
           pages: pages + LIST_SLACK_PAGES,
-          items: page.count + LIST_SLACK_PAGES * size,
+          items: page.count + LIST_SLACK_PAGES * Math.max(1, results.length),
           reason: `the first page's count (${page.count}) promised ${pages} page${pages === 1 ? "" : "s"} of ${results.length}`,
         };
       }
@@ -182,23 +150,35 @@ export async function* paginate<T>(
       items += results.length;
       if (items > bound.items || (next !== undefined && stats.pages >= bound.pages)) {
         const detail = `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`;
-        throw invalidAnswer(t, call, { status, attempts, code: "pagination_overrun", detail });
+        throw callError(t, call, {
+          kind: "invalid_response",
+          status,
+          attempts,
+          code: "pagination_overrun",
+          detail,
+        });
       }
       if (n === 1) {
         if (isCount(page.count)) source.checkCount?.(page.count);
         firstCount = page.count;
-        const links =
+        const predicted =
           next && isCount(page.count) ? predictedPages(next, page.count, results.length) : undefined;
-        const size = source.prefetch === false ? 1 : t.maxConcurrentRequests;
-        if (links && links[0] === next && size > 1) {
-          window = new PageWindow(links, size, results.length, source.stopAfterItems, get);
-        }
+        windowSize = source.prefetch === false ? 1 : t.maxConcurrentRequests;
+        if (predicted && predicted[0] === next && windowSize > 1)
+          [links, pageSize] = [predicted, results.length];
       } else if (page.count !== firstCount) {
         // The pages shifted under the listing: walk `next` from here.
-        window?.close();
-        window = undefined;
+        closeWindow();
       }
-      window?.fill();
+      // Starts pages until `windowSize` are in flight or waiting; none once the pages before it hold more than `stopAfterItems` items.
+      while (ahead.length < windowSize && started < links.length) {
+        if (source.stopAfterItems !== undefined && pageSize * (started + 1) > source.stopAfterItems) break;
+        const link = links[started++];
+        const fetched = get(link);
+        // Taken (and awaited) in order later, or dropped: never an unhandled rejection.
+        fetched.catch(() => undefined);
+        ahead.push({ url: link, answer: fetched });
+      }
       yield mapAnswer(t, call, { ...answer, attempts: stats.attempts }, () =>
         results.map((item, i) => source.map(item, `page ${n} results[${i}]`)),
       );
@@ -206,6 +186,6 @@ export async function* paginate<T>(
     }
   } finally {
     // A consumer that stops early (or an error) drops the pages fetched ahead.
-    window?.close();
+    closeWindow();
   }
 }

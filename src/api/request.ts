@@ -2,11 +2,9 @@
  * The one request loop: every HTTP call takes a place of the limiter, makes one attempt within the call's
  * deadline and follows the retry rules below; a failure not retried becomes an {@link ApiError}.
  */
-import { attempt, type Answer, type HttpRequest } from "./attempt";
-import { formatDuration, type Failure } from "./failures";
-import { ApiError, createApiError, invalidInput, type ApiErrorInit, type CallLimit } from "./errors";
+import { attempt, formatDuration, type Answer, type Failure, type HttpRequest } from "./attempt";
+import { createApiError, invalidInput, type ApiError, type ApiErrorInit, type CallLimit } from "./errors";
 import { defaultSleep, MAX_TIMER_MS, type Context } from "./options";
-import type { Outcome } from "./limits";
 import { ResponseShapeError } from "./mapping";
 import { show, type Problem } from "../model";
 
@@ -28,7 +26,7 @@ export interface Call {
   deadlineMs: number;
   /** When the call must be over, ms since the epoch. */
   deadlineAt: number;
-  /** The deadline of a write of this call ({@link isWrite}): the caller's `deadlineMs`, else the client's `writeDeadlineMs`. */
+  /** The deadline of a write of this call: the caller's `deadlineMs`, else the client's `writeDeadlineMs`. */
   writeDeadlineMs: number;
 }
 
@@ -47,19 +45,14 @@ export function startCall(t: Context, method: string, options?: CallOptions, res
   }
   if (problems.length > 0) throw invalidInput(method, problems, { redactor: t.redact });
   const writeDeadlineMs = options?.deadlineMs !== undefined ? deadlineMs : t.writeDeadlineMs;
+  const deadlineAt = Date.now() + deadlineMs;
   return {
     operation: operation ?? method,
     resourceId,
     deadlineMs,
-    deadlineAt: Date.now() + deadlineMs,
+    deadlineAt,
     writeDeadlineMs: Math.min(writeDeadlineMs, deadlineMs),
   };
-}
-
-/** A write: the faucet's POST, a DELETE, a PATCH that changes something (a PATCH of `{}` only reads). */
-export function isWrite(req: HttpRequest): boolean {
-  if (req.method === "POST" || req.method === "DELETE") return true;
-  return req.method === "PATCH" && typeof req.body === "object" && Object.keys(req.body ?? {}).length > 0;
 }
 
 /** Whether a failed attempt is tried again: the first rule that matches decides. */
@@ -78,9 +71,7 @@ const RETRY_RULES: readonly Rule[] = [
   { rule: "an unusable 2xx answer", matches: (f) => f.cause === "unusable", retry: false },
   {
     rule: "a POST the service did not process: 429, 503 with Retry-After, a refused connection",
-    matches: (f, post) =>
-      post &&
-      (f.status === 429 || (f.status === 503 && f.retryAfterMs !== undefined) || f.cause === "refused"),
+    matches: (f, post) => post && (throttled(f) || f.cause === "refused"),
     retry: true,
   },
   { rule: "any other failed POST: it may have been processed", matches: (_f, post) => post, retry: false },
@@ -93,23 +84,20 @@ const RETRY_RULES: readonly Rule[] = [
   { rule: "anything else (400, 404, 500, a DNS or TLS failure)", matches: () => true, retry: false },
 ];
 
-/** The note on a POST that may have been processed. */
-export const MAY_HAVE_BEEN_PROCESSED = "It may have been processed, so it is not repeated automatically.";
-
-/** The note on a PATCH or DELETE that got no answer after it may have reached the service. */
-export const MAY_HAVE_BEEN_APPLIED =
-  "It may have been applied by the service; it is not sent again automatically: read the object back to see what the service holds.";
-
-/** The capped exponential backoff before attempt `attempt + 1`, drawn from [half, full]. */
-function backoff(t: Context, attempt: number): number {
-  const full = Math.min(t.maxDelayMs, t.baseDelayMs * 2 ** (attempt - 1));
-  return full * (0.5 + 0.5 * Math.random());
+/** The service throttled: a 429, or a 503 that said for how long (without it, a 503 is a fault). */
+function throttled(f: Failure): boolean {
+  return f.status === 429 || (f.status === 503 && f.retryAfterMs !== undefined);
 }
 
-type Stop = { note?: string; limit?: CallLimit };
+/** The note on a POST that may have been processed. */
+const MAY_HAVE_BEEN_PROCESSED = "It may have been processed, so it is not repeated automatically.";
+
+/** The note on a PATCH or DELETE that got no answer after it may have reached the service. */
+const MAY_HAVE_BEEN_APPLIED =
+  "It may have been applied by the service; it is not sent again automatically: read the object back to see what the service holds.";
 
 /** Why a call stopped retrying: the note added to its error, and the limit that ran out. */
-function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Rule, delayMs: number): Stop {
+function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Rule, delayMs: number) {
   const gaveUp = `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
   if (!rule.retry) return { note: attempts > 1 ? `${gaveUp}.` : undefined, limit: f.error.limit };
   if (f.retryAfterMs !== undefined && f.retryAfterMs > MAX_RETRY_AFTER_MS) {
@@ -119,21 +107,22 @@ function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Ru
   }
   if (attempts >= t.maxAttempts) {
     const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}); raise maxRetries.`;
-    return { note, limit: "maxRetries" };
+    return { note, limit: "maxRetries" as CallLimit };
   }
   if (Date.now() + delayMs >= call.deadlineAt) {
     const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms; raise deadlineMs.`;
-    return { note, limit: "deadlineMs" };
+    return { note, limit: "deadlineMs" as CallLimit };
   }
-  return {};
+  return undefined;
 }
 
-type CallErrorInit = Omit<ApiErrorInit, "operation" | "resourceId">;
-/** What an `invalid_response` error says: the answer's status, the attempts it took, what is wrong. */
-type Invalid = Pick<ApiErrorInit, "status" | "attempts" | "code" | "detail">;
-
 /** The error of a call, named by its operation and id, its `notes` appended to the hint. */
-export function callError(t: Context, call: Call, init: CallErrorInit, ...notes: (string | undefined)[]) {
+export function callError(
+  t: Context,
+  call: Call,
+  init: Omit<ApiErrorInit, "operation" | "resourceId">,
+  ...notes: (string | undefined)[]
+): ApiError {
   const hint = [init.hint, ...notes].filter(Boolean).join("\n") || undefined;
   return createApiError({ ...init, hint, operation: call.operation, resourceId: call.resourceId }, t.redact);
 }
@@ -170,16 +159,6 @@ function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAtt
   }
 }
 
-/** What the limiter learns from an attempt: whether the service throttled it (429, or 503 with Retry-After), and its wait. */
-function heard(outcome: Awaited<ReturnType<typeof attempt>> | undefined): Outcome {
-  if (outcome === undefined) return undefined;
-  if ("answer" in outcome) return { throttled: false };
-  const { status, retryAfterMs } = outcome.failure;
-  // A 503 slows the process only when the service said for how long: otherwise it is a fault.
-  const throttled = status === 429 || (status === 503 && retryAfterMs !== undefined);
-  return status === undefined ? undefined : { throttled, retryAfterMs };
-}
-
 /**
  * Makes one HTTP request of `call`, retried by {@link RETRY_RULES}, within the call's deadline
  * (waits for the limiter, attempts and the waits between them), or a write's. A POST's error says
@@ -189,14 +168,13 @@ function heard(outcome: Awaited<ReturnType<typeof attempt>> | undefined): Outcom
  */
 export async function request(t: Context, whole: Call, req: HttpRequest): Promise<Answer> {
   const post = req.method === "POST";
-  // A write has its own, shorter deadline (see `writeDeadlineMs`), counted from the call's start.
-  const write = isWrite(req);
+  // A write (the faucet's POST, a DELETE, a PATCH that changes something: a PATCH of `{}` only reads)
+  // has its own, shorter deadline (see `writeDeadlineMs`), counted from the call's start.
+  const write =
+    post || req.method === "DELETE" || (req.method === "PATCH" && Object.keys(req.body ?? {}).length > 0);
+  const { deadlineAt, deadlineMs, writeDeadlineMs } = whole;
   const call = write
-    ? {
-        ...whole,
-        deadlineMs: whole.writeDeadlineMs,
-        deadlineAt: whole.deadlineAt - whole.deadlineMs + whole.writeDeadlineMs,
-      }
+    ? { ...whole, deadlineMs: writeDeadlineMs, deadlineAt: deadlineAt - deadlineMs + writeDeadlineMs }
     : whole;
   let attempts = 0;
   let sent = false;
@@ -219,11 +197,18 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
       });
     }
     let outcome: Awaited<ReturnType<typeof attempt>> | undefined;
-    const timeoutMs = Math.min(t.timeoutMs, left);
     try {
-      outcome = await attempt(t, req, timeoutMs, left < t.timeoutMs ? call.deadlineMs : undefined);
+      outcome = await attempt(
+        t,
+        req,
+        Math.min(t.timeoutMs, left),
+        left < t.timeoutMs ? call.deadlineMs : undefined,
+      );
     } finally {
-      release(heard(outcome));
+      // The limiter learns from an answer or a refusal whether the service throttled; a lost connection says nothing.
+      const f = outcome && "failure" in outcome ? outcome.failure : undefined;
+      const heard = outcome && (!f || f.status !== undefined);
+      release(heard ? { throttled: !!f && throttled(f), retryAfterMs: f?.retryAfterMs } : undefined);
     }
     attempts++;
     if ("answer" in outcome) return { ...outcome.answer, attempts };
@@ -231,9 +216,12 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
     sent ||= !f.notProcessed;
     unanswered ||= write && !post && (f.cause === "timeout" || f.cause === "connection");
     const rule = RETRY_RULES.find((r) => r.matches(f, post)) as Rule;
-    const delayMs = f.retryAfterMs ?? backoff(t, attempts);
+    // What the server asked for, else the capped exponential backoff, drawn from [half, full].
+    const delayMs =
+      f.retryAfterMs ??
+      Math.min(t.maxDelayMs, t.baseDelayMs * 2 ** (attempts - 1)) * (0.5 + 0.5 * Math.random());
     const stop = stopNote(t, call, f, attempts, rule, delayMs);
-    if (rule.retry && !("note" in stop)) {
+    if (rule.retry && !stop) {
       reportWait(t, call, f, delayMs, attempts + 1);
       await defaultSleep(delayMs); // throws once every request of the process is aborted
       continue;
@@ -253,8 +241,8 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
     throw callError(
       t,
       call,
-      { ...f.error, attempts, mayHaveBeenProcessed, limit: stop.limit },
-      stop.note,
+      { ...f.error, attempts, mayHaveBeenProcessed, limit: stop?.limit },
+      stop?.note,
       mayHaveBeenProcessed ? MAY_HAVE_BEEN_PROCESSED : undefined,
     );
   }
@@ -271,13 +259,8 @@ export function mapAnswer<T>(t: Context, call: Call, answer: Answer, map: (a: An
     if (!(error instanceof ResponseShapeError)) throw error;
     const { status, attempts } = answer;
     const detail = `unexpected response shape: ${error.problems.join("; ")}`;
-    throw invalidAnswer(t, call, { status, attempts, code: "unexpected_shape", detail }, post);
+    const init = { kind: "invalid_response" as const, status, attempts, code: "unexpected_shape", detail };
+    if (!post) throw callError(t, call, init);
+    throw callError(t, call, { ...init, mayHaveBeenProcessed: true }, MAY_HAVE_BEEN_PROCESSED);
   }
-}
-
-/** An `invalid_response` error for a 2xx whose content cannot be used. */
-export function invalidAnswer(t: Context, call: Call, what: Invalid, post = false): ApiError {
-  const init: CallErrorInit = { kind: "invalid_response", ...what };
-  if (!post) return callError(t, call, init);
-  return callError(t, call, { ...init, mayHaveBeenProcessed: true }, MAY_HAVE_BEEN_PROCESSED);
 }

@@ -31,7 +31,7 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-/** A parsed URL's origin and path, redacted, for a message: never its user-info, query or fragment. */
+/** A URL's origin and path, redacted, for a message. */
 function showUrl(url: URL): string {
   const text = redact(`${url.protocol}//${url.host}${url.pathname}`);
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 97)}...` : text);
@@ -54,12 +54,9 @@ function notAUrl(text: string): ApiUrlError {
 }
 
 /**
- * Parses and checks the API URL: an absolute `https://` URL (or `http://` on a loopback host,
- * for a local emulator), optionally with a path prefix and a trailing slash; no credentials, no
- * query, no fragment. Throws an {@link ApiUrlError} that says what is wrong and how to fix it.
- * The message shows at most the URL's scheme, host and path: never its user-info, query or
- * fragment, and nothing of an input that is not a URL at all (only its length), since a key put
- * in the wrong place would otherwise end up in logs.
+ * Parses and checks the API URL: absolute `https://` (`http://` only on a loopback host), an optional path
+ * prefix, no credentials, query or fragment. Throws an {@link ApiUrlError} saying how to fix it, which shows
+ * at most the scheme, host and path (of a non-URL only its length: it may be a key in the wrong place).
  */
 export function parseApiUrl(apiUrl: unknown): ApiBase {
   if (apiUrl !== undefined && apiUrl !== null && typeof apiUrl !== "string") {
@@ -124,10 +121,8 @@ export function apiUrl(base: ApiBase, path: string, query?: string): string {
 }
 
 /**
- * Resolves a pagination link (`next`) against the URL of the page that carried it, then keeps
- * only its path and query and puts them on the configured origin. An absolute link to another
- * host or scheme is therefore fetched from the configured origin: the API key never leaves it.
- * Throws a `TypeError` when the link is not a URL reference at all.
+ * A pagination link (`next`) resolved against its page's URL, its path and query put on the configured
+ * origin (the API key never leaves it); a `TypeError` when it is no URL reference.
  */
 export function resolveLink(base: ApiBase, currentUrl: string, link: string): string {
   const resolved = new URL(link, currentUrl);
@@ -155,8 +150,6 @@ export function checkApiUrl(apiUrl: unknown): string | undefined {
     throw error;
   }
 }
-
-// The API URL and key given to a client: no error shows the key or a refused URL.
 
 /** A value described by its type only: for what may be a credential. */
 export function typeOf(value: unknown): string {

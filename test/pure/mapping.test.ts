@@ -1,7 +1,8 @@
-import { integerDigits, rawTopLevelValue } from "../../src/api/exact-amount";
 import {
   ResponseShapeError,
   extractAmountSent,
+  integerDigits,
+  rawTopLevelValue,
   toFaucetResult,
   toNetwork,
   toNode,

@@ -1,7 +1,8 @@
-import { LearnedSecrets, MAX_LEARNED_SECRETS } from "../../src/api/learned-secrets";
 import {
   createRedactor,
   guardInputValue,
+  LearnedSecrets,
+  MAX_LEARNED_SECRETS,
   MAX_REDACTED_CHARS,
   maskUrlCredentials,
   previewBody,
