@@ -11,16 +11,8 @@ export const NODE_ROLES = ["peer"] as const;
 export type NodeRole = (typeof NODE_ROLES)[number];
 
 /** Node statuses (spec 3). */
-export const NODE_STATUSES = [
-  "pending",
-  "running",
-  "maintenance",
-  "failed",
-  "error",
-  "stopping",
-  "stopped",
-  "starting",
-] as const;
+// prettier-ignore
+export const NODE_STATUSES = ["pending", "running", "maintenance", "failed", "error", "stopping", "stopped", "starting"] as const;
 /** A node status. */
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 
@@ -73,14 +65,8 @@ export const PROVIDERS = ["aws", "azure", "gcloud", "vzo"] as const satisfies re
 export type Region = (typeof PROVIDER_REGIONS)[CloudProvider][number];
 
 /** All regions, in the spec's order. */
-export const REGIONS = [
-  "asia-southeast1",
-  "ap-southeast-1",
-  "us-west-2",
-  "us-east-1",
-  "uksouth",
-  "eu3",
-] as const satisfies readonly Region[];
+// prettier-ignore
+export const REGIONS = ["asia-southeast1", "ap-southeast-1", "us-west-2", "us-east-1", "uksouth", "eu3"] as const satisfies readonly Region[];
 
 /** Every allowed provider/region pair. */
 export const PROVIDER_REGION_PAIRS: ReadonlyArray<{ provider: CloudProvider; region: Region }> =

@@ -1,9 +1,22 @@
-import { MAX_NAME_FILTER_LENGTH, checkLength, closestName } from "./problems";
-import { NODE_ROLES, NODE_STATUSES, NODE_TYPES, ORDER_BY_VALUES, PROJECT_TYPES } from "./enums";
+import {
+  NODE_ROLES,
+  NODE_STATUSES,
+  NODE_TYPES,
+  ORDER_BY_VALUES,
+  PROJECT_TYPES,
+  PROVIDERS,
+  REGIONS,
+} from "./enums";
 import { checkId, IdKind } from "./ids";
-import { PROVIDERS, REGIONS } from "./enums";
-import { isOwnKey } from "./problems";
-import { Problem, checkOneOf, show } from "./problems";
+import {
+  MAX_NAME_FILTER_LENGTH,
+  Problem,
+  checkLength,
+  checkOneOf,
+  closestName,
+  isOwnKey,
+  show,
+} from "./problems";
 import { PROTOCOLS, PUBLIC_NETWORK_NAMES } from "./protocols";
 import { combinationProblems } from "./rules";
 

@@ -1,5 +1,4 @@
-import { isOwnKey } from "./problems";
-import { Problem, show } from "./problems";
+import { isOwnKey, Problem, show } from "./problems";
 
 /** The prefix of each kind of identifier (spec 2), with a human name and an example. */
 export const ID_KINDS = {
@@ -19,13 +18,7 @@ export function idPattern(kind: IdKind): RegExp {
   return new RegExp(`^${ID_KINDS[kind].prefix}(?:-[0-9]{1,12}){1,6}$`);
 }
 
-const PATTERNS: Record<IdKind, RegExp> = {
-  node: idPattern("node"),
-  network: idPattern("network"),
-  organization: idPattern("organization"),
-  user: idPattern("user"),
-  project: idPattern("project"),
-};
+const PATTERNS = Object.fromEntries(Object.keys(ID_KINDS).map((k) => [k, idPattern(k as IdKind)]));
 
 /** True when `value` is an identifier of the given kind (false for a kind that does not exist). */
 export function isId(kind: IdKind, value: unknown): value is string {

@@ -1,6 +1,5 @@
-import { NODE_TYPES } from "./enums";
+import { NODE_TYPES, PROVIDERS, REGIONS, regionsOf } from "./enums";
 import { checkId } from "./ids";
-import { PROVIDERS, REGIONS, regionsOf } from "./enums";
 import { Problem, checkOneOf, show } from "./problems";
 import {
   PROTOCOLS,
