@@ -410,14 +410,12 @@ export const BAD_DAYS: readonly BadDay[] = [
   {
     id: "nodes-hang",
     label: "two 503s from the service, then every node's endpoint accepts and never answers",
-    cause: /failed its endpoint check: no answer within 10 s/,
+    // One node (getNodeOutput) or a list, each node named (a verified getNodesOutput, getNodeConnections).
+    cause: /failed (?:its|their) endpoint check: (?:ND-[\d-]+: )?no answer within 10 s/,
     networkId: HEALTHY_IDS.networkId,
-    spares: (program, verb, state) =>
-      !program.verifies
-        ? "it calls no node's endpoint (no verify)"
-        : verb === "preview" && state === "new"
-          ? "its verified lookup waits for the Network the preview does not create (dependsOn): not run"
-          : undefined,
+    // A verified list of the network's nodes runs in every preview, a new stack's too: the id it
+    // lists by is the Network's input, known before the Network exists.
+    spares: (program) => (!program.verifies ? "it calls no node's endpoint (no verify)" : undefined),
     begin: async (e) => {
       e.enqueueFaults([{ status: 503 }, { status: 503 }]);
       for (const node of e.admin.getNetwork(HEALTHY_IDS.networkId)!.nodes) {
@@ -560,6 +558,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       shows: 'README "Quick look"',
       language: "typescript",
       write: (id) => typescriptProject("readme-quick-look", readmeBlock("export = async () =>"), id),
+      verifies: true,
     },
     {
       id: "readme-functions",
@@ -646,6 +645,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       shows: "examples/quickstart",
       language: "typescript",
       write: (id) => exampleProject("quickstart", { "quickstart:networkId": id }),
+      verifies: true,
       causes: {
         "no-running-node": {
           cause: new RegExp(`${EMPTY_NETWORK}[^\\n]*\\bno node`),
@@ -671,6 +671,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       shows: "examples/yaml-quickstart",
       language: "yaml",
       write: (id) => exampleProject("yaml-quickstart", { "yaml-quickstart:networkId": id }),
+      verifies: true,
       causes: { "no-running-node": INDEXED_WITHOUT_CHECK.yaml },
     },
     {
@@ -678,6 +679,7 @@ export function badDayPrograms(sandboxDir: string, stackOf: (program: string) =>
       shows: "examples/python-quickstart",
       language: "python",
       write: (id) => exampleProject("python-quickstart", { "python-quickstart:networkId": id }),
+      verifies: true,
       causes: { "no-running-node": INDEXED_WITHOUT_CHECK.python },
     },
   ];
