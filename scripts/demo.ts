@@ -1,7 +1,8 @@
 /**
  * `npm run demo`, offline: the quickstart example under the real engine against the embedded
- * emulator, through its lifecycle: up, a no-op preview, an out-of-band change caught by refresh
- * and restored by up, destroy. Secrets are never printed.
+ * emulator, through its lifecycle: up (each endpoint it exports proven at the node: `healthyNodes`
+ * shows what was proven), a no-op preview, an out-of-band change caught by refresh and restored by
+ * up, destroy. Secrets are never printed.
  */
 import { LocalWorkspace, OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "pulumi-blockchain-nodes/emulator";
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     const networkId = emulator.fixtures.networkWithNodes;
 
     const up = await timed(
-      "up: adopt and rename the network, look up its nodes, request test tokens",
+      "up: adopt and rename the network, look up its nodes, prove their endpoints, request test tokens",
       () => stack.up(stream),
       (r) => `${r.summary.result}: ${JSON.stringify(r.summary.resourceChanges)}`,
     );

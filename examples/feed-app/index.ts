@@ -2,8 +2,10 @@ import * as pulumi from "@pulumi/pulumi";
 
 /**
  * A second stack that feeds node endpoints into an app deployment: it reads the quickstart
- * stack's outputs through a StackReference and builds the app's configuration from them.
- * The endpoint stays secret all the way: only masked values are readable.
+ * stack's outputs through a StackReference and builds the app's configuration from them: the
+ * first node's endpoints, and the ordered list of every endpoint that passed the quickstart's
+ * check in its last run (`RPC_URLS`: the freshest head first; the app's primary, then fallbacks).
+ * The endpoints stay secret all the way: only masked values are readable.
  *
  * Config (namespace `feed-app`): `quickstartStack` (required), e.g. `organization/quickstart/dev`.
  */
@@ -13,11 +15,15 @@ async function feedApp() {
 
   const rpcUrl = quickstart.requireOutput("firstNodeHttpsEndpoint") as pulumi.Output<string>;
   const wsUrl = quickstart.requireOutput("firstNodeWssEndpoint") as pulumi.Output<string>;
+  // A JSON list of proven endpoints, in the order the app tries them.
+  const rpcUrls = quickstart.requireOutput("rpcUrls") as pulumi.Output<string>;
 
   // The app's environment, as a deployment tool would take it: secret, because it holds the endpoints.
   const appEnvironment = pulumi
-    .all([rpcUrl, wsUrl])
-    .apply(([rpc, ws]) => JSON.stringify({ RPC_URL: rpc, WS_URL: ws, CHAIN: "ethereum" }));
+    .all([rpcUrl, wsUrl, rpcUrls])
+    .apply(([rpc, ws, urls]) =>
+      JSON.stringify({ RPC_URL: rpc, WS_URL: ws, RPC_URLS: urls, CHAIN: "ethereum" }),
+    );
 
   return {
     appEnvironment,

@@ -1,5 +1,6 @@
 """An app's stack: reads the outputs of the examples/python-quickstart stack through a StackReference
-and builds the app's environment from them. Secret outputs stay secret here, and so does everything
+and builds the app's environment from them: endpoints that the quickstart's last run proved
+(`verify`) before it exported them. Secret outputs stay secret here, and so does everything
 computed from them: `appEnvironment` and `nodeCount` are secret, `networkName` readable. It calls no
 service and needs no plugin.
 

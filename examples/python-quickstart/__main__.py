@@ -1,6 +1,7 @@
 """Adopts an existing network and names it, looks up its nodes (readable metadata, masked
 endpoints) and exports the first node's endpoints and key as secrets, and an app's configuration
-(`appConfig`, secret: what examples/python-app reads through a StackReference).
+(`appConfig`, secret: what examples/python-app reads through a StackReference), every endpoint
+proven first (`verify`).
 
 Config (namespace `python-quickstart`): `networkId` (required), `networkName`.
 Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
@@ -21,8 +22,10 @@ network = blockchain.Network("network", network_id=network_id, name=network_name
 
 # Readable metadata and masked endpoints.
 nodes = blockchain.get_nodes_output(network=network.network_id, order_by="name").nodes
-# Endpoints and credentials: one Output, secret as a whole (there is no plain form).
-connections = blockchain.get_node_connections_output(network=network.network_id, order_by="name").connections
+# Endpoints and credentials, each proven before an output gets it (verify: it answers as an app calls it,
+# on its network's chain, with a fresh head; else the run stops, naming the node and why): one Output,
+# secret as a whole (there is no plain form).
+connections = blockchain.get_node_connections_output(network=network.network_id, order_by="name", verify={}).connections
 
 pulumi.export("networkName", network.name)
 pulumi.export("protocol", network.protocol)

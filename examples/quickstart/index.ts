@@ -4,13 +4,14 @@ import { FaucetDrip, getNodeOutput, getNodesOutput, Network } from "pulumi-block
 /**
  * Adopts an existing network and names it, looks up its nodes (`getNodesOutput`, secret as a
  * whole: metadata, masked twins, endpoints and credentials), exports a readable summary
- * (`pulumi.unsecret` of the metadata only) and the first node's endpoints and key as secrets
- * (`getNodeOutput({ id }).httpsEndpoint`), and requests test tokens once.
+ * (`pulumi.unsecret` of the metadata only), the first node's endpoints and key as secrets
+ * (`getNodeOutput({ id, verify: true }).httpsEndpoint`: proven first), an app's ordered list of
+ * proven endpoints (`rpcUrls`, a healthy set: `verify: { minVerified }`), and requests test tokens once.
  *
  * Config (namespace `quickstart`): `networkId` (required), `networkName`, `faucetAddress`,
- * `deleteOnDestroy` (default false: `pulumi destroy` forgets the network and leaves it in the
- * service; true sets `forceDestroy`, and destroy deletes it, which the service refuses while the
- * network still has nodes).
+ * `minVerified` (default 1: how many running nodes must pass for `rpcUrls`), `deleteOnDestroy`
+ * (default false: `pulumi destroy` forgets the network and leaves it in the service; true sets
+ * `forceDestroy`, and destroy deletes it, which the service refuses while the network still has nodes).
  * Connection: `blockchain:apiUrl` and `blockchain:apiKey` (secret), or BLOCKCHAIN_API_URL / BLOCKCHAIN_API_KEY.
  */
 async function quickstart() {
@@ -18,6 +19,7 @@ async function quickstart() {
   const networkId = config.require("networkId");
   const networkName = config.get("networkName") ?? "quickstart-mainnet";
   const faucetAddress = config.get("faucetAddress");
+  const minVerified = config.getNumber("minVerified") ?? 1;
   const deleteOnDestroy = config.getBoolean("deleteOnDestroy") ?? false;
 
   const network = new Network("main", { networkId, name: networkName, forceDestroy: deleteOnDestroy });
@@ -44,8 +46,15 @@ async function quickstart() {
     }
     return ns[0].id;
   });
-  // The first node: getNodeOutput({ id }).httpsEndpoint is the endpoint, a secret Output<string>.
-  const first = getNodeOutput({ id: firstId });
+  // The first node, its endpoint proven before anything gets it (`verify`: it answers as an app
+  // calls it, on its network's chain, with a fresh head; else the run stops, naming why):
+  // getNodeOutput(...).httpsEndpoint is the endpoint, a secret Output<string>.
+  const first = getNodeOutput({ id: firstId, verify: true });
+  // An app's ordered list (a primary, then fallbacks), from the running nodes of the first one's
+  // network that pass the same check: a healthy set, so at least `minVerified` must pass; only those
+  // are returned, the freshest head first, then the lowest latency; each node left out is named in
+  // one warning of the run. Secret.
+  const healthy = getNodesOutput({ network: first.network, status: "running", verify: { minVerified } });
 
   const drip = faucetAddress ? new FaucetDrip("tokens", { address: faucetAddress }) : undefined;
 
@@ -63,6 +72,17 @@ async function quickstart() {
     firstNodeWssEndpoint: first.wssEndpoint,
     firstNodeAuthKey: first.authKey,
     firstNodeHttpsEndpointMasked: pulumi.unsecret(first.apply((n) => n.httpsEndpointMasked ?? "")),
+    rpcUrls: healthy.apply((ns) => JSON.stringify(ns.map((n) => n.httpsEndpoint))),
+    // Readable: the healthy set's order, and what was proven of each node (no URL, no credential).
+    healthyNodes: pulumi.unsecret(
+      healthy.apply((ns) =>
+        ns.map((n) => ({
+          id: n.id,
+          headAgeSeconds: n.verified?.headAgeSeconds,
+          latencyMs: n.verified?.latencyMs,
+        })),
+      ),
+    ),
     faucetAmountSentWei: drip?.amountSent,
     faucetTransaction: drip?.transaction,
   };
