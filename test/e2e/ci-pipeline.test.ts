@@ -4,17 +4,21 @@
  * Functions block gives the right values, secret; each expected failure is one message, printed
  * once, without a trace.
  */
+import * as fs from "fs";
 import * as net from "net";
+import * as os from "os";
+import * as path from "path";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder } from "../helpers/engine";
-import { EngineRun } from "../helpers/engine-run";
-import { closedPort } from "../../scripts/bad-days";
+import { emulatorConfig, EngineRun } from "../helpers/engine-run";
+import { closedPort, pythonEnv } from "../../scripts/bad-days";
 import { diagnostics, occurrences, programProject } from "../helpers/program-project";
-import { readmeBlock } from "../helpers/readme";
+import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
 const STEP_TIMEOUT = 240_000;
+const ROOT = path.resolve(__dirname, "..", "..");
 
 /** A stack trace frame, as Node.js prints them. */
 const FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
@@ -323,3 +327,268 @@ export const name = network.name;
     STEP_TIMEOUT,
   );
 });
+
+describeWithEngine()(
+  "the CI guide's healthy set and the examples' ordered list, under the real engine",
+  () => {
+    let run: EngineRun;
+    const emulator = withEmulator();
+    const NETWORK = "NW-100-000-1";
+
+    beforeAll(async () => {
+      run = await EngineRun.start();
+    }, STEP_TIMEOUT);
+
+    afterAll(() => run?.close(), STEP_TIMEOUT);
+
+    const env = () => ({ BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: emulator().apiKey });
+    /** What the engine printed, but the outputs read in plaintext on purpose (labelled "revealed"). */
+    const printed = () =>
+      Object.fromEntries(Object.entries(run.transcript).filter(([label]) => !label.includes("revealed")));
+
+    /** The running nodes of the network, by name, read with the client. */
+    async function running(): Promise<Node[]> {
+      const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+      return client.listAllNodes({ network: NETWORK, status: "running", orderBy: "name" }, { limit: 100 });
+    }
+
+    /**
+     * A day on which the network's third node serves another chain (it fails the check) and its
+     * second one has a head 60 s old (it passes, after the fresh ones): `body` runs, then both are
+     * live again. Returns what `body` returned, with those two nodes.
+     */
+    async function withTwoBadNodes<T>(
+      body: (nodes: { wrongChain: Node; older: Node; listed: Node[] }) => Promise<T>,
+    ) {
+      const listed = await running();
+      expect(listed.length).toBe(4);
+      const [older, wrongChain] = [listed[1], listed[2]];
+      emulator().admin.setNodeEndpoint(wrongChain.id, { chainId: "5" });
+      emulator().admin.setNodeEndpoint(older.id, { stalledSeconds: 60 });
+      try {
+        return await body({ wrongChain, older, listed });
+      } finally {
+        emulator().admin.setNodeEndpoint(wrongChain.id, { chainId: null });
+        emulator().admin.setNodeEndpoint(older.id, { stalledSeconds: null });
+      }
+    }
+
+    /** The one line of the warning a healthy set prints for a node left out on another chain. */
+    const leftOut = (operation: string, passed: number, total: number, min: number, node: string) =>
+      `warning: ${operation}: ${passed} of ${total} nodes passed the endpoint check (verify.minVerified ${min}); left out: ${node}: wrong chain: it serves 5, ethereum-mainnet is 1.`;
+
+    test(
+      "docs/ci.md's healthy set in the README's infra program: a node on another chain is left out with one warning, the app's RPC_URLS are the others, freshest first; too few passing fails the infra update",
+      async () => {
+        // The README's infra program with its `nodes` replaced by the guide's, and the guide's app.
+        const guide = docBlock("docs/ci.md", "ts", "minVerified: 2");
+        const readme = readmeFile("index.ts");
+        const listing = /^const nodes = getNodesOutput\(.*\);\n/m;
+        expect(readme).toMatch(listing);
+        const infra = programProject("ci-healthy-infra", readme.replace(listing, guide), {
+          project: "nodes-infra",
+        });
+        const app = programProject(
+          "ci-healthy-app",
+          docBlock("docs/ci.md", "ts", 'requireOutput("rpcUrls")'),
+          {
+            project: "nodes-app",
+          },
+        );
+        await run.ok(infra, ["stack", "init", "ci"]);
+        await run.ok(infra, ["config", "set", "networkId", NETWORK]);
+        await run.ok(app, ["stack", "init", "ci"]);
+        await run.ok(app, ["config", "set", "infraStack", "organization/nodes-infra/ci"]);
+        const up = (dir: string, label: string) =>
+          run.cli(dir, ["up", "--yes", "--non-interactive", "--skip-preview"], label, env());
+
+        await withTwoBadNodes(async ({ wrongChain, older, listed }) => {
+          const infraUp = await up(infra, "healthy infra up");
+          expect(infraUp.code).toBe(0);
+          const warnings = infraUp.output
+            .split("\n")
+            .map((l) => l.trim())
+            .filter((l) => l.startsWith("warning: getNodesOutput"));
+          // Printed as it happens and again among the Diagnostics: the same line.
+          expect(new Set(warnings)).toEqual(new Set([leftOut("getNodesOutput", 3, 4, 2, wrongChain.id)]));
+          expect((await up(app, "healthy app up")).code).toBe(0);
+          const outputs = JSON.parse(
+            (
+              await run.cli(
+                app,
+                ["stack", "output", "--json", "--show-secrets"],
+                "revealed healthy app",
+                env(),
+              )
+            ).output,
+          ) as { appEnvironment: { RPC_URLS: string } };
+          const urls = JSON.parse(outputs.appEnvironment.RPC_URLS) as string[];
+          const fresh = listed.filter((n) => n.id !== wrongChain.id && n.id !== older.id);
+          // The two fresh nodes first (one head: their order is their latency's), the older head last.
+          expect(new Set(urls.slice(0, 2))).toEqual(new Set(fresh.map((n) => n.details.httpsEndpoint)));
+          expect(urls.slice(2)).toEqual([older.details.httpsEndpoint]);
+          // The infra stack's readable `proven` is in the same order.
+          const proven = JSON.parse(
+            (await run.ok(infra, ["stack", "output", "proven", "--json"])) as string,
+          ) as {
+            id: string;
+            headAgeSeconds: number;
+          }[];
+          expect(proven.map((p) => p.id)).toEqual(
+            urls.map((url) => listed.find((n) => n.details.httpsEndpoint === url)!.id),
+          );
+          expect(proven[2].headAgeSeconds).toBeGreaterThanOrEqual(60);
+          expect(proven[0].headAgeSeconds).toBeLessThan(60);
+          // The guide's warning is this one.
+          expect(fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8")).toContain(
+            leftOut("getNodesOutput", 3, 4, 2, "ND-100-000-003"),
+          );
+        });
+
+        // Only one node passes: fewer than 2, the infra update fails naming the others; the app's stays.
+        const listed = await running();
+        for (const n of listed.slice(1)) emulator().admin.setNodeEndpoint(n.id, { chainId: "5" });
+        try {
+          const failed = await up(infra, "healthy infra up, one passing");
+          expect(failed.code).not.toBe(0);
+          expectQuiet(failed.output);
+          const diag = diagnostics(failed.output);
+          expect(
+            occurrences(
+              diag,
+              "error: getNodesOutput: 1 of 4 nodes passed the endpoint check, verify.minVerified asks 2: ",
+            ),
+          ).toBe(1);
+          for (const n of listed.slice(1)) expect(diag).toContain(n.id);
+        } finally {
+          for (const n of listed.slice(1)) emulator().admin.setNodeEndpoint(n.id, { chainId: null });
+        }
+
+        expect(
+          findSecrets(emulator().secrets(), { files: filesUnder(run.sandbox.backendDir), texts: printed() }),
+        ).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "examples/quickstart and examples/feed-app: the app's RPC_URLS are the running nodes that pass, freshest first, a node left out named in one warning",
+      async () => {
+        const examples = path.join(ROOT, "examples");
+        const stackName = `e2e${process.pid}-ci`;
+        const quickstart = await run.stack(
+          { stackName, workDir: path.join(examples, "quickstart") },
+          {
+            ...emulatorConfig(emulator()),
+            "quickstart:networkId": { value: NETWORK },
+            "quickstart:minVerified": { value: "2" },
+          },
+        );
+        const feedApp = await run.stack(
+          { stackName, workDir: path.join(examples, "feed-app") },
+          { "feed-app:quickstartStack": { value: `organization/quickstart/${stackName}` } },
+        );
+        await withTwoBadNodes(async ({ wrongChain, older, listed }) => {
+          const up = await quickstart.up(run.recorded("quickstart up"));
+          expect(up.stdout).toContain(leftOut("getNodesOutput", 3, 4, 2, wrongChain.id));
+          expect(up.outputs.rpcUrls.secret).toBe(true);
+          const healthy = up.outputs.healthyNodes as {
+            value: { id: string; headAgeSeconds: number }[];
+            secret: boolean;
+          };
+          expect(healthy.secret).toBe(false);
+          expect(healthy.value.map((n) => n.id)).not.toContain(wrongChain.id);
+          expect(healthy.value.map((n) => n.id).slice(2)).toEqual([older.id]);
+          const app = await feedApp.up(run.recorded("feed-app up"));
+          expect(app.outputs.appEnvironment.secret).toBe(true);
+          const environment = JSON.parse(app.outputs.appEnvironment.value as string) as {
+            RPC_URL: string;
+            RPC_URLS: string;
+          };
+          const endpoint = (id: string) => listed.find((n) => n.id === id)!.details.httpsEndpoint;
+          expect(JSON.parse(environment.RPC_URLS)).toEqual(healthy.value.map((n) => endpoint(n.id)));
+          // The first node by name, proven on its own: the app's RPC_URL.
+          expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
+        });
+        await feedApp.destroy(run.recorded("feed-app destroy"));
+        await quickstart.destroy(run.recorded("quickstart destroy"));
+        const config = ["quickstart", "feed-app"].map((ex) =>
+          path.join(examples, ex, `Pulumi.${stackName}.yaml`),
+        );
+        expect(
+          findSecrets(emulator().secrets(), {
+            files: [...filesUnder(run.sandbox.backendDir), ...config],
+            texts: printed(),
+          }),
+        ).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+  },
+);
+
+describeWithEngine(["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"])(
+  "the README's Python program in a CI job, on the plugin",
+  () => {
+    let run: EngineRun;
+    let siteDir: string;
+    const emulator = withEmulator();
+
+    beforeAll(async () => {
+      siteDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-python-sdk-"));
+      run = await EngineRun.start((engineDir) => pythonEnv(siteDir, engineDir));
+    }, STEP_TIMEOUT);
+
+    afterAll(async () => {
+      await run?.close();
+      if (siteDir) fs.rmSync(siteDir, { recursive: true, force: true });
+    }, STEP_TIMEOUT);
+
+    test(
+      "on a network without nodes: fails before it changes anything, naming that network in one line",
+      async () => {
+        const id = emulator().fixtures.emptyNetwork;
+        const named = emulator().admin.getNetwork(id)!.name;
+        const code = docBlock("README.md", "python", "def first_with_endpoint(");
+        expect(code).toContain('network_id = "NW-123-456-7"');
+        const dir = path.join(run.sandbox.dir, "readme-python");
+        fs.mkdirSync(dir);
+        fs.writeFileSync(
+          path.join(dir, "Pulumi.yaml"),
+          `name: readme-python\nruntime: python\nplugins:\n  providers:\n    - name: blockchain\n      path: ${path.join(ROOT, "bin")}\n`,
+        );
+        fs.writeFileSync(path.join(dir, "__main__.py"), code.replaceAll("NW-123-456-7", id));
+        await run.ok(dir, ["stack", "init", "ci"]);
+        emulator().resetRequests();
+        const env = { BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: emulator().apiKey };
+        const result = await run.cli(
+          dir,
+          ["up", "--yes", "--non-interactive", "--skip-preview"],
+          "python up, no node",
+          env,
+        );
+        expect(result.code).not.toBe(0);
+        const diag = diagnostics(result.output);
+        expect(
+          occurrences(
+            diag,
+            `error: No node of ${id} shows an HTTPS endpoint to this key: add one, or use its owner's key.\n`,
+          ),
+        ).toBe(1);
+        expect(result.output).not.toMatch(/Traceback|NW-123-456-7/);
+        // Nothing changed: the service was only read, the network keeps its name, and the stack
+        // holds no network.
+        expect(
+          emulator()
+            .requests()
+            .filter((r) => r.method !== "GET"),
+        ).toEqual([]);
+        expect(emulator().admin.getNetwork(id)!.name).toBe(named);
+        expect(named).not.toBe("mainnet-rpc");
+        expect((await run.state(dir)).map((r) => r.type)).not.toContain("blockchain:index:Network");
+        run.audit(emulator().secrets(), [path.join(dir, "Pulumi.ci.yaml")]);
+      },
+      STEP_TIMEOUT,
+    );
+  },
+);

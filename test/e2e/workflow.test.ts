@@ -8,11 +8,13 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import type { RunningEmulator } from "../../src/emulator";
+import { NodeServiceClient } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, ENGINE_VERSION, filesUnder } from "../helpers/engine";
 import { EngineRun } from "../helpers/engine-run";
-import { programProject } from "../helpers/program-project";
+import { diagnostics, programProject } from "../helpers/program-project";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 import {
   annotations,
@@ -38,6 +40,115 @@ const TYPO = "NW-999-999-9";
 /** The step that runs `pulumi up` in the project's folder (`infra`, `app`). */
 const isUp = (project: string) => (step: Step) =>
   step["working-directory"] === project && /\bpulumi up\b/.test(step.run ?? "");
+
+const STAGING = "deploy (staging)";
+const PRODUCTION = "deploy (production)";
+const production = (job: RunJob) => job.id === PRODUCTION;
+
+/**
+ * A checkout holding the README's two projects as docs/ci.md has them (`infra/`, `app/`, in
+ * `build/e2e-programs/<name>`), and a runner of the workflow's jobs on it: the actions' stand-ins,
+ * the repository's variables and secrets (the emulator's URL and key), what each job printed.
+ */
+function repository(run: EngineRun, emulator: () => RunningEmulator, name: string) {
+  const root = path.join(ROOT, "build", "e2e-programs", name);
+  fs.rmSync(root, { recursive: true, force: true });
+  const infra = programProject(`${name}-infra`, readmeFile("index.ts"), {
+    project: "nodes-infra",
+    dir: path.join(root, "infra"),
+  });
+  const app = programProject(`${name}-app`, readmeBlock('infra.requireOutput("appConfig")'), {
+    project: "nodes-app",
+    dir: path.join(root, "app"),
+  });
+  // `npm ci`: the projects use this checkout's build, already there.
+  const bin = path.join(run.sandbox.dir, `${name}-bin`);
+  fs.mkdirSync(bin);
+  fs.writeFileSync(
+    path.join(bin, "npm"),
+    '#!/bin/sh\n[ "$1" = ci ] && exit 0\necho "npm $*: only npm ci is stood in for" >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+
+  const workflow = loadWorkflow(WORKFLOW);
+  const jobs = expandJobs(workflow);
+  const logs: Record<string, string> = {};
+  let runId = 0;
+  /** The runner's side of a job: the actions' stand-ins, the repository's variables and secrets. */
+  const context = (): JobContext => ({
+    root,
+    env: {
+      ...(process.env as Record<string, string>),
+      ...run.sandbox.envVars,
+      PATH: `${bin}${path.delimiter}${run.sandbox.envVars.PATH}`,
+    },
+    workflowEnv: workflow.env,
+    vars: {
+      PULUMI_BACKEND_URL: run.sandbox.envVars.PULUMI_BACKEND_URL,
+      BLOCKCHAIN_API_URL: emulator().url,
+      PULUMI_STATE_ROLE_ARN: "arn:aws:iam::123456789012:role/pulumi-state",
+      AWS_REGION: "eu-west-1",
+    },
+    secrets: {
+      PULUMI_CONFIG_PASSPHRASE: run.sandbox.envVars.PULUMI_CONFIG_PASSPHRASE,
+      BLOCKCHAIN_API_KEY: emulator().apiKey,
+    },
+    github: { run_id: String(runId), run_attempt: "1" },
+    actions: {
+      "actions/checkout": () => undefined, // the checkout is `root`
+      "actions/setup-node": () => undefined, // Node.js runs this test
+      // The engine on PATH is the version the workflow installs.
+      "pulumi/actions": ({ inputs }) => {
+        if (`v${inputs["pulumi-version"]}` !== ENGINE_VERSION)
+          throw new Error(
+            `the workflow installs ${inputs["pulumi-version"]}, the tests run ${ENGINE_VERSION}`,
+          );
+      },
+      "aws-actions/configure-aws-credentials": () => undefined, // a file:// backend here
+      "actions/cache/restore": () => undefined, // a cache miss: a runner that starts empty
+      // What actions/cache/save prints for a path that does not exist.
+      "actions/cache/save": ({ inputs }) =>
+        fs.existsSync(inputs.path)
+          ? []
+          : [
+              "Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.",
+            ],
+    },
+  });
+  /** One run of the workflow (the jobs `only` keeps): each job's outcome and what it did. */
+  const deploy = async (
+    label: string,
+    only?: (job: RunJob) => boolean,
+    onRunStep?: JobContext["onRunStep"],
+  ) => {
+    runId++;
+    const runs: Record<string, JobRun> = {};
+    const outcomes = await runJobs(
+      jobs,
+      async (job) => {
+        const temp = path.join(run.sandbox.dir, `${name}-runner-temp`, job.id.replace(/\W+/g, "-"));
+        const done = await runJob(job, { ...context(), onRunStep }, temp);
+        runs[job.id] = done;
+        logs[`${label}: ${job.id}`] = done.output;
+        return done.outcome;
+      },
+      only,
+    );
+    /** The outcome and output of job `id`'s update in `project`. */
+    const update = (id: string, project: string) =>
+      runs[id].steps[jobs.find((j) => j.id === id)!.job.steps.findIndex(isUp(project))];
+    return { outcomes, runs, update };
+  };
+  /** The jobs' outcomes are `expected`; else the failure shows what the jobs printed. */
+  const expectOutcomes = (done: Awaited<ReturnType<typeof deploy>>, expected: Record<string, Outcome>) => {
+    if (JSON.stringify(done.outcomes) === JSON.stringify(expected)) return;
+    const printed = Object.entries(done.runs).map(([id, r]) => `=== ${id}: ${r.outcome}\n${r.output}`);
+    throw new Error(
+      `outcomes ${JSON.stringify(done.outcomes)}, expected ${JSON.stringify(expected)}:\n${printed.join("\n")}`,
+    );
+  };
+  return { root, infra, app, jobs, logs, deploy, expectOutcomes };
+}
 
 describe("the CI guide's workflow: its jobs, read from the file", () => {
   const workflow = loadWorkflow(WORKFLOW);
@@ -106,109 +217,7 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
     "bootstrap, a failed stack beside a deploying one, a leftover lock explained and undone, a rotated key re-exported unprinted",
     async () => {
       const started = Date.now();
-      // The checkout: the README's two projects, as docs/ci.md has them.
-      const root = path.join(ROOT, "build", "e2e-programs", "workflow");
-      fs.rmSync(root, { recursive: true, force: true });
-      const infra = programProject("workflow-infra", readmeFile("index.ts"), {
-        project: "nodes-infra",
-        dir: path.join(root, "infra"),
-      });
-      const app = programProject("workflow-app", readmeBlock('infra.requireOutput("appConfig")'), {
-        project: "nodes-app",
-        dir: path.join(root, "app"),
-      });
-      // `npm ci`: the projects use this checkout's build, already there.
-      const bin = path.join(run.sandbox.dir, "bin");
-      fs.mkdirSync(bin);
-      fs.writeFileSync(
-        path.join(bin, "npm"),
-        '#!/bin/sh\n[ "$1" = ci ] && exit 0\necho "npm $*: only npm ci is stood in for" >&2\nexit 1\n',
-        { mode: 0o755 },
-      );
-
-      const workflow = loadWorkflow(WORKFLOW);
-      const jobs = expandJobs(workflow);
-      const logs: Record<string, string> = {};
-      let runId = 0;
-      /** The runner's side of a job: the actions' stand-ins, the repository's variables and secrets. */
-      const context = (): JobContext => ({
-        root,
-        env: {
-          ...(process.env as Record<string, string>),
-          ...run.sandbox.envVars,
-          PATH: `${bin}${path.delimiter}${run.sandbox.envVars.PATH}`,
-        },
-        workflowEnv: workflow.env,
-        vars: {
-          PULUMI_BACKEND_URL: run.sandbox.envVars.PULUMI_BACKEND_URL,
-          BLOCKCHAIN_API_URL: emulator().url,
-          PULUMI_STATE_ROLE_ARN: "arn:aws:iam::123456789012:role/pulumi-state",
-          AWS_REGION: "eu-west-1",
-        },
-        secrets: {
-          PULUMI_CONFIG_PASSPHRASE: run.sandbox.envVars.PULUMI_CONFIG_PASSPHRASE,
-          BLOCKCHAIN_API_KEY: emulator().apiKey,
-        },
-        github: { run_id: String(runId), run_attempt: "1" },
-        actions: {
-          "actions/checkout": () => undefined, // the checkout is `root`
-          "actions/setup-node": () => undefined, // Node.js runs this test
-          // The engine on PATH is the version the workflow installs.
-          "pulumi/actions": ({ inputs }) => {
-            if (`v${inputs["pulumi-version"]}` !== ENGINE_VERSION)
-              throw new Error(
-                `the workflow installs ${inputs["pulumi-version"]}, the tests run ${ENGINE_VERSION}`,
-              );
-          },
-          "aws-actions/configure-aws-credentials": () => undefined, // a file:// backend here
-          "actions/cache/restore": () => undefined, // a cache miss: a runner that starts empty
-          // What actions/cache/save prints for a path that does not exist.
-          "actions/cache/save": ({ inputs }) =>
-            fs.existsSync(inputs.path)
-              ? []
-              : [
-                  "Path Validation Error: Path(s) specified in the action for caching do(es) not exist, hence no cache is being saved.",
-                ],
-        },
-      });
-      /** One run of the workflow (the jobs `only` keeps): each job's outcome and what it did. */
-      const deploy = async (
-        label: string,
-        only?: (job: RunJob) => boolean,
-        onRunStep?: JobContext["onRunStep"],
-      ) => {
-        runId++;
-        const runs: Record<string, JobRun> = {};
-        const outcomes = await runJobs(
-          jobs,
-          async (job) => {
-            const temp = path.join(run.sandbox.dir, "runner-temp", job.id.replace(/\W+/g, "-"));
-            const done = await runJob(job, { ...context(), onRunStep }, temp);
-            runs[job.id] = done;
-            logs[`${label}: ${job.id}`] = done.output;
-            return done.outcome;
-          },
-          only,
-        );
-        /** The outcome and output of job `id`'s update in `project`. */
-        const update = (id: string, project: string) =>
-          runs[id].steps[jobs.find((j) => j.id === id)!.job.steps.findIndex(isUp(project))];
-        return { outcomes, runs, update };
-      };
-      /** The jobs' outcomes are `expected`; else the failure shows what the jobs printed. */
-      const expectOutcomes = (
-        done: Awaited<ReturnType<typeof deploy>>,
-        expected: Record<string, Outcome>,
-      ) => {
-        if (JSON.stringify(done.outcomes) === JSON.stringify(expected)) return;
-        const printed = Object.entries(done.runs).map(([id, r]) => `=== ${id}: ${r.outcome}\n${r.output}`);
-        throw new Error(
-          `outcomes ${JSON.stringify(done.outcomes)}, expected ${JSON.stringify(expected)}:\n${printed.join("\n")}`,
-        );
-      };
-      const STAGING = "deploy (staging)";
-      const PRODUCTION = "deploy (production)";
-      const production = (job: RunJob) => job.id === PRODUCTION;
+      const { root, infra, app, logs, deploy, expectOutcomes } = repository(run, emulator, "workflow");
 
       // Before the bootstrap: the workflow creates no stack; each job fails at once, naming it.
       const unready = await deploy("before the bootstrap");
@@ -353,3 +362,159 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
     STEP_TIMEOUT,
   );
 });
+
+/** The Diagnostics section of an engine's output, up to the outputs (a failed update shows the last green run's) or the resources. */
+function diagnosticsOnly(output: string): string {
+  return diagnostics(output).split(/^(?:Outputs|Resources):$/m)[0];
+}
+
+/** The error lines of the Diagnostics section, trimmed. */
+function errorLines(output: string): string[] {
+  return diagnosticsOnly(output)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("error: "));
+}
+
+describeWithEngine()(
+  "the gate, through the workflow's run: steps: only proven endpoints reach the app",
+  () => {
+    const emulator = withEmulator();
+    let run: EngineRun;
+
+    beforeAll(async () => {
+      run = await EngineRun.start();
+    }, STEP_TIMEOUT);
+
+    afterAll(() => run?.sandbox.cleanup());
+
+    test(
+      "a node that is not the first serves another chain, then stalls: each time the job's infra step fails naming it in the line docs/ci.md shows, its app step is skipped, the app's environment stays as the last green run left it; live again, the next run deploys",
+      async () => {
+        const { infra, app, logs, deploy, expectOutcomes } = repository(run, emulator, "workflow-gate");
+        for (const [dir, project] of [
+          [infra, "nodes-infra"],
+          [app, "nodes-app"],
+        ] as const) {
+          await run.ok(dir, [
+            "stack",
+            "init",
+            `organization/${project}/production`,
+            "--secrets-provider",
+            "passphrase",
+          ]);
+        }
+        await run.ok(infra, ["config", "set", "networkId", NETWORK, "--stack", "production"]);
+        // The running nodes, in the order the infra program lists them (by name).
+        const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+        const listed = await client.listAllNodes(
+          { network: NETWORK, status: "running", orderBy: "name" },
+          { limit: 100 },
+        );
+        expect(listed.length).toBeGreaterThan(2);
+
+        // A green run: every node proven, the app deployed with all of them.
+        const green = await deploy("green", production);
+        expectOutcomes(green, { [PRODUCTION]: "success" });
+        const infraOutputs = JSON.parse(
+          await run.ok(infra, ["stack", "output", "--json", "--stack", "production"]),
+        );
+        // What verify proved, readable in the infra stack: each node's chain, its head and the head's age.
+        expect(infraOutputs.proven).toEqual(
+          listed.map((n) => ({
+            id: n.id,
+            chainId: "1",
+            headBlock: expect.any(Number),
+            headAgeSeconds: expect.any(Number),
+            latencyMs: expect.any(Number),
+            checkedAt: expect.any(String),
+          })),
+        );
+        expect(infraOutputs.appConfig).toBe("[secret]");
+        // The app's environment in plaintext (these reads are left out of the audit below), and how
+        // many updates the app stack has had.
+        const appOutputs = () =>
+          run.ok(
+            app,
+            ["stack", "output", "--json", "--show-secrets", "--stack", "production"],
+            "revealed app outputs",
+          );
+        const appUpdates = async () =>
+          (
+            JSON.parse(
+              await run.ok(app, ["stack", "history", "--json", "--stack", "production"]),
+            ) as unknown[]
+          ).length;
+        const deployed = await appOutputs();
+        const environment = JSON.parse(deployed).appEnvironment as { RPC_URL: string; NODES_JSON: string };
+        expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
+        expect((JSON.parse(environment.NODES_JSON) as { rpc: string }[]).map((n) => n.rpc)).toEqual(
+          listed.map((n) => n.details.httpsEndpoint),
+        );
+        const updates = await appUpdates();
+        expect(updates).toBe(1);
+
+        // A node that is not the first serves another chain: 5, where the network's is 1 (ethereum-mainnet).
+        const bad = listed[2];
+        emulator().admin.setNodeEndpoint(bad.id, { chainId: "5" });
+        const gated = await deploy("a node on another chain", production);
+        expectOutcomes(gated, { [PRODUCTION]: "failure" });
+        const stopped = gated.update(PRODUCTION, "infra");
+        const skipped = gated.update(PRODUCTION, "app");
+        expect([stopped.outcome, skipped.outcome]).toEqual(["failure", "skipped"]);
+        const diag = diagnosticsOnly(stopped.output);
+        const errors = errorLines(stopped.output);
+        expect(errors).toEqual([
+          `error: getNodesOutput: 1 of ${listed.length} nodes failed their endpoint check: ${bad.id}: wrong chain: it serves 5, ethereum-mainnet is 1. Point the app at a node of the right network, or pass verify.expectedChainId if this chain is intended.`,
+        ]);
+        // The nodes that passed are not named; the app's stack was not touched.
+        for (const n of listed.filter((n) => n.id !== bad.id)) expect(diag).not.toContain(n.id);
+        expect(await appOutputs()).toBe(deployed);
+        expect(await appUpdates()).toBe(updates);
+        console.log(
+          `the gate: job "${PRODUCTION}" stopped at its step "${stopped.name}" (${stopped.outcome}); ` +
+            `its step "${skipped.name}" was ${skipped.outcome}. The line it printed:\n${errors[0]}`,
+        );
+
+        // Back on its chain, its head stalled 15 minutes ago: the same stop, the head's age named.
+        emulator().admin.setNodeEndpoint(bad.id, { chainId: null, stalledSeconds: 900 });
+        const stalled = await deploy("a stalled node", production);
+        expectOutcomes(stalled, { [PRODUCTION]: "failure" });
+        expect(stalled.update(PRODUCTION, "app").outcome).toBe("skipped");
+        const stalledErrors = errorLines(stalled.update(PRODUCTION, "infra").output);
+        expect(stalledErrors).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^error: getNodesOutput: 1 of ${listed.length} nodes failed their endpoint check: ${bad.id}: its head block \\d+ is 90\\d s old \\(at most 120 s accepted\\)\\. The node is behind its chain`,
+            ),
+          ),
+        ]);
+        expect(await appOutputs()).toBe(deployed);
+        expect(await appUpdates()).toBe(updates);
+        // docs/ci.md shows these very lines (a head's number and age vary).
+        const guide = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
+        const shape = (line: string) =>
+          line.replace(/head block \d+ is \d+ s old/g, "head block N is A s old");
+        for (const line of [errors[0], stalledErrors[0]]) expect(shape(guide)).toContain(shape(line));
+
+        // Live again: the next run proves every node again and deploys the same environment.
+        emulator().admin.setNodeEndpoint(bad.id, { stalledSeconds: null });
+        const again = await deploy("back on its chain", production);
+        expectOutcomes(again, { [PRODUCTION]: "success" });
+        expect(await appOutputs()).toBe(deployed);
+
+        const printed = Object.fromEntries(
+          Object.entries(run.transcript).filter(([label]) => !label.includes("revealed")),
+        );
+        const config = [infra, app].map((dir) => path.join(dir, "Pulumi.production.yaml"));
+        expect(
+          findSecrets(emulator().secrets(), {
+            files: [...filesUnder(run.sandbox.backendDir), ...config],
+            texts: { ...logs, ...printed },
+          }),
+        ).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+  },
+);
