@@ -491,6 +491,7 @@ describeWithEngine()(
         ]);
         expect(await appOutputs()).toBe(deployed);
         expect(await appUpdates()).toBe(updates);
+        console.log(`the gate, the node stalled: the same step failed, printing:\n${stalledErrors[0]}`);
         // docs/ci.md shows these very lines (a head's number and age vary).
         const guide = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
         const shape = (line: string) =>
