@@ -1,12 +1,17 @@
 /**
  * The bound on requests to one service, shared by the clients of a process: at most
- * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service (AIMD,
- * as TCP and the AWS SDKs' adaptive mode): unbounded until the service throttles (429, or 503 with
- * Retry-After), then
- * a share of what it served in the last second, recovering additively. `maxRequestsPerSecond`,
- * when set, is a hard cap on top.
+ * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service. A process
+ * starts slowly, as well-kept clients do (slow start): its first {@link INITIAL_BURST} attempts at
+ * once, then {@link START_RATE} requests/s from its first attempt, doubling every second, until the
+ * service first throttles (429, or 503 with Retry-After); from then on AIMD, as TCP and the AWS
+ * SDKs' adaptive mode: a share of what the service served in the last second, recovering
+ * additively. `maxRequestsPerSecond`, when set, is a hard cap on top (and no attempts start at once).
  */
 
+/** The send rate of a process's first second, requests/s; it doubles every second until the first throttle. */
+export const START_RATE = 5;
+/** Attempts an uncapped process starts at once before that pace applies (TCP's initial window is 10 segments, RFC 6928). */
+export const INITIAL_BURST = 10;
 /** After a throttle, the share of the last second's served rate the process keeps sending at. */
 export const CUT = 0.7;
 /** Recovery after a cut, per second: this share of the cut rate, and at least {@link MIN_RATE}. */
@@ -47,6 +52,10 @@ export class RequestLimiter implements Limiter {
   private readonly waiting: (() => void)[] = [];
   private nextSlot = -Infinity;
   private pausedUntil = -Infinity;
+  /** When the first attempt started: the slow start's origin. */
+  private startedAt?: number;
+  /** Slots taken in the slow start. */
+  private starts = 0;
   private cutRate = Infinity;
   private cutAt = -Infinity;
   private readonly served: number[] = [];
@@ -60,6 +69,11 @@ export class RequestLimiter implements Limiter {
     this.cap = maxRequestsPerSecond || Infinity;
   }
 
+  /** Until the service first throttles: the rate doubles every second. */
+  private get slowStart(): boolean {
+    return this.cutRate === Infinity;
+  }
+
   /** Attempts holding a place right now. */
   get inFlight(): number {
     return this.active;
@@ -67,7 +81,10 @@ export class RequestLimiter implements Limiter {
 
   /** The send rate allowed at `at`, requests per second (`Infinity`: unbounded). */
   rate(at: number = this.clock.now()): number {
-    if (this.cutRate === Infinity) return this.cap;
+    if (this.slowStart) {
+      const elapsed = Math.max(0, at - (this.startedAt ?? at));
+      return Math.min(this.cap, START_RATE * 2 ** (elapsed / 1000));
+    }
     const step = Math.max(MIN_RATE, this.cutRate * RECOVERY);
     return Math.min(this.cap, this.cutRate + (step * Math.max(0, at - this.cutAt)) / 1000);
   }
@@ -85,16 +102,30 @@ export class RequestLimiter implements Limiter {
       if (next) next();
       else this.active--;
     };
-    const now = this.clock.now();
-    const rate = this.rate(now);
-    const slot = Math.max(now, this.pausedUntil, rate === Infinity ? now : this.nextSlot);
-    if (slot >= deadlineAt) {
-      release();
-      return undefined;
+    this.startedAt ??= this.clock.now();
+    for (;;) {
+      const now = this.clock.now();
+      // The first few attempts of an uncapped process start at once, as TCP's initial window.
+      const burst = this.slowStart && this.cap === Infinity && this.starts++ < INITIAL_BURST;
+      const slot = Math.max(
+        now,
+        this.pausedUntil,
+        burst || this.rate(now) === Infinity ? now : this.nextSlot,
+      );
+      if (slot >= deadlineAt) {
+        release();
+        return undefined;
+      }
+      // The next start is spaced by the rate at this one's on the ramp (its end voids the slots
+      // taken on it), else by the rate now: a slot taken after a cut stands.
+      const rate = this.rate(this.slowStart ? slot : now);
+      if (rate !== Infinity) this.nextSlot = slot + 1000 / rate;
+      if (slot <= now) return release;
+      const ramping = this.slowStart;
+      await this.clock.sleep(slot - now);
+      // The end of the slow start, heard meanwhile, voids a slot taken on the ramp: take one at the new pace.
+      if (!ramping || this.slowStart) return release;
     }
-    if (rate !== Infinity) this.nextSlot = slot + 1000 / rate;
-    if (slot > now) await this.clock.sleep(slot - now);
-    return release;
   }
 
   private learn({ throttled, retryAfterMs }: NonNullable<Outcome>): void {
@@ -110,15 +141,18 @@ export class RequestLimiter implements Limiter {
     // The other refusals of the burst that caused the last cut say nothing new.
     if (now - this.cutAt < WINDOW_MS) return;
     const rate = this.rate(now);
-    const unpaced = rate === Infinity;
-    // What the service served last second; when it served nothing, the pace so far.
-    const base = this.served.length > 0 ? Math.min(rate, this.served.length) : unpaced ? 1 / CUT : rate;
+    const first = this.slowStart;
+    // What the service served last second (after a cut, at most the pace); when it served nothing,
+    // the pace so far (1 request/s in the slow start, whose ramp says nothing of the service).
+    const served = this.served.length;
+    const base = served === 0 ? (first ? 1 / CUT : rate) : first ? served : Math.min(rate, served);
     this.cutRate = Math.max(MIN_RATE, base * CUT);
     this.cutAt = now;
-    this.nextSlot = Math.max(this.nextSlot, now + 1000 / this.cutRate);
-    // Met while sending unpaced, a throttle means a burst the service is still counting: the
+    // At the end of the slow start, attempts waiting on the ramp take new slots (see `take`).
+    this.nextSlot = Math.max(first ? now : this.nextSlot, now + 1000 / this.cutRate);
+    // The throttle that ends the slow start means a burst the service is still counting: the
     // whole process waits what it asked (the refused request waits it anyway).
-    if (unpaced && retryAfterMs !== undefined) this.pausedUntil = now + Math.min(retryAfterMs, MAX_PAUSE_MS);
+    if (first && retryAfterMs !== undefined) this.pausedUntil = now + Math.min(retryAfterMs, MAX_PAUSE_MS);
   }
 }
 

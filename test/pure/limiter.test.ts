@@ -1,29 +1,49 @@
-/** The request limiter on a fake clock: in-flight bound, unpaced until throttled, cut and recovery, caps, deadlines. */
-import { CUT, MAX_PAUSE_MS, MIN_RATE, RECOVERY, RequestLimiter, sharedLimiter } from "../../src/api/limits";
+/** The request limiter on a fake clock: in-flight bound, slow start until throttled, cut and recovery, caps, deadlines. */
+import {
+  CUT,
+  INITIAL_BURST,
+  MAX_PAUSE_MS,
+  MIN_RATE,
+  RECOVERY,
+  RequestLimiter,
+  START_RATE,
+} from "../../src/api/limits";
+import { sharedLimiter } from "../../src/api/limits";
 
-/** A fake clock whose sleep advances time and records each wait. */
+/**
+ * A fake clock whose sleep advances time and records each wait; `duringSleep` runs once, as a sleep
+ * begins; `frozen`: a sleep records its wait and ends at once, time moving only by `advance`.
+ */
 function fakeClock() {
   let now = 1_000_000;
-  const sleeps: number[] = [];
-  return {
+  const clock = {
+    sleeps: [] as number[],
+    duringSleep: undefined as (() => void) | undefined,
+    frozen: false,
     now: () => now,
     advance: (ms: number) => (now += ms),
     sleep: async (ms: number) => {
-      sleeps.push(ms);
-      now += ms;
+      const during = clock.duringSleep;
+      clock.duringSleep = undefined;
+      during?.();
+      clock.sleeps.push(ms);
+      if (!clock.frozen) now += ms;
     },
-    sleeps,
   };
+  return clock;
 }
 type Clock = ReturnType<typeof fakeClock>;
 
-/** `n` answered attempts, one every `everyMs`. */
+/** `n` answered attempts, one every `everyMs`; their start times. */
 async function serve(limiter: RequestLimiter, clock: Clock, n: number, everyMs: number) {
+  const starts: number[] = [];
   for (let i = 0; i < n; i++) {
     const release = await limiter.take(Infinity);
+    starts.push(clock.now());
     clock.advance(everyMs);
     release!({ throttled: false });
   }
+  return starts;
 }
 
 /** One attempt answered 429 (with `retryAfterMs` when given). */
@@ -31,14 +51,44 @@ async function refuse(limiter: RequestLimiter, retryAfterMs?: number) {
   (await limiter.take(Infinity))!({ throttled: true, retryAfterMs });
 }
 
+/** A limiter whose slow start is long past (20 s after its first attempt): the rate no bound in these tests. */
+async function pastRamp(clock: Clock, maxInFlight = 8) {
+  const limiter = new RequestLimiter(0, maxInFlight, clock);
+  await serve(limiter, clock, 1, 0);
+  clock.advance(20_000);
+  return limiter;
+}
+
 describe("RequestLimiter", () => {
-  test("sends unpaced until the service throttles", async () => {
+  test("starts INITIAL_BURST attempts at once, then START_RATE from the first attempt, doubling every second until the service throttles", async () => {
     const clock = fakeClock();
     const limiter = new RequestLimiter(0, 100, clock);
-    await Promise.all(Array.from({ length: 50 }, () => limiter.take(Infinity)));
-    expect(clock.sleeps).toEqual([]);
-    expect(limiter.rate()).toBe(Infinity);
-    expect(limiter.inFlight).toBe(50);
+    expect(limiter.rate()).toBe(START_RATE);
+    const starts = await serve(limiter, clock, 60, 0);
+    const first = starts[0];
+    expect(starts.slice(0, INITIAL_BURST)).toEqual(Array(INITIAL_BURST).fill(first));
+    expect(limiter.rate(first)).toBe(START_RATE);
+    expect(limiter.rate(first + 1000)).toBeCloseTo(2 * START_RATE);
+    expect(limiter.rate(first + 3000)).toBeCloseTo(8 * START_RATE);
+    // Past the burst, each start is spaced from the one before by the rate allowed at that one.
+    for (let i = INITIAL_BURST; i < starts.length; i++)
+      expect(starts[i] - starts[i - 1]).toBeCloseTo(1000 / limiter.rate(starts[i - 1]));
+    const inSecond = (s: number) =>
+      starts.filter((t) => t >= first + 1000 * s && t < first + 1000 * (s + 1)).length;
+    expect(inSecond(0) - INITIAL_BURST).toBeGreaterThanOrEqual(START_RATE - 1);
+    expect(inSecond(0) - INITIAL_BURST).toBeLessThan(2 * START_RATE);
+    expect(inSecond(1)).toBeGreaterThanOrEqual(2 * START_RATE - 1);
+    expect(inSecond(1)).toBeLessThan(4 * START_RATE);
+  });
+
+  test("attempts taken at once at the start: the burst starts, the rest wait their turns on the ramp", async () => {
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 20, clock);
+    await Promise.all(Array.from({ length: INITIAL_BURST + 3 }, () => limiter.take(Infinity)));
+    expect(clock.sleeps).toHaveLength(3);
+    expect(clock.sleeps[0]).toBeCloseTo(1000 / START_RATE);
+    expect(clock.sleeps[2]).toBeLessThan(clock.sleeps[1]);
+    expect(limiter.inFlight).toBe(INITIAL_BURST + 3);
   });
 
   test("at most maxInFlight places are held; a released place passes to the longest waiter, in call order", async () => {
@@ -56,20 +106,88 @@ describe("RequestLimiter", () => {
     expect(limiter.inFlight).toBe(2);
   });
 
-  test("a 429 with Retry-After met while unpaced: the whole process waits it, then paces at CUT x what was served", async () => {
+  test("the throttle that ends the slow start: the whole process waits its Retry-After, then paces at CUT x what was served", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 10, 50); // 10 answered within the last second
     await refuse(limiter, 1000);
     expect(limiter.rate()).toBeCloseTo(10 * CUT);
     const before = clock.now();
     await limiter.take(Infinity); // another request, not the refused one
     expect(clock.now() - before).toBe(1000);
+    // The slow start is over: the rate grows additively, no longer doubling.
+    expect(limiter.rate(clock.now() + 10_000)).toBeLessThan(10 * CUT + 10);
+  });
+
+  test("the throttle that ends the slow start cuts to CUT x what was served last second, the burst included", async () => {
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 20, clock);
+    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    clock.advance(50);
+    for (const release of burst) release!({ throttled: false });
+    await refuse(limiter, 1000);
+    expect(limiter.rate()).toBeCloseTo(INITIAL_BURST * CUT);
+  });
+
+  test("the end of the slow start, heard while an attempt waits on the ramp, voids its slot: it takes one at the new pace", async () => {
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 20, clock);
+    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    const start = clock.now();
+    // The next slot is 1000 / START_RATE ms away; a 429 with Retry-After arrives while it waits.
+    clock.duringSleep = () => burst[0]!({ throttled: true, retryAfterMs: 1000 });
+    await limiter.take(Infinity);
+    expect(clock.sleeps[0]).toBeCloseTo(1000 / START_RATE);
+    expect(clock.now() - start).toBe(1000);
+  });
+
+  test("at the end of the slow start, the attempts waiting on the ramp take slots a step apart from now", async () => {
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 20, clock);
+    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    for (const release of burst.slice(1)) release!({ throttled: false });
+    clock.frozen = true;
+    const waiting = [0, 1, 2].map(() => limiter.take(Infinity)); // slots on the ramp
+    burst[0]!({ throttled: true }); // no Retry-After: no pause
+    await Promise.all(waiting);
+    const step = 1000 / ((INITIAL_BURST - 1) * CUT);
+    expect(clock.sleeps.slice(0, 3).every((ms) => ms > 150)).toBe(true);
+    expect(clock.sleeps.slice(3)).toEqual([step, 2 * step, 3 * step].map((ms) => expect.closeTo(ms, 5)));
+  });
+
+  test("after the slow start, attempts queued at once are spaced by the rate when they queue", async () => {
+    const clock = fakeClock();
+    const limiter = await pastRamp(clock);
+    await serve(limiter, clock, 10, 50);
+    await refuse(limiter);
+    clock.advance(5000); // recovering
+    const step = 1000 / limiter.rate();
+    clock.frozen = true;
+    clock.sleeps.length = 0;
+    await Promise.all([0, 1, 2, 3].map(() => limiter.take(Infinity)));
+    expect(clock.sleeps).toEqual([step, 2 * step, 3 * step].map((ms) => expect.closeTo(ms, 5)));
+  });
+
+  test("after the slow start, a throttle heard while an attempt waits leaves its slot", async () => {
+    const clock = fakeClock();
+    const limiter = await pastRamp(clock);
+    await serve(limiter, clock, 10, 50);
+    await refuse(limiter); // the slow start ends: 7 requests/s, no pause
+    clock.advance(1500);
+    const first = await limiter.take(Infinity);
+    const paced = limiter.rate();
+    clock.sleeps.length = 0;
+    const before = clock.now();
+    clock.duringSleep = () => first!({ throttled: true });
+    await limiter.take(Infinity);
+    expect(limiter.rate()).toBeLessThan(paced);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.now() - before).toBeCloseTo(1000 / paced);
   });
 
   test("the process-wide pause is at most MAX_PAUSE_MS, whatever Retry-After says", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 10, 50);
     await refuse(limiter, 3_600_000);
     const before = clock.now();
@@ -79,7 +197,7 @@ describe("RequestLimiter", () => {
 
   test("a 429 without Retry-After: no pause, starts spaced 1000 / rate apart", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 20, 50);
     await refuse(limiter);
     const rate = limiter.rate();
@@ -96,7 +214,7 @@ describe("RequestLimiter", () => {
 
   test("one cut per burst: the other refusals of the same second do not cut again", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 10, 50);
     const inFlight = await Promise.all(Array.from({ length: 6 }, () => limiter.take(Infinity)));
     for (const release of inFlight) release!({ throttled: true, retryAfterMs: 1000 });
@@ -105,7 +223,7 @@ describe("RequestLimiter", () => {
 
   test("answers within a second of a cut to requests sent before it raise the cut to CUT x what was served", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 5, 10);
     const inFlight = await Promise.all(Array.from({ length: 4 }, () => limiter.take(Infinity)));
     await refuse(limiter, 1000);
@@ -123,9 +241,9 @@ describe("RequestLimiter", () => {
     expect(limiter.rate(later)).toBe(before);
   });
 
-  test("a throttle met while paced cuts again without pausing the process", async () => {
+  test("a throttle met after a cut cuts again without pausing the process", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 10, 50);
     await refuse(limiter, 1000);
     await serve(limiter, clock, 10, 100);
@@ -139,7 +257,7 @@ describe("RequestLimiter", () => {
 
   test("recovers additively: the same step every second", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const limiter = await pastRamp(clock);
     await serve(limiter, clock, 10, 50);
     await refuse(limiter);
     const cut = limiter.rate();
@@ -149,7 +267,7 @@ describe("RequestLimiter", () => {
     expect(limiter.rate(at + 10_000) - limiter.rate(at + 9000)).toBeCloseTo(step);
   });
 
-  test("a refusal when nothing was served last second cuts the pace so far, never below MIN_RATE", async () => {
+  test("a refusal when nothing was served last second: 1 request/s in the slow start, after a cut the pace so far, never below MIN_RATE", async () => {
     const clock = fakeClock();
     const limiter = new RequestLimiter(0, 8, clock);
     await refuse(limiter);
@@ -158,27 +276,31 @@ describe("RequestLimiter", () => {
     const paced = limiter.rate();
     await refuse(limiter);
     expect(limiter.rate()).toBeCloseTo(Math.max(MIN_RATE, paced * CUT));
+    // Idle long into the slow start, the ramp says nothing of the service.
+    const idle = await pastRamp(clock);
+    await refuse(idle);
+    expect(idle.rate()).toBeCloseTo(1);
   });
 
   test("a failed connection (no answer) teaches nothing", async () => {
-    const limiter = new RequestLimiter(0, 8, fakeClock());
+    const clock = fakeClock();
+    const limiter = new RequestLimiter(0, 8, clock);
     (await limiter.take(Infinity))!();
-    expect(limiter.rate()).toBe(Infinity);
+    expect(limiter.rate()).toBe(START_RATE);
     expect(limiter.inFlight).toBe(0);
+    expect(limiter.rate(clock.now() + 2000)).toBeCloseTo(4 * START_RATE);
   });
 
-  test("maxRequestsPerSecond caps from the first start, and after a cut", async () => {
+  test("maxRequestsPerSecond caps the slow start (no burst), and the rate after a cut", async () => {
     const clock = fakeClock();
-    const limiter = new RequestLimiter(10, 100, clock);
-    const starts: number[] = [];
-    for (let i = 0; i < 11; i++) {
-      (await limiter.take(Infinity))!({ throttled: false });
-      starts.push(clock.now());
-    }
-    expect(starts[10] - starts[0]).toBe(1000);
-    expect(clock.sleeps).toEqual(Array(10).fill(100));
+    const limiter = new RequestLimiter(2 * START_RATE, 100, clock);
+    const starts = await serve(limiter, clock, 40, 0);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]);
+    expect(gaps[0]).toBeCloseTo(1000 / START_RATE);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000 / (2 * START_RATE) - 1e-9);
+    expect(gaps.slice(-10)).toEqual(Array(10).fill(1000 / (2 * START_RATE)));
     await refuse(limiter);
-    expect(limiter.rate(clock.now() + 3_600_000)).toBe(10);
+    expect(limiter.rate(clock.now() + 3_600_000)).toBe(2 * START_RATE);
   });
 
   test("a slot past the caller's deadline is not taken, and its place is given back", async () => {
