@@ -108,7 +108,7 @@ test("standard error becoming a broken pipe, where the lines are written", async
 
 test("a line for the engine that cannot be delivered, once the engine has taken one", async () => {
   const server = new grpc.Server();
-  const none = (_call: unknown, callback: (e: unknown) => void) =>
+  const none = (_call: unknown, callback: (e: { code: number }) => void) =>
     callback({ code: grpc.status.UNIMPLEMENTED });
   const logged: string[] = [];
   server.addService(engineRpc.EngineService, {
