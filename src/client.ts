@@ -2,41 +2,7 @@
  * pulumi-blockchain-nodes/client: the service's typed client alone, loading no `@pulumi/*` module;
  * the same classes as the main entry's (one copy: `instanceof` holds across both).
  */
-export {
-  ApiError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  InvalidResponseError,
-  isApiError,
-  NetworkError,
-  NodeServiceClient,
-  NotFoundError,
-  RateLimitedError,
-  TimeoutError,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-} from "./api";
-export type {
-  ApiErrorKind,
-  Creator,
-  DeleteResult,
-  FaucetResult,
-  FetchInitLike,
-  FetchLike,
-  FetchResponseLike,
-  ListAllOptions,
-  ListOptions,
-  NetworkInfo,
-  NetworkUpdate,
-  Node,
-  NodeDetails,
-  NodeFilters,
-  NodeServiceClientOptions,
-  RetryOptions,
-  RetryWait,
-} from "./api";
+export * from "./api/client";
 // The service's allowed values: each list beside the type of its values.
 export {
   PROTOCOLS,

@@ -20,54 +20,5 @@ export type {
 } from "./functions";
 export { SettingsError } from "./settings";
 export type { ConnectionArgs } from "./settings";
-export {
-  ApiError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  InvalidResponseError,
-  isApiError,
-  NetworkError,
-  NodeServiceClient,
-  NotFoundError,
-  RateLimitedError,
-  TimeoutError,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-} from "./api";
-export type {
-  ApiErrorKind,
-  Creator,
-  DeleteResult,
-  FaucetResult,
-  NetworkInfo,
-  NetworkUpdate,
-  Node,
-  NodeDetails,
-  NodeFilters,
-  NodeServiceClientOptions,
-  RetryOptions,
-  RetryWait,
-} from "./api";
-// Each allowed-value list beside the type of its values.
-export {
-  PROTOCOLS,
-  type Protocol,
-  PUBLIC_NETWORK_NAMES,
-  type PublicNetwork,
-  PROVIDERS,
-  type CloudProvider,
-  REGIONS,
-  type Region,
-  NODE_TYPES,
-  type NodeType,
-  type NodeRole,
-  NODE_STATUSES,
-  type NodeStatus,
-  NETWORK_STATUSES,
-  type NetworkStatus,
-  ORDER_BY_VALUES,
-  type OrderBy,
-  type ProjectType,
-} from "./model";
+// The client and the allowed values, as `pulumi-blockchain-nodes/client` has them.
+export * from "./client";

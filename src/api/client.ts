@@ -1,4 +1,4 @@
-/** `NodeServiceClient`: the typed client of the service, composing the endpoint modules. */
+/** `NodeServiceClient`: the typed client of the service, composing the endpoint modules; and the names its users need. */
 import * as faucet from "./faucet";
 import { createHash } from "crypto";
 import { sharedLimiter } from "./limits";
@@ -9,14 +9,48 @@ import { checkOptions, type Context, type NodeServiceClientOptions } from "./opt
 import type { CallOptions } from "./request";
 import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
 
+// What the client's users name besides it (`pulumi-blockchain-nodes/client`): its errors, options and objects.
+export {
+  ApiError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidResponseError,
+  isApiError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UnauthorizedError,
+  UnavailableError,
+  ValidationError,
+  type ApiErrorKind,
+} from "./errors";
+export type { ListAllOptions, ListOptions } from "./nodes";
+export type {
+  FetchInitLike,
+  FetchLike,
+  FetchResponseLike,
+  NodeServiceClientOptions,
+  RetryOptions,
+  RetryWait,
+} from "./options";
+export type {
+  Creator,
+  DeleteResult,
+  FaucetResult,
+  NetworkInfo,
+  NetworkUpdate,
+  Node,
+  NodeDetails,
+  NodeFilters,
+} from "./types";
+
 const transports = new WeakMap<object, number>();
 let transportCount = 0;
 /** A number per `fetch` function given (0: node-fetch). */
-function transportId(fetch: object | undefined): number {
-  if (!fetch) return 0;
-  if (!transports.has(fetch)) transports.set(fetch, ++transportCount);
-  return transports.get(fetch)!;
-}
+const transportId = (fetch?: object) =>
+  !fetch ? 0 : (transports.get(fetch) ?? transports.set(fetch, ++transportCount).get(fetch)!);
 
 /**
  * The typed client of the blockchain node service. Every call checks its input before sending

@@ -2,52 +2,17 @@
  * The typed HTTP client of the blockchain node service: the only code that speaks HTTP, with no
  * Pulumi imports. Named exports only: what the other layers and the package's users need.
  */
-export { NodeServiceClient } from "./client";
-export type { ListAllOptions, ListOptions } from "./nodes";
+export * from "./client";
 export {
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   MAX_RETRIES_LIMIT,
   MAX_TIMER_MS,
-  defaultSleep,
-  type FetchInitLike,
-  type FetchLike,
-  type FetchResponseLike,
-  type NodeServiceClientOptions,
-  type RetryOptions,
-  type RetryWait,
   abortEveryRequest,
+  defaultSleep,
 } from "./options";
-
-export {
-  ApiError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  TimeoutError,
-  UnauthorizedError,
-  UnavailableError,
-  ValidationError,
-  invalidInput,
-  isApiError,
-  type ApiErrorKind,
-} from "./errors";
-
-export type {
-  Creator,
-  DeleteResult,
-  FaucetResult,
-  NetworkInfo,
-  NetworkUpdate,
-  Node,
-  NodeDetails,
-  NodeFilters,
-} from "./types";
+export { invalidInput } from "./errors";
 export {
   EndpointCheckError,
   MAX_CHECKS_IN_FLIGHT,
