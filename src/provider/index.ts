@@ -4,8 +4,6 @@ export type { AnyKind, KindMethods, ReadResult, ResourceKind } from "./kinds";
 export {
   attachEngine,
   beginStopping,
-  CallInterrupted,
-  engineAddress,
   engineLog,
   exitWhenEngineGone,
   interruptCalls,
@@ -16,19 +14,13 @@ export {
 } from "./calls";
 export { engineGone, writeStderr } from "./engine-watch";
 export { finiteStacks, guardFrames } from "./error-reports";
-export { checkCallSettings, checkCredentialInputs, kindOf, toFailures } from "./checks";
-export type { Checked, Diff, PropertyDiff, UncheckedInputs } from "./checks";
+export { checkCallSettings, checkCredentialInputs, kindOf } from "./checks";
+export type { Checked, Diff, PropertyDiff } from "./checks";
 export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";
-export type { FaucetDripInputs, FaucetDripOutputs, FaucetOutcome } from "./faucet-drip";
+export type { FaucetDripOutputs, FaucetOutcome } from "./faucet-drip";
 export { NETWORK_PROPERTIES } from "./network";
-export type { ManagedInput, NetworkInputs, NetworkOutputs } from "./network";
+export type { NetworkOutputs } from "./network";
 export { inputNames, secretOutputs } from "./table";
-export type { Inputs, Outputs, PropertySpec, PropertyTable, PropertyTypes, TypeOf } from "./table";
-export { MASK, maskEndpoint, toNodeConnection, toNodeResult, toNodeWithConnection } from "./node-views";
-export type {
-  MaskedEndpoints,
-  NodeConnection,
-  NodeResult,
-  NodeWithConnection,
-  VerifiedEndpoint,
-} from "./node-views";
+export type { Inputs, Outputs, PropertySpec, PropertyTable, TypeOf } from "./table";
+export { toNodeConnection, toNodeResult } from "./node-views";
+export type { NodeConnection, NodeResult, VerifiedEndpoint } from "./node-views";
