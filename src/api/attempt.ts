@@ -22,23 +22,11 @@ const [FIELDS, FIELD_CHARS] = [20, 300];
 /** The code of a 404 whose body is not the service's error object. */
 export const FOREIGN_404 = "unexpected_not_found";
 
-/** One HTTP request of a call. */
-export interface HttpRequest {
-  method: "GET" | "PATCH" | "DELETE" | "POST";
-  /** Absolute URL on the configured origin. */
-  url: string;
-  /** JSON body. */
-  body?: unknown;
-}
+/** One HTTP request of a call: an absolute URL on the configured origin, and a JSON body. */
+export type HttpRequest = { method: "GET" | "PATCH" | "DELETE" | "POST"; url: string; body?: unknown };
 
-/** A successful answer: status, raw text and parsed JSON (`undefined` for an empty body). */
-export interface Answer {
-  status: number;
-  text: string;
-  body: unknown;
-  /** Attempts it took. */
-  attempts: number;
-}
+/** A successful answer: status, raw text, parsed JSON (`undefined` for an empty body), and the attempts it took. */
+export type Answer = { status: number; text: string; body: unknown; attempts: number };
 
 /** The error an attempt's failure becomes when it is not retried. */
 type FailureError = Omit<ApiErrorInit, "operation" | "resourceId" | "attempts">;
@@ -59,16 +47,12 @@ export interface Failure {
 const CONNECTION_CODES =
   /^(?:ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_SOCKET)$/;
 
-/**
- * Agents of a POST (the faucet): a new connection each time, so a POST never meets a kept-alive
- * connection the server has just closed (it may not be retried). Other methods keep connections alive.
- */
+/** A POST's agents: a new connection each time, never a kept-alive one the server just closed (no retry then). */
 const closing = { http: new http.Agent(), https: new https.Agent() };
 
 /**
- * node-fetch v2, failing a body cut off mid-stream at once (`body_interrupted`) instead of at the
- * timeout: node-fetch pipes the response into the body it hands out, and a pipe does not pass on
- * a connection closed before the body was complete, so an agent that sees each response ends it.
+ * node-fetch v2, failing a body cut off mid-stream at once (`body_interrupted`), not at the timeout: its pipe
+ * does not pass on a connection closed early, so an agent that sees each response ends the body.
  */
 const watchedNodeFetch: FetchLike = async (url, init) => {
   // What the watch found, and the body to end once node-fetch has handed it out.
@@ -101,9 +85,8 @@ const watchedNodeFetch: FetchLike = async (url, init) => {
 };
 
 /**
- * Sends one attempt of `req` and reads its answer. `timeoutMs` aborts the attempt; when
- * `deadlineMs` is given, that timer is the call's deadline rather than the per-attempt timeout.
- * `abortEveryRequest` aborts it too, and it then throws that reason (as it does before sending).
+ * Sends one attempt of `req` and reads its answer, aborted after `timeoutMs` (the call's deadline when
+ * `deadlineMs` is given), or by `abortEveryRequest`, whose reason it then throws.
  */
 export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, deadlineMs?: number) {
   const where = `${req.method} ${t.base.origin}${new URL(req.url).pathname}`;
@@ -169,7 +152,7 @@ export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, d
     if (parsed) return { answer: { status, text, body: parsed.value, attempts: 0 } };
     return unusable(status, "invalid_json", `expected JSON, got ${describeBody(t, contentType, text)}`);
   }
-  return { failure: refusal(t, status, contentType, text, parsed, res.headers.get("retry-after")) };
+  return { failure: refusal(t, res, text, parsed) };
 }
 
 /** A 2xx that cannot be used: never retried; a POST that got it may have been processed. */
@@ -221,7 +204,6 @@ function lost(where: string, thrown: unknown, answered: boolean): Failure {
   return { cause: refused ? "refused" : connection ? "connection" : "network", notProcessed: refused, error };
 }
 
-/** A server string for a message: redacted, then control characters escaped and the length capped. */
 function serverText(t: Pick<Context, "redact">, text: string, max: number): string {
   return sanitizeServerText(t.redact(text), max);
 }
@@ -234,7 +216,6 @@ export function formatDuration(ms: number): string {
   return `${Math.round(ms / 360_000) / 10} h`;
 }
 
-/** A date string in ms from `now` (never negative); undefined when unreadable. */
 function dateDelay(text: string, now: number): number | undefined {
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
@@ -272,24 +253,16 @@ const str = (v: unknown) => (typeof v === "string" ? v : undefined);
  * "fields"?}}`), the faucet's `nextFaucetAvailable`, and the wait the server asked for (a
  * `Retry-After` of delay seconds or an HTTP date).
  */
-function refusal(
-  t: Context,
-  status: number,
-  contentType: string,
-  text: string,
-  parsed: { value: unknown } | undefined,
-  retryAfter: string | null,
-): Failure {
+function refusal(t: Context, res: FetchResponseLike, text: string, parsed?: { value: unknown }): Failure {
+  const [status, contentType] = [res.status, res.headers.get("content-type") ?? ""];
   const top = isObject(parsed?.value) ? parsed.value : {};
   const err = isObject(top.error) ? top.error : {};
-  const [bodyCode, message, next] = [
-    str(err.code),
-    str(err.message) ?? str(top.error),
-    str(top.nextFaucetAvailable),
-  ];
+  const bodyCode = str(err.code);
+  const serverMessage = str(err.message) ?? str(top.error);
+  const next = str(top.nextFaucetAvailable);
   const shaped = bodyCode !== undefined && str(err.message) !== undefined;
   const now = Date.now();
-  const header = retryAfter?.trim() ?? "";
+  const header = res.headers.get("retry-after")?.trim() ?? "";
   // An HTTP date has a month name; a bare or signed number that is not delay-seconds is junk.
   const headerWait = /^\d+(?:\.\d+)?$/.test(header)
     ? Math.round(Number(header) * 1000)
@@ -303,9 +276,9 @@ function refusal(
   let code: string;
   let detail: string;
   let hint = HINTS[kind];
-  if (bodyCode !== undefined || message !== undefined) {
+  if (bodyCode !== undefined || serverMessage !== undefined) {
     code = bodyCode !== undefined ? short(bodyCode) : `http_${status}`;
-    detail = message !== undefined ? serverText(t, message, MESSAGE_CHARS) : "(no message)";
+    detail = serverMessage !== undefined ? serverText(t, serverMessage, MESSAGE_CHARS) : "(no message)";
   } else if (status >= 300 && status < 400) {
     code = "unexpected_redirect";
     detail = `the service answered with a ${text}; the client does not follow redirects (check the API URL)`;
@@ -338,5 +311,5 @@ function refusal(
     (status >= 400 && status < 500 && shaped) ||
     ((status === 429 || status === 503) && headerWait !== undefined);
   const error = { kind, status, code, detail, fields, nextFaucetAvailable, retryAfterMs, hint };
-  return { cause: "status", status, retryAfterMs, notProcessed, error: { ...error, serverMessage: message } };
+  return { cause: "status", status, retryAfterMs, notProcessed, error: { ...error, serverMessage } };
 }

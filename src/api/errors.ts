@@ -7,19 +7,9 @@ import { guardInputValue, redact, Redactor } from "./redact";
  * any other status), `timeout` (an attempt or the call's deadline), `network` (no HTTP answer),
  * `invalid_input` (refused before sending), `invalid_response` (not the JSON expected).
  */
-export type ApiErrorKind =
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "validation"
-  | "conflict"
-  | "rate_limited"
-  | "unavailable"
-  | "timeout"
-  | "network"
-  | "invalid_input"
-  | "invalid_response"
-  | "unknown";
+// prettier-ignore
+export type ApiErrorKind = "unauthorized" | "forbidden" | "not_found" | "validation" | "conflict" | "rate_limited"
+  | "unavailable" | "timeout" | "network" | "invalid_input" | "invalid_response" | "unknown";
 
 /** Everything an {@link ApiError} is built from: its fields, and the `detail` and `hint` of its message. */
 export type ApiErrorInit = Omit<ApiError, keyof Error | "attempts" | "toJSON"> & {
@@ -147,18 +137,11 @@ export class InvalidInputError extends ofKind("invalid_input") {}
 /** The service answered with something other than the JSON expected. */
 export class InvalidResponseError extends ofKind("invalid_response") {}
 
+// prettier-ignore
 const CLASSES: { [K in Exclude<ApiErrorKind, "unknown">]: ApiErrorClass<K> } = {
-  unauthorized: UnauthorizedError,
-  forbidden: ForbiddenError,
-  not_found: NotFoundError,
-  validation: ValidationError,
-  conflict: ConflictError,
-  rate_limited: RateLimitedError,
-  unavailable: UnavailableError,
-  timeout: TimeoutError,
-  network: NetworkError,
-  invalid_input: InvalidInputError,
-  invalid_response: InvalidResponseError,
+  unauthorized: UnauthorizedError, forbidden: ForbiddenError, not_found: NotFoundError, validation: ValidationError,
+  conflict: ConflictError, rate_limited: RateLimitedError, unavailable: UnavailableError, timeout: TimeoutError,
+  network: NetworkError, invalid_input: InvalidInputError, invalid_response: InvalidResponseError,
 };
 
 /** Builds the {@link ApiError} subclass that matches `init.kind` (`ApiError` itself for `unknown`). */
@@ -184,10 +167,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/**
- * An {@link InvalidInputError} listing every problem; nothing was sent (`attempts` 0 unless
- * given). Pass the client's `redactor` so that a key given in the wrong place is not echoed.
- */
+/** An {@link InvalidInputError} listing every problem, nothing sent; the client's `redactor` hides its key. */
 export function invalidInput(
   operation: string,
   problems: readonly Problem[],
@@ -207,21 +187,10 @@ export function invalidInput(
   return new InvalidInputError({ operation, resourceId, code, detail, fields, attempts }, redactor);
 }
 
-/**
- * Throws an `InvalidInputError` (nothing sent) unless `id` has the shape of an identifier
- * of `kind` (`ND-123-456-789`, `NW-123-456-7`). A valid id is safe as a URL path segment. The
- * error never shows the API key, even when the key was passed as the id.
- */
-export function requireId(
-  t: { redact: Redactor },
-  operation: string,
-  kind: IdKind,
-  id: unknown,
-  field = "id",
-): string {
-  const problem = checkId(kind, field, id);
+/** Throws an `InvalidInputError` (`invalid_id`, no key shown) unless `id` is a `kind` id, safe in a URL path. */
+export function requireId(t: { redact: Redactor }, operation: string, kind: IdKind, id: unknown): void {
+  const problem = checkId(kind, "id", id);
   if (problem) throw invalidInput(operation, [problem], { code: "invalid_id", redactor: t.redact });
-  return id as string;
 }
 
 /** Throws an `InvalidInputError` listing every problem (without the API key), when there is any. */

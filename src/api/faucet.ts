@@ -7,11 +7,7 @@ import { mapAnswer, request, startCall, type CallOptions } from "./request";
 import type { FaucetResult } from "./types";
 import { apiUrl } from "./url";
 
-/**
- * Asks the faucet of `chain` (`POST /v1/faucet/{chain}`) for test tokens to `address`, both
- * checked before sending. The POST is not idempotent: it is retried only when the service said
- * it did not process it, and an error after it was sent says `mayHaveBeenProcessed: true`.
- */
+/** Asks the faucet of `chain` (`POST /v1/faucet/{chain}`, never idempotent) for test tokens to `address`. */
 export async function requestTestTokens(
   t: Context,
   address: string,

@@ -115,10 +115,7 @@ export function toNode(wire: unknown, path = "node"): Node {
   return node;
 }
 
-/**
- * Maps one wire network (spec 2.2). `publicNetwork` comes from `configuration.network`; a missing
- * `nodes` list becomes `[]`. Throws {@link ResponseShapeError} when a required field is missing.
- */
+/** Maps one wire network (spec 2.2): `publicNetwork` is `configuration.network`, missing `nodes` are `[]`. */
 export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
   if (!isObject(wire)) throw new ResponseShapeError([`${path}: expected an object, got ${describe(wire)}`]);
   const r = reader(wire, path);
@@ -154,16 +151,11 @@ const NUMBER_TOKEN = /^(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** Largest decimal exponent accepted when expanding an amount (keeps the expansion bounded). */
 const MAX_EXPONENT = 400;
 
-/**
- * Expands a JSON number token (`500000000000000000`, `5e17`, `5.0E+17`) into the exact decimal
- * digits of the integer it denotes, without going through a floating-point number. Returns
- * `undefined` when the token is not a number, not an integer, negative, or absurdly large.
- */
+/** The exact digits of the integer a JSON number token denotes (`5e17`), or `undefined` for any other. */
 export function integerDigits(token: string): string | undefined {
   const match = NUMBER_TOKEN.exec(token.trim());
   if (!match) return undefined;
   const [, intPart, fracPart = "", expPart = "0"] = match;
-  if (expPart.replace(/^[+-]?0*/, "").length > 4) return undefined;
   const exponent = Number(expPart);
   if (Math.abs(exponent) > MAX_EXPONENT) return undefined;
   const digits = intPart + fracPart;
@@ -175,11 +167,8 @@ export function integerDigits(token: string): string | undefined {
 }
 
 /**
- * The raw source text of the value of a top-level key of a JSON object, e.g. the literal
- * `123456789012345678901` of `{"amountSent": 123456789012345678901}`, so that a number beyond 2^53
- * can be read without loss. Only keys of the outermost object count (a key of the same name inside a
- * nested object or a string is ignored); the last of duplicate keys wins, as in JSON.parse. Returns
- * `undefined` when the key is absent. The text should already be known to be valid JSON.
+ * The source text of a top-level key's value in valid JSON (the last one, as JSON.parse keeps), so a number
+ * beyond 2^53 reads without loss; keys of nested objects or in strings do not count.
  */
 export function rawTopLevelValue(json: string, key: string): string | undefined {
   // Strings, other literals, and each punctuation mark, with where each starts.
@@ -199,12 +188,7 @@ export function rawTopLevelValue(json: string, key: string): string | undefined 
   return found;
 }
 
-/**
- * The exact decimal digits of the faucet's `amountSent` (wei), read from the raw response text:
- * a JSON number of any size (`500000000000000000`, `123456789012345678901`), an integer in
- * scientific notation (`5e17`), or a string holding either. Throws {@link ResponseShapeError}
- * when it is missing, negative or not an integer.
- */
+/** The exact digits of the faucet's `amountSent` (wei): an integer number or string of any size (`5e17` too). */
 export function extractAmountSent(rawJson: string): string {
   let raw: string | undefined;
   try {

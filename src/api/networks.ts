@@ -28,10 +28,7 @@ async function patchNetwork(t: Context, call: Call, id: string, body: Record<str
   }
 }
 
-/**
- * Reads a network with its nodes: a `PATCH` with an empty body `{}`, the only call that returns a
- * Network (the service has no GET for one). A 404 is judged by {@link judgeNotFound}.
- */
+/** Reads a network with its nodes: a `PATCH` of `{}`, the only call that returns a Network (no GET). */
 export async function readNetwork(t: Context, id: string, options?: CallOptions): Promise<NetworkInfo> {
   return patchNetwork(t, networkCall(t, "readNetwork", id, options), id, {});
 }
@@ -58,11 +55,7 @@ export async function updateNetwork(t: Context, id: string, update: NetworkUpdat
   return patchNetwork(t, call, id, body);
 }
 
-/**
- * Deletes a network: `deleted`, or `alreadyGone` when the service itself says it does not exist
- * ({@link judgeNotFound}). Any other failure throws; a network that still has nodes is refused by
- * the service (a `conflict` or `validation` error).
- */
+/** Deletes a network: `deleted`, or `alreadyGone` when the service itself says it does not exist. */
 export async function deleteNetwork(t: Context, id: string, options?: CallOptions): Promise<DeleteResult> {
   const call = networkCall(t, "deleteNetwork", id, options);
   try {

@@ -44,9 +44,8 @@ function wrongApiUrl(t: Context, call: Call, detail: string, cause: ApiError): A
 }
 
 /**
- * A 404 means "does not exist" only when its body is the service's error object and the same API base answers
- * the node list: a wrong API URL (a path prefix such as `/api`) or a proxy answers 404 too. Returns `cause`
- * when the list answers, else the error saying the API URL looks wrong. The probe is part of the same call.
+ * A 404 means "does not exist" only when its body is the service's error object and the same base answers
+ * the node list (a wrong API URL or a proxy answers 404 too): `cause`, else the error naming the API URL.
  */
 export async function judgeNotFound(t: Context, call: Call, cause: ApiError, method: string, path: string) {
   // Not the service's error object: no probe can make it "does not exist".
@@ -114,10 +113,7 @@ export function listNodes(t: Context, filters?: NodeFilters, options?: ListOptio
   })();
 }
 
-/**
- * Every matching node, up to the required `limit`. More matching nodes fail (never a silent
- * cut): at once when the first page's `count` is above `limit`, else when node `limit + 1` arrives.
- */
+/** Every matching node, up to `limit`: more fail, after the first page's `count` or node `limit + 1`. */
 export async function listAllNodes(t: Context, filters: NodeFilters | undefined, options: ListAllOptions) {
   const call = startCall(t, "listAllNodes", options);
   const limit = (options as ListAllOptions | undefined)?.limit;

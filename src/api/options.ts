@@ -165,7 +165,7 @@ export interface Context {
 const RETRY_NAMES = ["maxRetries", "baseDelayMs", "maxDelayMs"] as const;
 const TIMER_TEXT = `at most ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node.js honours)`;
 
-/** A check of one option: what is expected when `value` is wrong, else undefined. */
+/** What is expected when an option's `value` is wrong, else undefined. */
 type Check = (value: unknown) => string | undefined;
 
 const number =

@@ -28,10 +28,7 @@ interface PageSource<T> {
 }
 
 /** Pages fetched and HTTP attempts made so far (retries included). */
-export interface ListingStats {
-  pages: number;
-  attempts: number;
-}
+export type ListingStats = { pages: number; attempts: number };
 
 const isCount = (count: unknown): count is number =>
   typeof count === "number" && Number.isSafeInteger(count) && count >= 0;
@@ -51,12 +48,9 @@ function predictedPages(next: string, count: number, pageSize: number): string[]
 }
 
 /**
- * Yields the items of a paginated list (`{count, next, previous, results}`) a page at a time as the caller
- * iterates (10,000 items cost 100 async steps, not 10,000), following `next` (absolute or relative, always
- * fetched from the configured origin). A listing always ends: it is bounded by what the first page's `count`
- * promises (plus a few pages of slack), and an empty page that links on, a `next` back to a fetched page, or
- * a body without a `results` array is an `invalid_response` error (`pagination_stalled`, `pagination_loop`,
- * `pagination_overrun`, `unexpected_shape`).
+ * Yields a paginated list (`{count, next, results}`) a page at a time, following `next` on the configured
+ * origin. It always ends: bounded by the first page's `count` (plus slack); an empty page that links on, a
+ * loop or a body without `results` is an `invalid_response` error.
  */
 export async function* paginate<T>(
   t: Context,

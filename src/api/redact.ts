@@ -31,9 +31,8 @@ const PART = "[^\\x00-\\x20\"'`<>()[\\]{},;=&?#@/:]";
 const MIN_SECRET_LENGTH = 6;
 
 /**
- * Credentials a client has read in the service's answers (node passwords, keys, user names,
- * endpoint URLs), so that a later error echoing one never shows it, even when it does not look
- * like a credential. Found by token, in a set: the cost does not grow with their number.
+ * Credentials a client has read in the service's answers, so that a later error echoing one never shows
+ * it, even when it does not look like a credential. Found by token, in a set: the cost does not grow.
  */
 export class LearnedSecrets {
   private values = new Set<string>();
@@ -53,10 +52,7 @@ export class LearnedSecrets {
       this.values = new Set([...this.values].slice(-MAX_LEARNED_SECRETS));
   }
 
-  /**
-   * `text` (bounded: a redactor cuts it first) with each remembered credential that stands as a
-   * token, or as a part of one between `= & ? # @ / :`, replaced by `[REDACTED]`.
-   */
+  /** `text` (cut first) with each credential that stands as a token, or a part between `= & ? # @ / :`, hidden. */
   redact(text: string): string {
     if (this.values.size === 0) return text;
     return text.replace(new RegExp(`${TOKEN}+`, "g"), (run) => {
@@ -157,10 +153,9 @@ function hideForms(text: string, hay: string, forms: string[], hidden: Uint8Arra
 type Secrets = ReadonlyArray<string | undefined>;
 
 /**
- * A {@link Redactor}: cuts the text, then replaces what `learned` knows, each of `secrets` (plain,
- * URL-encoded, JSON-escaped), `Bearer` tokens, `Authorization` values, secret-named parameters,
- * assignments (`password=…`) and JSON fields (also escaped, or cut short), and credentials in
- * URLs (see {@link maskUrlCredentials}). Resource ids (`ND-123-456-789`) stay.
+ * A {@link Redactor}: cuts the text, then hides what `learned` knows, `secrets` (also URL-encoded or JSON-escaped),
+ * `Bearer` tokens, `Authorization` values, secret-named parameters, assignments and JSON fields, and credentials
+ * in URLs ({@link maskUrlCredentials}). Resource ids stay.
  */
 export function createRedactor(secrets: Secrets = [], learned?: Pick<LearnedSecrets, "redact">): Redactor {
   const forms = [...new Set(secrets.flatMap((s) => (typeof s === "string" && s ? secretForms(s) : [])))];
@@ -185,13 +180,9 @@ export function redact(text: string, secrets: Secrets = [], max?: number): strin
   return createRedactor(secrets)(text, max);
 }
 
-/** A length limit as a count: `NaN` and negatives are 0. */
 const count = (max: number) => (Number.isNaN(max) ? 0 : Math.max(0, Math.floor(max)));
 
-/**
- * The first `max` characters of a body for an error message, redacted, on one line; `…` marks a
- * cut, which never splits a surrogate pair nor shows part of a secret (redaction comes first).
- */
+/** The first `max` characters of a body for a message, redacted first, on one line; `…` marks a cut. */
 export function previewBody(body: string, redactor: Redactor, max: number = BODY_PREVIEW_CHARS): string {
   const limit = count(max);
   const raw = redactor(String(body), 2 * limit);
@@ -207,10 +198,8 @@ const UNSAFE_CHAR =
 const ESCAPES: Record<string, string | undefined> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 /**
- * Server text made safe for an error message, on one line: control, bidi and separator
- * characters and lone surrogates become visible escapes (`\n`, `\u001b`), so no message drives a
- * terminal or fakes a log line. At most `maxChars` characters, never splitting an escape or a
- * surrogate pair, then `… (N more characters)`.
+ * Server text safe for a message: control, bidi and separator characters and lone surrogates escaped (`\n`,
+ * `\u001b`), at most `maxChars` characters (never splitting an escape or a pair), then `… (N more characters)`.
  */
 export function sanitizeServerText(text: string, maxChars: number): string {
   const s = String(text);
@@ -228,11 +217,7 @@ export function sanitizeServerText(text: string, maxChars: number): string {
   return more === 0 ? out : `${out}… (${more} more character${more === 1 ? "" : "s"})`;
 }
 
-/**
- * An input value as quoted in an "invalid input" message, or only its length when it could be a
- * credential pasted in the wrong place (over 40 characters, key-like, or redacted). A hex
- * address (`0x…`, even mistyped) is shown so that it can be fixed.
- */
+/** An input value as an "invalid input" message quotes it: only its length when it could be a credential. */
 export function guardInputValue(shown: string): string {
   const text = String(shown);
   const quotable =
@@ -326,11 +311,9 @@ export interface MaskUrlOptions {
 }
 
 /**
- * `url` (from its scheme, as written) with what holds or looks like a credential replaced: user
- * info (also of nested URLs), key-like host labels, path segments (`.json` stays), query names
- * and values and fragments, values of secret-named parameters however short, and `secrets`.
- * The whole URL is replaced if a known secret stays readable (an odd encoding) or it is over
- * 4,096 characters.
+ * `url` with what holds or looks like a credential replaced: user info (of nested URLs too), key-like host labels,
+ * path segments (`.json` stays), query and fragment parts, secret-named parameters' values, and `secrets`; the whole
+ * URL when a known secret stays readable (an odd encoding) or it is over 4,096 characters.
  */
 export function maskUrlCredentials(url: string, options: MaskUrlOptions): string {
   const text = String(url);

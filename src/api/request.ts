@@ -19,16 +19,15 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
-/** One call of the client: its name in messages, the id it is about, and its one deadline. */
-export interface Call {
+/**
+ * One call of the client: its name in messages, the id it is about, its one deadline (over at `deadlineAt`, ms
+ * since the epoch), and its writes' (the caller's `deadlineMs`, else the client's `writeDeadlineMs`).
+ */
+export type Call = Pick<Context, "deadlineMs" | "writeDeadlineMs"> & {
   operation: string;
   resourceId?: string;
-  deadlineMs: number;
-  /** When the call must be over, ms since the epoch. */
   deadlineAt: number;
-  /** The deadline of a write of this call: the caller's `deadlineMs`, else the client's `writeDeadlineMs`. */
-  writeDeadlineMs: number;
-}
+};
 
 /** Starts a call named `method` (or the caller's `operation`); throws an `InvalidInputError` for wrong options. */
 export function startCall(t: Context, method: string, options?: CallOptions, resourceId?: string): Call {
@@ -44,23 +43,21 @@ export function startCall(t: Context, method: string, options?: CallOptions, res
     problems.push({ field: "deadlineMs", value: show(deadlineMs), allowed });
   }
   if (problems.length > 0) throw invalidInput(method, problems, { redactor: t.redact });
-  const writeDeadlineMs = options?.deadlineMs !== undefined ? deadlineMs : t.writeDeadlineMs;
-  const deadlineAt = Date.now() + deadlineMs;
+  const writeDeadlineMs = Math.min(
+    options?.deadlineMs !== undefined ? deadlineMs : t.writeDeadlineMs,
+    deadlineMs,
+  );
   return {
     operation: operation ?? method,
     resourceId,
     deadlineMs,
-    deadlineAt,
-    writeDeadlineMs: Math.min(writeDeadlineMs, deadlineMs),
+    deadlineAt: Date.now() + deadlineMs,
+    writeDeadlineMs,
   };
 }
 
 /** Whether a failed attempt is tried again: the first rule that matches decides. */
-interface Rule {
-  rule: string;
-  matches: (f: Failure, post: boolean) => boolean;
-  retry: boolean;
-}
+type Rule = { rule: string; matches: (f: Failure, post: boolean) => boolean; retry: boolean };
 
 /**
  * The retry rules. GET, PATCH and DELETE are idempotent here; POST (the faucet) is not, so it is
@@ -160,11 +157,9 @@ function reportWait(t: Context, call: Call, f: Failure, delayMs: number, nextAtt
 }
 
 /**
- * Makes one HTTP request of `call`, retried by {@link RETRY_RULES}, within the call's deadline
- * (waits for the limiter, attempts and the waits between them), or a write's. A POST's error says
- * `mayHaveBeenProcessed: false` only when every attempt was clearly refused or never sent; a PATCH
- * or DELETE's says `true` when an attempt got no answer (timeout, connection lost) after it may
- * have reached the service: such an error names no limit to raise.
+ * One HTTP request of `call`, retried by {@link RETRY_RULES} within its (or a write's) deadline. A POST's
+ * error says `mayHaveBeenProcessed: false` only when no attempt was sent; a PATCH or DELETE's says `true`
+ * (and names no limit to raise) when an attempt got no answer after it may have reached the service.
  */
 export async function request(t: Context, whole: Call, req: HttpRequest): Promise<Answer> {
   const post = req.method === "POST";
@@ -248,10 +243,7 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
   }
 }
 
-/**
- * Maps a successful answer with `map`; a {@link ResponseShapeError} becomes an `invalid_response`
- * error naming the wrong fields (a POST answered 2xx did something: it may have been processed).
- */
+/** Maps an answer; a {@link ResponseShapeError} becomes `invalid_response` (a POST's: may have been processed). */
 export function mapAnswer<T>(t: Context, call: Call, answer: Answer, map: (a: Answer) => T, post = false): T {
   try {
     return map(answer);

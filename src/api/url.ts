@@ -14,20 +14,17 @@ export interface ApiBase {
 
 /** Why an API URL was refused: a plain message that says how to fix it. */
 export class ApiUrlError extends Error {
-  /** Builds the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ApiUrlError";
-  }
+  override name = "ApiUrlError";
 }
 
 /** Whether a URL's `hostname` is loopback (plain `http://` allowed): `localhost`, `127.0.0.0/8`, `[::1]`. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || host === "[::1]") return true;
   const octets = host.split(".");
   return (
-    octets.length === 4 && octets[0] === "127" && octets.every((o) => /^\d{1,3}$/.test(o) && Number(o) <= 255)
+    host === "localhost" ||
+    host === "[::1]" ||
+    (/^127(\.\d{1,3}){3}$/.test(host) && octets.every((o) => +o <= 255))
   );
 }
 
@@ -41,9 +38,8 @@ const EXPECTED = "expected e.g. https://<api host> or https://<api host>/<path p
 
 /** A host name DNS can carry: at most 253 characters, labels of 1 to 63 (a trailing dot allowed). */
 function isDnsName(hostname: string): boolean {
-  const name = hostname.endsWith(".") ? hostname.slice(0, -1) : hostname;
-  if (name.length === 0 || name.length > 253) return false;
-  return name.split(".").every((label) => label.length >= 1 && label.length <= 63);
+  const name = hostname.replace(/\.$/, "");
+  return name.length <= 253 && name.split(".").every((label) => label.length >= 1 && label.length <= 63);
 }
 
 function notAUrl(text: string): ApiUrlError {

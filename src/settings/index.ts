@@ -42,10 +42,7 @@ export const MISSING_API_URL = `No API URL for the blockchain node service. Set 
 /** The message of a missing API key: the command that sets it. */
 export const MISSING_API_KEY = `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`.`;
 
-/**
- * Resolves the API URL and key (arguments > stack config > environment).
- * @throws SettingsError naming the command that sets what is missing.
- */
+/** Resolves the API URL and key (arguments > stack config > environment); a `SettingsError` says how to set one missing. */
 export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
   const wrong = (["apiUrl", "apiKey"] as const).filter(
     (n) => explicit[n] != null && typeof explicit[n] !== "string",
@@ -131,11 +128,7 @@ export interface CallSettings extends Settings {
   overrides: boolean;
 }
 
-/**
- * The one resolution of a call's settings (arguments > stack config > environment): every
- * reader of the URL, the key or a limit during that call takes them from here.
- * @throws SettingsError when a setting is missing or refused.
- */
+/** The one resolution of a call's settings (arguments > stack config > environment); a `SettingsError` when refused. */
 export function resolveCall(args: ConnectionArgs, config: ConfigReader | undefined): CallSettings {
   const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
   const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
@@ -155,10 +148,8 @@ export function settingsDigest(settings: CallSettings): string {
 const clients = new Map<string, NodeServiceClient>();
 
 /**
- * The one path from a call's settings to a client (one per URL, key and limits, so its rate
- * limiter is shared by the engine's parallel operations); a refused key fails with the hint that
- * fits. Connection arguments are resolved first ({@link resolveCall}).
- * @throws SettingsError when a setting is missing or refused; whatever `use` throws.
+ * The one path from a call's settings to a client (one per URL, key and limits, so the engine's parallel
+ * operations share its limiter); a refused key fails with the hint that fits.
  */
 export async function withClient<T>(
   args: ConnectionArgs | CallSettings,

@@ -22,6 +22,7 @@ interface SettingSpec {
 }
 
 /** Every connection setting (an argument, stack config `blockchain:<name>`, an environment variable); each doc is the schema's. */
+// prettier-ignore
 export const SETTINGS = {
   /** The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`. */
   apiUrl: { type: "string", env: "BLOCKCHAIN_API_URL" },
@@ -32,37 +33,19 @@ export const SETTINGS = {
    * Default 20000; from 1 to 2147483647. Defaults to stack config `blockchain:timeoutMs`, then
    * `BLOCKCHAIN_TIMEOUT_MS`.
    */
-  timeoutMs: {
-    type: "number",
-    env: "BLOCKCHAIN_TIMEOUT_MS",
-    min: 1,
-    max: MAX_TIMER_MS,
-    defaultValue: DEFAULT_TIMEOUT_MS,
-  },
+  timeoutMs: { type: "number", env: "BLOCKCHAIN_TIMEOUT_MS", min: 1, max: MAX_TIMER_MS, defaultValue: DEFAULT_TIMEOUT_MS },
   /**
    * Overall deadline of one call across its attempts and the waits between them, ms. Default
    * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
    * `BLOCKCHAIN_DEADLINE_MS`.
    */
-  deadlineMs: {
-    type: "number",
-    env: "BLOCKCHAIN_DEADLINE_MS",
-    min: 1,
-    max: MAX_TIMER_MS,
-    defaultValue: DEFAULT_DEADLINE_MS,
-  },
+  deadlineMs: { type: "number", env: "BLOCKCHAIN_DEADLINE_MS", min: 1, max: MAX_TIMER_MS, defaultValue: DEFAULT_DEADLINE_MS },
   /**
    * Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
    * idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
    * `blockchain:maxRetries`, then `BLOCKCHAIN_MAX_RETRIES`.
    */
-  maxRetries: {
-    type: "integer",
-    env: "BLOCKCHAIN_MAX_RETRIES",
-    min: 0,
-    max: MAX_RETRIES_LIMIT,
-    defaultValue: DEFAULT_MAX_RETRIES,
-  },
+  maxRetries: { type: "integer", env: "BLOCKCHAIN_MAX_RETRIES", min: 0, max: MAX_RETRIES_LIMIT, defaultValue: DEFAULT_MAX_RETRIES },
 } as const satisfies Record<string, SettingSpec>;
 
 /** The name of a connection setting. */
@@ -185,10 +168,7 @@ export function callSettingProblems(args: CallSettingArgs = {}, config?: ConfigR
   return readCallSettings(args, config, env).problems;
 }
 
-/**
- * Finds and checks the call settings (arguments > stack config > environment); one not set is left out.
- * @throws SettingsError naming each value refused, where it came from and how to fix it there.
- */
+/** The call settings set (arguments > stack config > environment); a `SettingsError` names each refused and its fix. */
 export function resolveCallSettings(args: CallSettingArgs = {}, config?: ConfigReader, env = process.env) {
   const { values, problems } = readCallSettings(args, config, env);
   if (problems.length > 0) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
@@ -228,10 +208,8 @@ export function stackConfigWarnings(all: Record<string, string>): string[] {
 let reviewed = false;
 
 /**
- * Reviews a program's stack config: a plain-text API key refuses the call (each time: the
- * dynamic providers' config, with the key, is stored with their first resource); an unknown key
- * is reported through `warn`, once per process. No `isConfigSecret`: no key counts as plain.
- * @throws SettingsError with {@link PLAIN_TEXT_KEY}.
+ * Reviews a program's stack config: a plain-text API key refuses the call, each time ({@link PLAIN_TEXT_KEY};
+ * without `isConfigSecret` none is plain); an unknown key is reported through `warn`, once per process.
  */
 export function reviewStackConfig(
   runtime: { allConfig(): Record<string, string>; isConfigSecret?(fullKey: string): boolean },
