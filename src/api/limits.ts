@@ -2,14 +2,17 @@
  * The bound on requests to one service, shared by the clients of a process: at most
  * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service. A process
  * starts slowly, as well-kept clients do (slow start): its first {@link INITIAL_BURST} attempts at
- * once, then {@link START_RATE} requests/s from its first attempt, doubling every second, until the
- * service first throttles (429, or 503 with Retry-After); from then on AIMD, as TCP and the AWS
- * SDKs' adaptive mode: a share of what the service served in the last second, recovering
- * additively. `maxRequestsPerSecond`, when set, is a hard cap on top (and no attempts start at once).
+ * once, then {@link START_RATE} requests/s from its first attempt, doubling every second for
+ * {@link SLOW_START_MS} (to 160/s), then unpaced, until the service first throttles (429, or 503
+ * with Retry-After); from then on AIMD, as TCP and the AWS SDKs' adaptive mode: a share of what the
+ * service served in the last second, recovering additively. `maxRequestsPerSecond`, when set, is a
+ * hard cap on top (and no attempts start at once).
  */
 
 /** The send rate of a process's first second, requests/s; it doubles every second until the first throttle. */
 export const START_RATE = 5;
+/** How long the pace doubles, ms: past it (160 requests/s) a process is unpaced until the service throttles. */
+export const SLOW_START_MS = 5000;
 /** Attempts an uncapped process starts at once before that pace applies (TCP's initial window is 10 segments, RFC 6928). */
 export const INITIAL_BURST = 10;
 /** After a throttle, the share of the last second's served rate the process keeps sending at. */
@@ -69,7 +72,7 @@ export class RequestLimiter implements Limiter {
     this.cap = maxRequestsPerSecond || Infinity;
   }
 
-  /** Until the service first throttles: the rate doubles every second. */
+  /** Until the service first throttles: the rate doubles every second, then is unbounded. */
   private get slowStart(): boolean {
     return this.cutRate === Infinity;
   }
@@ -83,7 +86,7 @@ export class RequestLimiter implements Limiter {
   rate(at: number = this.clock.now()): number {
     if (this.slowStart) {
       const elapsed = Math.max(0, at - (this.startedAt ?? at));
-      return Math.min(this.cap, START_RATE * 2 ** (elapsed / 1000));
+      return elapsed < SLOW_START_MS ? Math.min(this.cap, START_RATE * 2 ** (elapsed / 1000)) : this.cap;
     }
     const step = Math.max(MIN_RATE, this.cutRate * RECOVERY);
     return Math.min(this.cap, this.cutRate + (step * Math.max(0, at - this.cutAt)) / 1000);

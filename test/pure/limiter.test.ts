@@ -8,7 +8,7 @@ import {
   RequestLimiter,
   START_RATE,
 } from "../../src/api/limits";
-import { sharedLimiter } from "../../src/api/limits";
+import { SLOW_START_MS, sharedLimiter } from "../../src/api/limits";
 
 /**
  * A fake clock whose sleep advances time and records each wait; `duringSleep` runs once, as a sleep
@@ -51,7 +51,7 @@ async function refuse(limiter: RequestLimiter, retryAfterMs?: number) {
   (await limiter.take(Infinity))!({ throttled: true, retryAfterMs });
 }
 
-/** A limiter whose slow start is long past (20 s after its first attempt): the rate no bound in these tests. */
+/** A limiter past its pace's doubling (20 s after its first attempt): unpaced until throttled. */
 async function pastRamp(clock: Clock, maxInFlight = 8) {
   const limiter = new RequestLimiter(0, maxInFlight, clock);
   await serve(limiter, clock, 1, 0);
@@ -60,7 +60,7 @@ async function pastRamp(clock: Clock, maxInFlight = 8) {
 }
 
 describe("RequestLimiter", () => {
-  test("starts INITIAL_BURST attempts at once, then START_RATE from the first attempt, doubling every second until the service throttles", async () => {
+  test("starts INITIAL_BURST attempts at once, then START_RATE from the first attempt, doubling every second for SLOW_START_MS, then unpaced", async () => {
     const clock = fakeClock();
     const limiter = new RequestLimiter(0, 100, clock);
     expect(limiter.rate()).toBe(START_RATE);
@@ -70,6 +70,8 @@ describe("RequestLimiter", () => {
     expect(limiter.rate(first)).toBe(START_RATE);
     expect(limiter.rate(first + 1000)).toBeCloseTo(2 * START_RATE);
     expect(limiter.rate(first + 3000)).toBeCloseTo(8 * START_RATE);
+    expect(limiter.rate(first + SLOW_START_MS - 1)).toBeCloseTo(START_RATE * 2 ** (SLOW_START_MS / 1000), 0);
+    expect(limiter.rate(first + SLOW_START_MS)).toBe(Infinity);
     // Past the burst, each start is spaced from the one before by the rate allowed at that one.
     for (let i = INITIAL_BURST; i < starts.length; i++)
       expect(starts[i] - starts[i - 1]).toBeCloseTo(1000 / limiter.rate(starts[i - 1]));
