@@ -229,13 +229,10 @@ function describeBody(t: Pick<Context, "redact">, contentType: string, text: str
   return `${what} (${type}, ${text.length} characters): ${JSON.stringify(previewBody(text, t.redact))}`;
 }
 
+/** The kind of each status that has one (any other 5xx is `unavailable`). */
+// prettier-ignore
 const KINDS: Record<number, ApiErrorKind> = {
-  400: "validation",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  422: "validation",
+  400: "validation", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 422: "validation",
   429: "rate_limited",
 };
 

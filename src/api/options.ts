@@ -1,9 +1,10 @@
 /** The client's options, every default in one place, and the one check that makes them a {@link Context}. */
 import { setMaxListeners } from "events";
-import { closestName, ownValue, show } from "../model";
+import { closestName, MAX_API_KEY_LENGTH, ownValue, show } from "../model";
 import type { Limiter } from "./limits";
 import { createRedactor, LearnedSecrets, type Redactor } from "./redact";
-import { checkUrlAndKey, refuse, typeOf, type ApiBase, type Fields } from "./url";
+import { ApiUrlError, parseApiUrl, type ApiBase } from "./url";
+import { InvalidInputError } from "./errors";
 
 /** Per-attempt timeout: one HTTP attempt (connect, headers and body) is aborted after 20 s. */
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -280,4 +281,75 @@ export function checkOptions(options: unknown) {
     maxConcurrentRequests: or("maxConcurrentRequests", DEFAULT_MAX_CONCURRENT_REQUESTS),
     onWait: own(options, "onWait") as Context["onWait"],
   };
+}
+
+/** A value described by its type only: for what may be a credential. */
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `a string of ${value.length} characters`;
+  return typeof value === "object" || value === undefined ? String(typeof value) : `a ${typeof value}`;
+}
+
+type Fields = Record<string, string[]>;
+
+/** Throws the `InvalidInputError` of refused options (nothing was sent), redacted with `r`. */
+function refuse(r: Redactor, code: string, detail: string, fields: Fields, hint?: string): never {
+  throw new InvalidInputError({ operation: "NodeServiceClient", code, detail, fields, attempts: 0, hint }, r);
+}
+
+/** The first character of a key an HTTP header cannot carry, described without showing it. */
+function headerProblem(key: string): string | undefined {
+  const chars = [...key];
+  const at = chars.findIndex((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) > 0x7e);
+  if (at < 0) return undefined;
+  const code = chars[at].charCodeAt(0);
+  const what =
+    code === 10 || code === 13
+      ? "a line break"
+      : code < 0x20 || code === 0x7f
+        ? "a control character"
+        : "a non-ASCII character";
+  return `the API key contains a character that cannot be sent in an HTTP header (${what} at position ${at + 1} of ${chars.length}); check how it was copied`;
+}
+
+/** Checks the API URL, then the key; returns the parsed URL. No error shows the key or a refused URL. */
+function checkUrlAndKey(rawUrl: unknown, rawKey: unknown, secrets: string[]): ApiBase {
+  const key = typeof rawKey === "string" ? rawKey.trim() : "";
+  let base: ApiBase | undefined;
+  try {
+    base = parseApiUrl(rawUrl);
+    if (key.length >= 8 && (rawUrl as string).includes(key)) {
+      throw new ApiUrlError(
+        "the API URL contains the API key; give the key only as apiKey, never in the URL",
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof ApiUrlError)) throw error;
+    // A refused URL may be a key put in the wrong place: it is redacted too.
+    const url = typeof rawUrl === "string" && rawUrl.trim().length >= 8 ? [rawUrl, rawUrl.trim()] : [];
+    const isUrl = (v: unknown) => typeof v === "string" && /^\s*https?:\/\//i.test(v);
+    const swapped = !isUrl(rawUrl) && isUrl(rawKey);
+    refuse(
+      createRedactor([...secrets, ...url]),
+      "invalid_api_url",
+      "invalid API URL",
+      { apiUrl: [error.message] },
+      swapped ? "apiKey looks like a URL and apiUrl does not: were apiUrl and apiKey swapped?" : undefined,
+    );
+  }
+  const redactor = createRedactor(secrets);
+  if (key === "") {
+    const got =
+      typeof rawKey === "string" ? (rawKey === "" ? "an empty string" : "only whitespace") : typeOf(rawKey);
+    refuse(redactor, "missing_api_key", "the API key is empty", {
+      apiKey: [`got ${got}; expected the API key${typeof rawKey === "string" ? "" : " as a string"}`],
+    });
+  }
+  const problem =
+    key.length > MAX_API_KEY_LENGTH
+      ? `the API key is ${key.length} characters long, more than the ${MAX_API_KEY_LENGTH} accepted; check how it was copied`
+      : headerProblem(key);
+  if (problem) refuse(redactor, "invalid_api_key", "invalid API key", { apiKey: [problem] });
+  return base;
 }

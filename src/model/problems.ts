@@ -10,9 +10,9 @@ export interface Problem {
 
 /** Renders a value for an error message, keeping it short. Never throws, whatever the value. */
 export function show(value: unknown): string {
+  const cut = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);
   if (value === undefined) return "undefined";
-  if (typeof value === "string")
-    return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (typeof value === "string") return JSON.stringify(cut(value));
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value === "bigint") return `${String(value)}n`;
   if (typeof value === "function") return "a function";
@@ -21,10 +21,9 @@ export function show(value: unknown): string {
   try {
     text = JSON.stringify(value);
   } catch {
-    text = undefined;
+    // a cycle, or a BigInt inside: described by its type
   }
-  if (text === undefined) text = Array.isArray(value) ? "an array" : "an object";
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return cut(text ?? (Array.isArray(value) ? "an array" : "an object"));
 }
 
 /** Formats problems as one readable message, one line per problem. */
@@ -79,16 +78,10 @@ export function closestName(given: string, known: readonly string[]): string | u
   const lower = given.toLowerCase();
   const sameCase = known.find((k) => k.toLowerCase() === lower);
   if (sameCase) return sameCase;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const dist = distance(lower, k.toLowerCase());
-    if (dist < bestDistance) {
-      best = k;
-      bestDistance = dist;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+  const [best, d] = known
+    .map((k) => [k, distance(lower, k.toLowerCase())] as const)
+    .reduce((a, b) => (b[1] < a[1] ? b : a), [undefined, Infinity] as readonly [string | undefined, number]);
+  return best !== undefined && d <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
 }
 
 /** One problem per name not among `known`, naming the close one; `__` names and `undefined` values skipped. */
