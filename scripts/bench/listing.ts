@@ -75,12 +75,9 @@ function listInProcesses(emulator: EmulatorProcess, count: number): Promise<{ ms
 
 export async function runListing(log: (line: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
-  const emulator = await startEmulatorProcess({
-    seed: 1,
-    nodes: NODES,
-    pageSize: PAGE_SIZE,
-    faults: { latencyMs: LATENCY_MS },
-  });
+  const base = { seed: 1, pageSize: PAGE_SIZE, faults: { latencyMs: LATENCY_MS } };
+  const throttled = { ...base, rateLimit: RATE_LIMIT, requestLogCapacity: 100_000 };
+  const emulator = await startEmulatorProcess({ ...base, nodes: NODES });
   try {
     const client = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     await client.listAllNodes({ status: "pending" }, { limit: NODES * 2 }); // load and warm every path
@@ -161,14 +158,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     await emulator.close();
   }
 
-  const limited = await startEmulatorProcess({
-    seed: 1,
-    nodes: NODES,
-    pageSize: PAGE_SIZE,
-    rateLimit: RATE_LIMIT,
-    requestLogCapacity: 100_000,
-    faults: { latencyMs: LATENCY_MS },
-  });
+  const limited = await startEmulatorProcess({ ...throttled, nodes: NODES });
   try {
     const section = `default settings, emulator rate limit ${RATE_LIMIT}/s (L ${LATENCY_MS} ms)`;
     const client = new NodeServiceClient({ apiUrl: limited.url, apiKey: limited.apiKey });
@@ -219,14 +209,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
   }
 
   // A new process's first listing: how much of its start the limit refuses.
-  const cold = await startEmulatorProcess({
-    seed: 1,
-    nodes: COLD_NODES,
-    pageSize: PAGE_SIZE,
-    rateLimit: RATE_LIMIT,
-    requestLogCapacity: 100_000,
-    faults: { latencyMs: LATENCY_MS },
-  });
+  const cold = await startEmulatorProcess({ ...throttled, nodes: COLD_NODES });
   try {
     await cold.statuses();
     const [first] = await listInProcesses(cold, 1);

@@ -7,20 +7,8 @@ import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";
 import { toChecksumAddress } from "../../src/model";
 import { createFaucetDrip, type FaucetDripOutputs } from "../../src/provider/faucet-drip";
-import {
-  Goal,
-  Rng,
-  addEmulatorSecrets,
-  causeOf,
-  deriveSeed,
-  faultBeyondLatency,
-  keep,
-  pool,
-  say,
-  seconds,
-  table,
-  zeroGoal,
-} from "./common";
+import { Goal, Rng, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, pool } from "./common";
+import { say, seconds, table, zeroGoal } from "./common";
 
 const SECTION = "2 faucet";
 const FAUCET: Fault["match"] = { method: "POST", path: "/v1/faucet/" };
@@ -43,19 +31,12 @@ const QUEUED: Fault[] = [
   { delayMs: 50, match: FAUCET },
 ];
 
-function faults(i: number): FaultOptions {
-  return {
-    match: FAUCET,
-    dropRate: 0.04,
-    rate429: 0.05,
-    rate5xx: 0.05,
-    dropAfterProcessingRate: 0.06,
-    rate5xxAfterProcessing: 0.05,
-    malformedRate: 0.05,
-    retryAfterSeconds: i % 2 === 0 ? 0 : null,
-    latencyMs: [0, 5],
-  };
-}
+/** The random faults of emulator `i`, on the faucet's POST only. */
+const faults = (i: number): FaultOptions => ({
+  ...{ match: FAUCET, dropRate: 0.04, rate429: 0.05, rate5xx: 0.05, dropAfterProcessingRate: 0.06 },
+  ...{ rate5xxAfterProcessing: 0.05, malformedRate: 0.05, retryAfterSeconds: i % 2 === 0 ? 0 : null },
+  latencyMs: [0, 5],
+});
 
 /** A random address: all lower case, or its EIP-55 checksummed form. */
 function randomAddress(rng: Rng): string {
