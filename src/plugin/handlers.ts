@@ -4,8 +4,6 @@ import * as path from "path";
 import { invalidInput } from "../api";
 import { unknownProperties } from "../model";
 import {
-  checkCallSettings,
-  checkCredentialInputs,
   engineLog,
   FUNCTION_TOKENS,
   kindOf,
@@ -30,7 +28,7 @@ import {
   type GetNodesArgs,
 } from "../functions/lookups";
 import { camelSpelling, snakeSpelling, type Spelling, type VerifyHost } from "../functions/verify";
-import { configKey, SETTING_NAMES, unknownSettings, withClient } from "../settings";
+import { configKey, inspectCall, SETTING_NAMES, unknownSettings, withClient } from "../settings";
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 
 /** A `check` failure: the property (may be `""`) and why. */
@@ -61,9 +59,8 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
   const { props } = revealProps(news);
   const failures: Failure[] = [
     ...unknownSettings(props, ENGINE_CONFIG_NAMES).map((u) => ({ property: u.name, reason: u.reason })),
-    ...checkCredentialInputs(props),
-    // Only the values given: the config being checked is these inputs.
-    ...checkCallSettings(props, undefined, {}),
+    // Only the values given (none missing): the config being checked is these inputs.
+    ...inspectCall(props, undefined, {}).problems.filter((p) => !p.missing),
   ].map(unnamed);
   const { apiKey } = props;
   let inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;

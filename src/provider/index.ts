@@ -14,7 +14,7 @@ export {
 } from "./calls";
 export { engineGone, writeStderr } from "./engine-watch";
 export { finiteStacks, guardFrames } from "./error-reports";
-export { checkCallSettings, checkCredentialInputs, kindOf } from "./checks";
+export { kindOf } from "./checks";
 export type { Checked, Diff, PropertyDiff } from "./checks";
 export { FAUCET_DRIP_PROPERTIES } from "./faucet-drip";
 export type { FaucetDripOutputs, FaucetOutcome } from "./faucet-drip";

@@ -1,7 +1,7 @@
 import type { NetworkInfo, NetworkUpdate } from "../api";
 import { invalidInput, isApiError } from "../api";
 import { checkId, checkNetworkName, Problem, show, unknownProperties, validateNetworkUpdate } from "../model";
-import { ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
+import { type CallSettings, ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
 import { CallInterrupted, engineLog, OutcomeUnknownError, readProviderConfig, resourceLabel } from "./calls";
 import {
   Checked,
@@ -165,10 +165,8 @@ export async function checkNetwork(
   news: UncheckedInputs<NetworkInputs>,
 ): Promise<Checked<NetworkInputs>> {
   const failures = toFailures(inputProblems(news), news);
-  failures.push(...(await checkConnection(news, failures)));
-  const known = Object.values(news).every((v) => v !== UNKNOWN);
-  if (failures.length === 0 && known)
-    failures.push(...(await checkNetworkExists(olds, news as NetworkInputs)));
+  const exists = (settings: CallSettings) => checkNetworkExists(olds, news, settings);
+  failures.push(...(await checkConnection(news, failures, exists)));
   return { inputs: news as NetworkInputs, failures };
 }
 

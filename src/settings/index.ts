@@ -1,16 +1,25 @@
 /** Where the API URL and key come from (arguments > stack config > environment), {@link withClient}, and the errors' Pulumi wording. */
 import { createHash } from "node:crypto";
-import { isApiError, NodeServiceClient, type NodeServiceClientOptions, type RetryWait } from "../api";
+import {
+  checkApiUrl,
+  isApiError,
+  NodeServiceClient,
+  redact,
+  type NodeServiceClientOptions,
+  type RetryWait,
+} from "../api";
+import { MAX_API_KEY_LENGTH } from "../model";
 import {
   CALL_SETTING_NAMES,
   callSettingHint,
+  CallSettingArgs,
   CONFIG_API_KEY,
   configKey,
   ConfigReader,
   ConnectionArgs,
   FoundSetting,
   pick,
-  resolveCallSettings,
+  readCallSettings,
   SETTINGS,
   settingValue,
   SettingsError,
@@ -28,36 +37,99 @@ export interface Settings {
   sources: { apiUrl: SettingSource; apiKey: SettingSource };
 }
 
-/** Finds the API URL and key without checking them; each missing when no source has a non-blank string. */
-export function findSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
-  return {
-    apiUrl: pick("apiUrl", explicit.apiUrl, config, env),
-    apiKey: pick("apiKey", explicit.apiKey, config, env),
-  };
-}
-
 /** The message of a missing API URL: the command that sets it. */
 export const MISSING_API_URL = `No API URL for the blockchain node service. Set it with \`pulumi config set ${configKey("apiUrl")} https://<api host>\`.`;
 
 /** The message of a missing API key: the command that sets it. */
 export const MISSING_API_KEY = `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`.`;
 
-/** Resolves the API URL and key (arguments > stack config > environment); a `SettingsError` says how to set one missing. */
-export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
-  const wrong = (["apiUrl", "apiKey"] as const).filter(
-    (n) => explicit[n] != null && typeof explicit[n] !== "string",
-  );
-  if (wrong.length > 0) {
-    const as = (v: unknown) => (Array.isArray(v) ? "an array" : typeof v);
-    throw new SettingsError(
-      wrong.map((n) => `${n} was given as ${as(explicit[n])}; pass a string.`).join("\n"),
-    );
+/** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
+export const BLANK_API_URL_REASON =
+  "the API URL is empty: leave apiUrl out to use the stack config's or the environment's";
+
+/** A setting refused: the argument it names (`""` when it came from stack config or the environment) and why. */
+export interface SettingProblem {
+  property: string;
+  reason: string;
+  /** No source sets it. */
+  missing?: true;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * The one reading of a call's settings (arguments > stack config > environment): every source read
+ * once, every problem found, and the settings when there is none. `strict` (a `check`): a blank
+ * argument is refused and the URL checked; otherwise a blank argument counts as not set and the
+ * client checks the URL. An unknown argument (preview) leaves `settings` out.
+ */
+export function inspectCall(
+  args: Record<string, unknown>,
+  config: ConfigReader | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  strict = true,
+): { problems: SettingProblem[]; settings?: CallSettings } {
+  const problems: SettingProblem[] = [];
+  const found: Partial<Record<"apiUrl" | "apiKey", FoundSetting>> = {};
+  for (const name of ["apiUrl", "apiKey"] as const) {
+    const arg = args[name];
+    if (arg === UNKNOWN) continue;
+    const given = arg !== undefined && arg !== null;
+    if (given && (typeof arg !== "string" || (strict && settingValue(arg) === undefined))) {
+      const as = Array.isArray(arg) ? "an array" : typeof arg;
+      const reason =
+        typeof arg === "string"
+          ? name === "apiUrl"
+            ? BLANK_API_URL_REASON
+            : "apiKey: expected a non-empty string (pass it as a secret)"
+          : `${name}: given as ${as}; pass a string${name === "apiKey" ? " (as a secret)" : ""}`;
+      problems.push({ property: name, reason });
+      continue;
+    }
+    const setting = pick(name, arg, config, env);
+    if (setting) found[name] = setting;
+    else
+      problems.push({
+        property: "",
+        reason: name === "apiUrl" ? MISSING_API_URL : MISSING_API_KEY,
+        missing: true,
+      });
   }
-  const { apiUrl: url, apiKey: key } = findSettings(explicit, config, env);
-  if (!url || !key)
-    throw new SettingsError([url ? [] : MISSING_API_URL, key ? [] : MISSING_API_KEY].flat().join("\n"));
+  const { apiUrl: url, apiKey: key } = found;
+  if (key?.source === "argument" && key.value.length > MAX_API_KEY_LENGTH) {
+    const reason = `apiKey: a string of ${key.value.length} characters; expected at most ${MAX_API_KEY_LENGTH} (check how it was copied)`;
+    problems.push({ property: "apiKey", reason });
+  }
+  const urlReason = strict && url ? checkApiUrl(url.value) : undefined;
+  if (url && urlReason) {
+    // A key pasted into the URL (or the two swapped) is never echoed back.
+    const secrets = key ? [key.value] : typeof args.apiKey === "string" ? [args.apiKey] : [];
+    const where = url.source === "environment" ? "the environment" : url.source;
+    const text =
+      url.source === "argument"
+        ? urlReason
+        : `The API URL from ${where} is refused: ${urlReason}. ${capitalize(settingFix("apiUrl", url.source, false, env))}.`;
+    problems.push({ property: url.source === "argument" ? "apiUrl" : "", reason: redact(text, secrets) });
+  }
+  const limits = readCallSettings(args as CallSettingArgs, config, env);
+  for (const p of limits.problems) {
+    if (args[p.name] !== UNKNOWN)
+      problems.push({ property: p.source === "argument" ? p.name : "", reason: p.reason });
+  }
+  if (problems.length > 0 || !url || !key) return { problems };
   const sources = { apiUrl: url.source, apiKey: key.source };
-  return { apiUrl: url.value, apiKey: key.value, sources } satisfies Settings;
+  const overrides = overridesEnvKey(key, env);
+  return {
+    problems,
+    settings: { apiUrl: url.value, apiKey: key.value, sources, limits: limits.values, overrides },
+  };
+}
+
+/** The API URL and key (arguments > stack config > environment); a `SettingsError` says how to set one missing. */
+export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
+  const { problems, settings } = inspectCall({ ...explicit }, config, env, false);
+  if (!settings) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
+  return { apiUrl: settings.apiUrl, apiKey: settings.apiKey, sources: settings.sources } satisfies Settings;
 }
 
 /** Where a setting came from and the one way to replace it there (`overrides`: stack config hides the environment's). */
@@ -91,10 +163,6 @@ export function overridesEnvKey(found: FoundSetting | undefined, env = process.e
   return found?.source === "stack config" && fromEnv !== undefined && fromEnv !== found.value;
 }
 
-/** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
-export const BLANK_API_URL_REASON =
-  "the API URL is empty: leave apiUrl out to use the stack config's or the environment's";
-
 /** Appends `hint` to the message (and stack) of `error`, keeping the error itself. */
 export function appendHint<E extends Error>(error: E, hint: string): E {
   const before = error.message;
@@ -123,18 +191,18 @@ const reportWait: NodeServiceClientOptions["onWait"] = (event) => waitReporter?.
 
 /** The settings of one call, found and checked once: the URL and key with their sources, and the call's limits. */
 export interface CallSettings extends Settings {
-  limits: ReturnType<typeof resolveCallSettings>;
+  limits: CallSettingArgs;
   /** The key comes from stack config while the environment holds another one. */
   overrides: boolean;
 }
 
 /** The one resolution of a call's settings (arguments > stack config > environment); a `SettingsError` when refused. */
 export function resolveCall(args: ConnectionArgs, config: ConfigReader | undefined): CallSettings {
-  const known = (value: unknown) => (value === UNKNOWN ? undefined : (value as string | undefined));
-  const settings = resolveSettings({ apiUrl: known(args.apiUrl), apiKey: known(args.apiKey) }, config);
-  const limits = resolveCallSettings(args, config);
-  const overrides = overridesEnvKey({ value: settings.apiKey, source: settings.sources.apiKey });
-  return { ...settings, limits, overrides };
+  const known = (value: unknown) => (value === UNKNOWN ? undefined : value);
+  const given = Object.fromEntries(Object.entries(args).map(([k, v]) => [k, known(v)]));
+  const { problems, settings } = inspectCall(given, config, process.env, false);
+  if (!settings) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
+  return settings;
 }
 
 /** A digest of a call's settings: equal for equal settings, and no credential kept as text. */

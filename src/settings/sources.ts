@@ -136,7 +136,7 @@ export interface CallSettingProblem {
 }
 
 /** The call settings set (arguments > stack config > environment), and a problem for each value refused. */
-function readCallSettings(explicit: CallSettingArgs, config?: ConfigReader, env = process.env) {
+export function readCallSettings(explicit: CallSettingArgs, config?: ConfigReader, env = process.env) {
   const values: CallSettingArgs = {};
   const problems: CallSettingProblem[] = [];
   for (const name of CALL_SETTING_NAMES) {
@@ -161,18 +161,6 @@ function readCallSettings(explicit: CallSettingArgs, config?: ConfigReader, env 
     problems.push({ name, source: found.source, reason });
   }
   return { values, problems };
-}
-
-/** The problems with the call settings (arguments > stack config > environment), one each. */
-export function callSettingProblems(args: CallSettingArgs = {}, config?: ConfigReader, env = process.env) {
-  return readCallSettings(args, config, env).problems;
-}
-
-/** The call settings set (arguments > stack config > environment); a `SettingsError` names each refused and its fix. */
-export function resolveCallSettings(args: CallSettingArgs = {}, config?: ConfigReader, env = process.env) {
-  const { values, problems } = readCallSettings(args, config, env);
-  if (problems.length > 0) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
-  return values;
 }
 
 /** Where a Pulumi user raises the call setting that ran out (an error's `limit`). */

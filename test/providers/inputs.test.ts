@@ -75,7 +75,7 @@ describe("invalid inputs send nothing and fail clearly", () => {
       apiKey: 12345 as never,
     }).catch((x) => x);
     expect(e).toBeInstanceOf(Error);
-    expect(e.message).toMatch(/apiKey was given as number; pass a string/);
+    expect(e.message).toMatch(/apiKey: given as number/);
     expect(e.name).toBe("SettingsError");
   });
 

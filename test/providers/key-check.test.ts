@@ -1,6 +1,7 @@
 /** The API key check at preview makes one request (the first listing page) and fetches no page ahead. */
 import type http from "node:http";
 import { checkApiKeyOnce } from "../../src/provider/checks";
+import { resolveCall } from "../../src/settings";
 import { ScriptedServer, startScriptedServer, wireNode } from "../helpers/client";
 
 let server: ScriptedServer;
@@ -24,7 +25,9 @@ afterAll(() => server.close());
 
 test("an accepted key: one request, and none after the check has answered", async () => {
   server.script();
-  const failures = await checkApiKeyOnce({ apiUrl: server.url, apiKey: "key-check-test-key-Pq73" });
+  const failures = await checkApiKeyOnce(
+    resolveCall({ apiUrl: server.url, apiKey: "key-check-test-key-Pq73" }, undefined),
+  );
   expect(failures).toEqual([]);
   await server.settled(300);
   expect(server.hits.map((h) => `${h.method} ${h.url}`)).toEqual(["GET /v1/nodes/"]);

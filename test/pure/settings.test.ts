@@ -3,7 +3,8 @@ import { createApiError } from "../../src/api/errors";
 import {
   overridesEnvKey,
   PLAIN_TEXT_KEY,
-  resolveCallSettings,
+  ConfigReader,
+  readCallSettings,
   resolveSettings,
   reviewStackConfig,
   SettingSource,
@@ -145,23 +146,35 @@ describe("withSettingHints: a refused key says where it came from and how to set
 describe("call settings: timeoutMs, deadlineMs, maxRetries", () => {
   test("arguments beat stack config, which beats the environment; unset ones are left to the client's defaults", () => {
     expect(
-      resolveCallSettings(
+      readCallSettings(
         { timeoutMs: 1000 },
         config({ "blockchain:timeoutMs": "2000", "blockchain:deadlineMs": "30000" }),
         { BLOCKCHAIN_TIMEOUT_MS: "3000", BLOCKCHAIN_DEADLINE_MS: "40000", BLOCKCHAIN_MAX_RETRIES: "2" },
       ),
-    ).toEqual({ timeoutMs: 1000, deadlineMs: 30000, maxRetries: 2 });
-    expect(resolveCallSettings({}, config({}), {})).toEqual({});
+    ).toEqual({ values: { timeoutMs: 1000, deadlineMs: 30000, maxRetries: 2 }, problems: [] });
+    expect(readCallSettings({}, config({}), {})).toEqual({ values: {}, problems: [] });
   });
 
   test("a wrong value names the setting, where it came from and how to set it there", () => {
-    expect(() => resolveCallSettings({}, config({}), { BLOCKCHAIN_MAX_RETRIES: "many" })).toThrow(
-      /maxRetries: the environment variable BLOCKCHAIN_MAX_RETRIES is "many"; expected an integer from 0 to 100: export BLOCKCHAIN_MAX_RETRIES=8/,
-    );
-    expect(() => resolveCallSettings({}, config({ "blockchain:deadlineMs": "0" }), {})).toThrow(
-      /deadlineMs: stack config blockchain:deadlineMs is "0".*`pulumi config set blockchain:deadlineMs 120000`/,
-    );
-    expect(() => resolveCallSettings({ timeoutMs: Number.NaN }, undefined, {})).toThrow(SettingsError);
+    const problems = (args: object, cfg: ConfigReader | undefined, env: NodeJS.ProcessEnv) =>
+      readCallSettings(args, cfg, env).problems.map(({ name, source, reason }) => ({
+        name,
+        source,
+        fix: reason.slice(reason.lastIndexOf(": ") + 2),
+      }));
+    expect(problems({}, config({}), { BLOCKCHAIN_MAX_RETRIES: "many" })).toEqual([
+      { name: "maxRetries", source: "environment", fix: "export BLOCKCHAIN_MAX_RETRIES=8." },
+    ]);
+    expect(problems({}, config({ "blockchain:deadlineMs": "0" }), {})).toEqual([
+      {
+        name: "deadlineMs",
+        source: "stack config",
+        fix: "set it with `pulumi config set blockchain:deadlineMs 120000`.",
+      },
+    ]);
+    expect(problems({ timeoutMs: Number.NaN }, undefined, {})).toMatchObject([
+      { name: "timeoutMs", source: "argument" },
+    ]);
   });
 
   test("the limit that ran out is named with where a Pulumi user sets it", () => {
