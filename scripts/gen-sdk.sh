@@ -1,39 +1,33 @@
 #!/usr/bin/env bash
-# npm run sdk:gen: regenerates sdk/python, sdk/nodejs and (when the schema has language.go) sdk/go
-# from schema.json with tools/sdk-gen (built once into <cache>/sdk-gen/<hash of its files>), then
+# npm run sdk:gen: regenerates sdk/python, sdk/nodejs and sdk/go from schema.json with
+# tools/sdk-gen (built once into <cache>/sdk-gen/<hash of its files>), then
 # scripts/sdk-postprocess.js; each sdk/<language> is replaced whole. npm run sdk:check (--check)
 # compares instead and exits 1 listing what differs (--diff: and prints the differences).
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-# Options: --check, --diff, --schema FILE, --sdk-dir DIR, --rebuild (sdk-gen), --help.
+# Options: --check, --diff, --rebuild (sdk-gen), --help.
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 repo=$(cd "$script_dir/.." && pwd -P)
 tool_src=$repo/tools/sdk-gen
-
-check=0 show_diff=0 rebuild=0
 schema=$repo/schema.json
 sdk_dir=$repo/sdk
-while (($#)); do
-  case "$1" in
+LANGUAGES=(python nodejs go)
+
+check=0 show_diff=0 rebuild=0
+for arg in "$@"; do
+  case "$arg" in
     --check) check=1 ;;
     --diff) show_diff=1 ;;
     --rebuild) rebuild=1 ;;
-    --schema) schema=${2:?--schema needs a file}; shift ;;
-    --sdk-dir) sdk_dir=${2:?--sdk-dir needs a directory}; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
-    *) echo "gen-sdk: unknown argument: $1" >&2; exit 2 ;;
+    *) echo "gen-sdk: unknown argument: $arg" >&2; exit 2 ;;
   esac
-  shift
 done
 
 log() { printf 'gen-sdk: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-[[ -f $schema ]] || die "no schema at $schema"
-command -v node >/dev/null 2>&1 || die "node is needed (scripts/sdk-postprocess.js)"
-
-# cache_root, tmp_dirs, version_ge, setup_go_env, use_gotmpdir, go_build, lock_build_root, go_mod_min
 # shellcheck source=scripts/go-env.sh
 source "$script_dir/go-env.sh"
 # Minimum Go: the go line of tools/sdk-gen/go.mod (that of the pulumi pkg/v3 it requires).
@@ -45,48 +39,31 @@ tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs 
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
 
-build_tool() {
+if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then
   command -v go >/dev/null 2>&1 ||
     die "building tools/sdk-gen needs Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may download a newer toolchain)"
   lock_build_root "$tool_root" "build of sdk-gen"
-  if [[ $rebuild == 0 && -x $sdk_gen ]]; then # built by a concurrent run
-    exec 9>&-
-    return 0
+  if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then # else built by a concurrent run
+    t=$SECONDS
+    log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
+    setup_go_env
+    tmp=$(mktemp -d "$tool_root/.build-$tool_hash.XXXXXX"); tmp_dirs+=("$tmp")
+    use_gotmpdir "$tmp"
+    go_build "$tool_src" . "$tmp/bin/sdk-gen"
+    rm -rf "$tmp/gotmp" "$tool_dir"
+    chmod 755 "$tmp"
+    mv -T "$tmp" "$tool_dir"
+    log "  built in $((SECONDS - t))s ($(du -h "$sdk_gen" | cut -f1))"
   fi
-  local t=$SECONDS tmp
-  log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
-  setup_go_env
-  tmp=$(mktemp -d "$tool_root/.build-$tool_hash.XXXXXX"); tmp_dirs+=("$tmp")
-  use_gotmpdir "$tmp"
-  go_build "$tool_src" . "$tmp/bin/sdk-gen"
-  rm -rf "$tmp/gotmp"
-  chmod 755 "$tmp"
-  rm -rf "$tool_dir"
-  mv -T "$tmp" "$tool_dir"
-  log "  built in $((SECONDS - t))s ($(du -h "$sdk_gen" | cut -f1))"
-}
-
-if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then
-  build_tool
+  exec 9>&-
 fi
 
-if [[ $check == 1 ]]; then
-  work=$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")
-else
+# Next to the destination when writing, so the final renames stay on one file system.
+if [[ $check == 1 ]]; then work=$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX"); else
   mkdir -p "$sdk_dir"
-  # Next to the destination, so the final renames stay on one file system.
   work=$(mktemp -d "$sdk_dir/.gen-sdk.XXXXXX")
 fi
 tmp_dirs+=("$work")
-
-# Go only when the schema gives its import path (else the generator makes one up).
-LANGUAGES=(python nodejs)
-has_go=$(node -e '
-  try {
-    const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-    process.stdout.write(s && s.language && s.language.go ? "1" : "");
-  } catch { /* sdk-gen reports an unreadable schema */ }' "$schema")
-[[ -n $has_go ]] && LANGUAGES+=(go)
 
 langs_csv=$(IFS=,; echo "${LANGUAGES[*]}")
 "$sdk_gen" --schema "$schema" --out "$work" --languages "$langs_csv" ||
@@ -94,72 +71,49 @@ langs_csv=$(IFS=,; echo "${LANGUAGES[*]}")
 node "$script_dir/sdk-postprocess.js" "$work" "${LANGUAGES[@]}" ||
   die "post-processing failed (see above); sdk/ left unchanged"
 
-rel() { local p=$1; [[ $p == "$repo/"* ]] && p=${p#"$repo/"}; printf '%s' "$p"; }
-
-if [[ $check == 1 ]]; then
-  differing=()
-  if [[ -z $has_go && -e $sdk_dir/go ]]; then
-    differing+=("$(rel "$sdk_dir/go")/ (not generated any more: the schema has no language.go)")
-  fi
+if [[ $check == 0 ]]; then
   for lang in "${LANGUAGES[@]}"; do
-    committed=$sdk_dir/$lang
-    if [[ ! -d $committed ]]; then
-      differing+=("$(rel "$committed")/ (missing)")
-      continue
-    fi
-    # What the SDK's own .gitignore leaves out of git is not compared.
-    excludes=()
-    if [[ -f $work/$lang/.gitignore ]]; then
-      while IFS= read -r pat; do
-        pat=${pat%/}; pat=${pat#/}
-        [[ -z $pat || $pat == '#'* || $pat == *'!'* || $pat == */* ]] && continue
-        excludes+=(-x "$pat")
-      done <"$work/$lang/.gitignore"
-    fi
-    while IFS= read -r line; do
-      case "$line" in
-        "Files "*" differ")
-          f=${line#"Files $committed/"}; f=${f%% and *}
-          differing+=("$(rel "$committed")/$f (differs)") ;;
-        "Only in $committed"*)
-          d=${line#"Only in "}; f=${d#*: }; d=${d%%: *}
-          differing+=("$(rel "$d")/$f (not generated any more)") ;;
-        "Only in $work/$lang"*)
-          d=${line#"Only in "}; f=${d#*: }; d=${d%%: *}; d=${d#"$work/$lang"}
-          differing+=("$(rel "$committed")$d/$f (new, not committed)") ;;
-        *) differing+=("$line") ;;
-      esac
-    done < <(diff -rq "${excludes[@]+"${excludes[@]}"}" "$committed" "$work/$lang" || true)
+    [[ -e $sdk_dir/$lang ]] && mv -T "$sdk_dir/$lang" "$work/.old-$lang"
+    mv -T "$work/$lang" "$sdk_dir/$lang"
   done
-  if ((${#differing[@]})); then
-    {
-      echo "sdk/ is stale: run npm run sdk:gen and commit"
-      printf '  %s\n' "${differing[@]}"
-    } >&2
-    if [[ $show_diff == 1 ]]; then
-      for lang in "${LANGUAGES[@]}"; do
-        [[ -d $sdk_dir/$lang ]] && { diff -ru -x __pycache__ -x '*.pyc' -x '*.egg-info' -x node_modules -x bin \
-          "$sdk_dir/$lang" "$work/$lang" >&2 || true; }
-      done
-    else
-      echo "(scripts/gen-sdk.sh --check --diff shows the differences)" >&2
-    fi
-    exit 1
-  fi
-  log "sdk/ is up to date with $(rel "$schema") (${LANGUAGES[*]})"
+  log "wrote sdk/{$langs_csv} from schema.json"
   exit 0
 fi
 
+differing=()
 for lang in "${LANGUAGES[@]}"; do
-  dest=$sdk_dir/$lang
-  if [[ -e $dest ]]; then
-    mv -T "$dest" "$work/.old-$lang"
+  committed=$sdk_dir/$lang
+  [[ -d $committed ]] || { differing+=("sdk/$lang/ (missing)"); continue; }
+  # What the SDK's own .gitignore leaves out of git is not compared.
+  excludes=()
+  if [[ -f $work/$lang/.gitignore ]]; then
+    while IFS= read -r pat; do
+      pat=${pat%/}; pat=${pat#/}
+      [[ -z $pat || $pat == '#'* || $pat == *'!'* || $pat == */* ]] || excludes+=(-x "$pat")
+    done <"$work/$lang/.gitignore"
   fi
-  mv -T "$work/$lang" "$dest"
-  rm -rf "$work/.old-$lang"
+  while IFS= read -r line; do
+    case "$line" in
+      "Files "*" differ") f=${line#"Files $committed/"}; differing+=("sdk/$lang/${f%% and *} (differs)") ;;
+      "Only in $committed"*) d=${line#"Only in $committed"}; differing+=("sdk/$lang${d%%: *}/${d#*: } (not generated any more)") ;;
+      "Only in $work/$lang"*) d=${line#"Only in $work/$lang"}; differing+=("sdk/$lang${d%%: *}/${d#*: } (new, not committed)") ;;
+      *) differing+=("$line") ;;
+    esac
+  done < <(diff -rq "${excludes[@]+"${excludes[@]}"}" "$committed" "$work/$lang" || true)
 done
-if [[ -z $has_go && -e $sdk_dir/go ]]; then
-  log "removing $(rel "$sdk_dir/go"): the schema has no language.go section"
-  rm -rf "$sdk_dir/go"
+if ((${#differing[@]} == 0)); then
+  log "sdk/ is up to date with schema.json (${LANGUAGES[*]})"
+  exit 0
 fi
-log "wrote $(for l in "${LANGUAGES[@]}"; do printf '%s ' "$(rel "$sdk_dir/$l")"; done)from $(rel "$schema")"
+{
+  echo "sdk/ is stale: run npm run sdk:gen and commit"
+  printf '  %s\n' "${differing[@]}"
+} >&2
+if [[ $show_diff == 1 ]]; then
+  for lang in "${LANGUAGES[@]}"; do
+    diff -ru -x __pycache__ -x '*.pyc' -x '*.egg-info' -x node_modules -x bin "$sdk_dir/$lang" "$work/$lang" >&2 || true
+  done
+else
+  echo "(scripts/gen-sdk.sh --check --diff shows the differences)" >&2
+fi
+exit 1
