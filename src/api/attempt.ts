@@ -173,7 +173,6 @@ function timedOut(where: string, timeoutMs: number, answered: boolean, deadlineM
     kind: "timeout",
     code: deadline ? "deadline_exceeded" : "timeout",
     detail: `${where}: ${reason}${answered ? " (the body was still arriving)" : ""}`,
-    hint: deadline ? "Raise deadlineMs." : "Raise timeoutMs if the service is this slow.",
     limit: deadline ? "deadlineMs" : "timeoutMs",
   };
   return { cause: "timeout", notProcessed: false, error };
@@ -199,7 +198,9 @@ function lost(where: string, thrown: unknown, answered: boolean): Failure {
     kind: "network",
     code: answered ? "body_interrupted" : (code ?? fallback),
     detail: `${where}: ${message}`,
-    hint: "Check that the API URL is reachable from here.",
+    hint: refused
+      ? "Nothing accepted the connection: check that the service runs at the API URL, and that the URL is right."
+      : "Check that the API URL is reachable from here.",
   };
   return { cause: refused ? "refused" : connection ? "connection" : "network", notProcessed: refused, error };
 }

@@ -60,6 +60,8 @@ export async function judgeNotFound(t: Context, call: Call, cause: ApiError, met
     problem = `answered ${list.status} without a list of nodes`;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
+    // Only a 404 or an answer that is no JSON says the URL is wrong; no answer, or a refusal, proves nothing.
+    if (error.status !== 404 && error.kind !== "invalid_response") return cause;
     problem = `failed too (${error.status ?? error.kind} ${error.code})`;
   }
   return wrongApiUrl(

@@ -102,25 +102,28 @@ function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Ru
       note: `The requested wait of ${formatDuration(f.retryAfterMs)} is longer than the ${formatDuration(MAX_RETRY_AFTER_MS)} waited at most; try again after it.`,
     };
   }
+  // Nothing listens at the URL: more retries or time will not start a service, so no limit is named.
+  const named = (limit: CallLimit) => (f.cause === "refused" ? undefined : limit);
   if (attempts >= t.maxAttempts) {
-    const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}); raise maxRetries.`;
-    return { note, limit: "maxRetries" as CallLimit };
+    const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}).`;
+    return { note, limit: named("maxRetries") };
   }
   if (Date.now() + delayMs >= call.deadlineAt) {
-    const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms; raise deadlineMs.`;
-    return { note, limit: "deadlineMs" as CallLimit };
+    const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms.`;
+    return { note, limit: named("deadlineMs") };
   }
   return undefined;
 }
 
-/** The error of a call, named by its operation and id, its `notes` appended to the hint. */
+/** The error of a call, named by its operation and id, its `notes` appended to the hint, then the limit to raise. */
 export function callError(
   t: Context,
   call: Call,
   init: Omit<ApiErrorInit, "operation" | "resourceId">,
   ...notes: (string | undefined)[]
 ): ApiError {
-  const hint = [init.hint, ...notes].filter(Boolean).join("\n") || undefined;
+  const raise = init.limit ? `Raise ${init.limit}.` : undefined;
+  const hint = [init.hint, ...notes, raise].filter(Boolean).join("\n") || undefined;
   return createApiError({ ...init, hint, operation: call.operation, resourceId: call.resourceId }, t.redact);
 }
 
@@ -185,7 +188,7 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
         kind: "timeout",
         code: "deadline_exceeded",
         detail: `the call's deadline of ${call.deadlineMs} ms passed ${where} (requests wait for a place in flight and for the pace the service allows)`,
-        hint: unanswered ? MAY_HAVE_BEEN_APPLIED : "Raise deadlineMs.",
+        hint: unanswered ? MAY_HAVE_BEEN_APPLIED : undefined,
         limit: unanswered ? undefined : "deadlineMs",
         attempts,
         mayHaveBeenProcessed: (post && sent) || unanswered ? true : undefined,
@@ -209,7 +212,9 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
     if ("answer" in outcome) return { ...outcome.answer, attempts };
     const f = outcome.failure;
     sent ||= !f.notProcessed;
-    unanswered ||= write && !post && (f.cause === "timeout" || f.cause === "connection");
+    // A definite answer (a 4xx) tells where the write stands, whatever an earlier attempt did.
+    if (f.status !== undefined && f.status < 500 && f.status !== 429) unanswered = false;
+    else unanswered ||= write && !post && (f.cause === "timeout" || f.cause === "connection");
     const rule = RETRY_RULES.find((r) => r.matches(f, post)) as Rule;
     // What the server asked for, else the capped exponential backoff, drawn from [half, full].
     const delayMs =

@@ -58,13 +58,13 @@ export const KEY_PROBE_DEADLINE_MS = 15_000;
  * Checks at preview, once per process for each URL and key, that the service accepts the key
  * (one page of `GET /v1/nodes/`). Only a refusal fails; anything else is left for `up` to report.
  */
-export async function checkApiKeyOnce(settings: CallSettings): Promise<CheckFailure[]> {
+export async function checkApiKeyOnce(settings: CallSettings, label = "check"): Promise<CheckFailure[]> {
   const cacheKey = settingsDigest({ ...settings, limits: {} });
   let probe = probes.get(cacheKey);
   if (!probe) {
     probe = withClient(settings, undefined, async (client) => {
       // One request: no page fetched ahead, the loop stops within the first page.
-      const operation = "GET /v1/nodes/ (one page)";
+      const operation = `${label}: the API key check (one page of GET /v1/nodes/)`;
       const options = { deadlineMs: KEY_PROBE_DEADLINE_MS, prefetch: false, operation };
       for await (const _node of client.listNodes(undefined, options)) break;
       return undefined;
@@ -96,6 +96,7 @@ export async function checkApiKeyOnce(settings: CallSettings): Promise<CheckFail
  * else failed, the key probe, then `more` with the settings found.
  */
 export async function checkConnection(
+  label: string,
   news: Record<string, unknown>,
   otherFailures: CheckFailure[],
   more?: (settings: CallSettings) => Promise<CheckFailure[]>,
@@ -103,7 +104,7 @@ export async function checkConnection(
   const { problems, settings } = inspectCall(news, readProviderConfig);
   const failures = problems.map(({ property, reason }) => ({ property, reason }));
   if (failures.length > 0 || otherFailures.length > 0 || !settings) return failures;
-  const refused = await checkApiKeyOnce(settings);
+  const refused = await checkApiKeyOnce(settings, label);
   const known = !Object.values(news).includes(UNKNOWN);
   return refused.length > 0 || !more || !known ? refused : more(settings);
 }
@@ -125,6 +126,7 @@ export function describeError(err: unknown, operation: string, resourceId: strin
  * when it adopts it. Only the service refusing the id itself fails the check.
  */
 export async function checkNetworkExists(
+  label: string,
   olds: unknown,
   news: { networkId?: unknown },
   settings: CallSettings,
@@ -135,7 +137,7 @@ export async function checkNetworkExists(
   if (previous === id) return [];
   // A preview waits for this read no longer than for the key check: a hung service is `up`'s to report.
   const deadlineMs = Math.min(settings.limits.deadlineMs ?? KEY_PROBE_DEADLINE_MS, KEY_PROBE_DEADLINE_MS);
-  const operation = `GET /v1/nodes/?network=${id} (one page)`;
+  const operation = `${label}: the check that ${id} exists (one page of GET /v1/nodes/?network=${id})`;
   try {
     await withClient(settings, undefined, async (client) => {
       for await (const _node of client.listNodes({ network: id }, { deadlineMs, prefetch: false, operation }))

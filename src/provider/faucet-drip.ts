@@ -87,7 +87,7 @@ export async function checkFaucetDrip(_olds: unknown, news: UncheckedInputs<Fauc
     news.chain === undefined || news.chain === UNKNOWN ? undefined : checkFaucetChain("chain", news.chain),
   ].filter((p): p is Problem => p !== undefined);
   const failures = toFailures(problems, news);
-  failures.push(...(await checkConnection(news, failures)));
+  failures.push(...(await checkConnection(resourceLabel("FaucetDrip").operation, news, failures)));
   return { inputs: news as FaucetDripInputs, failures } satisfies Checked<FaucetDripInputs>;
 }
 

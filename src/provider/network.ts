@@ -165,8 +165,10 @@ export async function checkNetwork(
   news: UncheckedInputs<NetworkInputs>,
 ): Promise<Checked<NetworkInputs>> {
   const failures = toFailures(inputProblems(news), news);
-  const exists = (settings: CallSettings) => checkNetworkExists(olds, news, settings);
-  failures.push(...(await checkConnection(news, failures, exists)));
+  const id = typeof news.networkId === "string" ? ` (${news.networkId})` : "";
+  const label = `${resourceLabel("Network").operation}${id}`;
+  const exists = (settings: CallSettings) => checkNetworkExists(label, olds, news, settings);
+  failures.push(...(await checkConnection(label, news, failures, exists)));
   return { inputs: news as NetworkInputs, failures };
 }
 

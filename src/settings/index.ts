@@ -171,12 +171,15 @@ export function appendHint<E extends Error>(error: E, hint: string): E {
   return error;
 }
 
-/** A refused key (401) says where it came from and how to set it there; a timeout names the call settings. */
+/** A refused key (401) or an unreachable URL says where it came from and how to set it there; a timeout names the call setting. */
 export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
   if (isApiError(error) && error.kind === "unauthorized") {
     return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
   }
   if (isApiError(error) && error.limit) return appendHint(error, callSettingHint(error.limit));
+  // Nothing answered at the URL (refused, no such host): the URL is the setting to look at.
+  if (isApiError(error) && error.kind === "network" && error.mayHaveBeenProcessed !== true)
+    return appendHint(error, `The API URL ${settingFix("apiUrl", sources.apiUrl).replace(/^it /, "")}.`);
   return error;
 }
 
