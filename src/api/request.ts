@@ -103,14 +103,15 @@ function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Ru
     };
   }
   // Nothing listens at the URL: more retries or time will not start a service, so no limit is named.
-  const named = (limit: CallLimit) => (f.cause === "refused" ? undefined : limit);
+  if (f.cause === "refused" && (attempts >= t.maxAttempts || Date.now() + delayMs >= call.deadlineAt))
+    return { note: `${gaveUp}.` };
   if (attempts >= t.maxAttempts) {
     const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}).`;
-    return { note, limit: named("maxRetries") };
+    return { note, limit: "maxRetries" as CallLimit };
   }
   if (Date.now() + delayMs >= call.deadlineAt) {
     const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms.`;
-    return { note, limit: named("deadlineMs") };
+    return { note, limit: "deadlineMs" as CallLimit };
   }
   return undefined;
 }

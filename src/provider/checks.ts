@@ -114,7 +114,8 @@ export function describeError(err: unknown, operation: string, resourceId: strin
   const base = isApiError(err)
     ? err.message
     : `${operation} ${resourceId}: ${err instanceof Error ? err.message : String(err)}`;
-  const wrapped = new Error(hint ? `${base}\n${hint}` : base);
+  // The cause keeps the error's fields (kind, code, limit) for callers; a host shows the message only.
+  const wrapped = new Error(hint ? `${base}\n${hint}` : base, { cause: err });
   wrapped.name = err instanceof Error && err.name ? err.name : "Error";
   return wrapped;
 }

@@ -241,6 +241,7 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
         `Network ${inputs.networkId}: cannot adopt it: the service answered 404 (it does not exist, or this API key's ` +
           `organization cannot see it). Networks cannot be created through the API: create it in the service's console, ` +
           `then set networkId to its id.`,
+        { cause: err },
       );
     }
     throw describeError(err, "adopting network", inputs.networkId);

@@ -1,0 +1,192 @@
+/**
+ * The one table of messages: each failure kind on each surface (a function's Output and Promise
+ * forms, a Network's provider, the plugin's invoke) fails with an error whose code and kind say the
+ * cause, whose first line names the caller and its id, and whose text gives the one fix that fits
+ * the cause, once. Message words are checked here and nowhere else. `PRINT_MESSAGES=1` prints the
+ * table as a user sees it.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as pulumi from "@pulumi/pulumi";
+import * as net from "../../src/provider/network";
+import { invoke } from "../../src/plugin/handlers";
+import { withEmulator } from "../helpers/emulator";
+import { outputRejection, rejection } from "./outputs";
+
+pulumi.runtime.setMocks(
+  { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+  "program",
+  "test",
+  false,
+);
+const sdk: typeof import("../../src") = require("../../src");
+
+const emulator = withEmulator();
+const servers: http.Server[] = [];
+let refusedUrl = "";
+let hangingUrl = "";
+let failingUrl = "";
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const saved = {
+  url: process.env.BLOCKCHAIN_API_URL,
+  key: process.env.BLOCKCHAIN_API_KEY,
+  ci: process.env.CI,
+};
+beforeAll(async () => {
+  delete process.env.BLOCKCHAIN_API_URL;
+  delete process.env.BLOCKCHAIN_API_KEY;
+  delete process.env.CI;
+  refusedUrl = await serve(() => undefined);
+  await new Promise((resolve) => servers.pop()?.close(resolve));
+  hangingUrl = await serve(() => undefined);
+  failingUrl = await serve((_req, res) => {
+    res.writeHead(503, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "unavailable", message: "down for maintenance" } }));
+  });
+});
+afterAll(async () => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
+  for (const [k, v] of [
+    ["BLOCKCHAIN_API_URL", saved.url],
+    ["BLOCKCHAIN_API_KEY", saved.key],
+    ["CI", saved.ci],
+  ] as const)
+    if (v !== undefined) process.env[k] = v;
+  if (process.env.PRINT_MESSAGES) console.log(printed.join("\n"));
+});
+
+/** A failure kind: the connection it uses, the id asked for, what the error must carry, and its one fix. */
+interface Kind {
+  connection: () => Record<string, unknown>;
+  node?: string;
+  network?: string;
+  expect: { code?: string; kind?: string; name?: string; limit?: string };
+  fix: RegExp;
+  /** Fixes that do not fit this cause and must not be offered. */
+  not?: RegExp;
+}
+
+const good = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+const MISSING_NODE = "ND-999-999-999";
+const MISSING_NETWORK = "NW-999-999-9";
+
+const KINDS: Record<string, Kind> = {
+  "key refused (401)": {
+    connection: () => ({ ...good(), apiKey: "not-the-key-0000" }),
+    expect: { kind: "unauthorized", code: "authentication_failed" },
+    fix: /came from the apiKey argument: pass the right key/,
+  },
+  "nothing listening": {
+    connection: () => ({ apiUrl: refusedUrl, apiKey: "k-1234567890", maxRetries: 1 }),
+    expect: { kind: "network", code: "ECONNREFUSED" },
+    fix: /The API URL came from the apiUrl argument: pass the right URL/,
+    not: /maxRetries|deadlineMs|timeoutMs/,
+  },
+  "deadline passed": {
+    connection: () => ({ apiUrl: hangingUrl, apiKey: "k-1234567890", deadlineMs: 300 }),
+    expect: { kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" },
+    fix: /Raise deadlineMs\.\ndeadlineMs is an argument of every resource and function/,
+    not: /raise (maxRetries|timeoutMs)/i,
+  },
+  "retries ran out (503)": {
+    connection: () => ({ apiUrl: failingUrl, apiKey: "k-1234567890", maxRetries: 1 }),
+    expect: { kind: "unavailable", limit: "maxRetries" },
+    fix: /Raise maxRetries\.\nmaxRetries is an argument of every resource and function/,
+    not: /raise (deadlineMs|timeoutMs)/i,
+  },
+  "no such id (404)": {
+    connection: good,
+    node: MISSING_NODE,
+    network: MISSING_NETWORK,
+    expect: { kind: "not_found" },
+    fix: /check the id and the key|create it in the service's console/,
+    not: /API URL/,
+  },
+  "malformed id": {
+    connection: good,
+    node: "node-1",
+    network: "net-1",
+    expect: { kind: "invalid_input" },
+    fix: /got "(node|net)-1"; expected a (node|network) id/,
+  },
+  "no API key": {
+    connection: () => ({ apiUrl: emulator().url }),
+    expect: { name: "SettingsError" },
+    fix: /pulumi config set --secret blockchain:apiKey <key>/,
+  },
+};
+
+/** A surface: how a caller on it meets the failure, and the name it is known by in the first line. */
+const SURFACES: Record<string, { caller: string; fail: (k: Kind) => Promise<Error> }> = {
+  "getNodeOutput (TypeScript Output)": {
+    caller: "getNodeOutput",
+    fail: (k) =>
+      outputRejection(sdk.getNodeOutput({ id: k.node ?? emulator().fixtures.beaconNode, ...k.connection() })),
+  },
+  "getNode (TypeScript Promise)": {
+    caller: "getNode",
+    fail: (k) => rejection(sdk.getNode({ id: k.node ?? emulator().fixtures.beaconNode, ...k.connection() })),
+  },
+  "Network (resource, up)": {
+    caller: "network",
+    fail: (k) =>
+      rejection(
+        net.createNetwork({ networkId: k.network ?? emulator().fixtures.emptyNetwork, ...k.connection() }),
+      ),
+  },
+  "getNode (plugin invoke)": {
+    caller: "getNode",
+    fail: (k) =>
+      rejection(
+        invoke("blockchain:index:getNode", {
+          id: k.node ?? emulator().fixtures.beaconNode,
+          ...k.connection(),
+        }),
+      ),
+  },
+};
+
+const printed: string[] = ["| failure | surface | first line · fix |", "|---|---|---|"];
+
+const cells = Object.entries(KINDS).flatMap(([kind, k]) =>
+  Object.entries(SURFACES).map(([surface, s]) => [kind, surface, k, s] as const),
+);
+
+test.each(cells)(
+  "%s on %s: the cause by its code, the caller and id in the first line, one fix",
+  async (kind, surface, k, s) => {
+    const error = await s.fail(k);
+    const cause = ((error as { cause?: unknown }).cause ?? error) as Error & Record<string, unknown>;
+    const [first, ...rest] = error.message.split("\n");
+    printed.push(`| ${kind} | ${surface} | \`${first}\` · ${rest.join(" ").slice(0, 200)} |`);
+    const { name, ...fields } = k.expect;
+    expect(cause).toMatchObject(fields);
+    if (name) expect(cause.name).toBe(name);
+    // The caller and the id the call was about.
+    if (!name) {
+      expect(first.toLowerCase()).toContain(s.caller.toLowerCase());
+      if (kind !== "malformed id")
+        expect(first).toContain(
+          surface.startsWith("Network")
+            ? (k.network ?? emulator().fixtures.emptyNetwork)
+            : (k.node ?? emulator().fixtures.beaconNode),
+        );
+    }
+    expect(error.message).toMatch(k.fix);
+    expect(error.message.match(new RegExp(k.fix.source, "g")) ?? []).toHaveLength(1);
+    if (k.not) expect(error.message).not.toMatch(k.not);
+    // One message per failure: no stack trace, no credential.
+    expect(error.message).not.toMatch(/\n\s+at /);
+    expect(error.message).not.toContain("not-the-key-0000");
+  },
+);
