@@ -11,9 +11,14 @@ import * as path from "path";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine, filesUnder } from "../helpers/engine";
-import { emulatorConfig, EngineRun } from "../helpers/engine-run";
-import { closedPort, pythonEnv } from "../../scripts/bad-days";
+import {
+  describeWithEngine,
+  filesUnder,
+  emulatorConfig,
+  EngineRun,
+  closedPort,
+  pythonEnv,
+} from "../helpers/engine";
 import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
@@ -390,7 +395,7 @@ describeWithEngine()(
         });
         const app = programProject(
           "ci-healthy-app",
-          docBlock("docs/ci.md", "ts", 'requireOutput("rpcUrls")'),
+          docBlock("docs/ci.md", "ts", 'getOutput("rpcUrls")'),
           {
             project: "nodes-app",
           },

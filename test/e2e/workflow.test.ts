@@ -12,8 +12,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { NodeServiceClient } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine, ENGINE_VERSION, filesUnder } from "../helpers/engine";
-import { EngineRun } from "../helpers/engine-run";
+import { describeWithEngine, ENGINE_VERSION, filesUnder, EngineRun } from "../helpers/engine";
 import { diagnostics, programProject } from "../helpers/program-project";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 import {
@@ -57,7 +56,7 @@ function repository(run: EngineRun, emulator: () => RunningEmulator, name: strin
     project: "nodes-infra",
     dir: path.join(root, "infra"),
   });
-  const app = programProject(`${name}-app`, readmeBlock('infra.requireOutput("appConfig")'), {
+  const app = programProject(`${name}-app`, readmeBlock('need("appConfig")'), {
     project: "nodes-app",
     dir: path.join(root, "app"),
   });
