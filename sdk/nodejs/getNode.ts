@@ -24,7 +24,8 @@ export function getNode(args: GetNodeArgs, opts?: pulumi.InvokeOptions): Promise
 export interface GetNodeArgs {
     /**
      * Overall deadline of one call across its attempts and the waits between them, ms. Default
-     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+     * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
      * `BLOCKCHAIN_DEADLINE_MS`.
      */
     deadlineMs?: number;
@@ -163,7 +164,8 @@ export function getNodeOutput(args: GetNodeOutputArgs, opts?: pulumi.InvokeOutpu
 export interface GetNodeOutputArgs {
     /**
      * Overall deadline of one call across its attempts and the waits between them, ms. Default
-     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+     * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
      * `BLOCKCHAIN_DEADLINE_MS`.
      */
     deadlineMs?: pulumi.Input<number | undefined>;

@@ -45,7 +45,8 @@ export interface GetNodesArgs {
     archive?: boolean;
     /**
      * Overall deadline of one call across its attempts and the waits between them, ms. Default
-     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+     * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
      * `BLOCKCHAIN_DEADLINE_MS`.
      */
     deadlineMs?: number;
@@ -185,7 +186,8 @@ export interface GetNodesOutputArgs {
     archive?: pulumi.Input<boolean | undefined>;
     /**
      * Overall deadline of one call across its attempts and the waits between them, ms. Default
-     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+     * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
      * `BLOCKCHAIN_DEADLINE_MS`.
      */
     deadlineMs?: pulumi.Input<number | undefined>;

@@ -59,7 +59,8 @@ export interface ProviderArgs {
     apiUrl?: pulumi.Input<string | undefined>;
     /**
      * Overall deadline of one call across its attempts and the waits between them, ms. Default
-     * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+     * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+     * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
      * `BLOCKCHAIN_DEADLINE_MS`.
      */
     deadlineMs?: pulumi.Input<number | undefined>;

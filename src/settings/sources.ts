@@ -36,7 +36,8 @@ export const SETTINGS = {
   timeoutMs: { type: "number", env: "BLOCKCHAIN_TIMEOUT_MS", min: 1, max: MAX_TIMER_MS, defaultValue: DEFAULT_TIMEOUT_MS },
   /**
    * Overall deadline of one call across its attempts and the waits between them, ms. Default
-   * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+   * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+   * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
    * `BLOCKCHAIN_DEADLINE_MS`.
    */
   deadlineMs: { type: "number", env: "BLOCKCHAIN_DEADLINE_MS", min: 1, max: MAX_TIMER_MS, defaultValue: DEFAULT_DEADLINE_MS },

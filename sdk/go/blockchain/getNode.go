@@ -24,7 +24,8 @@ func GetNode(ctx *pulumi.Context, args *GetNodeArgs, opts ...pulumi.InvokeOption
 
 type GetNodeArgs struct {
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
@@ -102,7 +103,8 @@ func GetNodeOutput(ctx *pulumi.Context, args GetNodeOutputArgs, opts ...pulumi.I
 
 type GetNodeOutputArgs struct {
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.

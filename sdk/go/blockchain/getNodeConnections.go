@@ -17,7 +17,8 @@ type GetNodeConnectionsArgs struct {
 	// other protocols carry no flag and match neither value.
 	Archive *bool `pulumi:"archive"`
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
@@ -99,7 +100,8 @@ type GetNodeConnectionsOutputArgs struct {
 	// other protocols carry no flag and match neither value.
 	Archive pulumi.BoolPtrInput `pulumi:"archive"`
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),

@@ -28,7 +28,8 @@ type GetNodesArgs struct {
 	// other protocols carry no flag and match neither value.
 	Archive *bool `pulumi:"archive"`
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
@@ -102,7 +103,8 @@ type GetNodesOutputArgs struct {
 	// other protocols carry no flag and match neither value.
 	Archive pulumi.BoolPtrInput `pulumi:"archive"`
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs pulumi.Float64PtrInput `pulumi:"deadlineMs"`
 	// Most nodes to return (default 1000). More matching nodes is an error asking to narrow the

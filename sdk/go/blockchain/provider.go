@@ -41,7 +41,8 @@ type providerArgs struct {
 	// The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
 	ApiUrl *string `pulumi:"apiUrl"`
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs *float64 `pulumi:"deadlineMs"`
 	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
@@ -61,7 +62,8 @@ type ProviderArgs struct {
 	// The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
 	ApiUrl pulumi.StringPtrInput
 	// Overall deadline of one call across its attempts and the waits between them, ms. Default
-	// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+	// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+	// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 	// `BLOCKCHAIN_DEADLINE_MS`.
 	DeadlineMs pulumi.Float64PtrInput
 	// Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of

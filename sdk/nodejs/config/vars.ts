@@ -31,7 +31,8 @@ Object.defineProperty(exports, "apiUrl", {
 
 /**
  * Overall deadline of one call across its attempts and the waits between them, ms. Default
- * 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+ * 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+ * unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
  * `BLOCKCHAIN_DEADLINE_MS`.
  */
 export declare const deadlineMs: number | undefined;

@@ -291,7 +291,8 @@ def get_node(deadline_ms: Optional[_builtins.float] = None,
     Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. Its endpoints and credentials come from `getNodeConnections` with the same `id`.
 
     :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+           unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
            `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
     :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
@@ -350,7 +351,8 @@ def get_node_output(deadline_ms: pulumi.Input[Optional[Optional[_builtins.float]
     Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. Its endpoints and credentials come from `getNodeConnections` with the same `id`.
 
     :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+           unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
            `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: The node's id: `ND-` and digit groups, e.g. `ND-123-456-789`.
     :param _builtins.int max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of

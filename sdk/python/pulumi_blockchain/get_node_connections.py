@@ -80,7 +80,8 @@ def get_node_connections_output(archive: pulumi.Input[Optional[Optional[_builtin
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
     :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+           unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
            `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.str id: One node's id, e.g. `ND-123-456-789`: the result is that node alone (`GET /v1/nodes/{id}/`),
            an unknown id fails. Not together with filters, `orderBy` or `limit`.

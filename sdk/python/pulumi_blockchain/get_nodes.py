@@ -76,7 +76,8 @@ def get_nodes(archive: Optional[_builtins.bool] = None,
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
     :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+           unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
            `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.int limit: Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
            filters, never a silent cut.
@@ -168,7 +169,8 @@ def get_nodes_output(archive: pulumi.Input[Optional[Optional[_builtins.bool]]] =
            an archive mode (Ethereum, Polygon PoS, BNB Smart Chain, Avalanche, Fantom, Tezos): nodes of
            other protocols carry no flag and match neither value.
     :param _builtins.float deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-           60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+           60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+           unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
            `BLOCKCHAIN_DEADLINE_MS`.
     :param _builtins.int limit: Most nodes to return (default 1000). More matching nodes is an error asking to narrow the
            filters, never a silent cut.

@@ -30,7 +30,8 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with `pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.
         :param pulumi.Input[_builtins.str] api_url: The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
         :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-               60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+               60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+               unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
                `BLOCKCHAIN_DEADLINE_MS`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
                idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config
@@ -79,7 +80,8 @@ class ProviderArgs:
     def deadline_ms(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Overall deadline of one call across its attempts and the waits between them, ms. Default
-        60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+        60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+        unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
         `BLOCKCHAIN_DEADLINE_MS`.
         """
         return pulumi.get(self, "deadline_ms")
@@ -137,7 +139,8 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: The API key of the organization, always secret. Stack config `blockchain:apiKey` (set it with `pulumi config set --secret blockchain:apiKey <key>`); when not set, `BLOCKCHAIN_API_KEY`.
         :param pulumi.Input[_builtins.str] api_url: The service's API URL, e.g. `https://api.example.com` (HTTPS; plain HTTP only to this machine). Stack config `blockchain:apiUrl`; when not set, the environment variable `BLOCKCHAIN_API_URL`.
         :param pulumi.Input[_builtins.float] deadline_ms: Overall deadline of one call across its attempts and the waits between them, ms. Default
-               60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+               60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+               unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
                `BLOCKCHAIN_DEADLINE_MS`.
         :param pulumi.Input[_builtins.int] max_retries: Retries after the first attempt of a call (429, 5xx, timeouts and dropped connections of
                idempotent calls). Default 4; an integer from 0 to 100. Defaults to stack config

@@ -22,7 +22,8 @@ func GetApiUrl(ctx *pulumi.Context) string {
 }
 
 // Overall deadline of one call across its attempts and the waits between them, ms. Default
-// 60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+// 60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+// unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
 // `BLOCKCHAIN_DEADLINE_MS`.
 func GetDeadlineMs(ctx *pulumi.Context) float64 {
 	return config.GetFloat64(ctx, "blockchain:deadlineMs")

@@ -38,7 +38,8 @@ class _ExportableConfig(types.ModuleType):
     def deadline_ms(self) -> Optional[float]:
         """
         Overall deadline of one call across its attempts and the waits between them, ms. Default
-        60000; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
+        60000, and 20000 for a write (a rename, a DELETE, a faucet request; `timeoutMs` when longer)
+        unless set; from 1 to 2147483647. Defaults to stack config `blockchain:deadlineMs`, then
         `BLOCKCHAIN_DEADLINE_MS`.
         """
         return __config__.get_float('deadlineMs')
