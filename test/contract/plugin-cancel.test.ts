@@ -1,74 +1,64 @@
 /**
- * The engine's `Cancel`: the plugin's calls in flight (a wait for a node's status, a request the
- * service holds, a faucet send, a rename) end at once, each failing once with one message (the send
- * is recorded as unknown, as at a shutdown; the rename says it may have been applied), nothing is
- * sent after it, and the calls after it are refused.
+ * Calls in flight when a provider must stop. The engine's `Cancel`: the plugin's calls in flight (a
+ * wait for a node's status, a request the service holds, a faucet send, a rename) end at once, each
+ * failing once, nothing is sent after it, later calls are refused. Its engine gone (the stand-in
+ * engine of `engine-parent.ts` SIGKILLed, or its address closing): the provider, Pulumi's
+ * dynamic-provider host or the plugin, exits, sends nothing more, its memory bounded. A rename held
+ * past a write's bound, through the host that hears no Cancel: one PATCH, one failure.
  */
-import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
-import type { IncomingMessage, Server } from "http";
 import * as os from "os";
 import * as path from "path";
 import { NODE_STATUSES } from "../../src/model";
-import { withEmulator } from "../helpers/emulator";
-import { PluginClient, Props, settle } from "../helpers/plugin-client";
+import { providerFor } from "../../src/resources/shell";
+import { recordArrivals, withEmulator } from "../helpers/emulator";
+import { residentMb, underStandInEngine, type EngineParent } from "../helpers/engine-parent";
+import {
+  GRPC_STATUS,
+  PluginClient,
+  Props,
+  serializeProvider,
+  settle,
+  sleep,
+  until,
+} from "../helpers/plugin-client";
 
-const CANCELLED =
-  "the engine cancelled the operation (Cancel): this call was interrupted; run the command again";
+const root = path.resolve(__dirname, "..", "..");
 const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
 const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
-/** Far longer than any bound below: what ends a call here can only be Cancel. */
+/** Far longer than any bound below: what ends a held call here is the provider. */
 const HOLD_MS = 120_000;
 /** Generous bounds: this machine is noisy. */
 const BOUND_MS = 5_000;
+const EXIT_DEADLINE_MS = 20_000;
+/** The matrix's bound on a provider's memory (scripts/bad-days.ts): a runaway passes it in seconds. */
+const RSS_BOUND_MB = 400;
+const PROC = fs.existsSync("/proc/self/status");
 
 const emulator = withEmulator();
-const plugins: PluginClient[] = [];
+const arrivals = recordArrivals(emulator);
+const started: PluginClient[] = [];
 const journals: string[] = [];
+let networkProvider = "";
 
-/** A request as it reached the emulator's server (in this process), and when its connection closed. */
-interface Arrival {
-  method: string;
-  path: string;
-  closedAt?: number;
-}
-let arrivals: Arrival[] = [];
-const onRequest = (message: unknown) => {
-  const { request, server } = message as { request: IncomingMessage; server: Server };
-  const address = server.address();
-  if (typeof address !== "object" || address?.port !== Number(new URL(emulator().url).port)) return;
-  const arrival: Arrival = { method: request.method ?? "", path: (request.url ?? "").split("?")[0] };
-  request.socket.once("close", () => (arrival.closedAt = Date.now()));
-  arrivals.push(arrival);
-};
-
-beforeAll(() => diagnostics.subscribe("http.server.request.start", onRequest));
-afterEach(() => {
-  emulator().setRouteDelays({});
-  arrivals = [];
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js")))
+    throw new Error("dist/ is missing: the contract tier runs the compiled provider; run `npm run build`");
+  networkProvider = await serializeProvider(providerFor("network"));
 });
+afterEach(() => emulator().setRouteDelays({}));
 afterAll(async () => {
-  diagnostics.unsubscribe("http.server.request.start", onRequest);
-  await Promise.all(plugins.map((p) => p.stop()));
+  await Promise.all(started.map((p) => p.stop()));
   for (const dir of journals) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const patches = () => arrivals().filter((a) => a.method === "PATCH");
+const oneLine = (details = "") => expect(details).not.toMatch(/\n/);
 
 /** A plugin configured for the emulator, with timeouts far beyond the test's bounds. */
 async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {
   const plugin = await PluginClient.start({ HOME: process.env.HOME, ...env });
-  plugins.push(plugin);
+  started.push(plugin);
   await plugin.configure({
     apiUrl: emulator().url,
     apiKey: emulator().apiKey,
@@ -78,89 +68,172 @@ async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {
   return plugin;
 }
 
-test("a wait for a node's status and a request held by the service end at Cancel, each failing once; the held request is aborted; later calls are refused", async () => {
-  const plugin = await startPlugin();
-  const node = emulator().fixtures.beaconNode;
-  const status = NODE_STATUSES.find((s) => s !== emulator().admin.getNode(node)!.status)!;
-  const nodePolls = () => arrivals.filter((a) => a.path.includes(node));
+/** A rename of `id` from "before" to `name`, as the engine sends it to either host. */
+function rename(client: PluginClient, dynamic: boolean, id: string, name: string) {
+  const urn = dynamic
+    ? "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:Network::main"
+    : NETWORK_URN;
+  const extra: Props = dynamic ? { __provider: networkProvider } : {};
+  const olds = { networkId: id, name: "before", managedInputs: ["name"], ...extra };
+  return settle(client.update(urn, id, olds, { networkId: id, name, ...extra }));
+}
 
-  const wait = settle(
-    plugin.invoke("blockchain:index:getNode", {
-      id: node,
-      waitFor: { status, timeoutSeconds: 600, intervalSeconds: 0.2 },
-    }),
+describe("Cancel", () => {
+  test("a wait for a node's status and a request held by the service end at once, each failing once; the held request is aborted; later calls are refused", async () => {
+    const plugin = await startPlugin();
+    const node = emulator().fixtures.beaconNode;
+    const status = NODE_STATUSES.find((s) => s !== emulator().admin.getNode(node)!.status)!;
+    const nodePolls = () => arrivals().filter((a) => a.path.includes(node));
+    const waitFor = { status, timeoutSeconds: 600, intervalSeconds: 0.2 };
+    const wait = settle(plugin.invoke("blockchain:index:getNode", { id: node, waitFor }));
+    await until("two polls of the node", () => (nodePolls().length >= 2 ? true : undefined));
+    emulator().setRouteDelays({ networkUpdateMs: HOLD_MS });
+    const id = emulator().fixtures.networkWithNodes;
+    const read = settle(plugin.read(NETWORK_URN, id, { networkId: id }, { networkId: id }));
+    const held = await until("the network read at the service", () => patches()[0]);
+
+    const cancelledAt = Date.now();
+    await plugin.cancel();
+    const [waited, readAnswer] = await Promise.all([wait, read]);
+    expect(Date.now() - cancelledAt).toBeLessThan(BOUND_MS);
+    const cancelled = waited.err!.details!;
+    expect(waited.err).toMatchObject({ code: GRPC_STATUS.UNKNOWN });
+    expect(cancelled).toContain("(Cancel)");
+    oneLine(cancelled);
+    expect(readAnswer.err?.details).toBe(cancelled);
+    expect(plugin.transcript.filter((line) => line === cancelled)).toHaveLength(2);
+    await until("the held request's connection to close", () => held.closedAt, BOUND_MS);
+    // No poll in ten intervals.
+    const polls = nodePolls().length;
+    await sleep(2_000);
+    expect(nodePolls()).toHaveLength(polls);
+
+    const before = arrivals().length;
+    const later = await settle(plugin.invoke("blockchain:index:getNode", { id: node }));
+    expect(later.err?.details).toBe(cancelled);
+    expect(arrivals()).toHaveLength(before);
+    // The engine also sends it before closing a provider.
+    await plugin.cancel();
+  }, 30_000);
+
+  test("a faucet send cut off is recorded as unknown and its journal entry kept, as at a shutdown", async () => {
+    const journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-cancel-journal-"));
+    journals.push(journal);
+    const plugin = await startPlugin({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal });
+    emulator().setRouteDelays({ faucetMs: HOLD_MS });
+    const address = emulator().fixtures.faucetAddress;
+    const create = settle(plugin.create(FAUCET_URN, { address }));
+    const post = await until("the send at the service", () => arrivals().find((a) => a.method === "POST"));
+
+    await plugin.cancel();
+    const created = await create;
+    expect(created.err).toBeUndefined();
+    expect(created.ok?.properties).toMatchObject({ address, outcome: "unknown", amountSent: "" });
+    expect(String(created.ok?.properties.note)).toContain("(Cancel)");
+    // The entry stays: the next run records the send as unknown and never sends again.
+    expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    await until("the held send's connection to close", () => post.closedAt, BOUND_MS);
+    expect(arrivals().filter((a) => a.method === "POST")).toHaveLength(1);
+  }, 30_000);
+
+  test("a rename held by the service: one line naming the network and the name; the PATCH aborted, not sent again", async () => {
+    const plugin = await startPlugin();
+    emulator().setRouteDelays({ networkUpdateMs: HOLD_MS });
+    const id = emulator().fixtures.emptyNetwork;
+    const update = rename(plugin, false, id, "renamed-at-cancel");
+    const patch = await until("the rename at the service", () => patches()[0]);
+
+    await plugin.cancel();
+    const details = (await update).err?.details;
+    for (const token of [id, '"renamed-at-cancel"', "(Cancel)", "may have been applied"])
+      expect(details).toContain(token);
+    oneLine(details);
+    await until("the held rename's connection to close", () => patch.closedAt, BOUND_MS);
+    await sleep(2_000);
+    expect(patches()).toHaveLength(1);
+  }, 30_000);
+});
+
+/** A provider under a stand-in engine, configured, asked for a rename the service holds. */
+async function heldRename(dynamic: boolean) {
+  const plugin = [process.execPath, path.join(root, "bin", "pulumi-resource-blockchain")];
+  const env = { HOME: process.env.HOME, PULUMI_NODEJS_PROJECT: "contract" };
+  const parent: EngineParent = await underStandInEngine(
+    dynamic
+      ? [
+          process.execPath,
+          path.join(path.dirname(require.resolve("@pulumi/pulumi/package.json")), "cmd", "dynamic-provider"),
+        ]
+      : plugin,
+    env,
+    root,
   );
-  await until("two polls of the node", () => (nodePolls().length >= 2 ? true : undefined));
+  started.push(parent.client);
+  await parent.client.configure(
+    dynamic
+      ? { "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey }
+      : { apiUrl: emulator().url, apiKey: emulator().apiKey },
+  );
   emulator().setRouteDelays({ networkUpdateMs: HOLD_MS });
-  const id = emulator().fixtures.networkWithNodes;
-  const props: Props = { networkId: id };
-  const read = settle(plugin.read(NETWORK_URN, id, props, props));
-  const held = await until("the network read at the service", () =>
-    arrivals.find((a) => a.method === "PATCH"),
+  return {
+    parent,
+    start: (name: string) => rename(parent.client, dynamic, emulator().fixtures.emptyNetwork, name),
+  };
+}
+
+/** Waits for the provider to end (sending nothing after `before` arrivals), its memory sampled; the peak, MB. */
+async function endsSilently(pid: number, before: number): Promise<number> {
+  let peak = 0;
+  await until(
+    `the provider (pid ${pid}) to exit`,
+    () => {
+      const mb = residentMb(pid);
+      if (mb === undefined) return true;
+      peak = Math.max(peak, mb);
+      return undefined;
+    },
+    EXIT_DEADLINE_MS,
   );
+  // Not even once it could have retried.
+  await sleep(1_000);
+  expect(arrivals().slice(before)).toEqual([]);
+  return peak;
+}
 
-  const cancelledAt = Date.now();
-  await plugin.cancel();
-  const [waited, readAnswer] = await Promise.all([wait, read]);
-  expect(Date.now() - cancelledAt).toBeLessThan(BOUND_MS);
-  // One answer each, the one message (no stack trace, no second failure in the transcript).
-  expect(waited.err?.details).toBe(CANCELLED);
-  expect(readAnswer.err?.details).toBe(CANCELLED);
-  expect(plugin.transcript.filter((line) => line === CANCELLED)).toHaveLength(2);
-  // The held request's connection was closed by the plugin, long before its timeout.
-  await until("the held request's connection to close", () => held.closedAt, BOUND_MS);
-  // The wait stopped polling: no poll in ten intervals.
-  const polls = nodePolls().length;
-  await sleep(2_000);
-  expect(nodePolls()).toHaveLength(polls);
+(PROC ? describe.each : describe.skip.each)([
+  ["Pulumi's dynamic-provider host", true],
+  ["the plugin", false],
+])("%s, its engine gone", (_name, dynamic) => {
+  test("its engine SIGKILLed during a rename the service holds: it exits, sending nothing more, its memory bounded", async () => {
+    const { parent, start } = await heldRename(dynamic);
+    void start("renamed-while-held");
+    await until("the rename at the service", () => (patches().some((a) => a.complete()) ? true : undefined));
+    const before = arrivals().length;
+    parent.client.kill("SIGKILL");
+    expect(await endsSilently(parent.providerPid, before)).toBeLessThan(RSS_BOUND_MB);
+  }, 60_000);
+});
 
-  // After Cancel, a call is refused with the same message and sends nothing.
-  const before = arrivals.length;
-  const later = await settle(plugin.invoke("blockchain:index:getNode", { id: node }));
-  expect(later.err?.details).toBe(CANCELLED);
-  expect(arrivals).toHaveLength(before);
-  // Cancel may come again (the engine also sends it before closing a provider).
-  await plugin.cancel();
-}, 30_000);
+(PROC ? describe : describe.skip)("Pulumi's dynamic-provider host, its engine alive", () => {
+  test("its engine's address closing (its parent alive, its standard input open) ends it, sending nothing more", async () => {
+    const { parent, start } = await heldRename(true);
+    const renamed = start("renamed-while-held");
+    await until("the rename at the service", () => (patches().some((a) => a.complete()) ? true : undefined));
+    const before = arrivals().length;
+    parent.client.kill("SIGUSR1");
+    await endsSilently(parent.providerPid, before);
+    // The answer could not reach the engine either way: the call ends with the provider.
+    expect((await renamed).err).toBeDefined();
+  }, 60_000);
 
-test("a faucet send cut off by Cancel is recorded as unknown and its journal entry kept, as at a shutdown", async () => {
-  const journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-cancel-journal-"));
-  journals.push(journal);
-  const plugin = await startPlugin({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal });
-  emulator().setRouteDelays({ faucetMs: HOLD_MS });
-  const address = emulator().fixtures.faucetAddress;
-  const create = settle(plugin.create(FAUCET_URN, { address }));
-  const post = await until("the faucet send at the service", () => arrivals.find((a) => a.method === "POST"));
-
-  await plugin.cancel();
-  const created = await create;
-  expect(created.err).toBeUndefined();
-  expect(created.ok?.properties).toMatchObject({ address, outcome: "unknown", amountSent: "" });
-  expect(String(created.ok?.properties.note)).toContain(
-    "was under way when the engine cancelled the operation (Cancel)",
-  );
-  // The entry stays: the next run records the send as unknown and never sends again.
-  expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
-  await until("the held send's connection to close", () => post.closedAt, BOUND_MS);
-  expect(arrivals.filter((a) => a.method === "POST")).toHaveLength(1);
-}, 30_000);
-
-test("a rename held by the service is cut off at Cancel: one line saying it may have been applied; the PATCH aborted, not sent again", async () => {
-  const plugin = await startPlugin();
-  emulator().setRouteDelays({ networkUpdateMs: HOLD_MS });
-  const id = emulator().fixtures.emptyNetwork;
-  const olds: Props = { networkId: id, name: "before", managedInputs: ["name"] };
-  const update = settle(plugin.update(NETWORK_URN, id, olds, { networkId: id, name: "renamed-at-cancel" }));
-  const patch = await until("the rename at the service", () => arrivals.find((a) => a.method === "PATCH"));
-
-  await plugin.cancel();
-  const answer = await update;
-  expect(answer.err?.details).toBe(
-    `updating network ${id}: the engine cancelled the operation (Cancel) while it was in flight; ` +
-      'the rename to "renamed-at-cancel" may have been applied by the service; `pulumi refresh` shows what it holds',
-  );
-  await until("the held rename's connection to close", () => patch.closedAt, BOUND_MS);
-  // Not sent again: one PATCH in all, also after the time a retry would have taken.
-  await sleep(2_000);
-  expect(arrivals.filter((a) => a.method === "PATCH")).toHaveLength(1);
-}, 30_000);
+  test("a rename the service holds past a write's bound: one PATCH, one line naming the network and the name, no limit to raise, no wait logged", async () => {
+    const { parent, start } = await heldRename(true);
+    const details = (await start("renamed-past-bound")).err?.details;
+    for (const token of [emulator().fixtures.emptyNetwork, '"renamed-past-bound"', "may have been applied"])
+      expect(details).toContain(token);
+    oneLine(details);
+    expect(details).not.toMatch(/deadlineMs|timeoutMs|raise/i);
+    expect(patches()).toHaveLength(1);
+    expect(parent.logged().filter((line) => /waiting/.test(line))).toEqual([]);
+  }, 60_000);
+});

@@ -1,120 +1,193 @@
 /**
- * The plugin logs each wait before a retry through the engine's `Log` call (at the address passed
- * as its last argument, or sent by `Attach`), on the resource of the call; the engine here is a
- * fake that records it.
+ * The plugin speaks through the engine's `Log` (at the address passed as its last argument, or sent
+ * by `Attach`; a stand-in engine records it here): each wait before a retry, on the call's resource;
+ * the nodes a healthy set (`verify.minVerified`) leaves out, in one warning. Its hints spell
+ * arguments as the program's language does, told by the `Pulumi.yaml` of the folder it runs in.
  */
-import { createRequire } from "module";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
-import { PluginClient } from "../helpers/plugin-client";
+import {
+  fakeEngine,
+  failure,
+  isSecret,
+  LOG_SEVERITY,
+  PluginClient,
+  secret,
+  type Props,
+} from "../helpers/plugin-client";
 
-const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-const grpc: typeof import("@grpc/grpc-js") = sdkRequire("@grpc/grpc-js");
-const engineRpc = sdkRequire("./proto/engine_grpc_pb");
-const engineProto = sdkRequire("./proto/engine_pb");
-const { Empty } = sdkRequire("google-protobuf/google/protobuf/empty_pb");
-
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 const NETWORK_URN = "urn:pulumi:dev::log::blockchain:index:Network::main";
+const [A, B, C, D] = ["ND-100-000-001", "ND-100-000-002", "ND-100-000-003", "ND-100-000-004"];
 
-interface Logged {
-  severity: number;
-  message: string;
-  urn: string;
+const emulator = withEmulator({ seed: 11, quiet: true });
+let engine: Awaited<ReturnType<typeof fakeEngine>>;
+let dir: string;
+const plugins: PluginClient[] = [];
+
+beforeAll(async () => {
+  engine = await fakeEngine();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-engine-log-"));
+});
+afterAll(async () => {
+  await Promise.all(plugins.map((p) => p.stop()));
+  await engine.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** The plugin in a program folder whose Pulumi.yaml says `runtime`; `attach`: the engine's address by Attach. */
+async function pluginFor(runtime: string, options: { attach?: boolean; args?: string[] } = {}) {
+  const cwd = fs.mkdtempSync(path.join(dir, `${runtime}-`));
+  fs.writeFileSync(path.join(cwd, "Pulumi.yaml"), `name: app\nruntime: ${runtime}\n`);
+  const args = options.attach ? [] : [...(options.args ?? []), engine.address];
+  const plugin = await PluginClient.start({ HOME: process.env.HOME }, undefined, args, { cwd });
+  plugins.push(plugin);
+  if (options.attach) await plugin.attach(engine.address);
+  return plugin;
 }
 
-/** A fake engine that records every `Log` call. */
-async function fakeEngine(): Promise<{ address: string; logged: Logged[]; close: () => Promise<void> }> {
-  const logged: Logged[] = [];
-  const server = new grpc.Server();
-  type Callback = import("@grpc/grpc-js").sendUnaryData<unknown>;
-  interface LogRequest {
-    getSeverity(): number;
-    getMessage(): string;
-    getUrn(): string;
-  }
-  const unimplemented = (_call: unknown, callback: Callback) =>
-    callback({ code: grpc.status.UNIMPLEMENTED, details: "not in this fake" });
-  server.addService(engineRpc.EngineService, {
-    log: (call: { request: LogRequest }, callback: Callback) => {
-      logged.push({
-        severity: call.request.getSeverity(),
-        message: call.request.getMessage(),
-        urn: call.request.getUrn(),
-      });
-      callback(null, new Empty());
-    },
-    getRootResource: unimplemented,
-    setRootResource: unimplemented,
-    startDebugging: unimplemented,
-    requirePulumiVersion: unimplemented,
-  });
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
-  return {
-    address: `127.0.0.1:${port}`,
-    logged,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
-  };
-}
+const configure = (plugin: PluginClient, more: Props = {}) =>
+  plugin.configure({ apiUrl: emulator().url, apiKey: secret(emulator().apiKey), ...more });
 
-const emulator = withEmulator();
+describe("a 429 during a refresh: the wait is logged once, through the engine, on the resource, before the error", () => {
+  afterEach(() => emulator().setFaults({}));
 
-test("a 429 during a refresh: the wait is logged once, through the engine, on the resource, before the error", async () => {
-  const engine = await fakeEngine();
-  const plugin = await PluginClient.start({ HOME: process.env.HOME }, undefined, [
-    "--logtostderr",
-    "-v=1",
-    engine.address,
-  ]);
-  try {
-    await plugin.configure({
-      apiUrl: emulator().url,
-      apiKey: { [SIG_KEY]: SECRET_SIG, value: emulator().apiKey },
-      maxRetries: 1,
-    });
+  test.each([
+    ["the engine's address as its last argument, --logtostderr -v=1", { args: ["--logtostderr", "-v=1"] }],
+    ["no engine address at start (PULUMI_DEBUG_PROVIDERS), then Attach", { attach: true }],
+  ])("%s", async (_how, options) => {
+    const plugin = await pluginFor("yaml", options);
+    await configure(plugin, { maxRetries: 1 });
+    engine.logged.length = 0;
     emulator().setFaults({ rate429: 1, retryAfterSeconds: 1, match: { path: "/v1/networks/" } });
     const id = emulator().fixtures.networkWithNodes;
-    const error = await plugin.read(NETWORK_URN, id, { networkId: id }, { networkId: id }).then(
-      () => undefined,
-      (e: Error & { details: string }) => e,
-    );
-    expect(error?.details).toMatch(/429/);
-    const waits = engine.logged.filter((l) => /waiting/.test(l.message));
-    expect(waits).toEqual([
+    const error = await failure(plugin.read(NETWORK_URN, id, { networkId: id }, { networkId: id }));
+    expect(error.details).toMatch(/\b429\b/);
+    expect(engine.logged.filter((l) => /waiting/.test(l.message))).toEqual([
       {
-        severity: engineProto.LogSeverity.INFO,
-        message: `Network main ${id}: the service answered 429; waiting 1 s before attempt 2 of 2`,
+        severity: LOG_SEVERITY.INFO,
+        message: expect.stringMatching(new RegExp(`${id}.*\\b429\\b.*\\b1 s\\b.*\\b2 of 2\\b`)),
         urn: NETWORK_URN,
       },
     ]);
-    expect(plugin.stderr()).not.toContain("waiting 1 s");
-  } finally {
-    emulator().setFaults({});
-    await plugin.stop();
-    await engine.close();
-  }
+    expect(plugin.stderr()).not.toContain("waiting");
+  });
 });
 
-test("Attach: a plugin started with no engine address (PULUMI_DEBUG_PROVIDERS) logs through the engine it is attached to", async () => {
-  const engine = await fakeEngine();
-  const plugin = await PluginClient.start({ HOME: process.env.HOME });
-  try {
-    await plugin.attach(engine.address);
-    await plugin.configure({ apiUrl: emulator().url, apiKey: emulator().apiKey, maxRetries: 1 });
-    emulator().setFaults({ rate429: 1, retryAfterSeconds: 1, match: { path: "/v1/networks/" } });
-    const id = emulator().fixtures.networkWithNodes;
-    await plugin.read(NETWORK_URN, id, { networkId: id }, { networkId: id }).catch(() => undefined);
-    expect(engine.logged.filter((l) => /waiting 1 s/.test(l.message))).toEqual([
-      expect.objectContaining({ severity: engineProto.LogSeverity.INFO, urn: NETWORK_URN }),
-    ]);
-    expect(plugin.stderr()).not.toContain("waiting 1 s");
-  } finally {
-    emulator().setFaults({});
-    await plugin.stop();
-    await engine.close();
+describe("a healthy set through Invoke: one node refusing, one stalled 900 s, one 40 s (accepted)", () => {
+  /** Every line, answer and error of the block, for the audit at its end. */
+  const said: string[] = [];
+  const answers: unknown[] = [];
+  let before: Record<string, NodeEndpointBehaviour>;
+  beforeEach(() => {
+    said.push(...engine.logged.splice(0).map((l) => l.message));
+    before = Object.fromEntries([A, B, C, D].map((id) => [id, emulator().admin.nodeEndpoint(id)!]));
+    emulator().admin.setNodeEndpoint(A, { stalledSeconds: 40 });
+    emulator().admin.setNodeEndpoint(B, { answer: "refuse" });
+    emulator().admin.setNodeEndpoint(C, { stalledSeconds: 900 });
+  });
+  afterEach(() => {
+    for (const [id, behaviour] of Object.entries(before)) emulator().admin.setNodeEndpoint(id, behaviour);
+  });
+
+  const warnings = () => engine.logged.filter((l) => l.severity === LOG_SEVERITY.WARNING);
+  const network = () => emulator().fixtures.networkWithNodes;
+
+  async function invoke(runtime: string, tok: string, args: Props): Promise<Props> {
+    const plugin = await pluginFor(runtime);
+    await configure(plugin);
+    const { return: ret } = await plugin.invoke(tok, args);
+    answers.push(ret);
+    return ret;
   }
+  async function refused(runtime: string, tok: string, args: Props): Promise<string> {
+    const { details } = await failure(invoke(runtime, tok, args));
+    answers.push(details);
+    expect(details).not.toMatch(/\n\s+at |\/node\//);
+    return details;
+  }
+
+  test("getNodes with minVerified 2 (YAML): the two that pass, freshest first; one warning names both left out", async () => {
+    const ret = await invoke("yaml", "blockchain:index:getNodes", {
+      network: network(),
+      verify: { minVerified: 2 },
+    });
+    const nodes = ret.nodes as Array<Props & { verified: Props }>;
+    expect(nodes.map((n) => n.id)).toEqual([D, A]);
+    expect(nodes[0].verified.headAgeSeconds as number).toBeLessThan(
+      nodes[1].verified.headAgeSeconds as number,
+    );
+    expect(Object.keys(nodes[0].verified).sort()).toEqual([
+      "chainId",
+      "checkedAt",
+      "headAgeSeconds",
+      "headBlock",
+      "latencyMs",
+    ]);
+    expect(warnings()).toHaveLength(1);
+    const [{ message }] = warnings();
+    expect(message).toMatch(/^getNodes: 2 of 4 .*minVerified 2\b/);
+    expect(message).toContain(`${B}: `);
+    expect(message).toMatch(new RegExp(`${C}: [^;]*\\b9\\d\\d s\\b`));
+    for (const id of [A, D]) expect(message).not.toContain(id);
+  });
+
+  test("getNodeConnections with the same verify (Go): the healthy set's connections, in its order, secret", async () => {
+    const ret = await invoke("go", "blockchain:index:getNodeConnections", {
+      network: network(),
+      verify: { minVerified: 2 },
+    });
+    expect(isSecret(ret.connections)).toBe(true);
+    const connections = (ret.connections as { value: Array<{ id: string; httpsEndpoint: string }> }).value;
+    expect(connections.map((c) => c.id)).toEqual([D, A]);
+    expect(connections[0].httpsEndpoint).toContain("/node/");
+    expect(warnings()).toHaveLength(1);
+    expect(JSON.stringify(engine.logged)).not.toContain("/node/");
+  });
+
+  test("fewer pass than asked: one failure, no warning; its hints in the schema's spelling for YAML, snake_case for Python", async () => {
+    const yaml = await refused("yaml", "blockchain:index:getNodes", {
+      network: network(),
+      verify: { minVerified: 3 },
+    });
+    const python = await refused("python", "blockchain:index:getNodes", {
+      network: network(),
+      verify: { min_verified: 3 },
+    });
+    for (const details of [yaml, python])
+      expect(details).toMatch(new RegExp(`^getNodes: 2 of 4 .*\\b3\\b.*${B}: `));
+    for (const field of ["verify.minVerified", "verify.maxHeadAgeSeconds"]) expect(yaml).toContain(field);
+    for (const field of ["verify.min_verified", "verify.max_head_age_seconds", "verify.timeout_seconds"])
+      expect(python).toContain(field);
+    expect(python).not.toMatch(/minVerified|maxHeadAgeSeconds|timeoutSeconds/);
+    expect(warnings()).toEqual([]);
+  });
+
+  test("getNode refuses a minVerified above 1 (Python), naming it as Python spells it and getNodes", async () => {
+    const details = await refused("python", "blockchain:index:getNode", {
+      id: A,
+      verify: { min_verified: 2 },
+    });
+    expect(details).toContain("verify.min_verified");
+    expect(details).toContain("getNodes");
+  });
+
+  test("no warning, error or answer held a credential outside a secret", () => {
+    const plain = (value: unknown): string[] =>
+      typeof value === "string"
+        ? [value]
+        : !value || typeof value !== "object" || isSecret(value)
+          ? []
+          : Object.values(value).flatMap(plain);
+    const all = [...said, ...engine.logged.map((l) => l.message), ...plain(answers)];
+    expect(all.some((s) => s.includes(B))).toBe(true);
+    expect(
+      emulator()
+        .secrets()
+        .filter((s) => all.some((m) => m.includes(s))),
+    ).toEqual([]);
+    expect(plugins.flatMap((p) => p.transcript).join("\n")).not.toContain(emulator().apiKey);
+  });
 });

@@ -1,4 +1,5 @@
 /** The emulator in tests: started for a block of tests by {@link withEmulator}, spoken to over HTTP. */
+import * as diagnostics from "diagnostics_channel";
 import * as http from "http";
 import type { WireNode } from "../../src/model";
 import { startEmulator } from "../../src/emulator";
@@ -130,4 +131,36 @@ export async function listAll(emulator: RunningEmulator, query = "", key?: strin
   }
   if (nodes.length !== count) throw new Error(`collected ${nodes.length} nodes, count says ${count}`);
   return nodes;
+}
+
+/** A request as it reached an emulator's server in this process. */
+export interface Arrival {
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  /** Whether its whole body has been read. */
+  complete(): boolean;
+  /** When its connection closed. */
+  closedAt?: number;
+}
+
+/**
+ * Records the requests that reach `emulator()`'s server in this process (node's
+ * `http.server.request.start` channel) during each test of the enclosing block; cleared after each.
+ */
+export function recordArrivals(emulator: () => RunningEmulator): () => Arrival[] {
+  let arrivals: Arrival[] = [];
+  const onRequest = (message: unknown) => {
+    const { request, server } = message as { request: http.IncomingMessage; server: http.Server };
+    const address = server.address();
+    if (typeof address !== "object" || address?.port !== Number(new URL(emulator().url).port)) return;
+    const path = (request.url ?? "").split("?")[0];
+    const arrival: Arrival = { method: request.method ?? "", path, complete: () => request.complete };
+    request.socket.once("close", () => (arrival.closedAt = Date.now()));
+    arrivals.push(arrival);
+  };
+  beforeAll(() => diagnostics.subscribe("http.server.request.start", onRequest));
+  afterEach(() => void (arrivals = []));
+  afterAll(() => diagnostics.unsubscribe("http.server.request.start", onRequest));
+  return () => arrivals;
 }

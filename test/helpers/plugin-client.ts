@@ -34,6 +34,84 @@ export const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
     (err: Error) => ({ err }),
   );
 
+/** A gRPC error: its status `code` and its `details` (the provider's message). */
+export type GrpcError = Error & { details: string; code: number };
+
+/** The gRPC error of a call that must fail. */
+export async function failure(promise: Promise<unknown>): Promise<GrpcError> {
+  const { err } = await settle(promise);
+  if (!err) throw new Error("expected the call to fail, it succeeded");
+  return err as GrpcError;
+}
+
+/** gRPC's status codes by name (`UNKNOWN`, `UNIMPLEMENTED`, ...). */
+export const GRPC_STATUS = grpc.status;
+
+/** The protocol's secret wrapper: a value wrapped as `{ [SIG_KEY]: SECRET_SIG, value }`. */
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+export const isSecret = (value: unknown): value is { value: unknown } =>
+  typeof value === "object" && value !== null && (value as Props)[SIG_KEY] === SECRET_SIG;
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The first value `probe` gives other than undefined, polled every 20 ms; fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (let value = probe(); ; value = probe()) {
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** A line sent to the engine's `Log`. */
+export interface Logged {
+  severity: number;
+  message: string;
+  urn: string;
+}
+
+/** The engine's log severities by name (`INFO`, `WARNING`, ...). */
+export const LOG_SEVERITY: Record<string, number> = sdkRequire("./proto/engine_pb").LogSeverity;
+
+/** A stand-in engine in this process on 127.0.0.1, recording every `Log` call (its other calls unimplemented). */
+export async function fakeEngine(): Promise<{
+  address: string;
+  logged: Logged[];
+  close(): Promise<void>;
+  /** Closes at once, calls in flight and all. */
+  kill(): void;
+}> {
+  const logged: Logged[] = [];
+  const server = new grpc.Server();
+  type Callback = import("@grpc/grpc-js").sendUnaryData<unknown>;
+  const none = (_call: unknown, callback: Callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: "not in this stand-in" });
+  server.addService(sdkRequire("./proto/engine_grpc_pb").EngineService, {
+    log: ({ request: r }: { request: any }, callback: Callback) => {
+      logged.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn() });
+      callback(null, new Empty());
+    },
+    getRootResource: none,
+    setRootResource: none,
+    startDebugging: none,
+    requirePulumiVersion: none,
+  });
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
+      e ? reject(e) : resolve(p),
+    ),
+  );
+  return {
+    address: `127.0.0.1:${port}`,
+    logged,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    kill: () => server.forceShutdown(),
+  };
+}
+
 /** A `check` failure. */
 export interface Failure {
   property: string;
