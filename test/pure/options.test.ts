@@ -1,4 +1,4 @@
-/** Client options checked at construction: a bad one is an InvalidInputError naming it; no key echoed. */
+/** Client options, the API URL and the settings read for a call: each refusal names its field, never a key. */
 import util from "node:util";
 import fc from "fast-check";
 import {
@@ -7,62 +7,73 @@ import {
   MAX_TIMER_MS,
   NodeServiceClient,
   NodeServiceClientOptions,
+  NotFoundError,
+  UnauthorizedError,
 } from "../../src/api";
-import { CLIENT_OPTION_NAMES, checkOptions } from "../../src/api/options";
+import { createApiError } from "../../src/api/errors";
+import { checkOptions } from "../../src/api/options";
+import { apiUrl, checkApiUrl, isLoopbackHost, parseApiUrl } from "../../src/api/url";
+import {
+  ConfigReader,
+  overridesEnvKey,
+  readCallSettings,
+  resolveSettings,
+  reviewStackConfig,
+  SettingSource,
+  SettingsError,
+  settingFix,
+  stackConfigWarnings,
+  UNKNOWN,
+  withClient,
+  withSettingHints,
+} from "../../src/settings";
+import { recordingFetch } from "../helpers/client";
 
 const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
 const BASE = { apiUrl: "https://api.example.com", apiKey: KEY };
+const config = (values: Record<string, string>) => (key: string) => values[key];
 
-function thrown(options: unknown): unknown {
+function thrown(options: unknown): InvalidInputError {
   try {
     new NodeServiceClient(options as NodeServiceClientOptions);
   } catch (error) {
-    return error;
+    return error as InvalidInputError;
   }
-  return undefined;
+  return undefined as never;
 }
 
 /** Every way an error ends up in a log. */
-const renderings = (e: unknown) => {
-  const error = e as Error;
-  return [
-    error.message,
-    String(error.stack),
-    String(error),
-    JSON.stringify(error),
-    util.inspect(error, { depth: 10, showHidden: true }),
-  ];
-};
+const renderings = (error: Error) => [
+  error.message,
+  String(error.stack),
+  String(error),
+  JSON.stringify(error),
+  util.inspect(error, { depth: 10, showHidden: true }),
+];
 
-function expectNoEcho(error: unknown, secret: string): void {
+function expectNoEcho(error: Error, secret: string): void {
   for (const text of renderings(error)) expect(text).not.toContain(secret);
 }
 
-/** Builds a client with `extra` options and returns the error it throws. */
-function refusal(extra: Record<string, unknown>): InvalidInputError {
-  const e = thrown({ ...BASE, ...extra }) as InvalidInputError;
+/** The error of a client built with `extra` options: an InvalidInputError, nothing sent, the key not shown. */
+function refusal(extra: Record<string, unknown>, field?: string): InvalidInputError {
+  const e = thrown({ ...BASE, ...extra });
   expect(e).toBeInstanceOf(InvalidInputError);
   expect(e.attempts).toBe(0);
   expectNoEcho(e, KEY);
+  if (field) expect(Object.keys(e.fields ?? {})).toEqual([field]);
   return e;
 }
 
-describe("values", () => {
+describe("option values", () => {
   it.each([
     ["timeoutMs", Infinity],
     ["timeoutMs", MAX_TIMER_MS + 1],
-    ["deadlineMs", 2 ** 32],
-  ])("%s = %p: refused, the message gives the maximum", (field, value) => {
-    const e = refusal({ [field]: value });
-    expect(e.message).toContain(`${field}: got ${String(value)}; expected a positive number`);
-    expect(e.message).toContain(`at most ${MAX_TIMER_MS}`);
-  });
-
-  it.each([
     ["timeoutMs", NaN],
     ["timeoutMs", 0],
     ["timeoutMs", "30000"],
     ["timeoutMs", null],
+    ["deadlineMs", 2 ** 32],
     ["deadlineMs", -5],
     ["deadlineMs", -Infinity],
     ["retry.baseDelayMs", -1],
@@ -83,10 +94,17 @@ describe("values", () => {
     ["onWait", 5],
   ])("%s = %p is refused, naming it", (field, value) => {
     const extra = field.startsWith("retry.") ? { retry: { [field.slice(6)]: value } } : { [field]: value };
-    const e = refusal(extra);
+    const e = refusal(extra, field);
     expect(e.code).toBe("invalid_option");
-    expect(Object.keys(e.fields ?? {})).toEqual([field]);
-    expect(e.message).toMatch(new RegExp(`\\n  ${field.replace(".", "\\.")}: got .*; expected `));
+    expect(e.fields?.[field]).toEqual([expect.stringMatching(/^got /)]);
+  });
+
+  it.each([
+    ["timeoutMs", Infinity],
+    ["timeoutMs", MAX_TIMER_MS + 1],
+    ["deadlineMs", 2 ** 32],
+  ])("%s = %p: the refusal gives the maximum", (field, value) => {
+    expect(refusal({ [field]: value }, field).fields?.[field][0]).toContain(String(MAX_TIMER_MS));
   });
 
   it("accepts the edges of every range", () => {
@@ -116,34 +134,30 @@ describe("values", () => {
       timeoutMs: [expect.stringMatching(/^got a symbol; /)],
       deadlineMs: [expect.stringMatching(/^got 10n; /)],
       "retry.maxRetries": [expect.stringMatching(/^got -1; /)],
-      fetch: ["got {}; expected a function"],
+      fetch: [expect.stringMatching(/^got \{\}; /)],
     });
   });
 
   it("retry must be an object or false; the options an object, a string given as options not echoed", () => {
-    for (const retry of [true, 3, "yes", null, []]) {
-      expect(refusal({ retry }).message).toMatch(
-        /retry: got .*; expected an object of retry settings, or false/,
-      );
-    }
+    for (const retry of [true, 3, "yes", null, []]) refusal({ retry }, "retry");
     for (const options of [undefined, null, 42, [], KEY]) {
-      const e = thrown(options) as InvalidInputError;
+      const e = thrown(options);
       expect(e.fields).toHaveProperty("options");
       expectNoEcho(e, KEY);
     }
   });
 
   it("defaults are filled in, given values win, and the key is in no data property", () => {
-    const sleepless = checkOptions(BASE);
-    expect(sleepless).toMatchObject({
+    const defaults = checkOptions(BASE);
+    expect(defaults).toMatchObject({
       timeoutMs: 20_000,
       deadlineMs: 60_000,
       maxAttempts: 5,
       maxRequestsPerSecond: 0,
       maxConcurrentRequests: 8,
     });
-    expect(sleepless.authorization()).toBe(`Bearer ${KEY}`);
-    expect(JSON.stringify(sleepless)).not.toContain(KEY);
+    expect(defaults.authorization()).toBe(`Bearer ${KEY}`);
+    expect(JSON.stringify(defaults)).not.toContain(KEY);
     const given = checkOptions({
       ...BASE,
       apiKey: `  ${KEY}\n`,
@@ -154,26 +168,36 @@ describe("values", () => {
     expect(given.authorization()).toBe(`Bearer ${KEY}`);
     expect(checkOptions({ ...BASE, retry: false }).maxAttempts).toBe(1);
   });
+
+  it("a 1 MB name filter, API URL or API key is refused before anything is sent, naming it and its size", async () => {
+    const { fetch, calls } = recordingFetch();
+    const client = new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "k-123456", fetch });
+    const e = (await client
+      .listAllNodes({ name: "n".repeat(1 << 20) }, { limit: 10 })
+      .catch((x) => x)) as InvalidInputError;
+    expect(e).toBeInstanceOf(InvalidInputError);
+    expect(e.fields?.name?.[0]).toContain("1048576");
+    const url = thrown({ apiUrl: `https://api.example.com/${"p".repeat(1 << 20)}`, apiKey: "k-123456" });
+    expect(url.fields?.apiUrl?.[0]).toContain("2048");
+    const key = thrown({ apiUrl: "https://api.example.com", apiKey: "k".repeat(1 << 20) });
+    expect(key.fields?.apiKey?.[0]).toMatch(/1048576.*1024/);
+    expect(calls).toEqual([]);
+  });
 });
 
-describe("names", () => {
-  it("a typo is refused with the known options and the one it resembles; retry settings too", () => {
-    const e = refusal({ timeoutMS: 5000 });
-    expect(e.message).toContain("timeoutMS: unknown option (did you mean timeoutMs?)");
-    expect(e.message).toContain(`expected one of ${CLIENT_OPTION_NAMES.join(", ")}`);
-    expect(refusal({ retry: { maxRetry: 3 } }).message).toContain("did you mean retry.maxRetries?");
-    expect(refusal({ apiUrl: undefined, apiURL: BASE.apiUrl }).message).toContain(
-      "apiURL: unknown option (did you mean apiUrl?)",
-    );
+describe("option names", () => {
+  it("a typo is refused with the option it resembles; retry settings too", () => {
+    expect(refusal({ timeoutMS: 5000 }, "timeoutMS").fields?.timeoutMS[0]).toContain("timeoutMs?");
+    expect(refusal({ retry: { maxRetry: 3 } }, "retry.maxRetry").message).toContain("retry.maxRetries?");
+    expect(refusal({ apiUrl: undefined, apiURL: BASE.apiUrl }).fields?.apiURL[0]).toContain("apiUrl?");
   });
 
   it("options only tests ever set are unknown", () => {
-    for (const name of ["sleep", "now", "random", "maxResponseBytes"])
-      expect(refusal({ [name]: 1 }).fields).toHaveProperty([name]);
-    expect(refusal({ retry: { jitter: false } }).fields).toHaveProperty(["retry.jitter"]);
+    for (const name of ["sleep", "now", "random", "maxResponseBytes"]) refusal({ [name]: 1 }, name);
+    refusal({ retry: { jitter: false } }, "retry.jitter");
   });
 
-  it("the value of an unknown option is never shown; Object.prototype names are unknown; inherited values are not read", () => {
+  it("an unknown option's value is never shown; Object.prototype names are unknown; inherited values are not read", () => {
     expect(refusal({ token: "sk-other-secret-0123456789" }).message).not.toContain("sk-other-secret");
     const e = refusal(JSON.parse('{"constructor": 1, "__proto__": 2, "toString": 3}'));
     expect(Object.keys(e.fields ?? {}).sort()).toEqual(["__proto__", "constructor", "toString"]);
@@ -183,22 +207,20 @@ describe("names", () => {
 
 describe("the API key", () => {
   it.each([
-    ["a tab", `${KEY.slice(0, 11)}\t${KEY.slice(11)}`, "a control character at position 12"],
-    ["a CR", `${KEY.slice(0, 4)}\r${KEY.slice(4)}`, "a line break at position 5"],
-    ["a LF", `${KEY.slice(0, 4)}\n${KEY.slice(4)}`, "a line break at position 5"],
-    ["a NUL", `${KEY}\u0000x`, "a control character at position 33"],
-    ["a DEL", `${KEY.slice(0, 2)}\u007f${KEY.slice(2)}`, "a control character at position 3"],
-    ["a no-break space", `${KEY.slice(0, 8)}\u00a0${KEY.slice(8)}`, "a non-ASCII character at position 9"],
-    ["an emoji", `🔑${KEY}`, "a non-ASCII character at position 1"],
-    ["a zero-width space", `${KEY.slice(0, 3)}\u200b${KEY.slice(3)}`, "a non-ASCII character at position 4"],
-    ["a lone surrogate", `${KEY}\ud800`, "a non-ASCII character at position 33"],
-  ])("with %s is refused, saying where, never showing it", (_name, apiKey, where) => {
-    const e = thrown({ apiUrl: BASE.apiUrl, apiKey }) as InvalidInputError;
+    ["a tab", `${KEY.slice(0, 11)}\t${KEY.slice(11)}`, 12],
+    ["a CR", `${KEY.slice(0, 4)}\r${KEY.slice(4)}`, 5],
+    ["a LF", `${KEY.slice(0, 4)}\n${KEY.slice(4)}`, 5],
+    ["a NUL", `${KEY}\u0000x`, 33],
+    ["a DEL", `${KEY.slice(0, 2)}\u007f${KEY.slice(2)}`, 3],
+    ["a no-break space", `${KEY.slice(0, 8)}\u00a0${KEY.slice(8)}`, 9],
+    ["an emoji", `🔑${KEY}`, 1],
+    ["a zero-width space", `${KEY.slice(0, 3)}\u200b${KEY.slice(3)}`, 4],
+    ["a lone surrogate", `${KEY}\ud800`, 33],
+  ])("with %s is refused, saying where (position %#), never showing it", (_name, apiKey, position) => {
+    const e = thrown({ apiUrl: BASE.apiUrl, apiKey });
     expect(e.code).toBe("invalid_api_key");
     expect(Object.keys(e.fields ?? {})).toEqual(["apiKey"]);
-    expect(e.message).toContain(
-      `the API key contains a character that cannot be sent in an HTTP header (${where}`,
-    );
+    expect(e.fields?.apiKey[0]).toMatch(new RegExp(`position ${position}\\b`));
     expectNoEcho(e, apiKey);
     expectNoEcho(e, KEY.slice(0, 8));
   });
@@ -210,11 +232,10 @@ describe("the API key", () => {
       "a-b_c.d~e+f/g=",
       "!\"#$%&'()*,;<>?@[\\]^`{|}",
       "two words",
-    ]) {
+    ])
       expect(() => new NodeServiceClient({ apiUrl: BASE.apiUrl, apiKey })).not.toThrow();
-    }
     for (const apiKey of ["", "   ", undefined, null, 12345678901234, ["k"]]) {
-      const e = thrown({ apiUrl: BASE.apiUrl, apiKey }) as InvalidInputError;
+      const e = thrown({ apiUrl: BASE.apiUrl, apiKey });
       expect(e.code).toBe("missing_api_key");
       expect(Object.keys(e.fields ?? {})).toEqual(["apiKey"]);
       expect(e.message).not.toContain("12345678901234");
@@ -235,10 +256,10 @@ describe("the API key", () => {
     // Text also in the same error built with a neutral key is the error's own wording, not an echo.
     const ownWording = (bad: boolean) =>
       renderings(thrown({ apiUrl: BASE.apiUrl, apiKey: "neutral", timeoutMs: bad ? -1 : 0 })).join("\n");
+    const own = [ownWording(true), ownWording(false)];
     fc.assert(
       fc.property(keys, fc.boolean(), (apiKey, badOption) => {
         const error = thrown({ apiUrl: BASE.apiUrl, apiKey, ...(badOption ? { timeoutMs: -1 } : {}) });
-        const own = [ownWording(true), ownWording(false)];
         if (error === undefined) return;
         expect(error).toBeInstanceOf(InvalidInputError);
         for (const secret of [apiKey, apiKey.trim()]) {
@@ -251,7 +272,7 @@ describe("the API key", () => {
 });
 
 describe("a key put in the wrong place is never echoed", () => {
-  const placements: [string, string][] = [
+  it.each([
     ["in the path", `https://api.example.com/${KEY}`],
     ["in the path, with a query", `https://api.example.com/${KEY}?page=1`],
     ["as a fragment", `https://api.example.com/#${KEY}`],
@@ -261,35 +282,28 @@ describe("a key put in the wrong place is never echoed", () => {
     ["as user:password", `https://user:${KEY}@api.example.com`],
     ["over plain http", `http://api.example.com/${KEY}`],
     ["as an ftp path", `ftp://api.example.com/${KEY}`],
-  ];
-
-  it.each(placements)(
-    "%s: with the key as apiKey, with another key and a wrong option, with no key",
-    (_name, apiUrl) => {
-      const e = thrown({ apiUrl, apiKey: KEY }) as InvalidInputError;
-      expect(e.code).toBe("invalid_api_url");
-      expect(Object.keys(e.fields ?? {})).toEqual(["apiUrl"]);
-      expectNoEcho(e, KEY);
-      expectNoEcho(thrown({ apiUrl, apiKey: "another-key-value", timeoutMs: -1 }), KEY);
-      expectNoEcho(thrown({ apiUrl }), KEY);
-    },
-  );
-
-  it("a URL holding the key is refused saying so; a query and a fragment are named, not shown", () => {
-    expect((thrown({ apiUrl: `https://api.example.com/${KEY}`, apiKey: KEY }) as Error).message).toMatch(
-      /the API URL contains the API key; give the key only as apiKey/,
-    );
-    expect(
-      (thrown({ apiUrl: `https://api.example.com/base?k=${KEY}#${KEY}`, apiKey: "x-other" }) as Error)
-        .message,
-    ).toContain('the API URL "https://api.example.com/base" has a query (?…) and a fragment (#…)');
+  ])("%s: with the key as apiKey, with another key and a wrong option, with no key", (_name, apiUrl) => {
+    const e = thrown({ apiUrl, apiKey: KEY });
+    expect(e.code).toBe("invalid_api_url");
+    expect(Object.keys(e.fields ?? {})).toEqual(["apiUrl"]);
+    expectNoEcho(e, KEY);
+    expectNoEcho(thrown({ apiUrl, apiKey: "another-key-value", timeoutMs: -1 }), KEY);
+    expectNoEcho(thrown({ apiUrl }), KEY);
   });
 
-  it("URL and key swapped: neither is echoed, and the hint says they look swapped", () => {
-    const e = thrown({ apiUrl: KEY, apiKey: "https://api.example.com" }) as InvalidInputError;
+  it("a URL holding the key says so; a query and a fragment are named, not shown", () => {
+    expect(thrown({ apiUrl: `https://api.example.com/${KEY}`, apiKey: KEY }).fields?.apiUrl[0]).toContain(
+      "apiKey",
+    );
+    const e = thrown({ apiUrl: `https://api.example.com/base?k=${KEY}#${KEY}`, apiKey: "x-other" });
+    expect(e.fields?.apiUrl[0]).toMatch(/"https:\/\/api\.example\.com\/base".*\(\?…\).*\(#…\)/);
+  });
+
+  it("URL and key swapped: neither is echoed, and the refusal names both settings", () => {
+    const e = thrown({ apiUrl: KEY, apiKey: "https://api.example.com" });
     expect(e.code).toBe("invalid_api_url");
-    expect(e.message).toContain(`is not a valid absolute URL (${KEY.length} characters`);
-    expect(e.message).toContain("were apiUrl and apiKey swapped?");
+    expect(e.fields?.apiUrl[0]).toContain(`(${KEY.length} characters`);
+    expect(e.message).toMatch(/apiUrl and apiKey/);
     expectNoEcho(e, KEY.slice(0, 12));
   });
 
@@ -297,5 +311,298 @@ describe("a key put in the wrong place is never echoed", () => {
     for (const apiUrl of [`sk:${KEY}`, `key.${KEY}:x`, `${KEY}:${KEY}`])
       expectNoEcho(thrown({ apiUrl, apiKey: "whatever-key" }), KEY);
     expectNoEcho(thrown({ apiUrl: `https://${KEY}@api.example.com`, apiKey: `${KEY}\n${KEY}` }), KEY);
+  });
+});
+
+describe("API URL rules", () => {
+  it.each([
+    "https://api.example.com",
+    "https://10.0.0.1:8443/",
+    "https://localhost",
+    "http://localhost:8080",
+    "http://127.0.0.1:1234",
+    "http://127.45.6.7/",
+    "http://[::1]:9000",
+    "http://LOCALHOST",
+  ])("accepts %s (plain http on loopback only)", (url) => {
+    expect(checkApiUrl(url)).toBeUndefined();
+  });
+
+  it.each([
+    ["http://api.example.com", "https://"],
+    ["http://10.0.0.1", "https://"],
+    ["http://128.0.0.1", "https://"],
+    ["http://localhost.evil.com", "https://"],
+    ["not a url", "(9 characters"],
+    ["api.example.com", "(15 characters"],
+    ["https://", "(8 characters"],
+    ["ftp://api.example.com", "ftp:"],
+    ["https://api.example.com/?x=1", "(?…)"],
+    [42, "a number"],
+    [["https://api.example.com"], "an array"],
+  ])("refuses %p, saying %p", (url, token) => {
+    expect(checkApiUrl(url)).toContain(token);
+  });
+
+  it("refuses an empty or missing URL", () => {
+    expect(checkApiUrl("")).toEqual(expect.any(String));
+    expect(checkApiUrl(undefined)).toEqual(expect.any(String));
+  });
+
+  it("loopback detection", () => {
+    expect(["localhost", "127.0.0.1", "127.255.255.254", "[::1]"].every(isLoopbackHost)).toBe(true);
+    expect(["128.0.0.1", "127.0.0", "example.com", "::1x"].some(isLoopbackHost)).toBe(false);
+  });
+
+  it.each([
+    ["https://api.example.com/platform/", "/v1/nodes/", "https://api.example.com/platform/v1/nodes/"],
+    ["https://api.example.com/", "/v1/nodes/", "https://api.example.com/v1/nodes/"],
+    ["https://api.example.com/v1", "/v1/nodes/", "https://api.example.com/v1/nodes/"],
+    ["https://api.example.com/platform/v1/", "/v1/nodes/", "https://api.example.com/platform/v1/nodes/"],
+  ])("%s keeps its path prefix (a /v1 suffix too) and drops a trailing slash: %s", (base, path, url) => {
+    expect(apiUrl(parseApiUrl(base), path)).toBe(url);
+  });
+
+  it("parses origin, base path and href; appends a query", () => {
+    const base = parseApiUrl("https://api.example.com/platform/");
+    expect(base).toEqual({
+      origin: "https://api.example.com",
+      basePath: "/platform",
+      href: "https://api.example.com/platform",
+    });
+    expect(apiUrl(base, "/v1/nodes/", "page=2")).toBe("https://api.example.com/platform/v1/nodes/?page=2");
+  });
+
+  it.each([
+    [`https://api.example.com/?k=${KEY}`, ['"https://api.example.com/"', "(?…)"]],
+    [`https://api.example.com/p#${KEY}`, ['"https://api.example.com/p"', "(#…)"]],
+    [`https://api.example.com/p?${KEY}#${KEY}`, ["(?…)", "(#…)"]],
+    [`https://${KEY}@api.example.com/p`, ['"https://api.example.com/p"', "credentials"]],
+    [`https://u:${KEY}@api.example.com/p?x=1`, ['"https://api.example.com/p"', "credentials"]],
+    [`http://api.example.com/?k=${KEY}`, ["https://api.example.com ("]],
+    [`ftp://api.example.com/${KEY}`, ["ftp:"]],
+    [`https://api.example.com/${KEY}?page=1`, ['"https://api.example.com/[REDACTED]"']],
+  ])("%s: the refusal never echoes a credential", (url, tokens) => {
+    const reason = checkApiUrl(url);
+    for (const token of tokens) expect(reason).toContain(token);
+    expect(reason).not.toContain(KEY);
+  });
+
+  it("input that is not a URL is not shown at all, only its length", () => {
+    for (const text of [KEY, `sk_live_${KEY}`, `  ${KEY} `, `x:${KEY}`, `mailto:${KEY}`]) {
+      const reason = checkApiUrl(text) ?? "";
+      expect(reason).toContain(`(${text.trim().length} characters, not shown`);
+      expect(reason).not.toContain(KEY.slice(0, 6));
+    }
+    expect(checkApiUrl("x")).toContain("(1 character, not shown");
+  });
+
+  it("a host name DNS cannot carry is refused, without quoting it; a plain-http hint shows no key", () => {
+    expect(() => parseApiUrl(`https://${"a".repeat(300)}.com`)).toThrow(/\(304 characters/);
+    expect(() => parseApiUrl(`https://${"b".repeat(64)}.example.com`)).toThrow(/\b63\b/);
+    expect(parseApiUrl(`https://${"c".repeat(63)}.example.com`).origin).toContain("ccc");
+    let message = "";
+    try {
+      parseApiUrl(`http://${KEY}.example.com/`);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("https://");
+    expect(message).not.toContain(KEY);
+  });
+});
+
+describe("settings: arguments beat stack config, which beats the environment", () => {
+  const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
+  const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
+
+  test("resolveSettings: each value and its source; empty values do not count as set", () => {
+    expect(resolveSettings({ apiUrl: "https://arg.example", apiKey: "arg-key" }, cfg, env)).toEqual({
+      apiUrl: "https://arg.example",
+      apiKey: "arg-key",
+      sources: { apiUrl: "argument", apiKey: "argument" },
+    });
+    expect(resolveSettings({ apiKey: "arg-key" }, cfg, env)).toEqual({
+      apiUrl: "https://config.example",
+      apiKey: "arg-key",
+      sources: { apiUrl: "stack config", apiKey: "argument" },
+    });
+    expect(resolveSettings({}, config({}), env)).toMatchObject({
+      ...{ apiUrl: "https://env.example", apiKey: "env-key" },
+      sources: { apiUrl: "environment", apiKey: "environment" },
+    });
+    const blank = resolveSettings({ apiUrl: "", apiKey: "  " }, config({ "blockchain:apiKey": "" }), env);
+    expect(blank).toMatchObject({ apiUrl: "https://env.example", apiKey: "env-key" });
+  });
+
+  test("a missing key or URL names the command that sets it", () => {
+    const run = () => resolveSettings({}, config({}), {});
+    expect(run).toThrow(SettingsError);
+    expect(run).toThrow("--secret blockchain:apiKey");
+    expect(run).toThrow("pulumi config set blockchain:apiUrl");
+    expect(() => resolveSettings({ apiUrl: "https://x.example" }, config({}), {})).not.toThrow(/apiUrl/);
+  });
+
+  test("call settings: timeoutMs, deadlineMs, maxRetries; unset ones are left to the client's defaults", () => {
+    expect(
+      readCallSettings(
+        { timeoutMs: 1000 },
+        config({ "blockchain:timeoutMs": "2000", "blockchain:deadlineMs": "30000" }),
+        { BLOCKCHAIN_TIMEOUT_MS: "3000", BLOCKCHAIN_DEADLINE_MS: "40000", BLOCKCHAIN_MAX_RETRIES: "2" },
+      ),
+    ).toEqual({ values: { timeoutMs: 1000, deadlineMs: 30000, maxRetries: 2 }, problems: [] });
+    expect(readCallSettings({}, config({}), {})).toEqual({ values: {}, problems: [] });
+  });
+
+  test("a wrong call setting names the setting, its source and the fix there", () => {
+    const problems = (args: object, c: ConfigReader | undefined, e: NodeJS.ProcessEnv) =>
+      readCallSettings(args, c, e).problems;
+    const [fromEnv] = problems({}, config({}), { BLOCKCHAIN_MAX_RETRIES: "many" });
+    expect(fromEnv).toMatchObject({ name: "maxRetries", source: "environment" });
+    expect(fromEnv.reason).toContain("BLOCKCHAIN_MAX_RETRIES=8");
+    const [fromConfig] = problems({}, config({ "blockchain:deadlineMs": "0" }), {});
+    expect(fromConfig).toMatchObject({ name: "deadlineMs", source: "stack config" });
+    expect(fromConfig.reason).toContain("`pulumi config set blockchain:deadlineMs 120000`");
+    expect(problems({ timeoutMs: Number.NaN }, undefined, {})).toMatchObject([
+      { name: "timeoutMs", source: "argument" },
+    ]);
+  });
+
+  test("an environment setting's fix: the CI secret in CI, else the shell's export", () => {
+    const inCi = settingFix("apiKey", "environment", false, { CI: "true" });
+    const inShell = settingFix("apiKey", "environment", false, {});
+    for (const fix of [inCi, inShell]) expect(fix).toContain("BLOCKCHAIN_API_KEY");
+    expect(inCi).toContain("CI secret");
+    expect(inCi).not.toContain("export");
+    expect(inShell).toContain("export");
+    expect(settingFix("apiKey", "environment", false, { CI: "false" })).toBe(inShell);
+  });
+
+  test("the environment's key counts as overridden only when it differs from the stack config's", () => {
+    expect(overridesEnvKey({ value: "config-key", source: "stack config" }, env)).toBe(true);
+    expect(overridesEnvKey({ value: "env-key", source: "stack config" }, env)).toBe(false);
+    expect(overridesEnvKey({ value: "arg-key", source: "argument" }, env)).toBe(false);
+    expect(overridesEnvKey({ value: "config-key", source: "stack config" }, {})).toBe(false);
+  });
+});
+
+describe("withClient: the one connection path", () => {
+  const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
+  const saved = {
+    BLOCKCHAIN_API_URL: process.env.BLOCKCHAIN_API_URL,
+    BLOCKCHAIN_API_KEY: process.env.BLOCKCHAIN_API_KEY,
+  };
+  beforeAll(() => Object.assign(process.env, env));
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  test("unknown arguments (preview) fall back to stack config; one client per URL and key", async () => {
+    const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
+    const seen: NodeServiceClient[] = [];
+    await withClient({ apiUrl: UNKNOWN, apiKey: UNKNOWN }, cfg, async (c) => void seen.push(c));
+    await withClient({}, cfg, async (c) => void seen.push(c));
+    await withClient({}, undefined, async (c) => void seen.push(c));
+    expect(seen[0].apiUrl).toMatch(/^https:\/\/config\.example/);
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[2]).not.toBe(seen[0]);
+    expect(seen[2].apiUrl).toMatch(/^https:\/\/env\.example/);
+  });
+
+  test("a missing setting fails before `use` runs, naming the command that sets it", async () => {
+    let ran = false;
+    delete process.env.BLOCKCHAIN_API_KEY;
+    try {
+      const run = withClient({ apiUrl: "https://x.example" }, config({}), async () => void (ran = true));
+      await expect(run).rejects.toThrow(SettingsError);
+      await expect(run).rejects.toThrow("--secret blockchain:apiKey");
+    } finally {
+      process.env.BLOCKCHAIN_API_KEY = env.BLOCKCHAIN_API_KEY;
+    }
+    expect(ran).toBe(false);
+  });
+});
+
+describe("withSettingHints", () => {
+  const sources = (apiKey: SettingSource) => ({ apiUrl: "stack config" as const, apiKey });
+
+  test.each([
+    ["stack config", "`pulumi config set --secret blockchain:apiKey <key>`"],
+    ["environment", "BLOCKCHAIN_API_KEY"],
+    ["argument", "apiKey argument"],
+  ] as const)("a refused key from %s says where it came from, in message, stack and JSON", (source, hint) => {
+    const error = new UnauthorizedError({
+      operation: "getNode",
+      resourceId: "ND-1-2-3",
+      code: "unauthorized",
+      detail: "bad key",
+    });
+    expect(withSettingHints(error, sources(source))).toBe(error);
+    expect(error).toMatchObject({ kind: "unauthorized", operation: "getNode", resourceId: "ND-1-2-3" });
+    expect(error.message).toMatch(/^getNode ND-1-2-3: /);
+    for (const text of [error.message, error.stack, error.toJSON().message]) expect(text).toContain(hint);
+  });
+
+  test("the limit that ran out is named with where a Pulumi user sets it", () => {
+    const error = createApiError({
+      kind: "timeout",
+      code: "deadline_exceeded",
+      operation: "getNodes",
+      detail: "the overall deadline of 60000 ms passed",
+      hint: "Raise deadlineMs.",
+      limit: "deadlineMs",
+    });
+    const hinted = withSettingHints(error, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
+    expect(hinted).toBe(error);
+    expect(hinted.message).toContain("pulumi config set blockchain:deadlineMs");
+    expect(hinted.message).toContain("BLOCKCHAIN_DEADLINE_MS");
+  });
+
+  test("other errors are left as they are", () => {
+    const notFound = new NotFoundError({ operation: "getNode", code: "not_found", detail: "gone" });
+    const before = notFound.message;
+    expect(withSettingHints(notFound, sources("stack config"))).toBe(notFound);
+    expect(notFound.message).toBe(before);
+    const plain = new Error("x");
+    expect(withSettingHints(plain, sources("environment"))).toBe(plain);
+    expect(plain.message).toBe("x");
+  });
+});
+
+describe("the stack config as a whole", () => {
+  const SECRET = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
+
+  test("a key that is no setting is named with the setting it resembles; other namespaces are not looked at", () => {
+    const warnings = stackConfigWarnings({
+      "blockchain:timeoutms": "5000",
+      "blockchain:colour": "blue",
+      "aws:region": "x",
+    });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^stack config blockchain:timeoutms: .*`timeoutMs`\?/);
+    expect(warnings[1]).toMatch(/^stack config blockchain:colour: /);
+    expect(warnings[1]).not.toMatch(/did you mean/);
+  });
+
+  test("an API key in plain text refuses every call, naming the command, never the key; an encrypted one passes", () => {
+    const runtime = (secret: boolean) => ({
+      allConfig: () => ({ "blockchain:apiKey": SECRET }),
+      isConfigSecret: () => secret,
+    });
+    for (let i = 0; i < 2; i++) {
+      let error: Error | undefined;
+      try {
+        reviewStackConfig(runtime(false), () => undefined);
+      } catch (e) {
+        error = e as Error;
+      }
+      expect(error).toBeInstanceOf(SettingsError);
+      expect(error?.message).toContain("--secret blockchain:apiKey");
+      expect(error?.message).not.toContain(SECRET);
+    }
+    expect(() => reviewStackConfig(runtime(true), () => undefined)).not.toThrow();
   });
 });
