@@ -21,8 +21,7 @@ import * as ts from "typescript";
 import { enginePath } from "../../scripts/engine-sandbox";
 import type { RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../helpers/plugin-client";
-import { describeWithEngine } from "../helpers/engine";
-import { changes, emulatorConfig, EngineRun } from "../helpers/engine-run";
+import { describeWithEngine, changes, emulatorConfig, EngineRun } from "../helpers/engine";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -269,7 +268,7 @@ describe("the packed package, installed from its tarball", () => {
     // or a "go to definition" lands in a file of the package.
     const maps = packed.files.filter((f) => f.endsWith(".map"));
     expect(maps.length).toBeGreaterThan(50);
-    expect(maps).toContain("dist/settings/index.js.map");
+    expect(maps).toContain("dist/settings.js.map");
     expect(maps).toContain("dist/index.d.ts.map");
     const installed = path.join(project, "node_modules", NAME);
     const missing: string[] = [];
