@@ -2,13 +2,49 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
-import { checkFaucetChain } from "../model";
-import { MAX_ROUTE_DELAY_MS } from "./http/faults";
-import type { FaultOptions } from "./http/faults";
-import { EMULATOR_DEFAULTS, INTEGER_RANGES, integerError } from "./http/options";
+import { EMULATOR_DEFAULTS, resolveOptions } from "./http/options";
 import type { EmulatorOptions } from "./http/options";
 import type { RunningEmulator } from "./http/running-emulator";
 import { startEmulator } from "./http/server";
+
+/**
+ * The flags that take a value: flag, argument, the option it sets (a path into
+ * {@link EmulatorOptions}), help. The options' own checks judge every value, once.
+ */
+// prettier-ignore
+const FLAGS: ReadonlyArray<readonly [string, string, string, string]> = [
+  ["port", "N", "port", "TCP port (default 0: a free port, printed on start)"],
+  ["host", "HOST", "host", "interface to listen on (default 127.0.0.1)"],
+  ["seed", "N", "seed", "seed of the generated data and faults (default 1)"],
+  ["page-size", "N", "pageSize", "nodes per page of GET /v1/nodes/ (default 10)"],
+  ["nodes", "N", "nodes", "add N generated nodes to the primary organization (default 0)"],
+  ["networks", "N", "networks", "add N generated networks to the primary organization (default 0)"],
+  ["latency-ms", "N|MIN-MAX", "faults.latencyMs", "delay every request by N ms, or a random delay in [MIN, MAX]"],
+  ["rate-limit", "R", "rateLimit", "at most R requests per second per API key (sliding 1 s window); past it 429"],
+  ["rate-429", "P", "faults.rate429", "probability (0..1) of answering 429 without processing"],
+  ["rate-5xx", "P", "faults.rate5xx", "probability (0..1) of answering 503/502/504 without processing"],
+  ["drop-rate", "P", "faults.dropRate", "probability (0..1) of closing the connection without a response"],
+  ["retry-after-seconds", "N", "faults.retryAfterSeconds", "send Retry-After: N on injected 429 and 503 answers"],
+  ["drop-after-processing-rate", "P", "faults.dropAfterProcessingRate", "probability of processing, then closing without a response"],
+  ["rate-5xx-after-processing", "P", "faults.rate5xxAfterProcessing", "probability of processing, then answering 502/504 (HTML)"],
+  ["malformed-rate", "P", "faults.malformedRate", "probability of processing, then answering an unreadable 200"],
+  ["fault-method", "METHOD", "faults.match.method", "random faults apply only to this method (e.g. POST)"],
+  ["fault-path", "PREFIX", "faults.match.path", "random faults apply only to paths starting with PREFIX"],
+  ["faucet-chains", "A,B,C", "faucetChains", `chains whose faucet is served (default ${EMULATOR_DEFAULTS.faucetChains.join(",")}); others 404`],
+  ["delay-faucet-ms", "N", "routeDelays.faucetMs", "hold every POST /v1/faucet/{chain} N ms before processing it"],
+  ["delay-network-update-ms", "N", "routeDelays.networkUpdateMs", "hold every PATCH /v1/networks/{id}/ N ms before processing it"],
+  ["request-log-capacity", "N", "requestLogCapacity", "requests kept in memory, oldest dropped first (default 10000)"],
+  ["faucet-log-capacity", "N", "faucetSendLogCapacity", "faucet send records kept (default 10000); send counts never dropped"],
+  ["max-body-bytes", "N", "maxBodyBytes", "largest request body; bigger: 413 (default 1048576)"],
+];
+// prettier-ignore
+const SWITCHES = [
+  ["verbose", "", "", "one line per request on stderr, never a secret (method, route, ids, status, time)"],
+  ["json", "", "", 'print the start as one JSON object on one line: {"url", "seed", "apiKey", "keys",'],
+  ["", "", "", ' "adminKey", "ids", "env": {"BLOCKCHAIN_API_URL", "BLOCKCHAIN_API_KEY"}}, then serve'],
+  ["version", "", "", "print the version of pulumi-blockchain-nodes and exit"],
+  ["help, -h", "", "", "show this help and exit"],
+] as const;
 
 /** The command's usage text. */
 export const USAGE = `Usage: blockchain-nodes-emulator [options]
@@ -23,53 +59,12 @@ With --json, all of it is one JSON object on one line instead. It then serves un
 it gets SIGINT (Ctrl-C) or SIGTERM. The same seed gives the same data, keys and ids.
 
 Options:
-  --port N                 TCP port (default 0: a free port, printed on start)
-  --host HOST              interface to listen on (default 127.0.0.1)
-  --seed N                 seed of the generated data and faults (default 1)
-  --page-size N            nodes per page of GET /v1/nodes/ (default 10)
-  --nodes N                add N generated nodes to the primary organization (default 0)
-  --networks N             add N generated networks to the primary organization (default 0)
-  --latency-ms N|MIN-MAX   delay every request by N ms, or a random delay in [MIN, MAX]
-  --rate-limit R           serve at most R requests per second per API key (sliding 1 s
-                           window); past it, 429 with Retry-After (seconds), not processed
-  --rate-429 P             probability (0..1) of answering 429 without processing
-  --rate-5xx P             probability (0..1) of answering 503/502/504 without processing
-  --drop-rate P            probability (0..1) of closing the connection without a response
-  --retry-after-seconds N  send Retry-After: N on injected 429 and 503 answers
-  --drop-after-processing-rate P
-                           probability (0..1) of processing, then closing without a response
-  --rate-5xx-after-processing P
-                           probability (0..1) of processing, then answering 502/504 (HTML)
-  --malformed-rate P       probability (0..1) of processing, then answering an unreadable 200
-                           (HTML, truncated JSON; on the faucet also a non-integer amountSent
-                           or no transaction)
-  --fault-method METHOD    random faults apply only to this method (e.g. POST)
-  --fault-path PREFIX      random faults apply only to paths starting with PREFIX
-  --faucet-chains A,B,C    the chains whose faucet is served, POST /v1/faucet/{chain}
-                           (default ${EMULATOR_DEFAULTS.faucetChains.join(",")}); any other chain: 404
-  --delay-faucet-ms N      hold every POST /v1/faucet/{chain} N ms before processing it
-  --delay-network-update-ms N
-                           hold every PATCH /v1/networks/{id}/ N ms before processing it
-  --request-log-capacity N requests kept in memory, oldest dropped first (default 10000)
-  --faucet-log-capacity N  faucet send records kept, oldest dropped first (default 10000);
-                           the per-address send counts are never dropped
-  --max-body-bytes N       largest request body; bigger: 413 (default 1048576)
-  --verbose                log one line per request on stderr: method, route template,
-                           well-formed ids, known filters, status, time (never a raw
-                           path, query value that could be a secret, header or body)
-  --json                   print the URL, keys, admin key and well-known ids as one JSON
-                           object on one line of stdout (for scripts), then serve as usual:
-                           {"url", "seed", "apiKey", "keys": {organization: key},
-                            "adminKey", "ids": {organization, project, networkWithNodes, ...},
-                            "env": {"BLOCKCHAIN_API_URL", "BLOCKCHAIN_API_KEY"}}
-  --version                print the version of pulumi-blockchain-nodes and exit
-  --help, -h               show this help and exit
-
-Admin endpoints (Authorization: Bearer <admin key printed on start>):
+${[...FLAGS, ...SWITCHES].map(([flag, arg, , help]) => `  ${(flag ? `--${flag} ${arg}` : "").padEnd(28)}${help}\n`).join("")}
+Admin endpoints (Authorization: Bearer <admin key printed on start>), see docs/emulator.md:
   GET|PUT /_emulator/faults, GET|POST|DELETE /_emulator/faults/queue,
   GET|PUT /_emulator/route-delays, GET /_emulator/faucet/sends, GET /_emulator/requests,
   PATCH /_emulator/nodes/{id} {"status", "name"}, POST /_emulator/nodes/{id}/rotate-credentials,
-  POST /_emulator/keys/{organization}/rotate
+  GET|PUT /_emulator/nodes/{id}/endpoint, POST /_emulator/keys/{organization}/rotate
 `;
 
 /** A command line error: the message is shown and the command exits with status 2. */
@@ -81,42 +76,18 @@ export type CliCommand =
   | { action: "version" }
   | { action: "serve"; options: EmulatorOptions; output: "text" | "json" };
 
-/** Integer flags of top-level options, with the option each sets (its range is the option's). */
-const INTEGER_FLAGS = {
-  port: "port",
-  seed: "seed",
-  "page-size": "pageSize",
-  nodes: "nodes",
-  networks: "networks",
-  "rate-limit": "rateLimit",
-  "request-log-capacity": "requestLogCapacity",
-  "faucet-log-capacity": "faucetSendLogCapacity",
-  "max-body-bytes": "maxBodyBytes",
-} as const;
-const PROBABILITY_FLAGS = {
-  "rate-429": "rate429",
-  "rate-5xx": "rate5xx",
-  "drop-rate": "dropRate",
-  "drop-after-processing-rate": "dropAfterProcessingRate",
-  "rate-5xx-after-processing": "rate5xxAfterProcessing",
-  "malformed-rate": "malformedRate",
-} as const;
-const OTHER_FLAGS =
-  "host latency-ms retry-after-seconds fault-method fault-path faucet-chains delay-faucet-ms delay-network-update-ms".split(
-    " ",
-  );
-
-function integer(flag: string, text: string, range: readonly [number, number]): number {
-  const value = Number(text);
-  if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < range[0] || value > range[1]) {
-    throw new UsageError(integerError(`--${flag}`, range, `"${text}"`));
-  }
-  return value;
+/** A flag's text as its option's value; text that is not a number stays text, for the check to name. */
+function value(option: string, text: string): unknown {
+  if (option === "host" || option === "faults.match.path") return text;
+  if (option === "faults.match.method") return text.toUpperCase();
+  if (option === "faucetChains") return text.split(",").map((c) => c.trim());
+  const range = option === "faults.latencyMs" && /^([0-9]+)\s*[-,]\s*([0-9]+)$/.exec(text);
+  if (range) return [Number(range[1]), Number(range[2])];
+  return /^-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/.test(text) ? Number(text) : text;
 }
 
 /** Parses the command line (without `node` and the script); throws {@link UsageError}. */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  const strings = [...Object.keys(INTEGER_FLAGS), ...Object.keys(PROBABILITY_FLAGS), ...OTHER_FLAGS];
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -124,7 +95,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       strict: true,
       allowPositionals: false,
       options: {
-        ...Object.fromEntries(strings.map((flag) => [flag, { type: "string" as const }])),
+        ...Object.fromEntries(FLAGS.map(([flag]) => [flag, { type: "string" as const }])),
         verbose: { type: "boolean" },
         json: { type: "boolean" },
         version: { type: "boolean" },
@@ -136,75 +107,24 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (values.help) return { action: "help" };
   if (values.version) return { action: "version" };
-  const text = (flag: string) => values[flag] as string | undefined;
-  const options: EmulatorOptions = { quiet: !values.verbose };
-  for (const [flag, key] of Object.entries(INTEGER_FLAGS)) {
-    if (text(flag) !== undefined) options[key] = integer(flag, text(flag)!, INTEGER_RANGES[key]);
+  const options: Record<string, unknown> = { quiet: !values.verbose };
+  for (const [flag, , option] of FLAGS) {
+    if (typeof values[flag] !== "string") continue;
+    const keys = option.split(".");
+    let target = options;
+    for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>;
+    target[keys[keys.length - 1]] = value(option, values[flag] as string);
   }
-  if (text("host") !== undefined) {
-    if (text("host")!.trim() === "") throw new UsageError(`--host must not be empty`);
-    options.host = text("host");
+  try {
+    resolveOptions(options);
+  } catch (error) {
+    // The check names the option (`emulator option pageSize`, `faults.rate429`): name the flag instead.
+    const message = (error as Error).message;
+    const [named, option] = /^(?:emulator option )?([\w.]+)/.exec(message) ?? ["", ""];
+    const flag = FLAGS.find((f) => f[2] === option)?.[0];
+    throw new UsageError(flag ? `--${flag}${message.slice(named.length)}` : message);
   }
-  const faults: FaultOptions = {};
-  const latency = text("latency-ms");
-  const range = latency === undefined ? null : /^([0-9]+)\s*[-,]\s*([0-9]+)$/.exec(latency);
-  if (range) {
-    if (Number(range[1]) > Number(range[2])) {
-      throw new UsageError(`--latency-ms range must be MIN-MAX with MIN <= MAX, got "${latency}"`);
-    }
-    faults.latencyMs = [Number(range[1]), Number(range[2])];
-  } else if (latency !== undefined) {
-    faults.latencyMs = integer("latency-ms", latency, [0, 600_000]);
-  }
-  for (const [flag, key] of Object.entries(PROBABILITY_FLAGS)) {
-    const given = text(flag);
-    if (given === undefined) continue;
-    if (!/^[0-9]*\.?[0-9]+$/.test(given) || Number(given) > 1) {
-      throw new UsageError(`--${flag} must be a probability from 0 to 1, got "${given}"`);
-    }
-    faults[key] = Number(given);
-  }
-  if (text("retry-after-seconds") !== undefined) {
-    faults.retryAfterSeconds = integer("retry-after-seconds", text("retry-after-seconds")!, [0, 86_400]);
-  }
-  const method = text("fault-method");
-  const prefix = text("fault-path");
-  if (method !== undefined && !/^[A-Za-z]+$/.test(method)) {
-    throw new UsageError(`--fault-method must be an HTTP method such as POST`);
-  }
-  if (prefix !== undefined && !prefix.startsWith("/")) throw new UsageError(`--fault-path must start with /`);
-  if (method !== undefined || prefix !== undefined) {
-    faults.match = { ...(method && { method: method.toUpperCase() }), ...(prefix && { path: prefix }) };
-  }
-  if (Object.keys(faults).length > 0) options.faults = faults;
-  if (text("faucet-chains") !== undefined) options.faucetChains = chainList(text("faucet-chains")!);
-  for (const [flag, key] of [
-    ["delay-faucet-ms", "faucetMs"],
-    ["delay-network-update-ms", "networkUpdateMs"],
-  ] as const) {
-    if (text(flag) === undefined) continue;
-    options.routeDelays = {
-      ...options.routeDelays,
-      [key]: integer(flag, text(flag)!, [0, MAX_ROUTE_DELAY_MS]),
-    };
-  }
-  return { action: "serve", options, output: values.json ? "json" : "text" };
-}
-
-/** A comma-separated list of distinct faucet chain names (spaces around the commas ignored). */
-function chainList(text: string): string[] {
-  const chains = text.split(",").map((c) => c.trim());
-  for (const chain of chains) {
-    const problem = checkFaucetChain("faucet-chains", chain);
-    if (problem) {
-      throw new UsageError(
-        `--faucet-chains: got ${problem.value} in "${text}"; ${problem.allowed}, separated by commas`,
-      );
-    }
-  }
-  const duplicate = chains.find((chain, i) => chains.indexOf(chain) !== i);
-  if (duplicate !== undefined) throw new UsageError(`--faucet-chains names ${duplicate} twice`);
-  return chains;
+  return { action: "serve", options: options as EmulatorOptions, output: values.json ? "json" : "text" };
 }
 
 /** The version of this package, from its `package.json` (two folders up, in `src/` as in `dist/`). */
@@ -217,24 +137,13 @@ export function packageVersion(): string {
   return manifest.version;
 }
 
-const ID_NAMES = (
-  "organization project otherProject networkWithNodes beaconNode emptyNetwork secondEmptyNetwork " +
-  "consortiumNetwork otherOrganization foreignProject foreignNetwork faucetAddress"
-).split(" ") as Array<keyof RunningEmulator["fixtures"]>;
-
 /** What `--json` prints on start: the text banner's facts as one object (url, seed, keys, admin key, ids, env). */
 export type StartInfo = ReturnType<typeof startInfo>;
 
 function startInfo(emulator: RunningEmulator, seed: number) {
-  return {
-    url: emulator.url,
-    seed,
-    apiKey: emulator.apiKey,
-    keys: emulator.keys,
-    adminKey: emulator.adminKey,
-    ids: Object.fromEntries(ID_NAMES.map((name) => [name, emulator.fixtures[name]])),
-    env: { BLOCKCHAIN_API_URL: emulator.url, BLOCKCHAIN_API_KEY: emulator.apiKey },
-  };
+  const { url, apiKey, keys, adminKey } = emulator;
+  const env = { BLOCKCHAIN_API_URL: url, BLOCKCHAIN_API_KEY: apiKey };
+  return { url, seed, apiKey, keys, adminKey, ids: { ...emulator.fixtures }, env };
 }
 
 /** The text printed on start: URL, keys, fixtures and an `export` line for the shell. */
@@ -247,7 +156,7 @@ function banner(emulator: RunningEmulator, seed: number): string {
     ...others.map(([org, key]) => `API key of organization ${org}: ${key}`),
     `Admin key (for the /_emulator/ endpoints): ${emulator.adminKey}`,
     `Fixtures:`,
-    ...ID_NAMES.map((name) => `  ${name.padEnd(20)}${emulator.fixtures[name]}`),
+    ...Object.entries(emulator.fixtures).map(([name, id]) => `  ${name.padEnd(20)}${id}`),
     `Try: curl -H "Authorization: Bearer $BLOCKCHAIN_API_KEY" "$BLOCKCHAIN_API_URL/v1/nodes/"`,
     `export BLOCKCHAIN_API_URL=${emulator.url} BLOCKCHAIN_API_KEY=${emulator.apiKey}`,
     "",
@@ -273,7 +182,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     emulator = await startEmulator(command.options);
   } catch (error) {
     process.stderr.write(`blockchain-nodes-emulator: cannot start: ${(error as Error).message}\n`);
-    return error instanceof RangeError || error instanceof TypeError ? 2 : 1;
+    return 1;
   }
   const seed = command.options.seed ?? EMULATOR_DEFAULTS.seed;
   process.stdout.write(

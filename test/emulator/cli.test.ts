@@ -135,11 +135,8 @@ describe("blockchain-nodes-emulator command", () => {
     ["--delay-network-update-ms x", /--delay-network-update-ms/],
     ["--request-log-capacity -3", /--request-log-capacity/],
     ["--fault-path v1/", /--fault-path/],
-    [
-      "--faucet-chains goerli,Sepolia",
-      /--faucet-chains: got "Sepolia" in "goerli,Sepolia"; expected a chain name/,
-    ],
-    ["--faucet-chains goerli,", /--faucet-chains: got ""/],
+    ["--faucet-chains goerli,Sepolia", /--faucet-chains\S*: got "Sepolia"/],
+    ["--faucet-chains goerli,", /--faucet-chains\S*: got ""/],
     ["--faucet-chains hoodi,hoodi", /--faucet-chains names hoodi twice/],
   ])("%s: clear error, exit 2", async (args, message) => {
     const r = await run(args.split(" "));

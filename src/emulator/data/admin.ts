@@ -12,8 +12,7 @@ import type { NodeStatus, Problem, WireNetwork, WireNode } from "../../model";
 import { seedHash } from "./random";
 import type { EndpointState, Store } from "./store";
 
-/** What a node's endpoints can be set to answer: `normal` or a bad day. */
-export const ENDPOINT_ANSWERS = ["normal", "refuse", "503", "slow", "huge", "not-json"] as const;
+const ENDPOINT_ANSWERS = ["normal", "refuse", "503", "slow", "huge", "not-json"] as const;
 /** The endpoint behaviour of a node no rehearsal has changed. */
 export const DEFAULT_ENDPOINT: EndpointState = {
   stalledAt: null,
@@ -65,27 +64,17 @@ export interface EmulatorAdmin {
   /** Sets a node's status (a model node status; throws on any other value); false when missing. */
   setNodeStatus(nodeId: string, status: NodeStatus): boolean;
   /**
-   * Changes a node's `status` and/or `name`; returns the node as its owner sees it, or undefined
-   * when missing. Throws a RangeError naming each bad or unknown field and what is allowed.
-   *
-   * @example emulator.admin.updateNode("ND-100-000-001", { status: "maintenance" });
+   * Changes a node's `status` and/or `name`; returns the node, or undefined when missing. Throws a
+   * RangeError naming each bad or unknown field. `updateNode("ND-100-000-001", { status: "maintenance" })`
    */
   updateNode(nodeId: string, changes: NodeChanges): WireNode | undefined;
   /**
-   * Gives a node new `auth_username`, `auth_password` and `auth_key` (deterministic per seed);
-   * every endpoint URL that carried the old key carries the new one. Returns the node as its
-   * owner sees it, or undefined when missing; throws a RangeError when it has no credentials yet
-   * (a `pending` node).
-   *
-   * @example const { details } = emulator.admin.rotateCredentials("ND-100-000-001")!;
+   * Gives a node new `auth_username`, `auth_password` and `auth_key` (deterministic per seed), in
+   * every endpoint URL too; returns the node, or undefined when missing; throws a RangeError for a
+   * node without credentials yet (`pending`).
    */
   rotateCredentials(nodeId: string): WireNode | undefined;
-  /**
-   * Gives an organization a new API key (deterministic per seed) and returns it; the old key is
-   * refused with 401 from then on. Undefined when the organization does not exist.
-   *
-   * @example const apiKey = emulator.admin.rotateKey("RG-100-001");
-   */
+  /** A new API key for the organization (deterministic per seed), or undefined; the old key gets 401 from then on. */
   rotateKey(organization: string): string | undefined;
   /** Removes every node of a network; returns how many were removed. */
   removeNodes(networkId: string): number;
@@ -107,8 +96,6 @@ const ENDPOINT_CHECKS: Record<string, [string, (value: unknown, evm: boolean) =>
   answer: [`one of ${ENDPOINT_ANSWERS.join(", ")}`, (v) => (ENDPOINT_ANSWERS as readonly unknown[]).includes(v)],
   delayMs: ["whole ms from 0 to 3600000", (v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= 3_600_000],
 };
-
-const CREDENTIALS = ["auth_username", "auth_password", "auth_key"] as const;
 
 /** The admin operations on a store; `seed` makes rotated secrets deterministic; `now` is the clock of heads. */
 export function createAdmin(store: Store, seed: number, now = () => new Date()): EmulatorAdmin {
@@ -152,8 +139,8 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
     rotateCredentials(nodeId) {
       const node = store.node(nodeId);
       if (!node) return undefined;
-      const details = node.details as Record<string, unknown>;
-      if (typeof details.auth_key !== "string") {
+      const details = node.details as Record<string, string | undefined>;
+      if (details.auth_key === undefined) {
         throw new RangeError(`node ${nodeId} has no credentials to rotate yet (status ${node.status})`);
       }
       const hash = fresh("node", nodeId);
@@ -163,18 +150,14 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
         auth_key: hash.slice(0, 32),
       };
       // Endpoint URLs carry the key in their path: every old value is replaced wherever it is.
-      const swaps = CREDENTIALS.filter((name) => typeof details[name] === "string").map(
-        (name) => [details[name] as string, next[name]] as const,
+      const swaps = Object.entries(next).flatMap(([name, now]) =>
+        details[name] ? [[details[name], now]] : [],
       );
       for (const [field, value] of Object.entries(details)) {
         if (typeof value === "string")
-          details[field] = swaps.reduce((t, [old, now]) => t.split(old).join(now), value);
+          details[field] = swaps.reduce((t, [old, now]) => t.replaceAll(old, now), value);
       }
-      store.secrets.push(
-        ...SECRET_DETAIL_FIELDS.flatMap((f) =>
-          typeof details[f] === "string" ? [details[f] as string] : [],
-        ),
-      );
+      store.secrets.push(...SECRET_DETAIL_FIELDS.flatMap((f) => details[f] ?? []));
       return nodeWire(nodeId);
     },
     rotateKey(organization) {

@@ -51,25 +51,19 @@ const PROFILES: Record<Protocol, readonly [string, string, string, string, strin
 };
 
 /** A readable label for a public network, e.g. `Polygon PoS Mainnet`, `Ethereum Ropsten testnet`. */
-export function publicNetworkLabel(network: PublicNetwork): string {
+function publicNetworkLabel(network: PublicNetwork): string {
   const protocol = PUBLIC_NETWORKS[network];
   const rest = network.slice(protocol.length + 1).replace(/-/g, " ");
   return `${PROFILES[protocol][0]} ${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
 }
 
 /** A node to create once every network exists; `id` and `name` are drawn when not given. */
-export interface NodePlan {
+type NodePlan = Pick<NodeRecord, "organization" | "type" | "provider" | "region" | "status" | "archive"> & {
   id?: string;
   name?: string;
   network: NetworkRecord;
-  organization: string;
-  type: NodeType;
-  provider: CloudProvider;
-  region: Region;
-  status: NodeStatus;
-  archive?: boolean;
   beacon: boolean;
-}
+};
 
 /**
  * Makes the records of a dataset from one seeded generator: organizations with their users,
@@ -79,12 +73,10 @@ export interface NodePlan {
 export class DatasetBuilder {
   /** The generator of every random choice of the data. */
   readonly rng: Rng;
-  /** The records made so far, in order. */
   readonly organizations: OrganizationRecord[] = [];
   readonly users: UserRecord[] = [];
   readonly projects: ProjectRecord[] = [];
   readonly networks: NetworkRecord[] = [];
-  /** The nodes to create, made into records by {@link createNodes}. */
   readonly plans: NodePlan[] = [];
   private readonly usedIds = new Set<string>();
   private readonly usedCredentials = new Set<string>();
@@ -164,16 +156,7 @@ export class DatasetBuilder {
       (BEACON_PROTOCOLS as readonly Protocol[]).includes(network.protocol) &&
       type === "dedicated" &&
       this.rng.chance(0.5);
-    this.plans.push({
-      network,
-      organization,
-      type,
-      provider: pair.provider,
-      region: pair.region,
-      status,
-      archive,
-      beacon,
-    });
+    this.plans.push({ network, organization, type, ...pair, status, archive, beacon });
   }
 
   /** Gives every network its creation time, then makes the planned nodes in a shuffled order. */
@@ -222,11 +205,8 @@ export class DatasetBuilder {
       problems.push({ field: "beacon_endpoint", value: network.protocol, allowed: "Ethereum nodes only" });
     }
     const id = plan.id ?? this.newId("node");
-    if (problems.length > 0) {
-      throw new Error(
-        `emulator seed ${this.seed}: node ${id} breaks the model:\n${formatProblems(problems)}`,
-      );
-    }
+    if (problems.length > 0)
+      throw new Error(`emulator seed ${this.seed}: node ${id}: ${formatProblems(problems)}`);
     const variant = plan.type === "shared" ? "shared" : plan.archive ? "archive" : "full";
     const name =
       plan.name ??

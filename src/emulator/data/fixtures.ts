@@ -1,5 +1,5 @@
 import { PROVIDER_REGION_PAIRS } from "../../model";
-import type { CloudProvider, NodeType, Region } from "../../model";
+import type { CloudProvider, NodeType, PublicNetwork, Region } from "../../model";
 import type { DatasetBuilder } from "./builder";
 
 /** Identifiers of the primary organization's main fixtures, the same for every seed (others vary). */
@@ -21,33 +21,31 @@ export const NETWORK_WITH_NODES_NODE_IDS = [
   "ND-100-000-004",
 ] as const;
 
-/** Well-known identifiers of the seeded data, for tests and examples. */
+/** Well-known identifiers of the seeded data, for tests and examples (fixed ones: {@link WELL_KNOWN_IDS}). */
 export interface EmulatorFixtures {
-  /** The primary organization (the one of {@link RunningEmulator.apiKey}): always `RG-100-001`. */
+  /** The primary organization, that of {@link RunningEmulator.apiKey}. */
   organization: string;
-  /** Another organization with its own key, networks and nodes. */
-  otherOrganization: string;
-  /** A project of the primary organization: always `PR-100-001`. */
+  /** Two projects of the primary organization. */
   project: string;
-  /** A second project of the primary organization: always `PR-100-002`. */
   otherProject: string;
-  /** A project of {@link otherOrganization}: moving a network there is refused (400). */
-  foreignProject: string;
-  /** An `ethereum-mainnet` network of the primary organization with several nodes: `NW-100-000-1`. */
+  /** An `ethereum-mainnet` network of the primary organization with four nodes. */
   networkWithNodes: string;
-  /** The node of {@link networkWithNodes} that has a `beacon_endpoint`: `ND-100-000-001`. */
+  /** The node of {@link networkWithNodes} that has a `beacon_endpoint`. */
   beaconNode: string;
-  /** A network of the primary organization without nodes, deletable: `NW-100-000-2`. */
+  /** Two networks of the primary organization without nodes (deletable). */
   emptyNetwork: string;
-  /** Another deletable network without nodes: `NW-100-000-3`. */
   secondEmptyNetwork: string;
-  /** A network of {@link otherOrganization}: 404 for the primary key. */
-  foreignNetwork: string;
   /**
    * A network of the primary organization in which a third organization also runs a node: the
    * primary key sees that node without endpoints or credentials (shown only to the node's owner).
    */
   consortiumNetwork: string;
+  /** Another organization with its own key, networks and nodes. */
+  otherOrganization: string;
+  /** A project of {@link otherOrganization}: moving a network there is refused (400). */
+  foreignProject: string;
+  /** A network of {@link otherOrganization}: 404 for the primary key. */
+  foreignNetwork: string;
   /** A valid EIP-55 mixed-case address for the faucet. */
   faucetAddress: string;
 }
@@ -84,62 +82,21 @@ export function seedFixtures(b: DatasetBuilder) {
   const otherSideProject = b.project(b.newId("project"), "Experiments", other.id);
   const thirdProject = b.project(b.newId("project"), "Validators", third.id);
 
-  const networkWithNodes = b.network(
-    project.id,
-    "ethereum-mainnet",
-    "ok",
-    WELL_KNOWN_IDS.networkWithNodes,
-    "Ethereum Mainnet",
-  );
-  NETWORK_WITH_NODES_NODES.forEach(([name, type, archive, provider, region, beacon], i) =>
-    b.plans.push({
-      id: NETWORK_WITH_NODES_NODE_IDS[i],
-      name,
-      network: networkWithNodes,
-      organization: primary.id,
-      type,
-      provider,
-      region,
-      status: "running",
-      archive,
-      beacon,
-    }),
-  );
-  const emptyNetwork = b.network(
-    otherProject.id,
-    "polygon-pos-testnet",
-    "ok",
-    WELL_KNOWN_IDS.emptyNetwork,
-    "Staging sandbox",
-  );
-  const secondEmptyNetwork = b.network(
-    otherProject.id,
-    "bsc-testnet",
-    "ok",
-    WELL_KNOWN_IDS.secondEmptyNetwork,
-    "Scratch network",
-  );
-  const consortiumNetwork = b.network(
-    project.id,
-    "polygon-pos-mainnet",
-    "ok",
-    undefined,
-    "Polygon consortium",
-  );
+  const ids = WELL_KNOWN_IDS;
+  const net = (p: { id: string }, publicNetwork: PublicNetwork, id: string | undefined, name: string) =>
+    b.network(p.id, publicNetwork, "ok", id, name);
+  const networkWithNodes = net(project, "ethereum-mainnet", ids.networkWithNodes, "Ethereum Mainnet");
+  const fixed = { network: networkWithNodes, organization: primary.id, status: "running" as const };
+  NETWORK_WITH_NODES_NODES.forEach(([name, type, archive, provider, region, beacon], i) => {
+    const id = NETWORK_WITH_NODES_NODE_IDS[i];
+    b.plans.push({ ...fixed, id, name, type, provider, region, archive, beacon });
+  });
+  const emptyNetwork = net(otherProject, "polygon-pos-testnet", ids.emptyNetwork, "Staging sandbox");
+  const secondEmptyNetwork = net(otherProject, "bsc-testnet", ids.secondEmptyNetwork, "Scratch network");
+  const consortiumNetwork = net(project, "polygon-pos-mainnet", undefined, "Polygon consortium");
   b.plan(consortiumNetwork, primary.id, "dedicated", PROVIDER_REGION_PAIRS[1], "running");
   b.plan(consortiumNetwork, third.id, "dedicated", PROVIDER_REGION_PAIRS[4], "running");
-  return {
-    primary,
-    other,
-    third,
-    project,
-    otherProject,
-    foreignProject,
-    otherSideProject,
-    thirdProject,
-    networkWithNodes,
-    emptyNetwork,
-    secondEmptyNetwork,
-    consortiumNetwork,
-  };
+  // prettier-ignore
+  return { primary, other, third, project, otherProject, foreignProject, otherSideProject, thirdProject,
+    networkWithNodes, emptyNetwork, secondEmptyNetwork, consortiumNetwork };
 }

@@ -23,21 +23,13 @@ export function deriveAdminKey(seed: number): string {
 }
 
 /** A deterministic pseudo-random generator: the same seed always gives the same sequence. */
-export interface Rng {
-  /** Next float in `[0, 1)`. */
-  next(): number;
-  /** Integer in `[min, max]`, both inclusive. */
-  int(min: number, max: number): number;
-  chance(p: number): boolean;
-  pick<T>(items: readonly T[]): T;
-  /** A shuffled copy (Fisher-Yates). */
-  shuffle<T>(items: readonly T[]): T[];
-  hex(length: number): string;
-  digits(length: number): string;
-}
+export type Rng = ReturnType<typeof createRng>;
 
-/** A mulberry32 generator over a 32-bit state. */
-export function createRng(seed: number): Rng {
+/**
+ * A mulberry32 generator over a 32-bit state: `next()` in `[0, 1)`, `int(min, max)` both inclusive,
+ * `chance(p)`, `pick`, `shuffle` (a shuffled copy, Fisher-Yates), `hex(n)` and `digits(n)`.
+ */
+export function createRng(seed: number) {
   let state = seed >>> 0;
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -52,12 +44,12 @@ export function createRng(seed: number): Rng {
   return {
     next,
     int,
-    chance: (p) => next() < p,
-    pick: (items) => {
+    chance: (p: number) => next() < p,
+    pick: <T>(items: readonly T[]): T => {
       if (items.length === 0) throw new Error("pick from an empty list");
       return items[int(0, items.length - 1)];
     },
-    shuffle: (items) => {
+    shuffle: <T>(items: readonly T[]): T[] => {
       const out = [...items];
       for (let i = out.length - 1; i > 0; i--) {
         const j = int(0, i);
@@ -65,7 +57,7 @@ export function createRng(seed: number): Rng {
       }
       return out;
     },
-    hex: (length) => chars(length, 16),
-    digits: (length) => chars(length, 10),
+    hex: (length: number) => chars(length, 16),
+    digits: (length: number) => chars(length, 10),
   };
 }

@@ -11,27 +11,14 @@ import { DatasetBuilder } from "./builder";
 import type { EmulatorFixtures, FixtureRecords } from "./fixtures";
 import { NETWORK_WITH_NODES_NODE_IDS, WELL_KNOWN_IDS, seedFixtures } from "./fixtures";
 import type { Rng } from "./random";
-import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./store";
+import type { NetworkRecord } from "./store";
 
-/** Everything the emulator serves, generated from a seed. */
-export interface Dataset {
-  organizations: OrganizationRecord[];
-  users: UserRecord[];
-  projects: ProjectRecord[];
-  networks: NetworkRecord[];
-  nodes: NodeRecord[];
-  fixtures: EmulatorFixtures;
-  /** API keys, endpoint URLs and credentials of every node. */
-  secrets: string[];
-}
+/** Everything the emulator serves, generated from a seed; `secrets`: every API key, endpoint URL and credential. */
+export type Dataset = ReturnType<typeof buildDataset>;
 
 /** Extra generated networks and nodes of the primary organization, for load and benchmark runs. */
-export interface BulkSize {
-  networks: number;
-  nodes: number;
-}
+type BulkSize = { networks: number; nodes: number };
 
-const NO_BULK: BulkSize = { networks: 0, nodes: 0 };
 /** The largest `networks` and `nodes` accepted. */
 export const MAX_BULK = 1_000_000;
 
@@ -40,7 +27,11 @@ export const MAX_BULK = 1_000_000;
  * bulk ones (drawn last, so a seed's data stays the same without bulk). Every node is checked
  * against the model; its endpoints are under `origin` (the emulator's URL once it listens).
  */
-export function buildDataset(seed: number, bulk = NO_BULK, origin = "http://127.0.0.1:8080"): Dataset {
+export function buildDataset(
+  seed: number,
+  bulk: BulkSize = { networks: 0, nodes: 0 },
+  origin = "http://127.0.0.1:8080",
+) {
   const reserved = [...Object.values(WELL_KNOWN_IDS), ...NETWORK_WITH_NODES_NODE_IDS];
   const b = new DatasetBuilder(seed, reserved, origin);
   const f = seedFixtures(b);
@@ -51,17 +42,11 @@ export function buildDataset(seed: number, bulk = NO_BULK, origin = "http://127.
   fillBulk(b, f, generated, bulk);
   const nodes = b.createNodes();
   const fixtures: EmulatorFixtures = {
-    organization: f.primary.id,
-    otherOrganization: f.other.id,
-    project: f.project.id,
-    otherProject: f.otherProject.id,
-    foreignProject: f.foreignProject.id,
-    networkWithNodes: f.networkWithNodes.id,
-    beaconNode: WELL_KNOWN_IDS.beaconNode,
-    emptyNetwork: f.emptyNetwork.id,
-    secondEmptyNetwork: f.secondEmptyNetwork.id,
-    foreignNetwork: foreignNetwork.id,
+    ...WELL_KNOWN_IDS,
     consortiumNetwork: f.consortiumNetwork.id,
+    otherOrganization: f.other.id,
+    foreignProject: f.foreignProject.id,
+    foreignNetwork: foreignNetwork.id,
     faucetAddress: b.faucetAddress(),
   };
   const secrets = [
@@ -104,25 +89,22 @@ function fillOtherOrganizations(b: DatasetBuilder, f: FixtureRecords): NetworkRe
   const foreign = b.network(f.foreignProject.id, "ethereum-mainnet", "ok");
   const others: Array<{ network: NetworkRecord; org: string; count: number }> = [
     { network: foreign, org: f.other.id, count: 2 },
-    ...[0, 1, 2].map(() => ({
-      network: b.network(
-        rng.pick([f.foreignProject.id, f.otherSideProject.id]),
-        rng.pick(PUBLIC_NETWORK_NAMES),
-        "ok",
-      ),
-      org: f.other.id,
-      count: rng.int(1, 3),
-    })),
+    ...[0, 1, 2].map(() => {
+      const project = rng.pick([f.foreignProject.id, f.otherSideProject.id]);
+      return {
+        network: b.network(project, rng.pick(PUBLIC_NETWORK_NAMES), "ok"),
+        org: f.other.id,
+        count: rng.int(1, 3),
+      };
+    }),
     ...[0, 1].map(() => ({
       network: b.network(f.thirdProject.id, rng.pick(PUBLIC_NETWORK_NAMES), "ok"),
       org: f.third.id,
       count: rng.int(1, 2),
     })),
   ];
-  const pairs = cycle(
-    rng,
-    others.reduce((sum, o) => sum + o.count, 0),
-  );
+  const total = others.reduce((sum, o) => sum + o.count, 0);
+  const pairs = cycle(rng, total);
   for (const { network, org, count } of others) {
     for (let i = 0; i < count; i++) {
       const status = rng.chance(0.85) ? "running" : rng.pick(NODE_STATUSES);
@@ -136,18 +118,12 @@ function fillOtherOrganizations(b: DatasetBuilder, f: FixtureRecords): NetworkRe
  * `size.networks` networks in the primary organization's first project, then `size.nodes` nodes
  * round-robin over `targets` (its generated networks, never a fixture) and the new ones.
  */
-function fillBulk(
-  b: DatasetBuilder,
-  f: FixtureRecords,
-  targets: readonly NetworkRecord[],
-  size: BulkSize,
-): void {
+function fillBulk(b: DatasetBuilder, f: FixtureRecords, targets: NetworkRecord[], size: BulkSize): void {
   if (size.networks === 0 && size.nodes === 0) return;
   const rng = b.rng;
-  const added: NetworkRecord[] = [];
+  const networks = [...targets];
   for (let i = 0; i < size.networks; i++)
-    added.push(b.network(f.project.id, rng.pick(PUBLIC_NETWORK_NAMES), "ok"));
-  const networks = [...targets, ...added];
+    networks.push(b.network(f.project.id, rng.pick(PUBLIC_NETWORK_NAMES), "ok"));
   let pairs = rng.shuffle(PROVIDER_REGION_PAIRS);
   for (let i = 0; i < size.nodes; i++) {
     const network = networks[i % networks.length];

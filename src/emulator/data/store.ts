@@ -17,26 +17,15 @@ import type {
 import type { NodeEndpointBehaviour } from "./admin";
 import type { Dataset } from "./seed";
 
-export interface OrganizationRecord {
-  id: string;
-  name: string;
-  apiKey: string;
-}
-
-export interface UserRecord {
+export type OrganizationRecord = { id: string; name: string; apiKey: string };
+export type UserRecord = {
   id: string;
   email: string;
   firstName: string;
   lastName: string;
   organization: string;
-}
-
-export interface ProjectRecord {
-  id: string;
-  name: string;
-  organization: string;
-  type: ProjectType;
-}
+};
+export type ProjectRecord = { id: string; name: string; organization: string; type: ProjectType };
 
 /** A network as stored; its owner is the organization of its project. */
 export interface NetworkRecord {
@@ -72,11 +61,7 @@ export interface NodeRecord {
 export type EndpointState = Omit<NodeEndpointBehaviour, "stalledSeconds"> & { stalledAt: number | null };
 
 /** A node with the network and project it belongs to, as the list filters need it. */
-export interface NodeView {
-  node: NodeRecord;
-  network: NetworkRecord;
-  project: ProjectRecord;
-}
+export type NodeView = { node: NodeRecord; network: NetworkRecord; project: ProjectRecord };
 
 /**
  * The in-memory state and the service's visibility rules: a network is owned (updated, deleted)
@@ -94,6 +79,8 @@ export class Store {
   readonly endpoints = new Map<string, EndpointState>();
   /** Every secret ever served: the dataset's, then every rotated key and credential. */
   readonly secrets: string[];
+  /** Grows on every change of a network or node: a node list derived from the store is valid while it stays. */
+  version = 0;
 
   /** Copies the dataset, so changes never reach the seed's objects. */
   constructor(dataset: Dataset) {
@@ -108,9 +95,6 @@ export class Store {
     for (const n of copy.networks) this.networks.set(n.id, n);
     for (const n of copy.nodes) this.nodes.set(n.id, n);
   }
-
-  /** Grows on every change of a network or node: a node list derived from the store is valid while it stays. */
-  version = 0;
 
   organizationOfKey(key: string): string | undefined {
     return this.organizationByKey.get(key);
@@ -165,24 +149,20 @@ export class Store {
     const members = new Map<string, Set<string>>();
     for (const network of this.networks.values()) members.set(network.id, new Set([this.ownerOf(network)]));
     for (const node of this.nodes.values()) members.get(node.network)?.add(node.organization);
-    const views: NodeView[] = [];
-    for (const node of this.nodes.values()) {
-      if (!members.get(node.network)?.has(organization)) continue;
-      const network = this.networks.get(node.network)!;
-      views.push({ node, network, project: this.projects.get(network.project)! });
-    }
-    return views;
+    return [...this.nodes.values()]
+      .filter((node) => members.get(node.network)?.has(organization))
+      .map((node) => {
+        const network = this.networks.get(node.network)!;
+        return { node, network, project: this.projects.get(network.project)! };
+      });
   }
 
   visibleNode(id: string, organization: string): NodeRecord | undefined {
     const node = this.nodes.get(id);
-    if (!node) return undefined;
-    const network = this.networks.get(node.network);
+    const network = node && this.networks.get(node.network);
     if (!network) return undefined;
-    const member =
-      this.ownerOf(network) === organization ||
-      [...this.nodes.values()].some((n) => n.network === network.id && n.organization === organization);
-    return member ? node : undefined;
+    const member = (n: NodeRecord) => n.network === network.id && n.organization === organization;
+    return this.ownerOf(network) === organization || [...this.nodes.values()].some(member) ? node : undefined;
   }
 
   deleteNetwork(id: string): boolean {
@@ -194,12 +174,10 @@ export class Store {
 
   /** Deletes every node of a network; returns how many. */
   removeNodes(networkId: string): number {
-    let removed = 0;
-    for (const node of [...this.nodes.values()]) {
-      if (node.network === networkId && this.nodes.delete(node.id)) removed++;
-    }
-    if (removed > 0) this.version++;
-    return removed;
+    const gone = [...this.nodes.values()].filter((n) => n.network === networkId);
+    for (const node of gone) this.nodes.delete(node.id);
+    if (gone.length > 0) this.version++;
+    return gone.length;
   }
 
   /** The wire shape of a node as `viewer` sees it (credentials only for the node's organization). */
@@ -207,17 +185,10 @@ export class Store {
     const details: WireNodeDetails = { ...node.details };
     if (details.api_namespaces) details.api_namespaces = [...details.api_namespaces];
     if (viewer !== node.organization) for (const field of SECRET_DETAIL_FIELDS) delete details[field];
+    const { id, name, network, organization, type, role, provider, region, status, archive } = node;
     return {
-      id: node.id,
-      name: node.name,
-      network: node.network,
-      organization: node.organization,
-      type: node.type,
-      role: node.role,
-      provider: node.provider,
-      region: node.region,
-      status: node.status,
-      configuration: node.archive === undefined ? {} : { archive: node.archive },
+      ...{ id, name, network, organization, type, role, provider, region, status },
+      configuration: archive === undefined ? {} : { archive },
       details,
       created_at: node.createdAt,
       creator: this.creatorWire(node.creator),
@@ -241,14 +212,14 @@ export class Store {
   }
 
   private creatorWire(userId: string): WireCreator {
-    const user = this.users.get(userId)!;
-    const organization = this.organizations.get(user.organization)!;
+    const { id, email, firstName, lastName, organization } = this.users.get(userId)!;
+    const { name } = this.organizations.get(organization)!;
     return {
-      id: user.id,
-      email: user.email,
-      first_name: user.firstName,
-      last_name: user.lastName,
-      organization: { id: organization.id, name: organization.name },
+      id,
+      email,
+      first_name: firstName,
+      last_name: lastName,
+      organization: { id: organization, name },
     };
   }
 }

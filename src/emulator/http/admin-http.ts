@@ -1,10 +1,9 @@
 import { createHash, timingSafeEqual } from "crypto";
-import type { IncomingHttpHeaders } from "http";
 import { show } from "../../model";
 import { ProblemsError } from "../data/admin";
 import type { Fault, FaultOptions, RouteDelays } from "./faults";
-import type { Reply } from "./reply";
-import { errorReply, json, notFound, parseJsonObject, validationError } from "./reply";
+import type { ApiRequest, Reply } from "./reply";
+import { errorReply, json, methodNotAllowed, notFound, parseJsonObject, validationError } from "./reply";
 import { fitTemplate } from "./routes";
 import type { RunningEmulator } from "./running-emulator";
 
@@ -26,108 +25,74 @@ export type AdminTarget = Pick<
   | "admin"
 >;
 
-interface AdminRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
+type AdminRequest = Pick<ApiRequest, "method" | "path" | "headers" | "body">;
 
 type AdminHandler = (target: AdminTarget, body: Record<string, unknown>, param: string) => Reply;
 
-/** `template` is the path as logged: `{id}` and `{organization}` stand for the path parameter. */
-interface AdminRoute {
-  template: string;
-  methods: Readonly<Record<string, AdminHandler>>;
-}
-
 const faultsState = (t: AdminTarget) => json(200, { random: t.faults(), queued: t.queuedFaults() });
-const found = (value: unknown, what: string) =>
+const found = (what: string, value: unknown) =>
   value === undefined ? notFound(`No ${what}.`) : json(200, value);
+const node = (id: string) => `node ${show(id)}`;
 
-/** The admin endpoints (docs/emulator.md). Every one answers JSON; a body is a JSON object. */
-const ADMIN_ROUTES: readonly AdminRoute[] = [
-  {
-    template: `${ADMIN_PREFIX}faults`,
-    methods: {
-      GET: faultsState,
-      PUT: (t, body) => {
-        t.setFaults(body as FaultOptions);
-        return faultsState(t);
-      },
+/**
+ * The admin endpoints under {@link ADMIN_PREFIX} (docs/emulator.md), by template (`{id}` and
+ * `{organization}` stand for the parameter). Every one answers JSON; a body is a JSON object.
+ */
+const ADMIN_ROUTES: Readonly<Record<string, Readonly<Record<string, AdminHandler>>>> = {
+  faults: {
+    GET: faultsState,
+    PUT: (t, body) => {
+      t.setFaults(body as FaultOptions);
+      return faultsState(t);
     },
   },
-  {
-    template: `${ADMIN_PREFIX}faults/queue`,
-    methods: {
-      GET: faultsState,
-      POST: (t, body) => {
-        const list = body.faults;
-        if (!Array.isArray(list)) throw new RangeError(`expected a body { "faults": [ ... ] }`);
-        t.enqueueFaults(list as Fault[]);
-        return faultsState(t);
-      },
-      DELETE: (t) => {
-        t.clearQueuedFaults();
-        return faultsState(t);
-      },
+  "faults/queue": {
+    GET: faultsState,
+    POST: (t, body) => {
+      if (!Array.isArray(body.faults)) throw new RangeError(`expected a body { "faults": [ ... ] }`);
+      t.enqueueFaults(body.faults as Fault[]);
+      return faultsState(t);
+    },
+    DELETE: (t) => {
+      t.clearQueuedFaults();
+      return faultsState(t);
     },
   },
-  {
-    template: `${ADMIN_PREFIX}route-delays`,
-    methods: {
-      GET: (t) => json(200, t.routeDelays()),
-      PUT: (t, body) => {
-        t.setRouteDelays(body as RouteDelays);
-        return json(200, t.routeDelays());
-      },
+  "route-delays": {
+    GET: (t) => json(200, t.routeDelays()),
+    PUT: (t, body) => {
+      t.setRouteDelays(body as RouteDelays);
+      return json(200, t.routeDelays());
     },
   },
-  { template: `${ADMIN_PREFIX}faucet/sends`, methods: { GET: (t) => json(200, t.faucetSendCounts()) } },
-  { template: `${ADMIN_PREFIX}requests`, methods: { GET: (t) => json(200, t.requestStats()) } },
-  {
-    template: `${ADMIN_PREFIX}nodes/{id}`,
-    methods: { PATCH: (t, body, id) => found(t.admin.updateNode(id, body), `node ${show(id)}`) },
+  "faucet/sends": { GET: (t) => json(200, t.faucetSendCounts()) },
+  requests: { GET: (t) => json(200, t.requestStats()) },
+  "nodes/{id}": { PATCH: (t, body, id) => found(node(id), t.admin.updateNode(id, body)) },
+  "nodes/{id}/rotate-credentials": { POST: (t, _body, id) => found(node(id), t.admin.rotateCredentials(id)) },
+  "nodes/{id}/endpoint": {
+    GET: (t, _body, id) => found(node(id), t.admin.nodeEndpoint(id)),
+    PUT: (t, body, id) => found(node(id), t.admin.setNodeEndpoint(id, body)),
   },
-  {
-    template: `${ADMIN_PREFIX}nodes/{id}/rotate-credentials`,
-    methods: { POST: (t, _body, id) => found(t.admin.rotateCredentials(id), `node ${show(id)}`) },
-  },
-  {
-    template: `${ADMIN_PREFIX}nodes/{id}/endpoint`,
-    methods: {
-      GET: (t, _body, id) => found(t.admin.nodeEndpoint(id), `node ${show(id)}`),
-      PUT: (t, body, id) => found(t.admin.setNodeEndpoint(id, body), `node ${show(id)}`),
+  "keys/{organization}/rotate": {
+    POST: (t, _body, org) => {
+      const apiKey = t.admin.rotateKey(org);
+      return found(`organization ${show(org)}`, apiKey === undefined ? undefined : { apiKey });
     },
   },
-  {
-    template: `${ADMIN_PREFIX}keys/{organization}/rotate`,
-    methods: {
-      POST: (t, _body, org) => {
-        const apiKey = t.admin.rotateKey(org);
-        return found(apiKey === undefined ? undefined : { apiKey }, `organization ${show(org)}`);
-      },
-    },
-  },
-];
+};
 
-/** The admin route of a path (one trailing `/` allowed) and its percent-decoded parameter. */
-function matchAdmin(path: string): { route: AdminRoute; param: string } | undefined {
-  for (const route of ADMIN_ROUTES) {
-    const param = fitTemplate(route.template, path.replace(/(.)\/$/, "$1"));
-    if (param !== undefined) return { route, param };
+/** The admin route of a path (one trailing `/` allowed): its template, methods and percent-decoded parameter. */
+function matchAdmin(path: string) {
+  for (const [template, methods] of Object.entries(ADMIN_ROUTES)) {
+    const param = fitTemplate(ADMIN_PREFIX + template, path.replace(/(.)\/$/, "$1"));
+    if (param !== undefined) return { template: ADMIN_PREFIX + template, methods, param };
   }
   return undefined;
 }
 
 /** The template of an admin path, for the log (never its parameter), or undefined. */
 export function adminTemplate(path: string): string | undefined {
-  return matchAdmin(path)?.route.template;
-}
-
-/** Whether a path belongs to the admin endpoints. */
-export function isAdminPath(path: string): boolean {
-  return path.startsWith(ADMIN_PREFIX);
+  return matchAdmin(path)?.template;
 }
 
 function sameKey(given: string, expected: string): boolean {
@@ -142,19 +107,16 @@ function sameKey(given: string, expected: string): boolean {
 export function handleAdminRequest(req: AdminRequest, target: AdminTarget, adminKey: string): Reply {
   const matched = matchAdmin(req.path);
   if (!matched) return errorReply(404, "not_found", "Unknown admin path.");
-  const { methods } = matched.route;
+  const { methods } = matched;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!match || !sameKey(match[1], adminKey)) {
+    const headers = { "WWW-Authenticate": 'Bearer realm="emulator-admin"' };
     return errorReply(401, "authentication_failed", "The admin endpoints need the emulator's admin key.", {
-      headers: { "WWW-Authenticate": 'Bearer realm="emulator-admin"' },
+      headers,
     });
   }
   const handler = Object.hasOwn(methods, req.method) ? methods[req.method] : undefined;
-  if (!handler) {
-    return errorReply(405, "method_not_allowed", `Method "${req.method}" not allowed.`, {
-      headers: { Allow: Object.keys(methods).join(", ") },
-    });
-  }
+  if (!handler) return methodNotAllowed(req.method, Object.keys(methods));
   const body = parseJsonObject(req.body, req.headers["content-type"]);
   if ("reply" in body) return body.reply;
   try {

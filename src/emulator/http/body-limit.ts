@@ -2,7 +2,7 @@ import * as http from "http";
 import type { Reply } from "./reply";
 
 /** How long a refused connection stays half-open before it is destroyed: time to read the 413. */
-export const REFUSAL_LINGER_MS = 1000;
+const REFUSAL_LINGER_MS = 1000;
 
 /** Whether `Content-Length` announces a body over `limit` bytes (refused before a byte is read). */
 export function announcedTooLarge(req: http.IncomingMessage, limit: number): boolean {
@@ -20,42 +20,26 @@ export function readBody(req: http.IncomingMessage, limit: number): Promise<Buff
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("aborted", onAborted);
+    const settle = (outcome: () => void) => {
+      for (const event of ["data", "end", "error", "aborted"]) req.off(event, listeners[event]);
+      outcome();
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      cleanup();
-      req.pause();
-      chunks.length = 0;
-      resolve("too-large");
+    const listeners: Record<string, (value?: unknown) => void> = {
+      data: (chunk) => {
+        size += (chunk as Buffer).length;
+        if (size <= limit) return void chunks.push(chunk as Buffer);
+        req.pause();
+        settle(() => resolve("too-large"));
+      },
+      end: () => settle(() => resolve(Buffer.concat(chunks))),
+      error: (error) => settle(() => reject(error as Error)),
+      aborted: () => settle(() => reject(new Error("aborted"))),
     };
-    const onEnd = () => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onAborted = () => onError(new Error("aborted"));
-    // Kept after cleanup: a reset after a refusal must not become an unhandled 'error'.
-    req.on("error", ignore);
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("aborted", onAborted);
+    // Kept after settling: a reset after a refusal must not become an unhandled 'error'.
+    req.on("error", () => undefined);
+    for (const [event, listener] of Object.entries(listeners)) req.on(event, listener);
   });
 }
-
-function ignore(): void {}
 
 /**
  * Answers straight to the paused socket with `Connection: close` and closes our side (FIN), reading

@@ -1,3 +1,6 @@
+import { createRng, deriveSeed } from "../data/random";
+import type { Reply } from "./reply";
+import { JSON_TYPE, errorReply } from "./reply";
 import { FAUCET_TEMPLATE, NETWORK_TEMPLATE, matchRoute } from "./routes";
 
 /**
@@ -36,19 +39,14 @@ export interface FaultMatch {
 }
 
 /** The error statuses an enqueued fault may answer with. */
-export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 /**
  * An unreadable `200`: `html` (a CDN's page), `truncated-json` (cut in half, still labelled JSON);
  * on the faucet only: `non-integer-amount` (`amountSent: 0.5`), `missing-transaction`.
  */
-export const MALFORMED_KINDS = [
-  "html",
-  "truncated-json",
-  "non-integer-amount",
-  "missing-transaction",
-] as const;
+const MALFORMED_KINDS = ["html", "truncated-json", "non-integer-amount", "missing-transaction"] as const;
 export type MalformedKind = (typeof MALFORMED_KINDS)[number];
 
 /**
@@ -83,7 +81,7 @@ export interface RouteDelays {
 }
 
 /** Longest route delay accepted (10 minutes). */
-export const MAX_ROUTE_DELAY_MS = 600_000;
+const MAX_ROUTE_DELAY_MS = 600_000;
 
 const RATES = [
   "rate429",
@@ -93,19 +91,19 @@ const RATES = [
   "rate5xxAfterProcessing",
   "malformedRate",
 ] as const;
-export const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isDelay = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
 
-export function check(ok: boolean, message: string): void {
+function check(ok: boolean, message: string): void {
   if (!ok) throw new RangeError(message);
 }
 
 function checkMatch(name: string, match: FaultMatch | undefined): void {
   if (match === undefined) return;
   check(isObject(match), `${name} must be an object with optional method and path`);
-  for (const key of ["method", "path"] as const) {
-    check(match[key] === undefined || typeof match[key] === "string", `${name}.${key} must be a string`);
-  }
+  const { method, path } = match;
+  check(method === undefined || /^[A-Za-z]+$/.test(String(method)), `${name}.method must be an HTTP method`);
+  check(path === undefined || /^\//.test(String(path)), `${name}.path must be a path prefix starting with /`);
 }
 
 /** Throws a RangeError naming the first fault option out of range. */
@@ -118,18 +116,12 @@ export function validateFaultOptions(f: FaultOptions): void {
       `faults.${key} must be a probability between 0 and 1, got ${String(v)}`,
     );
   }
-  if (f.latencyMs !== undefined) {
-    const [min, max] =
-      typeof f.latencyMs === "number"
-        ? [f.latencyMs, f.latencyMs]
-        : Array.isArray(f.latencyMs)
-          ? f.latencyMs
-          : [];
-    check(
-      isDelay(min) && isDelay(max) && min <= max,
-      `faults.latencyMs must be milliseconds (a number >= 0) or a [min, max] range with min <= max`,
-    );
-  }
+  const latency = typeof f.latencyMs === "number" ? [f.latencyMs, f.latencyMs] : f.latencyMs;
+  check(
+    latency === undefined ||
+      (Array.isArray(latency) && isDelay(latency[0]) && isDelay(latency[1]) && latency[0] <= latency[1]),
+    `faults.latencyMs must be milliseconds (a number >= 0) or a [min, max] range with min <= max`,
+  );
   const retry = f.retryAfterSeconds;
   check(
     retry == null || (Number.isInteger(retry) && retry >= 0),
@@ -138,34 +130,30 @@ export function validateFaultOptions(f: FaultOptions): void {
   checkMatch("faults.match", f.match);
 }
 
+const isOneOf = (list: readonly unknown[], v: unknown) => list.includes(v);
+
 /** Throws a RangeError when an enqueued fault is malformed. */
-export function validateFault(f: Fault): void {
+function validateFault(f: Fault): void {
   check(isObject(f), `a fault must be an object`);
+  const after = (f as { after?: unknown }).after;
+  check(after === undefined || after === "processing", `a fault's after must be "processing" or absent`);
   if ("status" in f) {
-    check(
-      FAULT_STATUSES.includes(f.status),
-      `fault status must be one of ${FAULT_STATUSES.join(", ")}, got ${String(f.status)}`,
-    );
-    check(
-      f.after === undefined || f.after === "processing",
-      `a status fault's after must be "processing" or absent`,
-    );
+    check(isOneOf(FAULT_STATUSES, f.status), `fault status must be one of ${FAULT_STATUSES.join(", ")}`);
     for (const key of ["retryAfter", "body", "contentType"] as const) {
       check(f[key] === undefined || typeof f[key] === "string", `fault ${key} must be a string`);
     }
   } else if ("drop" in f) {
-    check(
-      f.drop === true && (f.after === undefined || f.after === "processing"),
-      `a drop fault is { drop: true } or { drop: true, after: "processing" }`,
-    );
+    check(f.drop === true, `a drop fault is { drop: true }`);
   } else if ("malformed" in f) {
     check(
-      MALFORMED_KINDS.includes(f.malformed),
-      `fault malformed must be one of ${MALFORMED_KINDS.join(", ")}, got ${String(f.malformed)}`,
+      isOneOf(MALFORMED_KINDS, f.malformed),
+      `fault malformed must be one of ${MALFORMED_KINDS.join(", ")}`,
     );
   } else {
-    check("delayMs" in f, `a fault has a status, drop: true, malformed, or delayMs`);
-    check(isDelay((f as { delayMs: unknown }).delayMs), `fault delayMs must be a number >= 0`);
+    check(
+      isDelay((f as { delayMs?: unknown }).delayMs),
+      `a fault has a status, drop: true, malformed, or delayMs >= 0`,
+    );
   }
   checkMatch("fault match", f.match);
 }
@@ -185,10 +173,178 @@ export function validateRouteDelays(delays: RouteDelays): void {
   }
 }
 
+const isFaucetSend = (method: string, path: string) =>
+  method === "POST" && matchRoute(path)?.route.template === FAUCET_TEMPLATE;
+
 /** The delay of a request's operation before it is processed (0 for operations without one). */
 export function routeDelayMs(delays: RouteDelays, method: string, path: string): number {
-  const template = matchRoute(path)?.route.template;
-  if (method === "POST" && template === FAUCET_TEMPLATE) return delays.faucetMs ?? 0;
-  if (method === "PATCH" && template === NETWORK_TEMPLATE) return delays.networkUpdateMs ?? 0;
-  return 0;
+  if (isFaucetSend(method, path)) return delays.faucetMs ?? 0;
+  const update = method === "PATCH" && matchRoute(path)?.route.template === NETWORK_TEMPLATE;
+  return update ? (delays.networkUpdateMs ?? 0) : 0;
+}
+
+/**
+ * What to do with a request: wait `delayMs`; answer `instead` of processing it (`"drop"`: close
+ * without an answer); or process it, then answer `after` (a `malformed` kind mangles the answer).
+ */
+interface FaultDecision {
+  delayMs: number;
+  label?: string;
+  instead?: Reply | "drop";
+  after?: Reply | "drop" | { malformed: MalformedKind };
+}
+
+function matches(match: FaultMatch | undefined, method: string, path: string): boolean {
+  return (
+    (match?.method === undefined || match.method.toUpperCase() === method) &&
+    (match?.path === undefined || path.startsWith(match.path))
+  );
+}
+
+/** The page a CDN or captive portal answers with `200` instead of the API's JSON. */
+const MALFORMED_HTML =
+  "<!DOCTYPE html>\r\n<html>\r\n<head><title>Just a moment...</title></head>\r\n" +
+  "<body>\r\n<h1>Checking your browser before accessing the site.</h1>\r\n</body>\r\n</html>\r\n";
+
+/** The answer of an injected status: the service's JSON error, or a gateway's HTML page for 502/504. */
+export function faultReply(status: FaultStatus, retryAfter?: string): Reply {
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { "Retry-After": retryAfter };
+  if (status === 502 || status === 504) {
+    const title = status === 502 ? "502 Bad Gateway" : "504 Gateway Time-out";
+    return {
+      status,
+      headers: { "Content-Type": "text/html", ...headers },
+      body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+    };
+  }
+  const when =
+    retryAfter !== undefined && /^\d+$/.test(retryAfter)
+      ? ` Expected available in ${retryAfter} second${retryAfter === "1" ? "" : "s"}.`
+      : "";
+  const [code, message] = {
+    429: ["throttled", `Request was throttled.${when}`],
+    500: ["server_error", "A server error occurred."],
+    503: ["service_unavailable", "Service temporarily unavailable, try again later."],
+  }[status];
+  return errorReply(status, code, message, { headers });
+}
+
+/** A successful JSON answer made unreadable, or undefined when the kind does not apply to it. */
+export function malformedReply(kind: MalformedKind, real: Reply): Reply | undefined {
+  if (real.status < 200 || real.status > 299 || real.body === undefined) return undefined;
+  let object: Record<string, unknown>;
+  try {
+    object = JSON.parse(real.body) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (!isObject(object)) return undefined;
+  const jsonReply = (body: string): Reply => ({ status: 200, headers: { "Content-Type": JSON_TYPE }, body });
+  if (kind === "html") return { status: 200, headers: { "Content-Type": "text/html" }, body: MALFORMED_HTML };
+  if (kind === "truncated-json") return jsonReply(real.body.slice(0, Math.max(1, real.body.length >> 1)));
+  if (kind === "non-integer-amount") {
+    return "amountSent" in object ? jsonReply(JSON.stringify({ ...object, amountSent: 0.5 })) : undefined;
+  }
+  if (!("transaction" in object)) return undefined;
+  const { transaction: _dropped, ...rest } = object;
+  return jsonReply(JSON.stringify(rest));
+}
+
+function statusReply(fault: Extract<Fault, { status: FaultStatus }>): Reply {
+  const reply = faultReply(fault.status, fault.retryAfter);
+  if (fault.body === undefined) return reply;
+  reply.body = fault.body;
+  reply.headers["Content-Type"] =
+    fault.contentType ?? (fault.body.trimStart().startsWith("<") ? "text/html" : JSON_TYPE);
+  return reply;
+}
+
+/** The fault of each request: the first queued fault that matches, else the seeded random ones. */
+export class FaultInjector {
+  private options: FaultOptions = {};
+  private readonly rng;
+  private readonly queue: Fault[] = [];
+
+  constructor(seed: number, options: FaultOptions = {}) {
+    this.rng = createRng(deriveSeed(seed, "faults"));
+    this.set(options);
+  }
+
+  set(options: FaultOptions): void {
+    validateFaultOptions(options);
+    this.options = structuredClone(options) as FaultOptions;
+  }
+
+  get(): FaultOptions {
+    return structuredClone(this.options) as FaultOptions;
+  }
+
+  /** Queues one-shot faults (all are checked before any is queued). */
+  enqueue(list: readonly Fault[]): void {
+    check(Array.isArray(list), `faults to queue must be a list`);
+    list.forEach(validateFault);
+    this.queue.push(...structuredClone(list));
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+  }
+
+  decide(method: string, path: string): FaultDecision {
+    const faucetOnly = (f: Fault) =>
+      "malformed" in f && MALFORMED_KINDS.indexOf(f.malformed) >= 2 && !isFaucetSend(method, path);
+    const index = this.queue.findIndex((f) => matches(f.match, method, path) && !faucetOnly(f));
+    if (index >= 0) {
+      const [fault] = this.queue.splice(index, 1);
+      if ("delayMs" in fault) return { delayMs: fault.delayMs, label: "delay" };
+      if ("malformed" in fault) return { delayMs: 0, after: fault, label: `malformed-${fault.malformed}` };
+      const outcome = "status" in fault ? statusReply(fault) : "drop";
+      const name = "status" in fault ? String(fault.status) : "drop";
+      return fault.after
+        ? { delayMs: 0, after: outcome, label: `${name}-after-processing` }
+        : { delayMs: 0, instead: outcome, label: name };
+    }
+    if (!matches(this.options.match, method, path)) return { delayMs: 0 };
+    const { latencyMs: latency, retryAfterSeconds } = this.options;
+    const delayMs =
+      typeof latency === "number"
+        ? latency
+        : latency
+          ? this.rng.int(Math.ceil(latency[0]), Math.floor(latency[1]))
+          : 0;
+    const random = this.random(
+      method,
+      path,
+      retryAfterSeconds == null ? undefined : String(retryAfterSeconds),
+    );
+    const label = [delayMs > 0 ? "latency" : undefined, random.label].filter(Boolean).join("+");
+    return { ...random, delayMs, label: label || undefined };
+  }
+
+  private random(method: string, path: string, retryAfter?: string): Omit<FaultDecision, "delayMs"> {
+    const r = this.rng.next();
+    let bound = 0;
+    const hit = (rate: number | undefined) => r < (bound += rate ?? 0);
+    const o = this.options;
+    if (hit(o.dropRate)) return { instead: "drop", label: "drop" };
+    if (hit(o.rate429)) return { instead: faultReply(429, retryAfter), label: "429" };
+    if (hit(o.rate5xx)) {
+      const status = this.rng.pick([503, 502, 504] as const);
+      return { instead: faultReply(status, status === 503 ? retryAfter : undefined), label: String(status) };
+    }
+    if (hit(o.dropAfterProcessingRate)) return { after: "drop", label: "drop-after-processing" };
+    if (hit(o.rate5xxAfterProcessing)) {
+      const status = this.rng.pick([502, 504] as const);
+      return { after: faultReply(status), label: `${status}-after-processing` };
+    }
+    if (hit(o.malformedRate)) {
+      const malformed = this.rng.pick(MALFORMED_KINDS.slice(0, isFaucetSend(method, path) ? 4 : 2));
+      return { after: { malformed }, label: `malformed-${malformed}` };
+    }
+    return {};
+  }
 }

@@ -13,21 +13,7 @@ import { JSON_TYPE, errorReply, json, notFound } from "./reply";
 /** Every chain's genesis (unix seconds): block `n` is made at `GENESIS + n * blockSeconds`. */
 const GENESIS = Date.UTC(2020, 0, 1) / 1000;
 /** Path segments shown as they are in the record and the log; any other one (a key) is `***`. */
-const SHOWN = new Set([
-  "",
-  "beacon",
-  "graphql",
-  "chains",
-  "main",
-  "blocks",
-  "head",
-  "header",
-  "chain_id",
-  "ext",
-  "bc",
-  "C",
-  "rpc",
-]);
+const SHOWN = new Set(" beacon graphql chains main blocks head header chain_id ext bc C rpc".split(" "));
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const NEAR_VERSION = "1.39.1";
 const TEZOS_PROTOCOL = "PsParisCZo7KAh1Z1smVd9ZMZ1HHn5gkzbM94V3PLCpknFWhUAi";

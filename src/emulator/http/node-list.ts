@@ -1,6 +1,6 @@
 import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue } from "../../model";
 import type { NodeFilterName, OrderBy, Problem } from "../../model";
-import type { NodeView, Store } from "../data/store";
+import type { NodeRecord, NodeView, Store } from "../data/store";
 import { compare } from "../data/store";
 import type { ApiContext, ApiRequest, Reply } from "./reply";
 import { errorReply, json, validationError } from "./reply";
@@ -9,14 +9,9 @@ import { errorReply, json, validationError } from "./reply";
 type NodeListFilters = { [K in Exclude<NodeFilterName, "orderBy">]?: K extends "archive" ? boolean : string };
 
 /** Spellings of the `archive` query accepted as booleans (as Django's boolean filter does). */
-export const ARCHIVE_VALUES: ReadonlyMap<string, boolean> = new Map([
-  ["true", true],
-  ["True", true],
-  ["1", true],
-  ["false", false],
-  ["False", false],
-  ["0", false],
-]);
+export const ARCHIVE_VALUES = new Map(
+  Object.entries({ true: true, True: true, 1: true, false: false, False: false, 0: false }),
+);
 
 /**
  * Reads the node list query with the model's {@link NODE_FILTERS}: unknown parameters ignored, the
@@ -41,22 +36,15 @@ function parseQuery(params: URLSearchParams) {
 
 /** Exact, case-sensitive matches (`name` is the whole name); `archive` only where the flag applies. */
 function matchesFilters({ node, network, project }: NodeView, filters: NodeListFilters): boolean {
-  const actual: Record<keyof NodeListFilters, string | boolean | undefined> = {
+  const { protocol, publicNetwork } = network;
+  const own: Record<string, unknown> = {
     project: network.project,
-    organization: node.organization,
-    network: node.network,
-    region: node.region,
-    provider: node.provider,
-    protocol: network.protocol,
-    role: node.role,
-    type: node.type,
-    archive: node.archive,
-    publicNetwork: network.publicNetwork,
-    name: node.name,
+    protocol,
+    publicNetwork,
     projectType: project.type,
-    status: node.status,
   };
-  return (Object.keys(filters) as Array<keyof NodeListFilters>).every((key) => actual[key] === filters[key]);
+  const value = (key: string) => (key in own ? own[key] : node[key as keyof NodeRecord]);
+  return Object.entries(filters).every(([key, wanted]) => value(key) === wanted);
 }
 
 /** The filtered, ordered nodes of the last few queries per store while it is unchanged (a walk sorts once). */

@@ -1,6 +1,6 @@
 import { checkFaucetChain, formatProblems } from "../../model";
 import { MAX_BULK } from "../data/seed";
-import { validateRouteDelays } from "./faults";
+import { validateFaultOptions, validateRouteDelays } from "./faults";
 import type { FaultOptions, RouteDelays } from "./faults";
 
 /** Options of {@link startEmulator}; every field is optional. */
@@ -28,7 +28,7 @@ export interface EmulatorOptions {
    * it, `429` `throttled` with `Retry-After` (seconds), the request not processed. Default none.
    */
   rateLimit?: number;
-  /** Clock of the faucet's daily limit and of {@link rateLimit}'s window; default the system clock. */
+  /** Clock of the faucet's daily limit, of {@link rateLimit}'s window and of the nodes' heads; default the system clock. */
   now?: () => Date;
   /**
    * `true` (default): log nothing. `false`: one line per request on stderr with only what cannot
@@ -59,26 +59,19 @@ export const EMULATOR_DEFAULTS = {
   faucetSendLogCapacity: 10_000,
 } as const;
 
-const MAX_CAPACITY = 10_000_000;
-
-/** The range of each integer option (the command line's flags check the same). */
-export const INTEGER_RANGES = {
+/** The range of each integer option. */
+const INTEGER_RANGES = {
   port: [0, 65535],
   seed: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   pageSize: [1, 1000],
   nodes: [0, MAX_BULK],
   networks: [0, MAX_BULK],
   faucetDailyLimit: [0, 1_000_000],
-  requestLogCapacity: [0, MAX_CAPACITY],
-  faucetSendLogCapacity: [0, MAX_CAPACITY],
+  requestLogCapacity: [0, 10_000_000],
+  faucetSendLogCapacity: [0, 10_000_000],
   maxBodyBytes: [1, 1 << 30],
   rateLimit: [1, 1_000_000],
 } as const;
-
-/** The message of an integer out of its range. */
-export function integerError(label: string, [min, max]: readonly [number, number], got: string): string {
-  return `${label} must be an integer from ${min} to ${max}, got ${got}`;
-}
 
 /** Applies the defaults and checks the options; throws a RangeError or TypeError naming the option. */
 export function resolveOptions(options: EmulatorOptions) {
@@ -87,7 +80,7 @@ export function resolveOptions(options: EmulatorOptions) {
     if (value === undefined) return fallback;
     const [min, max] = INTEGER_RANGES[name];
     if (!Number.isSafeInteger(value) || value < min || value > max) {
-      throw new RangeError(integerError(`emulator option ${name}`, INTEGER_RANGES[name], String(value)));
+      throw new RangeError(`emulator option ${name} must be an integer from ${min} to ${max}, got ${value}`);
     }
     return value;
   };
@@ -99,6 +92,7 @@ export function resolveOptions(options: EmulatorOptions) {
     throw new TypeError("emulator option now must be a function returning a Date");
   }
   if (options.routeDelays !== undefined) validateRouteDelays(options.routeDelays);
+  if (options.faults !== undefined) validateFaultOptions(options.faults);
   return {
     port: integer("port", EMULATOR_DEFAULTS.port),
     host,

@@ -44,6 +44,12 @@ export function notFound(message = "Not found."): Reply {
   return errorReply(404, "not_found", message);
 }
 
+/** The 405 answer, with the methods allowed. */
+export function methodNotAllowed(method: string, allow: readonly string[]): Reply {
+  const headers = { Allow: allow.join(", ") };
+  return errorReply(405, "method_not_allowed", `Method "${method}" not allowed.`, { headers });
+}
+
 /** A 400 `validation_error`: `fields` maps each field (wire name) to its messages; `message` lists them. */
 export function validationError(problems: readonly Problem[]): Reply {
   const fields: Record<string, string[]> = {};
@@ -62,14 +68,9 @@ export function parseJsonObject(
   const text = body.toString("utf8");
   if (text.trim() === "") return { value: {} };
   const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  if (mediaType !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
-    return {
-      reply: errorReply(
-        415,
-        "unsupported_media_type",
-        `Unsupported media type "${mediaType}" in request; send JSON with Content-Type: application/json.`,
-      ),
-    };
+  if (!/^application\/(?:[a-z0-9.+-]+\+)?json$/.test(mediaType)) {
+    const message = `Unsupported media type "${mediaType}" in request; send JSON with Content-Type: application/json.`;
+    return { reply: errorReply(415, "unsupported_media_type", message) };
   }
   let value: unknown;
   try {
@@ -80,9 +81,8 @@ export function parseJsonObject(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
     const message = `Invalid data. Expected a dictionary, but got ${got}.`;
-    return {
-      reply: errorReply(400, "validation_error", message, { fields: { non_field_errors: [message] } }),
-    };
+    const fields = { non_field_errors: [message] };
+    return { reply: errorReply(400, "validation_error", message, { fields }) };
   }
   return { value: value as Record<string, unknown> };
 }
@@ -109,8 +109,6 @@ export interface ApiContext {
   now: () => Date;
 }
 
-const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="api"' };
-
 /**
  * Checks `Authorization: Bearer <API_KEY>` (spec 5). No header, or another scheme: 401
  * `not_authenticated`. A Bearer header with an empty or unknown key: 401 `authentication_failed`.
@@ -120,18 +118,13 @@ export function authenticate(
   store: Store,
 ): { organization: string } | { reply: Reply } {
   const key = bearerKey(header);
-  if (key === undefined) {
-    return {
-      reply: errorReply(401, "not_authenticated", "Authentication credentials were not provided.", {
-        headers: CHALLENGE,
-      }),
-    };
-  }
-  const organization = key === "" ? undefined : store.organizationOfKey(key);
-  if (organization === undefined) {
-    return { reply: errorReply(401, "authentication_failed", "Invalid API key.", { headers: CHALLENGE }) };
-  }
-  return { organization };
+  const organization = key ? store.organizationOfKey(key) : undefined;
+  if (organization !== undefined) return { organization };
+  const [code, message] =
+    key === undefined
+      ? ["not_authenticated", "Authentication credentials were not provided."]
+      : ["authentication_failed", "Invalid API key."];
+  return { reply: errorReply(401, code, message, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } }) };
 }
 
 /** The key of a Bearer `Authorization` header (`""` when empty), or undefined for none or another scheme. */

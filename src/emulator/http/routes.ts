@@ -8,6 +8,7 @@ import {
   authenticate,
   errorReply,
   json,
+  methodNotAllowed,
   notFound,
   parseJsonObject,
   validationError,
@@ -89,9 +90,7 @@ export function handleApiRequest(req: ApiRequest, ctx: ApiContext): Reply {
   if (!handler) {
     const allow = Object.keys(route.methods);
     if (allow.includes("GET")) allow.push("HEAD");
-    return errorReply(405, "method_not_allowed", `Method "${req.method}" not allowed.`, {
-      headers: { Allow: allow.join(", ") },
-    });
+    return methodNotAllowed(req.method, allow);
   }
   return handler(req, ctx, auth.organization, id);
 }
@@ -114,15 +113,11 @@ export function updateNetwork(req: ApiRequest, ctx: ApiContext, organization: st
   if ("reply" in body) return body.reply;
   const update = { name: body.value.name, project: body.value.project };
   const problems: Problem[] = validateNetworkUpdate(update);
-  if (update.project !== undefined && !checkId("project", "project", update.project)) {
-    const project = ctx.store.project(update.project as string);
-    if (!project || project.organization !== organization) {
-      problems.push({
-        field: "project",
-        value: show(update.project),
-        allowed: "expected a project of your organization",
-      });
-    }
+  const project = typeof update.project === "string" ? ctx.store.project(update.project) : undefined;
+  const mine = project?.organization === organization;
+  if (update.project !== undefined && !checkId("project", "project", update.project) && !mine) {
+    const allowed = "expected a project of your organization";
+    problems.push({ field: "project", value: show(update.project), allowed });
   }
   if (problems.length > 0) return validationError(problems);
   if (typeof update.name === "string") network.name = update.name;
@@ -138,13 +133,9 @@ export function deleteNetwork(_req: ApiRequest, ctx: ApiContext, organization: s
   const network = isId("network", id) ? ctx.store.ownedNetwork(id, organization) : undefined;
   if (!network) return notFound();
   const remaining = ctx.store.nodesOf(network.id).length;
-  if (remaining > 0) {
-    return errorReply(
-      409,
-      "conflict",
-      `Network ${network.id} still has ${remaining} ${remaining === 1 ? "node" : "nodes"}; delete all nodes of the network first.`,
-    );
-  }
+  const nodes = `${remaining} ${remaining === 1 ? "node" : "nodes"}`;
+  const message = `Network ${network.id} still has ${nodes}; delete all nodes of the network first.`;
+  if (remaining > 0) return errorReply(409, "conflict", message);
   ctx.store.deleteNetwork(network.id);
   return { status: 204, headers: {} };
 }
@@ -160,20 +151,15 @@ export function requestTokens(req: ApiRequest, ctx: ApiContext, _organization: s
   const body = parseJsonObject(req.body, req.headers["content-type"]);
   if ("reply" in body) return body.reply;
   const address = body.value.address;
-  const problem =
-    address === undefined
-      ? { field: "address", value: "undefined", allowed: "this field is required" }
-      : checkAddress("address", address);
+  const required = { field: "address", value: "undefined", allowed: "this field is required" };
+  const problem = address === undefined ? required : checkAddress("address", address);
   if (problem) return validationError([problem]);
   const now = ctx.now();
   if (!ctx.faucet.allowed(address as string, now, chain)) {
     const next = nextUtcMidnight(now).toISOString();
-    return errorReply(
-      429,
-      "rate_limited",
-      `The ${chain} faucet already sent tokens to ${address as string} today (limit ${ctx.faucetDailyLimit} per address per chain per UTC day); try again after ${next}.`,
-      { top: { nextFaucetAvailable: next } },
-    );
+    const limit = `limit ${ctx.faucetDailyLimit} per address per chain per UTC day`;
+    const message = `The ${chain} faucet already sent tokens to ${address as string} today (${limit}); try again after ${next}.`;
+    return errorReply(429, "rate_limited", message, { top: { nextFaucetAvailable: next } });
   }
   const send = ctx.faucet.send(address as string, now, chain);
   // Written by hand so that the wei amount is a JSON number with every digit, like the service's.

@@ -13,10 +13,7 @@ export interface RequestStats {
   capacity: number;
 }
 
-/**
- * One request as seen by the emulator; headers and bodies are never recorded. The record is
- * in memory only (never written to the log), for the tests of the process that started it.
- */
+/** One request as seen by the emulator, in memory only; headers and bodies are never recorded. */
 export interface LoggedRequest {
   /** HTTP method. */
   method: string;
@@ -31,10 +28,9 @@ export interface LoggedRequest {
   /** When the request arrived: ms since the Unix epoch, with fractions (`performance.timeOrigin + performance.now()`). */
   at: number;
   /**
-   * The injected fault, if any: `rate-limit` (past {@link EmulatorOptions.rateLimit}), `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
-   * `504`, `drop`, `<status>-after-processing` (e.g. `504-after-processing`),
-   * `drop-after-processing` or `malformed-<kind>` (e.g. `malformed-html`). Several are joined
-   * with `+`, e.g. `latency+503`.
+   * The injected fault, if any: `rate-limit`, `latency`, `delay`, `route-delay`, `429`, `500`, `502`, `503`,
+   * `504`, `drop`, `504-after-processing` (any status), `drop-after-processing`, `malformed-<kind>`;
+   * several are joined with `+`, e.g. `latency+503`.
    */
   fault?: string;
 }
@@ -43,10 +39,7 @@ export interface LoggedRequest {
 export interface RunningEmulator {
   /** Base URL without trailing slash, e.g. `http://127.0.0.1:43121`. */
   url: string;
-  /**
-   * The key of the emulator's own admin endpoints under `/_emulator/` (send it as
-   * `Authorization: Bearer <adminKey>`); deterministic per seed, never an organization's key.
-   */
+  /** The Bearer key of the admin endpoints under `/_emulator/`; deterministic per seed, no organization's key. */
   adminKey: string;
   /** API key of the primary organization (deterministic per seed; the new one after {@link EmulatorAdmin.rotateKey}). */
   readonly apiKey: string;
@@ -72,10 +65,7 @@ export interface RunningEmulator {
   setRouteDelays(delays: RouteDelays): void;
   /** The delays of particular operations in force. */
   routeDelays(): RouteDelays;
-  /**
-   * The retained successful faucet sends (the last {@link EmulatorOptions.faucetSendLogCapacity}),
-   * oldest first. To judge duplicate sends use {@link faucetSendCounts}, which is never dropped.
-   */
+  /** The last {@link EmulatorOptions.faucetSendLogCapacity} faucet sends, oldest first ({@link faucetSendCounts} never drops). */
   faucetSends(): ReadonlyArray<FaucetSend>;
   /** Every successful faucet send counted: the total and per address (lower case); never dropped. */
   faucetSendCounts(): FaucetSendCounts;
@@ -87,9 +77,6 @@ export interface RunningEmulator {
   requestStats(): RequestStats;
   /** Empties the request record and resets its total. */
   resetRequests(): void;
-  /**
-   * Every secret ever served: API keys, endpoint URLs and `auth_username` / `auth_password` /
-   * `auth_key` values, rotated ones included, and the admin key. For audits that nothing leaked.
-   */
+  /** Every secret ever served (API keys, endpoint URLs, credentials, rotated ones too) and the admin key, for audits. */
   secrets(): string[];
 }

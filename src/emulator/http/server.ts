@@ -7,11 +7,10 @@ import { Ring } from "../data/ring";
 import { buildDataset } from "../data/seed";
 import { Store } from "../data/store";
 import type { AdminTarget } from "./admin-http";
-import { adminTemplate, handleAdminRequest, isAdminPath } from "./admin-http";
+import { ADMIN_PREFIX, adminTemplate, handleAdminRequest } from "./admin-http";
 import { announcedTooLarge, readBody, refuseAndClose } from "./body-limit";
 import type { RouteDelays } from "./faults";
-import { FaultInjector, faultReply, malformedReply } from "./fault-injector";
-import { routeDelayMs, validateRouteDelays } from "./faults";
+import { FaultInjector, faultReply, malformedReply, routeDelayMs, validateRouteDelays } from "./faults";
 import type { EmulatorOptions } from "./options";
 import { resolveOptions } from "./options";
 import type { ApiContext, Reply } from "./reply";
@@ -45,11 +44,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const waits = new Set<() => void>();
   let closing: Promise<void> | undefined;
 
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    void serve(req, res).catch(() => {
-      if (!res.headersSent) write(res, SERVER_ERROR());
-    });
-  };
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) =>
+    void serve(req, res).catch(() => res.headersSent || write(res, SERVER_ERROR()));
   const server = http.createServer(handle);
   // Answer `Expect: 100-continue` ourselves, so a body announced too large is refused unsent.
   server.on("checkContinue", handle);
@@ -73,11 +69,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataset = buildDataset(settings.seed, settings, url);
   const store = new Store(dataset);
   let delays: RouteDelays = settings.routeDelays;
-  const ctx: ApiContext = {
-    ...settings,
-    store,
-    faucet: new FaucetLedger(settings.seed, settings.faucetDailyLimit, settings.faucetSendLogCapacity),
-  };
+  const faucet = new FaucetLedger(settings.seed, settings.faucetDailyLimit, settings.faucetSendLogCapacity);
+  const ctx: ApiContext = { ...settings, store, faucet };
   const record = new Ring<LoggedRequest>(settings.requestLogCapacity);
   const limit =
     settings.rateLimit > 0 ? rateLimiter(settings.rateLimit, () => settings.now().getTime()) : undefined;
@@ -94,7 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       delays = { ...next };
     },
     routeDelays: () => ({ ...delays }),
-    faucetSendCounts: () => ctx.faucet.counts(),
+    faucetSendCounts: () => faucet.counts(),
     requestStats: () => ({ total: record.total, retained: record.size, capacity: record.capacity }),
     admin: createAdmin(store, settings.seed, settings.now),
   };
@@ -115,7 +108,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const started = Date.now();
     const method = (req.method ?? "GET").toUpperCase();
     const { path, rawQuery } = splitUrl(req.url ?? "/");
-    const admin = isAdminPath(path);
+    const admin = path.startsWith(ADMIN_PREFIX);
     const node = nodeRequestShape(path); // a node's endpoint: its key and query are never recorded
     const entry: LoggedRequest = {
       method,
@@ -127,34 +120,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     };
     const labels: string[] = [];
     const finish = (reply: Reply | undefined, closeAfter = false) => {
-      entry.status = reply ? reply.status : 0;
+      entry.status = reply?.status ?? 0;
       const fault = labels.join("+");
       if (fault) entry.fault = fault;
       if (!admin) record.push(entry);
       if (!reply) req.socket.destroy();
       else if (closeAfter) refuseAndClose(req, reply);
       else write(res, reply);
-      if (!settings.quiet) {
-        const line = describeRequest(method, path, rawQuery, adminTemplate, settings.faucetChains);
-        const took = `${entry.status || "dropped"} (${Date.now() - started} ms)`;
-        process.stderr.write(
-          `${line} -> ${took}${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
-        );
-      }
+      if (settings.quiet) return;
+      const line = describeRequest(method, path, rawQuery, adminTemplate, settings.faucetChains);
+      const took = `${entry.status || "dropped"} (${Date.now() - started} ms)`;
+      process.stderr.write(
+        `${line} -> ${took}${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
+      );
     };
     if (announcedTooLarge(req, settings.maxBodyBytes)) return finish(TOO_LARGE(), true);
     if (/\b100-continue\b/i.test(req.headers.expect ?? "")) res.writeContinue();
     const body = await readBody(req, settings.maxBodyBytes).catch(() => undefined);
     if (body === undefined || closing) return;
     if (body === "too-large") return finish(TOO_LARGE(), true);
+    const { headers } = req;
     if (node) {
-      const reply = await answerNode({ method, path, headers: req.headers, body }, ctx, sleep);
+      const reply = await answerNode({ method, path, headers, body }, ctx, sleep);
       return closing ? undefined : finish(reply);
     }
-    if (admin) {
-      return finish(handleAdminRequest({ method, path, headers: req.headers, body }, controls, adminKey));
-    }
-    const key = bearerKey(req.headers.authorization);
+    if (admin) return finish(handleAdminRequest({ method, path, headers, body }, controls, adminKey));
+    const key = bearerKey(headers.authorization);
     const wait = limit && key && store.organizationOfKey(key) !== undefined ? limit(key) : undefined;
     if (wait !== undefined) {
       labels.push("rate-limit");
@@ -173,16 +164,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     let reply: Reply;
     try {
-      const origin =
-        req.headers.host && SAFE_HOST.test(req.headers.host) ? `http://${req.headers.host}` : url;
-      reply = handleApiRequest({ method, path, rawQuery, headers: req.headers, body, origin }, ctx);
+      const origin = headers.host && SAFE_HOST.test(headers.host) ? `http://${headers.host}` : url;
+      reply = handleApiRequest({ method, path, rawQuery, headers, body, origin }, ctx);
     } catch {
       reply = SERVER_ERROR();
     }
     const after = decision.after;
-    if (after === undefined) return finish(reply);
-    if (after === "drop") return finish(undefined);
-    if (!("malformed" in after)) return finish(after);
+    if (after === undefined || after === "drop" || !("malformed" in after)) {
+      return finish(after === "drop" ? undefined : (after ?? reply));
+    }
     const malformed = malformedReply(after.malformed, reply);
     if (!malformed) labels[0] = `${labels[0]}-not-applied`;
     finish(malformed ?? reply);
@@ -209,8 +199,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
     ...controls,
-    faucetSends: () => ctx.faucet.all(),
-    faucetSendCount: (address) => ctx.faucet.countFor(address),
+    faucetSends: () => faucet.all(),
+    faucetSendCount: (address) => faucet.countFor(address),
     requests: () => record.toArray().map((e) => ({ ...e, query: { ...e.query } })),
     resetRequests: () => record.clear(),
     secrets: () => [...store.secrets, adminKey],
@@ -228,18 +218,16 @@ function splitUrl(target: string): { path: string; rawQuery: string } {
       return { path: rest, rawQuery: "" };
     }
   }
-  rest = rest.split("#")[0];
-  const q = rest.indexOf("?");
-  return q < 0 ? { path: rest, rawQuery: "" } : { path: rest.slice(0, q), rawQuery: rest.slice(q + 1) };
+  const [path, ...query] = rest.split("#")[0].split("?");
+  return { path, rawQuery: query.join("?") };
 }
 
 /** Writes a reply (with `Content-Length`); `HEAD` and `204` get no body. */
 function write(res: http.ServerResponse, reply: Reply): void {
   if (res.writableEnded || res.destroyed) return;
-  const headers: Record<string, string> = { ...reply.headers };
-  const parts = reply.chunks ?? (reply.body === undefined ? undefined : [reply.body]);
-  if (parts) headers["Content-Length"] = String(parts.reduce((n, p) => n + Buffer.byteLength(p), 0));
-  res.writeHead(reply.status, headers);
-  for (const part of parts ?? []) res.write(part);
+  const parts = reply.chunks ?? (reply.body === undefined ? [] : [reply.body]);
+  const length = parts.reduce((n, p) => n + Buffer.byteLength(p), 0);
+  res.writeHead(reply.status, { ...reply.headers, ...(parts.length ? { "Content-Length": length } : {}) });
+  for (const part of parts) res.write(part);
   res.end();
 }
