@@ -10,7 +10,6 @@ import {
   RateLimitedError,
   TimeoutError,
   UnauthorizedError,
-  UnavailableError,
   ValidationError,
 } from "../../src/api";
 import { collect, failureRecorder, testClient } from "../helpers/client";
@@ -107,7 +106,13 @@ describe("get node", () => {
   it("an unknown node → NotFoundError", async () => {
     const e = await fails(client().getNode("ND-999-999-999"));
     expect(e).toBeInstanceOf(NotFoundError);
-    expect(e.message).toMatch(/^getNode ND-999-999-999: 404 not_found: /);
+    expect(e).toMatchObject({
+      operation: "getNode",
+      resourceId: "ND-999-999-999",
+      status: 404,
+      code: "not_found",
+    });
+    for (const token of ["getNode", "ND-999-999-999", "not_found"]) expect(e.message).toContain(token);
   });
 });
 
@@ -167,8 +172,7 @@ describe("networks", () => {
   it("deleting a network that has nodes → ConflictError (409)", async () => {
     const e = await fails(client().deleteNetwork(emulator().fixtures.networkWithNodes));
     expect(e).toBeInstanceOf(ConflictError);
-    expect(e.status).toBe(409);
-    expect(e.message).toMatch(/delete all nodes of the network first/);
+    expect(e).toMatchObject({ status: 409, operation: "deleteNetwork" });
   });
 
   it("delete: 204 deleted, then 404 alreadyGone", async () => {
@@ -196,7 +200,7 @@ describe("faucet", () => {
     expect(e).toBeInstanceOf(RateLimitedError);
     expect(e.status).toBe(429);
     expect(Date.parse(e.nextFaucetAvailable!)).toBeGreaterThan(Date.now());
-    expect(e.message).toContain(`The faucet can be used again at ${e.nextFaucetAvailable}`);
+    expect(e.message).toContain(e.nextFaucetAvailable);
     expect(e.attempts).toBe(1);
   });
 });
@@ -206,8 +210,7 @@ describe("authentication", () => {
     const wrong = "wrong-key-0123456789abcdef0123";
     const e = await fails(client({ apiKey: wrong }).getNode(emulator().fixtures.beaconNode));
     expect(e).toBeInstanceOf(UnauthorizedError);
-    expect(e.status).toBe(401);
-    expect(e.message).toMatch(/\nThe API key is missing, wrong or revoked\./);
+    expect(e).toMatchObject({ status: 401, kind: "unauthorized" });
     expect(`${e.message}${e.stack}${JSON.stringify(e)}${util.inspect(e)}`).not.toContain(wrong);
   });
 });
@@ -232,9 +235,8 @@ describe("retries through injected faults", () => {
     expect((await client().getNode(node())).id).toBe(node());
     emulator().enqueueFaults([{ status: 503, body: html, contentType: "text/html" }]);
     const e = await fails(client({ retry: false }).getNode(node()));
-    expect(e).toBeInstanceOf(UnavailableError);
-    expect(e.message).toContain("text/html");
-    expect(e.message).toContain("503 Service Temporarily Unavailable");
+    expect(e).toMatchObject({ name: "UnavailableError", status: 503 });
+    for (const token of ["text/html", "<h1>503 Service"]) expect(e.message).toContain(token);
   });
 
   it("faucet: a connection dropped after processing is not retried; the send happened", async () => {
@@ -244,7 +246,6 @@ describe("retries through injected faults", () => {
     const e = await fails(client().requestTestTokens(freshAddress()));
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.mayHaveBeenProcessed).toBe(true);
-    expect(e.message).toMatch(/may have been processed/);
     expect(emulator().requests()).toHaveLength(1);
     expect(emulator().faucetSends().length).toBe(before + 1);
   });

@@ -8,7 +8,6 @@ import {
   NodeServiceClientOptions,
   NotFoundError,
   RateLimitedError,
-  TimeoutError,
   UnauthorizedError,
   UnavailableError,
   ValidationError,
@@ -63,18 +62,22 @@ describe("each error status is mapped", () => {
       resourceId: NETWORK_ID,
     });
     expect(e.fields).toEqual({ name: ["This field may not be blank."] });
-    expect(e.message).toBe(
-      `updateNetwork ${NETWORK_ID}: 400 validation_error: Invalid input.\n  name: This field may not be blank.`,
-    );
+    for (const token of ["updateNetwork", NETWORK_ID, "400", "validation_error", "name"])
+      expect(e.message).toContain(token);
     expect(server.hits).toHaveLength(1);
   });
 
-  it("401 → UnauthorizedError with a hint; a key echoed by the server is redacted", async () => {
+  it("401 → UnauthorizedError; a key echoed by the server is redacted", async () => {
     server.script({ status: 401, body: errorBody("not_authenticated", `Invalid token ${API_KEY}.`) });
     const e = await fails(client().getNode(NODE_ID));
     expect(e).toBeInstanceOf(UnauthorizedError);
-    expect(e.message).toMatch(/^getNode ND-123-456-789: 401 not_authenticated: Invalid token \[REDACTED\]\./);
-    expect(e.message).toMatch(/\nThe API key is missing, wrong or revoked\./);
+    expect(e).toMatchObject({
+      status: 401,
+      code: "not_authenticated",
+      operation: "getNode",
+      resourceId: NODE_ID,
+    });
+    expect(e.message).toContain("Invalid token [REDACTED].");
     expect(server.hits[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
@@ -91,8 +94,7 @@ describe("each error status is mapped", () => {
     server.script();
     const e = await fails(client({ retry: { maxRetries: 1, baseDelayMs: 1 } }).deleteNetwork(NETWORK_ID));
     expect(e).toBeInstanceOf(type);
-    expect(e.status).toBe(status);
-    expect(e.message).toMatch(new RegExp(`${status} nope: Delete all nodes of the network first\\.`));
+    expect(e).toMatchObject({ status, code: "nope" });
   });
 
   it("429 with Retry-After and a 503 are retried over HTTP", async () => {
@@ -112,24 +114,21 @@ describe("unexpected bodies", () => {
     server.script({ status: 502, text: html, headers: { "content-type": "text/html" } });
     const e = await fails(client({ retry: false }).getNode(NODE_ID));
     expect(e).toBeInstanceOf(UnavailableError);
-    expect(e.message).toMatch(
-      /502 non_json_body: .*a non-JSON body \(text\/html, \d+ characters\): "<html><body><h1>502 Bad Gateway/,
-    );
+    expect(e).toMatchObject({ status: 502, code: "non_json_body" });
+    for (const token of ["text/html", "<h1>502 Bad Gateway"]) expect(e.message).toContain(token);
   });
 
   it("truncated JSON: on success an invalid_response, not retried; on an error status the status's kind", async () => {
     const json = { "content-type": "application/json" };
     server.script({ status: 200, text: '{"id": "ND-123-456-789", "name": "tru', headers: json });
     const e = await fails(client().getNode(NODE_ID));
-    expect(e.kind).toBe("invalid_response");
-    expect(e.message).toMatch(
-      /invalid or truncated JSON \(application\/json, \d+ characters\): "\{\\"id\\": \\"ND-123-456-789\\", \\"name\\": \\"tru"/,
-    );
+    expect(e).toMatchObject({ kind: "invalid_response", code: "invalid_json" });
+    for (const token of ["application/json", '\\"name\\": \\"tru"']) expect(e.message).toContain(token);
     expect(server.hits).toHaveLength(1);
     server.script({ status: 409, text: '{"error": {"code": "confl', headers: json });
     const conflict = await fails(client().deleteNetwork(NETWORK_ID));
     expect(conflict).toBeInstanceOf(ConflictError);
-    expect(conflict.message).toMatch(/invalid or truncated JSON/);
+    expect(conflict.message).toContain("application/json");
   });
 
   it("a 404 on a base that cannot list nodes is not a NotFoundError: the API URL looks wrong", async () => {
@@ -141,8 +140,7 @@ describe("unexpected bodies", () => {
     const e = await fails(client().getNode(NODE_ID));
     expect(e).not.toBeInstanceOf(NotFoundError);
     expect(e).toMatchObject({ kind: "invalid_response", code: "unexpected_not_found" });
-    expect(e.message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/v1\/nodes\/ND-123-456-789\/ answered 404/);
-    expect(e.message).toMatch(/The API URL \(.*\) looks wrong/);
+    for (const token of [`GET ${server.url}/v1/nodes/${NODE_ID}/`, "404"]) expect(e.message).toContain(token);
   });
 });
 
@@ -150,8 +148,8 @@ describe("timeouts and connections", () => {
   it("a server that never answers: TimeoutError; a timed-out GET is retried", async () => {
     server.script({ hang: true });
     const e = await fails(client({ timeoutMs: 100, retry: false }).getNode(NODE_ID));
-    expect(e).toBeInstanceOf(TimeoutError);
-    expect(e.message).toMatch(/no answer within the per-attempt timeout of 100 ms/);
+    expect(e.kind).toBe("timeout");
+    expect(e.message).toMatch(/\b100 ms\b/);
     server.script({ hang: true }, { status: 200, body: wireNode() });
     expect((await client({ timeoutMs: 100 }).getNode(NODE_ID)).id).toBe(NODE_ID);
   });
@@ -162,8 +160,8 @@ describe("timeouts and connections", () => {
     const e = await fails(
       client({ timeoutMs: 100, deadlineMs: 250, retry: { maxRetries: 10, baseDelayMs: 1 } }).getNode(NODE_ID),
     );
-    expect(e).toBeInstanceOf(TimeoutError);
-    expect(e.message).toMatch(/deadline of 250 ms/);
+    expect(e).toMatchObject({ kind: "timeout", limit: "deadlineMs" });
+    expect(e.message).toMatch(/\b250 ms\b/);
     expect(server.hits.length).toBeLessThanOrEqual(3);
   });
 

@@ -54,14 +54,14 @@ describe("only the service's own 404 means gone", () => {
   const key = () => emulator().apiKey;
 
   it.each(["/api", "/v2", "/v1/v1"])(
-    "a wrong base path (%s) is an error that says the URL looks wrong",
+    "a wrong base path (%s) is an error that names the path, never gone",
     async (suffix) => {
       const c = testClient(`${emulator().url}${suffix}`, key());
       for (const call of [() => c.readNetwork(NETWORK_ID), () => c.deleteNetwork(NETWORK_ID)]) {
         const e = await fails(call());
         expect(e).not.toBeInstanceOf(NotFoundError);
         expect(e.kind).toBe("invalid_response");
-        expect(e.message).toMatch(/looks wrong/);
+        expect(e.code).toBe("unexpected_not_found");
         expect(e.message).toContain(`/v1/networks/${NETWORK_ID}/`);
       }
     },
@@ -74,8 +74,8 @@ describe("only the service's own 404 means gone", () => {
       apiKey: key(),
       forceDestroy: true,
     } as never;
-    await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
-    await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+    await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
+    await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
     // Still there.
     const c = testClient(emulator().url, key());
     expect((await c.readNetwork(NETWORK_ID)).id).toBe(NETWORK_ID);
@@ -103,8 +103,8 @@ describe("only the service's own 404 means gone", () => {
       const e = await fails(client().deleteNetwork(NETWORK_ID));
       expect(e.kind).toBe("invalid_response");
       expect(e.code).toBe("unexpected_not_found");
-      expect(e.message).toContain(`DELETE ${server.url}/v1/networks/${NETWORK_ID}/ answered 404`);
-      expect(e.message).toMatch(/API URL .* looks wrong/);
+      for (const token of [`DELETE ${server.url}/v1/networks/${NETWORK_ID}/`, "404"])
+        expect(e.message).toContain(token);
       const r = await fails(client().readNetwork(NETWORK_ID));
       expect(r.code).toBe("unexpected_not_found");
       const props = {
@@ -113,8 +113,8 @@ describe("only the service's own 404 means gone", () => {
         apiKey: API_KEY,
         forceDestroy: true,
       } as never;
-      await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
-      await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/looks wrong/);
+      await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
+      await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
       expect(server.hits.map((h) => h.method)).toEqual(["DELETE", "PATCH", "PATCH", "DELETE"]);
     },
   );
@@ -151,7 +151,6 @@ describe("a faucet answer that cannot be read may have been processed", () => {
     server.script(answer);
     const e = await fails(client().requestTestTokens(ADDRESS));
     expect(e.mayHaveBeenProcessed).toBe(true);
-    expect(e.message).toMatch(/may have been processed/);
     expect(server.hits.filter((h) => h.method === "POST")).toHaveLength(1);
   });
 
