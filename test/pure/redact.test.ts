@@ -1,3 +1,5 @@
+/** Redaction: redact, previewBody, sanitizeServerText, LearnedSecrets, and maskEndpoint, by table and by property. */
+import fc from "fast-check";
 import {
   createRedactor,
   guardInputValue,
@@ -6,12 +8,20 @@ import {
   MAX_REDACTED_CHARS,
   maskUrlCredentials,
   previewBody,
+  REDACTED,
   redact,
   sanitizeServerText,
 } from "../../src/api/redact";
+import { maskEndpoint } from "../../src/provider/node-views";
 
 const KEY = "sk_live_abcdef0123456789";
 const HEX = "3c6e0b8a9c15224a8228b9a98ca1531d";
+const B64 = "ab12/Cd34+Ef56gh78==";
+const H = "https://h.example.com";
+/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
+const RUNS = { seed: Number(process.env.FC_SEED ?? 20240611), numRuns: 300 };
+/** Characters of generated keys: letters, digits, URL-safe punctuation and base64's `+ / =`. */
+const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/="];
 
 /** Every 4-character piece of `secret`: none may show. */
 function expectNoPiece(text: string, secret: string): void {
@@ -203,9 +213,9 @@ describe("guardInputValue", () => {
   });
 
   it.each([KEY, `"${HEX}"`, "x".repeat(43), "Bearer abc", "password=hunter2"])("hides %s", (value) => {
-    expect(guardInputValue(value)).toBe(
-      `a value of ${value.length} characters (not shown: it may hold a credential)`,
-    );
+    const guarded = guardInputValue(value);
+    expect(guarded).toContain(`${value.length} characters`);
+    expect(guarded).not.toContain(value);
   });
 });
 
@@ -278,5 +288,295 @@ describe("LearnedSecrets", () => {
     const oldestKept = total - MAX_LEARNED_SECRETS;
     expect(b.redact(`secret-value-${oldestKept - 1}`)).toBe(`secret-value-${oldestKept - 1}`);
     expect(b.redact(`secret-value-${oldestKept} secret-value-${total - 1}`)).toBe("[REDACTED] [REDACTED]");
+  });
+});
+
+/** Generated keys; one that is part of `[REDACTED]` itself could not disappear from any output. */
+const redactKey = fc
+  .string({ unit: fc.constantFrom(...ALPHABET), minLength: 8, maxLength: 64 })
+  .filter((k) => !REDACTED.includes(k));
+
+/** Text around a key: anything, including quotes, backslashes, URLs and credential words. */
+const FRAGMENTS = [
+  ...` \n"'\\:=&?;/@#%a1`,
+  "key",
+  "token",
+  "Bearer ",
+  "authorization: ",
+  "https://",
+  "http://u:p@",
+  '"auth_key":"',
+  "[REDACTED]",
+  "ND-123-456-789",
+];
+const noise = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }).map((parts) => parts.join("")),
+);
+
+type Embed = (k: string) => string;
+
+const EMBEDS: Record<string, Embed> = {
+  message: (k) => `Invalid token ${k}.`,
+  "glued to words": (k) => `key${k}value`,
+  "bearer header": (k) => `Authorization: Bearer ${k}`,
+  "json body": (k) =>
+    JSON.stringify({ error: { code: "x", message: `bad key ${k}` }, details: { auth_key: k } }),
+  "json escaped in json": (k) => JSON.stringify({ message: JSON.stringify({ note: k }) }),
+  "url path": (k) => `https://nd-123-456-789.p2pify.com/${k}/rpc`,
+  "url path, encoded": (k) => `https://nd-123-456-789.p2pify.com/${encodeURIComponent(k)}`,
+  "url user info": (k) => `https://user:${encodeURIComponent(k)}@h.example/`,
+  "url query": (k) => `https://h.example/x?key=${encodeURIComponent(k)}&page=2`,
+  "url query, raw": (k) => `https://h.example/x?page=2&k=${k}`,
+  "url host": (k) => `https://${k}.nodes.example.com/`,
+  "url fragment": (k) => `https://h.example/x#${k}`,
+  "twice, in a log line": (k) => `GET /v1/${k} -> 401 (${k})`,
+};
+
+describe("redact properties", () => {
+  test.each(Object.keys(EMBEDS))("a known key never shows, wherever the text is cut: %s", (name) => {
+    const embed = EMBEDS[name];
+    fc.assert(
+      fc.property(redactKey, noise, noise, fc.option(fc.nat({ max: 300 })), (k, before, after, max) => {
+        const out = redact(`${before}${embed(k)}${after}`, [k], max ?? undefined);
+        expect(out).not.toContain(k);
+        expect(out).not.toContain(encodeURIComponent(k));
+      }),
+      RUNS,
+    );
+  });
+
+  test("a known key never shows in a body preview, wherever it sits", () => {
+    fc.assert(
+      fc.property(redactKey, fc.nat({ max: 400 }), noise, (k, offset, after) => {
+        const body = `${"x ".repeat(offset)}${k}${after}`;
+        const preview = previewBody(body, createRedactor([k]), 200);
+        expect(preview).not.toContain(k);
+        expect(preview.length).toBeLessThanOrEqual(201);
+      }),
+      RUNS,
+    );
+  });
+
+  test("never throws; output length stays linear in the input (any string, any unicode)", () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 3000 }),
+      fc.string({ unit: "binary", maxLength: 3000 }),
+      fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 600 }).map((parts) => parts.join("")),
+    );
+    fc.assert(
+      fc.property(text, fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }), (t, secrets) => {
+        const out = redact(t, secrets);
+        expect(typeof out).toBe("string");
+        expect(out.length).toBeLessThanOrEqual(10 * t.length + REDACTED.length);
+      }),
+      RUNS,
+    );
+  });
+
+  test("is idempotent: redacting redacted text changes nothing", () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 500 }),
+      fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 100 }).map((parts) => parts.join("")),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        const once = redact(t);
+        expect(redact(once)).toBe(once);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe("maskEndpoint", () => {
+  const cases: [string, string, string[]?][] = [
+    // a key in the path, user info; scheme, host and the rest kept
+    [`https://nd-123-456-789.p2pify.com/${HEX}`, "https://nd-123-456-789.p2pify.com/***"],
+    ["https://nd-1.example.com/graphql", "https://nd-1.example.com/graphql"],
+    ["https://nd-1.example.com", "https://nd-1.example.com"],
+    ["https://user-name:pass-word@nd-1.example.com/rpc", "https://***@nd-1.example.com/rpc"],
+    // known credentials anywhere: path, query, part of a segment, query name, host label, fragment
+    [
+      "wss://ws.example.com/v1/short1?token=tok3n&x=1",
+      "wss://ws.example.com/v1/***?token=***&x=1",
+      ["short1", "tok3n"],
+    ],
+    ["https://ws.example.com/prefix-secretvalue-x", "https://ws.example.com/prefix-***-x", ["secretvalue"]],
+    [`${H}/rpc?tok3nabc`, `${H}/rpc?***`, ["tok3nabc"]],
+    [`${H}/rpc?tok3nabc=1`, `${H}/rpc?***=1`, ["tok3nabc"]],
+    [`${H}/v1/${B64}/rpc`, `${H}/v1/***/rpc`, [B64]],
+    [`${H}/v1/${encodeURIComponent(B64)}/rpc`, `${H}/v1/***/rpc`, [B64]],
+    [`${H}/?key=${B64}`, `${H}/?key=***`, [B64]],
+    ["https://MyKey1234.nodes.example.com/", "https://***.nodes.example.com/", ["mykey1234"]],
+    [`${H}/x#tok3nabc`, `${H}/x#***`, ["tok3nabc"]],
+    // a credential still readable (odd encoding): the whole URL goes
+    [`${H}/%61bcdefgh/x`, "***", ["abcdefgh"]],
+    // key-like text with no credentials passed
+    [`https://${HEX}.nodes.example.com/`, "https://***.nodes.example.com/"],
+    [`${H}/${HEX}.json`, `${H}/***.json`],
+    [`${H}/v1/${HEX}/rpc`, `${H}/v1/***/rpc`],
+    [`${H}/?${HEX}`, `${H}/?***`],
+    [`${H}/?${HEX}=1`, `${H}/?***=1`],
+    [`${H}/?cursor=${HEX}&page=2`, `${H}/?cursor=***&page=2`],
+    [`${H}/x#${HEX}`, `${H}/x#***`],
+    [`${H}/x#/keys/${HEX}`, `${H}/x#/keys/***`],
+    // an unknown base64 key split by `/`: a part that reads like a word (`ab12`) may stay, never the whole
+    [`${H}/v1/${B64}/rpc`, `${H}/v1/ab12/***/rpc`],
+    [`${H}/v1/Zm9vYmFy0/YmF6cXV4+abc=/rpc`, `${H}/v1/***/***/rpc`],
+    // a secret-named parameter however short; user info of any form, also nested in the query
+    [`${H}/?apikey=abc`, `${H}/?apikey=***`],
+    [`${H}/?x=1&access_token=a&sig=b`, `${H}/?x=1&access_token=***&sig=***`],
+    ["https://user@h.example.com/", "https://***@h.example.com/"],
+    [`${H}/?next=https://u:p@other.example/`, `${H}/?next=https://***@other.example/`],
+    // readable parts kept around a masked key
+    [
+      `https://beacon-nd-123-456-789.p2pify.com/${HEX}/eth/v1/beacon/genesis`,
+      "https://beacon-nd-123-456-789.p2pify.com/***/eth/v1/beacon/genesis",
+    ],
+    // anything that is not a URL is masked whole
+    ["", "***"],
+    ["not a url 3c6e0b8a9c15", "***"],
+    [HEX, "***"],
+    [undefined as unknown as string, "***"],
+  ];
+  test.each(cases.map(([url, masked, credentials = []]) => [url, masked, credentials] as const))(
+    "%s → %s",
+    (url, masked, credentials) => {
+      expect(maskEndpoint(url, credentials)).toBe(masked);
+    },
+  );
+
+  test.each([
+    "https://nd-123-456-789.p2pify.com",
+    "https://nd-123-456-789.p2pify.com/",
+    "wss://ws-nd-123-456-789.p2pify.com",
+    "https://beacon-nd-123-456-789.p2pify.com/eth/v1/beacon/genesis",
+    "https://eth-mainnet.example.com/v1/rpc",
+    "wss://eth-mainnet.example.com/ws",
+    "https://api.example.com/v1/networks/NW-100-000-1/nodes/ND-123-456-789",
+    "https://avax.example.com/ext/bc/C/rpc?page=2&limit=100",
+    "http://localhost:8545/",
+    "http://127.0.0.1:8545/rpc",
+  ])("%s stays readable", (url) => {
+    expect(maskEndpoint(url)).toBe(url);
+  });
+});
+
+/** A host label cannot hold `.` (it would be two labels) or `/` (it would end the host). */
+const HOST_ALPHABET = ALPHABET.filter((c) => c !== "." && c !== "/");
+
+const key = (alphabet: string[]) =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength: 8, maxLength: 64 });
+
+/**
+ * The test's own reading of "key-like": 16+ characters with letters and digits, unless made only of
+ * ordinary words (`ws-nd-123-456-789`, `eth-mainnet-2`), which stay readable in hosts and paths.
+ */
+function keyLike(k: string): boolean {
+  if (k.length < 16 || !/[A-Za-z]/.test(k) || !/[0-9]/.test(k)) return false;
+  return k
+    .split(/[^A-Za-z0-9]/)
+    .some((w) => w !== "" && !/^(?:[A-Za-z]+|[0-9]+|[A-Za-z]{1,12}[0-9]{1,3})$/.test(w));
+}
+
+type Place = (k: string) => string;
+
+const HOST = "nd-123-456-789.p2pify.com";
+const PLACES: Record<string, Place> = {
+  "user info": (k) => `https://user:${encodeURIComponent(k)}@${HOST}/`,
+  "user name": (k) => `https://${encodeURIComponent(k)}@${HOST}/rpc`,
+  "path segment": (k) => `https://${HOST}/${k}`,
+  "middle path segment": (k) => `https://${HOST}/v1/${k}/rpc`,
+  "<key>.json": (k) => `https://${HOST}/${k}.json`,
+  "query name": (k) => `https://${HOST}/rpc?${k}`,
+  "query name with value": (k) => `https://${HOST}/rpc?${k}=1&page=2`,
+  "query value": (k) => `https://${HOST}/rpc?page=2&cursor=${k}`,
+  "secret-named query value": (k) => `https://${HOST}/rpc?apikey=${k}`,
+  "encoded query value": (k) => `https://${HOST}/rpc?x=${encodeURIComponent(k)}`,
+  fragment: (k) => `https://${HOST}/rpc#${k}`,
+  "fragment parameter": (k) => `https://${HOST}/rpc#access=${k}&x=1`,
+};
+
+function expectHidden(out: string, k: string): void {
+  expect(out).not.toContain(k);
+  expect(out).not.toContain(encodeURIComponent(k));
+  expect(out.toLowerCase()).not.toContain(k.toLowerCase());
+}
+
+describe("maskEndpoint properties", () => {
+  describe.each(Object.keys(PLACES))("key in the %s", (place) => {
+    const build = PLACES[place];
+
+    test("a key passed as a credential never shows", () => {
+      fc.assert(
+        fc.property(key(ALPHABET), (k) => {
+          const out = maskEndpoint(build(k), [k]);
+          expectHidden(out, k);
+          expect(out).toContain("***");
+        }),
+        RUNS,
+      );
+    });
+
+    test("a key-like key never shows, even when not passed", () => {
+      fc.assert(
+        fc.property(key(ALPHABET).filter(keyLike), (k) => {
+          expectHidden(maskEndpoint(build(k)), k);
+        }),
+        RUNS,
+      );
+    });
+  });
+
+  describe("key in a host label", () => {
+    const build = (k: string) => `https://${k}.nodes.example.com/rpc`;
+
+    test("a key passed as a credential never shows, in any case", () => {
+      fc.assert(
+        fc.property(key(HOST_ALPHABET), (k) => {
+          const out = maskEndpoint(build(k), [k]);
+          expectHidden(out, k);
+          expect(out).toMatch(/^https:\/\/\*\*\*/);
+        }),
+        RUNS,
+      );
+    });
+
+    test("a key-like key never shows, even when not passed", () => {
+      fc.assert(
+        fc.property(key(HOST_ALPHABET).filter(keyLike), (k) => {
+          const out = maskEndpoint(build(k));
+          expectHidden(out, k);
+          expect(out).toBe("https://***.nodes.example.com/rpc");
+        }),
+        RUNS,
+      );
+    });
+  });
+
+  test("the scheme, ordinary host and ordinary path words stay readable around a masked key", () => {
+    fc.assert(
+      fc.property(key(ALPHABET), (k) => {
+        const out = maskEndpoint(`https://${HOST}/v1/${k}/rpc`, [k]);
+        expect(out.startsWith(`https://${HOST}/`)).toBe(true);
+        expect(out.endsWith("/rpc")).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  test("never throws, on any string and any credentials", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+        (u, c) => {
+          expect(typeof maskEndpoint(u, c)).toBe("string");
+          expect(typeof maskEndpoint(`https://h.example/${u}`, c)).toBe("string");
+        },
+      ),
+      RUNS,
+    );
   });
 });
