@@ -29,101 +29,68 @@ function page(results: unknown[], next: string | null, count = results.length): 
   return { status: 200, body: { count, next, previous: null, results } };
 }
 
-describe("invalid ids send no request", () => {
-  const cases: Array<[string, (c: NodeServiceClient) => Promise<unknown>]> = [
-    ["getNode ND-1?x=y", (c) => c.getNode("ND-1?x=y")],
-    ["getNode ../x", (c) => c.getNode("../x")],
-    ["getNode with a network id", (c) => c.getNode(NETWORK_ID)],
-    ["readNetwork NW-1/../nodes", (c) => c.readNetwork("NW-1/../nodes")],
-    ["updateNetwork NW-1%2F", (c) => c.updateNetwork("NW-1%2F", { name: "x" })],
-    ["deleteNetwork empty", (c) => c.deleteNetwork("")],
-    ["deleteNetwork non-string", (c) => c.deleteNetwork(42 as unknown as string)],
+describe("local validation sends no request", () => {
+  const address = "0x52908400098527886e0f7030069857d2e4169ee7";
+  const cases: Array<[string, (c: NodeServiceClient) => unknown, string[]]> = [
+    ["getNode ND-1?x=y", (c) => c.getNode("ND-1?x=y"), ["id"]],
+    ["getNode ../x", (c) => c.getNode("../x"), ["id"]],
+    ["getNode with a network id", (c) => c.getNode(NETWORK_ID), ["id"]],
+    ["readNetwork NW-1/../nodes", (c) => c.readNetwork("NW-1/../nodes"), ["id"]],
+    ["updateNetwork NW-1%2F", (c) => c.updateNetwork("NW-1%2F", { name: "x" }), ["id"]],
+    ["deleteNetwork empty", (c) => c.deleteNetwork(""), ["id"]],
+    ["deleteNetwork non-string", (c) => c.deleteNetwork(42 as unknown as string), ["id"]],
+    [
+      "listNodes, every bad filter, thrown at the call",
+      (c) => c.listNodes({ region: "mars-1", project: "NW-1", colour: "red" } as never),
+      ["colour", "project", "region"],
+    ],
+    [
+      "a region of another provider",
+      (c) => c.listAllNodes({ provider: "aws", region: "uksouth" }, { limit: 10 }),
+      ["region"],
+    ],
+    [
+      "updateNetwork: name, project and unknown fields",
+      (c) => c.updateNetwork(NETWORK_ID, { name: " ", project: "RG-1", protocol: "bsc" } as never),
+      ["name", "project", "protocol"],
+    ],
+    ["a short address", (c) => c.requestTestTokens("0x123"), ["address"]],
+    [
+      "an address with a wrong checksum",
+      (c) => c.requestTestTokens("0x52908400098527886E0F7030069857D2E4169EE7".replace("E0F", "e0F")),
+      ["address"],
+    ],
+    ...["Sepolia", "../nodes", "", "a/b"].map(
+      (chain) =>
+        [`chain ${chain}`, (c: NodeServiceClient) => c.requestTestTokens(address, chain), ["chain"]] as const,
+    ),
+    ...[undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }].map(
+      (o) =>
+        [
+          `limit ${JSON.stringify(o)}`,
+          (c: NodeServiceClient) => c.listAllNodes({}, o as never),
+          ["limit"],
+        ] as const,
+    ),
+    ...[-1, 0, NaN, Infinity, "1s"].flatMap((deadlineMs) => [
+      [
+        `listAllNodes deadlineMs ${deadlineMs}`,
+        (c: NodeServiceClient) => c.listAllNodes({}, { limit: 10, deadlineMs } as never),
+        ["deadlineMs"],
+      ] as const,
+      [
+        `listNodes deadlineMs ${deadlineMs}`,
+        (c: NodeServiceClient) => c.listNodes({}, { deadlineMs } as never),
+        ["deadlineMs"],
+      ] as const,
+    ]),
   ];
-  it.each(cases)("%s", async (_name, call) => {
+  it.each(cases)("%s", async (_name, call, fields) => {
     const { client: c, calls } = client();
-    const error = await rejection(call(c));
+    const error = (await rejection(() => call(c))) as ApiError;
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect((error as ApiError).kind).toBe("invalid_input");
-    expect((error as ApiError).message).toMatch(
-      /\bid: got .*expected a (node|network) id: "(ND|NW)-" followed by/,
-    );
-    expect((error as ApiError).fields).toHaveProperty("id");
-    expect((error as ApiError).attempts).toBe(0);
-    expect(calls).toHaveLength(0);
-  });
-});
-
-describe("other local validation", () => {
-  it("invalid filters: every problem listed, thrown at the call, nothing sent", () => {
-    const { client: c, calls } = client();
-    let error: unknown;
-    try {
-      c.listNodes({ region: "mars-1", project: "NW-1", colour: "red" } as never);
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(InvalidInputError);
-    const e = error as ApiError;
-    expect(Object.keys(e.fields ?? {}).sort()).toEqual(["colour", "project", "region"]);
-    expect(e.message).toMatch(/listNodes: invalid_input: invalid filters/);
-    expect(calls).toHaveLength(0);
-  });
-
-  it("impossible combinations are refused (region of another provider)", async () => {
-    const { client: c, calls } = client();
-    const error = await rejection(c.listAllNodes({ provider: "aws", region: "uksouth" }, { limit: 10 }));
-    expect((error as ApiError).message).toMatch(/provider aws offers only/);
-    expect(calls).toHaveLength(0);
-  });
-
-  it("updateNetwork validates name and project, and refuses unknown fields", async () => {
-    const { client: c, calls } = client();
-    const error = (await rejection(
-      c.updateNetwork(NETWORK_ID, { name: " ", project: "RG-1", protocol: "bsc" } as never),
-    )) as ApiError;
-    expect(Object.keys(error.fields ?? {}).sort()).toEqual(["name", "project", "protocol"]);
-    expect(calls).toHaveLength(0);
-  });
-
-  it("requestTestTokens checks the address", async () => {
-    const { client: c, calls } = client();
-    const error = (await rejection(c.requestTestTokens("0x123"))) as ApiError;
-    expect(error.kind).toBe("invalid_input");
-    expect(error.message).toMatch(/address: got "0x123"; expected 0x followed by 40 hex digits/);
-    const bad = "0x52908400098527886E0F7030069857D2E4169EE7".replace("E0F", "e0F");
-    expect(((await rejection(c.requestTestTokens(bad))) as ApiError).message).toMatch(/checksum/);
-    expect(calls).toHaveLength(0);
-  });
-
-  it("requestTestTokens checks the chain before sending", async () => {
-    const { client: c, calls } = client();
-    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
-    for (const chain of ["Sepolia", "../nodes", "", "a/b"]) {
-      const error = (await rejection(c.requestTestTokens(address, chain))) as ApiError;
-      expect(error.kind).toBe("invalid_input");
-      expect(error.message).toMatch(/chain: got .*; expected a chain name/);
-      expect(Object.keys(error.fields ?? {})).toEqual(["chain"]);
-    }
-    expect(calls).toHaveLength(0);
-  });
-
-  it("listAllNodes requires a positive integer limit", async () => {
-    const { client: c, calls } = client();
-    for (const options of [undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }]) {
-      const error = (await rejection(c.listAllNodes({}, options as never))) as ApiError;
-      expect(error.message).toMatch(/limit: got .*expected a positive integer/);
-    }
-    expect(calls).toHaveLength(0);
-  });
-
-  it("a listing's deadlineMs must be a positive number of milliseconds", async () => {
-    const { client: c, calls } = client();
-    for (const deadlineMs of [-1, 0, NaN, Infinity, "1s"]) {
-      const options = { limit: 10, deadlineMs } as never;
-      const error = (await rejection(c.listAllNodes({}, options))) as ApiError;
-      expect(error.message).toMatch(/deadlineMs: got .*expected a positive number of milliseconds/);
-      expect(() => c.listNodes({}, options)).toThrow(/deadlineMs/);
-    }
+    expect(error).toMatchObject({ kind: "invalid_input", attempts: 0 });
+    expect(Object.keys(error.fields ?? {}).sort()).toEqual(fields);
     expect(calls).toHaveLength(0);
   });
 });
@@ -219,9 +186,7 @@ describe("requests", () => {
     expect(await c.deleteNetwork(NETWORK_ID)).toEqual({ status: "alreadyGone" });
     const error = await rejection(c.deleteNetwork(NETWORK_ID));
     expect(error).toBeInstanceOf(ConflictError);
-    expect((error as ApiError).message).toBe(
-      `deleteNetwork ${NETWORK_ID}: 409 network_has_nodes: Delete all nodes first.`,
-    );
+    expect(error).toMatchObject({ status: 409, code: "network_has_nodes", resourceId: NETWORK_ID });
     expect(calls.map((call) => `${call.init.method} ${new URL(call.url).pathname}`)).toEqual([
       `DELETE /v1/networks/${NETWORK_ID}/`,
       `DELETE /v1/networks/${NETWORK_ID}/`,
@@ -238,7 +203,7 @@ describe("requests", () => {
     );
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error.message).toMatch(/^getNode ND-1-2-3: 404 not_found: Not found\.\nThe object does not exist/);
+    expect(error).toMatchObject({ status: 404, code: "not_found", resourceId: "ND-1-2-3" });
     expect(calls.map((call) => new URL(call.url).pathname)).toEqual(["/v1/nodes/ND-1-2-3/", "/v1/nodes/"]);
   });
 
@@ -250,10 +215,8 @@ describe("requests", () => {
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error.code).toBe("unexpected_not_found");
-    expect(error.message).toMatch(
-      /GET https:\/\/api\.example\.com\/v1\/nodes\/ND-1-2-3\/ answered 404, and GET https:\/\/api\.example\.com\/v1\/nodes\/ failed too \(404 not_found\)/,
-    );
-    expect(error.message).toMatch(/looks wrong/);
+    expect(error.message).toContain("https://api.example.com/v1/nodes/ND-1-2-3/");
+    expect(error.message).toContain("(404 not_found)");
   });
 
   it("a 404 of the node list itself: the API URL looks wrong", async () => {
@@ -263,7 +226,7 @@ describe("requests", () => {
     }));
     const error = (await rejection(c.listAllNodes({}, { limit: 10 }))) as ApiError;
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(/looks wrong/);
+    expect(error.code).toBe("unexpected_not_found");
   });
 
   it("a 2xx with a non-JSON body is an invalid_response error, not a crash", async () => {
@@ -274,9 +237,8 @@ describe("requests", () => {
     }));
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.message).toMatch(
-      /200 invalid_json: expected JSON, got a non-JSON body \(text\/html, 15 characters\): "<html>hi<\/html>"/,
-    );
+    expect(error).toMatchObject({ status: 200, code: "invalid_json" });
+    expect(error.message).toMatch(/text\/html, 15 characters.*"<html>hi<\/html>"/);
     expect(calls).toHaveLength(1);
   });
 
@@ -284,7 +246,7 @@ describe("requests", () => {
     const { client: c } = client(() => ({ status: 200, body: { id: "ND-1-2-3" } }));
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error.kind).toBe("invalid_response");
-    expect(error.message).toMatch(/node\.name: expected a string, got undefined/);
+    expect(error.message).toContain("node.name");
   });
 
   it("a redirect is not followed", async () => {
@@ -382,7 +344,6 @@ describe("pagination", () => {
     const { client: c, calls } = client((_url, i) => answers[i]);
     const error = (await rejection(collect(c.listNodes()))) as ApiError;
     expect(error.code).toBe("pagination_loop");
-    expect(error.message).toMatch(/already fetched/);
     expect(calls).toHaveLength(2);
   });
 
@@ -393,7 +354,7 @@ describe("pagination", () => {
     }));
     const error = (await rejection(collect(c.listNodes()))) as ApiError;
     expect(error.kind).toBe("invalid_response");
-    expect(error.message).toMatch(/"results" is not an array \(got object\)/);
+    expect(error.message).toContain('"results"');
   });
 
   it("an empty first page whose count is too large to use, or a next link that is not HTTP, is a clear error", async () => {
@@ -428,9 +389,7 @@ describe("pagination", () => {
     const error = (await rejection(c.listAllNodes({ protocol: "ethereum" }, { limit: 4 }))) as ApiError;
     expect(isApiError(error)).toBe(true);
     expect(error.code).toBe("limit_exceeded");
-    expect(error.message).toMatch(
-      /more than 4 nodes match the filters \(protocol=ethereum\); narrow the filters or raise limit/,
-    );
+    expect(error.message).toContain("protocol=ethereum");
     expect(calls).toHaveLength(2);
   });
 });
