@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { table } from "./bench/common";
+import { run } from "./reliability/common";
 import { sourceState } from "./source-state";
 import type { Row } from "./bench/common";
 import { runBadDays } from "./bench/bad-days";
@@ -64,10 +65,4 @@ async function main(): Promise<number> {
   return strict && missed.length > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error);
-    process.exit(2);
-  },
-);
+run("bench", main);

@@ -7,7 +7,16 @@ import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { parseArgs } from "util";
-import { Goal, captureOutput, commandLine, enterSection, say, scrub, seconds } from "./reliability/common";
+import {
+  Goal,
+  captureOutput,
+  commandLine,
+  enterSection,
+  run,
+  say,
+  scrub,
+  seconds,
+} from "./reliability/common";
 import { settings, table, unhandled, watchUnhandled, zeroGoal } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
 import { runFaucet } from "./reliability/faucet";
@@ -27,7 +36,7 @@ function options() {
   const seed = Number(values.seed);
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
   settings.details = values.details;
-  return { seed, quick: values.quick, only: new Set(values.only.split(",").map((s) => Number(s.trim()))) };
+  return { seed, quick: values.quick, only: values.only.split(",").map((s) => Number(s.trim())) };
 }
 
 async function main(): Promise<number> {
@@ -35,6 +44,7 @@ async function main(): Promise<number> {
     "npm run reliability [-- --seed N] [--only 1,2,3,4] [--quick] [--details]",
     options,
   );
+  const { seed, quick } = args;
   captureOutput();
   watchUnhandled();
   const journal = mkdtempSync(join(tmpdir(), "reliability-faucet-journal-"));
@@ -43,35 +53,34 @@ async function main(): Promise<number> {
   delete process.env.BLOCKCHAIN_API_URL;
   delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
-  say(`reliability run: seed ${args.seed}${args.quick ? " (quick: reduced sizes)" : ""}`);
-  say(`rerun with: npm run reliability -- --seed ${args.seed}`);
+  say(`reliability run: seed ${seed}${quick ? " (quick: reduced sizes)" : ""}`);
+  say(`rerun with: npm run reliability -- --seed ${seed}`);
   say(`node ${process.version}, ${process.platform}/${process.arch}; source: ${sourceState()}`);
 
+  const sections: Array<[string, () => Promise<Goal[]>]> = [
+    ["1 converge", () => runConverge({ seed, runs: quick ? 24 : 200, concurrency: 20 })],
+    ["2 faucet", () => runFaucet({ seed, creates: quick ? 200 : 1000 })],
+    ["3 hostile", () => runHostile(args)],
+    ["4 leak scan", () => runLeakScan(seed)],
+  ];
   const goals: Goal[] = [];
   const timings: string[] = [];
-  const section = async (n: number, name: string, run: () => Promise<Goal[]>) => {
-    if (!args.only.has(n)) return;
-    enterSection(name);
-    const t = performance.now();
-    goals.push(...(await run()));
-    timings.push(`${n} ${seconds(performance.now() - t)}`);
-  };
   try {
-    await section(1, "1 converge", () =>
-      runConverge({ seed: args.seed, runs: args.quick ? 24 : 200, concurrency: 20 }),
-    );
-    await section(2, "2 faucet", () => runFaucet({ seed: args.seed, creates: args.quick ? 200 : 1000 }));
-    await section(3, "3 hostile", () => runHostile(args));
-    await section(4, "4 leak scan", () => runLeakScan(args.seed));
+    for (const [i, [name, section]] of sections.entries()) {
+      if (!args.only.includes(i + 1)) continue;
+      enterSection(name);
+      const t = performance.now();
+      goals.push(...(await section()));
+      timings.push(`${i + 1} ${seconds(performance.now() - t)}`);
+    }
   } finally {
     rmSync(journal, { recursive: true, force: true });
   }
 
   goals.push(zeroGoal("all", "unhandled rejections or uncaught exceptions (whole run)", unhandled.length));
-  if (args.quick)
-    goals.push({ section: "run", figure: "full sizes", value: "quick", goal: "full", met: false });
+  if (quick) goals.push({ section: "run", figure: "full sizes", value: "quick", goal: "full", met: false });
   table(
-    `Summary (seed ${args.seed}, ${seconds(performance.now() - started)}: ${timings.join(", ")})`,
+    `Summary (seed ${seed}, ${seconds(performance.now() - started)}: ${timings.join(", ")})`,
     ["section", "figure", "value", "goal", "met"],
     goals.map((g) => [g.section, g.figure, g.value, g.goal, g.met ? "yes" : "NO"]),
   );
@@ -89,12 +98,4 @@ async function main(): Promise<number> {
   return missed.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `reliability run failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-    );
-    process.exit(2);
-  },
-);
+run("reliability run", main);

@@ -17,6 +17,7 @@ import {
   captureOutput,
   capturedOutput,
   commandLine,
+  run,
   say,
   unhandled,
   watchUnhandled,
@@ -391,12 +392,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `soak failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(2);
-  },
-);
+run("soak", main);

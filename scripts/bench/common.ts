@@ -1,26 +1,18 @@
-/** Shared pieces of `npm run bench`: the emulator process, requests counted, RSS, the table. */
+/** Shared pieces of `npm run bench`: the emulator process, the table and its formats. */
 import { spawn } from "child_process";
-import type { ChildProcess } from "child_process";
 import * as http from "http";
 import * as path from "path";
 import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
 
-/** The repository's root (the script runs from build/bench/scripts/bench/). */
-export const ROOT = path.resolve(__dirname, "..", "..", "..", "..");
+export { ROOT } from "../doc-blocks";
+export { withRss } from "../reliability/common";
 
-/** One row of the printed table. */
-export interface Row {
-  section: string;
-  figure: string;
-  value: string;
-  baseline: string;
-  ratio: string;
-  target: string;
-  /** `undefined`: no target. */
+/** One row of the printed table; `met` undefined: no target. */
+export type Row = Record<"section" | "figure" | "value" | "baseline" | "ratio" | "target", string> & {
   met?: boolean;
-}
+};
 
-/** An emulator running in a child process. */
+/** An emulator running in a child process (`emulator-child.js`). */
 export interface EmulatorProcess {
   url: string;
   apiKey: string;
@@ -36,35 +28,31 @@ export interface EmulatorProcess {
 
 /** Starts `emulator-child.js` with `options`; resolves once it prints its JSON line. */
 export async function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     [path.join(__dirname, "emulator-child.js"), JSON.stringify(options)],
-    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
-  );
-  const info = await new Promise<Omit<EmulatorProcess, "requests" | "statuses" | "close">>(
-    (resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        out += d.toString();
-        const nl = out.indexOf("\n");
-        if (nl >= 0) resolve(JSON.parse(out.slice(0, nl)));
-      });
-      child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
+    {
+      stdio: ["ignore", "pipe", "inherit", "ipc"],
     },
   );
+  type Info = Omit<EmulatorProcess, "requests" | "statuses" | "close">;
+  const info = await new Promise<Info>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve(JSON.parse(out.slice(0, out.indexOf("\n"))));
+    });
+    child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
+  });
+  const ask = <T>(what: "requests" | "statuses") =>
+    new Promise<T>((resolve) => {
+      child.once("message", (m) => resolve(m as T));
+      child.send(what);
+    });
   return {
     ...info,
-    requests: async () => {
-      const stats = JSON.parse(
-        await get(`${info.url}/_emulator/requests`, { Authorization: `Bearer ${info.adminKey}` }),
-      ) as { total: number };
-      return stats.total;
-    },
-    statuses: () =>
-      new Promise((resolve) => {
-        child.once("message", (m) => resolve(m as Record<string, number>));
-        child.send("statuses");
-      }),
+    requests: () => ask<number>("requests"),
+    statuses: () => ask<Record<string, number>>("statuses"),
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -89,24 +77,6 @@ export function get(url: string, headers: Record<string, string>, agent?: http.A
   });
 }
 
-/** Samples RSS every `everyMs` ms while `run` runs; returns its result and the peak growth. */
-export async function withRss<T>(
-  run: () => Promise<T>,
-  everyMs = 5,
-): Promise<{ result: T; peakGrowth: number }> {
-  (globalThis as { gc?: () => void }).gc?.();
-  const base = process.memoryUsage.rss();
-  let peak = base;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), everyMs);
-  try {
-    const result = await run();
-    peak = Math.max(peak, process.memoryUsage.rss());
-    return { result, peakGrowth: peak - base };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
 /** Milliseconds `run` takes, and its result. */
 export async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const t = performance.now();
@@ -123,15 +93,8 @@ export const median = (values: number[]): number =>
 /** The rows as a Markdown table (pasteable into the README). */
 export function table(rows: Row[]): string {
   const head = ["section", "figure", "value", "baseline", "ratio", "target", "met"];
-  const cells = rows.map((r) => [
-    r.section,
-    r.figure,
-    r.value,
-    r.baseline,
-    r.ratio,
-    r.target,
-    r.met === undefined ? "" : r.met ? "yes" : "**no**",
-  ]);
   const line = (c: string[]) => `| ${c.join(" | ")} |`;
+  const met = (r: Row) => (r.met === undefined ? "" : r.met ? "yes" : "**no**");
+  const cells = rows.map((r) => [r.section, r.figure, r.value, r.baseline, r.ratio, r.target, met(r)]);
   return [line(head), line(head.map(() => "---")), ...cells.map(line)].join("\n");
 }

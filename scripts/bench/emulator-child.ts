@@ -1,7 +1,8 @@
 /**
  * The benchmark's emulator, in a process of its own (so its CPU and memory are not the
  * client's): `node emulator-child.js '<EmulatorOptions as JSON>'`. Prints one JSON line (url,
- * keys, fixtures, and the ids of the bulk networks), then serves until killed.
+ * keys, fixtures, and the ids of the bulk networks), then serves until killed; answers the
+ * messages `requests` (how many it answered) and `statuses` (its answers by status since the last).
  */
 import { startEmulator } from "../../src/emulator";
 import type { EmulatorOptions } from "../../src/emulator";
@@ -11,30 +12,20 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? "{}") as EmulatorOptions;
   const emulator = await startEmulator({ requestLogCapacity: 0, ...options });
   // The same seed and size give the same data: the bulk networks are the dataset's last ones.
-  const dataset = buildDataset(options.seed ?? 1, {
-    networks: options.networks ?? 0,
-    nodes: options.nodes ?? 0,
-  });
-  const bulkNetworks = (options.networks ?? 0) > 0 ? dataset.networks.slice(-(options.networks ?? 0)) : [];
-  process.stdout.write(
-    `${JSON.stringify({
-      url: emulator.url,
-      apiKey: emulator.apiKey,
-      adminKey: emulator.adminKey,
-      fixtures: emulator.fixtures,
-      bulkNetworks: bulkNetworks.map((n) => n.id),
-    })}\n`,
-  );
-  process.on("message", () => {
+  const bulk = options.networks ?? 0;
+  const dataset = buildDataset(options.seed ?? 1, { networks: bulk, nodes: options.nodes ?? 0 });
+  const bulkNetworks = bulk > 0 ? dataset.networks.slice(-bulk).map((n) => n.id) : [];
+  const { url, apiKey, adminKey, fixtures } = emulator;
+  process.stdout.write(`${JSON.stringify({ url, apiKey, adminKey, fixtures, bulkNetworks })}\n`);
+  process.on("message", (what) => {
+    if (what === "requests") return void process.send!(emulator.requestStats().total);
     const counts: Record<string, number> = {};
     for (const r of emulator.requests()) counts[r.status] = (counts[r.status] ?? 0) + 1;
     emulator.resetRequests();
     process.send!(counts);
   });
   const stop = () => void emulator.close().then(() => process.exit(0));
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  process.on("disconnect", stop);
+  for (const signal of ["SIGTERM", "SIGINT", "disconnect"]) process.on(signal, stop);
 }
 
 main().catch((error) => {

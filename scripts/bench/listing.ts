@@ -27,16 +27,9 @@ async function plainLoop(emulator: EmulatorProcess, urls: string[] | "list"): Pr
   const auth = { Authorization: `Bearer ${emulator.apiKey}` };
   let requests = 0;
   try {
-    if (urls === "list") {
-      for (let next: string | null = `${emulator.url}/v1/nodes/`; next; requests++) {
-        next = (JSON.parse(await get(next, auth, agent)) as { next: string | null }).next;
-      }
-    } else {
-      for (const url of urls) {
-        await get(url, auth, agent);
-        requests++;
-      }
-    }
+    if (urls !== "list") for (; requests < urls.length; requests++) await get(urls[requests], auth, agent);
+    for (let next = urls === "list" ? `${emulator.url}/v1/nodes/` : null; next; requests++)
+      next = (JSON.parse(await get(next, auth, agent)) as { next: string | null }).next;
   } finally {
     agent.destroy();
   }
@@ -52,25 +45,20 @@ function refusals(answered: Record<string, number>) {
 
 /** Runs `count` processes that each list every node with a default client; resolves their times. */
 function listInProcesses(emulator: EmulatorProcess, count: number): Promise<{ ms: number; nodes: number }[]> {
-  const child = path.join(__dirname, "list-child.js");
-  return Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<{ ms: number; nodes: number }>((resolve) => {
-          const p = fork(child, [emulator.url, emulator.apiKey], {
-            stdio: ["ignore", "pipe", "pipe", "ipc"],
-          });
-          let error = "";
-          p.stderr!.on("data", (d: Buffer) => (error += d.toString()));
-          p.on("message", (m) => resolve(m as { ms: number; nodes: number }));
-          p.on("exit", (code) => {
-            if (code !== 0) process.stderr.write(`  a listing process failed: ${error.split("\n")[0]}\n`);
-            resolve({ ms: NaN, nodes: -1 });
-          });
-        }),
-    ),
-  );
+  const listing = () =>
+    new Promise<{ ms: number; nodes: number }>((resolve) => {
+      const p = fork(path.join(__dirname, "list-child.js"), [emulator.url, emulator.apiKey], {
+        stdio: "pipe",
+      });
+      let error = "";
+      p.stderr!.on("data", (d: Buffer) => (error += d.toString()));
+      p.on("message", (m) => resolve(m as { ms: number; nodes: number }));
+      p.on("exit", (code) => {
+        if (code !== 0) process.stderr.write(`  a listing process failed: ${error.split("\n")[0]}\n`);
+        resolve({ ms: NaN, nodes: -1 });
+      });
+    });
+  return Promise.all(Array.from({ length: count }, listing));
 }
 
 export async function runListing(log: (line: string) => void): Promise<Row[]> {

@@ -24,24 +24,25 @@ const req = http.request(url, { method: "PATCH", headers: { Authorization: "Bear
 });
 req.end("{}");`;
 
-function bare(url: string, key: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["-e", BARE, url, key], { stdio: "ignore" });
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`bare process exited with ${code}`)),
-    );
-  });
-}
+/** Runs the bare process once; resolves with its ms. */
+const bare = (url: string, key: string): Promise<number> =>
+  timed(
+    () =>
+      new Promise<void>((resolve, reject) =>
+        spawn(process.execPath, ["-e", BARE, url, key], { stdio: "ignore" }).on("exit", (code) =>
+          code === 0 ? resolve() : reject(new Error(`bare process exited with ${code}`)),
+        ),
+      ),
+  ).then((r) => r.ms);
 
 export async function runProvider(log: (line: string) => void): Promise<Row[]> {
   const network = await serializeProvider(providerFor("network"));
-  const faucet = await serializeProvider(providerFor("faucetDrip"));
   const rows: Row[] = [];
-  for (const [name, text] of [
-    ["Network", network],
-    ["FaucetDrip", faucet],
+  for (const [name, kind] of [
+    ["Network", "network"],
+    ["FaucetDrip", "faucetDrip"],
   ] as const) {
-    const size = Buffer.byteLength(text);
+    const size = Buffer.byteLength(kind === "network" ? network : await serializeProvider(providerFor(kind)));
     rows.push({
       section: "serialized provider",
       figure: `${name} \`__provider\` size`,
@@ -56,6 +57,7 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
   const emulator = await startEmulatorProcess({ seed: 1 });
   try {
     const id = emulator.fixtures.networkWithNodes;
+    const bareRun = () => bare(`${emulator.url}/v1/networks/${id}/`, emulator.apiKey);
     const env = { ...process.env };
     delete env.BLOCKCHAIN_API_KEY;
     delete env.BLOCKCHAIN_API_URL;
@@ -74,7 +76,7 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
       });
       hostRuns.push(host.ms);
       await host.result.stop();
-      bareRuns.push((await timed(() => bare(`${emulator.url}/v1/networks/${id}/`, emulator.apiKey))).ms);
+      bareRuns.push(await bareRun());
     }
     const h = median(hostRuns);
     const b = median(bareRuns);
@@ -99,16 +101,7 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
         target: "",
       });
     }
-    rows.push(
-      ...(await runPlugin(
-        emulator,
-        id,
-        async () => (await timed(() => bare(`${emulator.url}/v1/networks/${id}/`, emulator.apiKey))).ms,
-        h,
-        log,
-      )),
-    );
-    return rows;
+    return [...rows, ...(await runPlugin(emulator, id, bareRun, h, log))];
   } finally {
     await emulator.close();
   }

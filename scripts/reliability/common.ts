@@ -1,22 +1,19 @@
-/** Shared pieces of the reliability run (and of the soak): seeded randomness, output, goals, evidence. */
+/** Shared pieces of the reliability run (and of the soak): seeds, output, goals, evidence. */
 import { ApiError } from "../../src/api";
-import { createRng, type Rng as SeededRng } from "../../src/emulator/data/random";
+import { createRng, type Rng } from "../../src/emulator/data/random";
 import { secretForms } from "../../src/model";
 
-/** The emulator's seeded generator (mulberry32): `new Rng(seed)`, the same sequence for the same seed. */
-export type Rng = SeededRng;
-export const Rng = createRng as unknown as new (seed: number) => Rng;
+export type { Rng };
 
-/** A seed derived from a base seed and a label, so that each part of the run has its own stream. */
+/** A seed derived from a base seed and a label (FNV-1a), so that each part of the run has its own stream. */
 export function deriveSeed(seed: number, label: string | number): number {
   let h = 2166136261 ^ (seed >>> 0);
-  const text = `${seed}/${label}`;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
+  for (const c of `${seed}/${label}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
   return (h >>> 0) % 2_000_000_000;
 }
+
+/** The emulator's seeded generator, on the stream of `label`. */
+export const rngFor = (seed: number, label: string): Rng => createRng(deriveSeed(seed, label));
 
 /** Everything written to stdout and stderr while the run went on, for the leak scan. */
 export const capturedOutput: string[] = [];
@@ -37,12 +34,10 @@ export function captureOutput(): void {
     const lines = String(chunk)
       .split("\n")
       .filter((l) => l !== "");
-    if (lines.length > 0 && lines.every((l) => EMULATOR_LINE.test(l))) {
-      capturedEmulatorLines += lines.length;
-      (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
-      return true;
-    }
-    return err(chunk, ...rest);
+    if (lines.length === 0 || !lines.every((l) => EMULATOR_LINE.test(l))) return err(chunk, ...rest);
+    capturedEmulatorLines += lines.length;
+    (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
+    return true;
   }) as typeof process.stderr.write;
 }
 
@@ -54,6 +49,19 @@ export function commandLine<T>(usage: string, parse: () => T): T {
     process.stderr.write(`${(error as Error).message}\nusage: ${usage}\n`);
     process.exit(2);
   }
+}
+
+/** Runs a script's `main`: exits with its status, or 2 with the stack of what it threw. */
+export function run(name: string, main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(
+        `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
+      );
+      process.exit(2);
+    },
+  );
 }
 
 /** `details`: print every problem line instead of the first few. */
@@ -72,7 +80,7 @@ export function sayProblems(lines: string[], first = 15): void {
 
 /** Prints a table with a title; columns holding only numbers are right-aligned. */
 export function table(title: string, headers: string[], rows: Array<Array<string | number>>): void {
-  const body = rows.map((r) => r.map((c) => String(c)));
+  const body = rows.map((r) => r.map(String));
   const widths = headers.map((_, i) => Math.max(...[headers, ...body].map((r) => (r[i] ?? "").length)));
   const numeric = headers.map(
     (_, i) => body.length > 0 && body.every((r) => /^-?[\d.,]+( MB| s|%)?$/.test(r[i] ?? "")),
@@ -82,9 +90,7 @@ export function table(title: string, headers: string[], rows: Array<Array<string
       .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
       .join("  ")
       .trimEnd();
-  say(`\n${title}`);
-  say(line(headers));
-  say(widths.map((w) => "-".repeat(w)).join("  "));
+  say(`\n${title}\n${line(headers)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const r of body) say(line(r));
 }
 
@@ -126,21 +132,15 @@ export function addSecret(value: string, kind: string): void {
   }
 }
 
-export interface SecretHit {
-  kind: string;
-  index: number;
-  encoded: boolean;
-  length: number;
-}
-
 /** Every known secret in `text`. */
-export function findSecrets(text: string): SecretHit[] {
-  const hits: SecretHit[] = [];
+export function findSecrets(
+  text: string,
+): Array<{ kind: string; index: number; encoded: boolean; length: number }> {
+  const hits = [];
   for (let i = 0; i + PREFIX <= text.length; i++) {
     for (const f of byPrefix.get(text.substr(i, PREFIX)) ?? []) {
-      if (text.startsWith(f.form, i)) {
+      if (text.startsWith(f.form, i))
         hits.push({ kind: secrets.get(f.secret)!, index: i, encoded: f.encoded, length: f.form.length });
-      }
     }
   }
   return hits;
@@ -148,8 +148,7 @@ export function findSecrets(text: string): SecretHit[] {
 
 /** `text` with every known secret replaced by `[secret: <kind>]`, for printing. */
 export function scrub(text: string): string {
-  let out = "";
-  let last = 0;
+  let [out, last] = ["", 0];
   for (const h of findSecrets(text).sort((a, b) => a.index - b.index || b.length - a.length)) {
     if (h.index < last) continue;
     out += `${text.slice(last, h.index)}[secret: ${h.kind}]`;
@@ -170,43 +169,31 @@ export function addEmulatorSecrets(emulator: { secrets(): string[] }): void {
   for (const s of emulator.secrets()) addSecret(s, kinds.find(([re]) => re.test(s))?.[1] ?? "credential");
 }
 
-export type Settled<T> =
-  | { status: "resolved"; value: T; ms: number }
-  | { status: "rejected"; error: unknown; ms: number }
-  | { status: "pending"; ms: number };
-
-/** Runs a call and waits for it at most `watchdogMs` (a call still pending keeps running). */
-export async function settle<T>(run: () => Promise<T>, watchdogMs: number): Promise<Settled<T>> {
-  const start = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([
-    Promise.resolve()
-      .then(run)
-      .then(
-        (value) => ({ status: "resolved" as const, value }),
-        (error: unknown) => ({ status: "rejected" as const, error }),
-      ),
-    new Promise<{ status: "pending" }>(
-      (resolve) => (timer = setTimeout(resolve, watchdogMs, { status: "pending" })),
-    ),
-  ]);
-  clearTimeout(timer);
-  return { ...outcome, ms: performance.now() - start };
+/** Samples RSS every 5 ms while `run` runs (after a GC and 50 ms of rest); its result and the peak growth. */
+export async function withRss<T>(run: () => Promise<T>): Promise<{ result: T; peakGrowth: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((r) => setTimeout(r, 50));
+  const base = process.memoryUsage.rss();
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 5);
+  try {
+    const result = await run();
+    return { result, peakGrowth: Math.max(peak, process.memoryUsage.rss()) - base };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Runs `task` on every item, at most `limit` at once; results in the input order. */
 export async function pool<T, R>(
   items: readonly T[],
   limit: number,
-  task: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
+  task: (item: T, i: number) => Promise<R>,
+) {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i], i);
-    }
+    for (let i = next++; i < items.length; i = next++) results[i] = await task(items[i], i);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
@@ -232,13 +219,10 @@ export function causeOf(error: unknown): string {
 }
 
 /** The fault an emulator's request record names, less added latency (`""`: none, or latency only). */
-export function faultBeyondLatency(fault: string | undefined): string {
-  return (fault ?? "").replace(/^latency\+?/, "");
-}
+export const faultBeyondLatency = (fault: string | undefined): string =>
+  (fault ?? "").replace(/^latency\+?/, "");
 
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** Unhandled rejections and uncaught exceptions, recorded by {@link watchUnhandled} instead of dying on them. */
 export const unhandled: Array<{ section: string; what: string; error: unknown }> = [];
@@ -249,10 +233,9 @@ export function enterSection(name: string): void {
 }
 
 export function watchUnhandled(): void {
-  process.on("unhandledRejection", (error) =>
-    unhandled.push({ section: currentSection, what: "unhandled rejection", error }),
-  );
-  process.on("uncaughtException", (error) =>
-    unhandled.push({ section: currentSection, what: "uncaught exception", error }),
-  );
+  for (const [event, what] of [
+    ["unhandledRejection", "unhandled rejection"],
+    ["uncaughtException", "uncaught exception"],
+  ] as const)
+    process.on(event, (error: unknown) => unhandled.push({ section: currentSection, what, error }));
 }

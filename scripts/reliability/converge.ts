@@ -18,6 +18,7 @@ import {
   validateNodeFilters,
 } from "../../src/model";
 import * as net from "../../src/provider/network";
+import { createRng } from "../../src/emulator/data/random";
 import { Goal, Rng, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, pool } from "./common";
 import { sayProblems, seconds, table, zeroGoal } from "./common";
 
@@ -79,34 +80,22 @@ function randomSequence(rng: Rng, f: Fixtures): Op[] {
   const network = () =>
     rng.chance(0.04) ? rng.pick(["NW-999-999-9", f.foreignNetwork]) : rng.pick(networks);
   const project = () => (rng.chance(0.05) ? f.foreignProject : rng.pick([f.project, f.otherProject]));
-  const ops: Op[] = [];
-  const length = rng.int(6, 10);
-  for (let i = 0; i < length; i++) {
+  return Array.from({ length: rng.int(6, 10) }, (): Op => {
     const r = rng.next();
-    if (r < 0.3) {
-      ops.push({
+    if (r < 0.3)
+      return {
         kind: "list",
         via: rng.chance(0.5) ? "listAllNodes" : "listNodes",
         filters: randomFilters(rng, f),
-      });
-    } else if (r < 0.45) {
-      ops.push({
-        kind: "adopt",
-        network: network(),
-        name: rng.chance(0.6) ? randomName(rng) : undefined,
-        project: rng.chance(0.2) ? project() : undefined,
-      });
-    } else if (r < 0.62) {
-      ops.push({ kind: "rename", network: network(), name: randomName(rng) });
-    } else if (r < 0.72) {
-      ops.push({ kind: "move", network: network(), project: project() });
-    } else if (r < 0.87) {
-      ops.push({ kind: "read", network: network() });
-    } else {
-      ops.push({ kind: "delete", network: network() });
+      };
+    if (r < 0.45) {
+      const [network_, name] = [network(), rng.chance(0.6) ? randomName(rng) : undefined];
+      return { kind: "adopt", network: network_, name, project: rng.chance(0.2) ? project() : undefined };
     }
-  }
-  return ops;
+    if (r < 0.62) return { kind: "rename", network: network(), name: randomName(rng) };
+    if (r < 0.72) return { kind: "move", network: network(), project: project() };
+    return { kind: r < 0.87 ? "read" : "delete", network: network() };
+  });
 }
 
 /** One side of a run: an emulator, a listing client, the provider state (what Pulumi keeps). */
@@ -149,20 +138,17 @@ async function perform(side: Side, op: Op): Promise<string> {
     };
     if (name !== undefined) inputs.name = name;
     if (project !== undefined) inputs.project = project;
-    const created = await net.createNetwork(inputs);
-    side.state.set(network, created.outs);
+    const { outs } = await net.createNetwork(inputs);
+    side.state.set(network, outs);
     side.declared.set(network, inputs);
-    return created.outs;
+    return outs;
   };
   switch (op.kind) {
     case "list": {
-      let nodes: Node[];
-      if (op.via === "listAllNodes") {
-        nodes = await side.client.listAllNodes(op.filters, { limit: 1000 });
-      } else {
-        nodes = [];
-        for await (const node of side.client.listNodes(op.filters)) nodes.push(node);
-      }
+      const nodes: Node[] = [];
+      if (op.via === "listAllNodes")
+        nodes.push(...(await side.client.listAllNodes(op.filters, { limit: 1000 })));
+      else for await (const node of side.client.listNodes(op.filters)) nodes.push(node);
       return `list ${nodes.length} ${digest(nodes, side.emulator)}`;
     }
     case "adopt":
@@ -250,7 +236,7 @@ export async function runConverge(options: {
     options.concurrency,
     async (run) => {
       const runSeed = deriveSeed(options.seed, `converge/${run}`);
-      const rng = new Rng(runSeed);
+      const rng = createRng(runSeed);
       const dataSeed = 1 + (runSeed % 100_000);
       const pageSize = rng.pick([3, 5, 10]);
       // 30% of requests fault, transient kinds only.
@@ -291,12 +277,10 @@ export async function runConverge(options: {
             ),
           ),
         ]);
+        const { networkWithNodes, emptyNetwork, secondEmptyNetwork, consortiumNetwork } = fixtures;
+        const named = sequence.flatMap((op) => ("network" in op ? [op.network] : []));
         const ids = [
-          ...new Set([
-            ...[fixtures.networkWithNodes, fixtures.emptyNetwork, fixtures.secondEmptyNetwork],
-            fixtures.consortiumNetwork,
-            ...sequence.flatMap((op) => ("network" in op ? [op.network] : [])),
-          ]),
+          ...new Set([networkWithNodes, emptyNetwork, secondEmptyNetwork, consortiumNetwork, ...named]),
         ];
         const [stateA, stateB] = [finalState(faultedEmu, ids), finalState(cleanEmu, ids)];
         const found = [

@@ -7,8 +7,8 @@ import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";
 import { toChecksumAddress } from "../../src/model";
 import { createFaucetDrip, type FaucetDripOutputs } from "../../src/provider/faucet-drip";
-import { Goal, Rng, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, pool } from "./common";
-import { say, seconds, table, zeroGoal } from "./common";
+import { Goal, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, pool } from "./common";
+import { rngFor, say, seconds, table, zeroGoal } from "./common";
 
 const SECTION = "2 faucet";
 const FAUCET: Fault["match"] = { method: "POST", path: "/v1/faucet/" };
@@ -38,23 +38,10 @@ const faults = (i: number): FaultOptions => ({
   latencyMs: [0, 5],
 });
 
-/** A random address: all lower case, or its EIP-55 checksummed form. */
-function randomAddress(rng: Rng): string {
-  const lower = `0x${rng.hex(40)}`;
-  return rng.chance(0.5) ? lower : toChecksumAddress(lower);
-}
-
 type Outcome =
   { kind: "sent" | "unknown"; outs: FaucetDripOutputs } | { kind: "refused" | "failed"; cause: string };
 
-const REFUSALS = new Set([
-  "RateLimitedError",
-  "ValidationError",
-  "ConflictError",
-  "ForbiddenError",
-  "UnauthorizedError",
-  "InvalidInputError",
-]);
+const REFUSAL = /^(RateLimited|Validation|Conflict|Forbidden|Unauthorized|InvalidInput)Error$/;
 
 async function create(emulator: RunningEmulator, address: string, where: string): Promise<Outcome> {
   try {
@@ -63,7 +50,7 @@ async function create(emulator: RunningEmulator, address: string, where: string)
     return { kind: outs.outcome, outs };
   } catch (error) {
     keep(SECTION, where, error);
-    const refused = error instanceof Error && REFUSALS.has(error.name);
+    const refused = error instanceof Error && REFUSAL.test(error.name);
     return { kind: refused ? "refused" : "failed", cause: causeOf(error) };
   }
 }
@@ -81,7 +68,7 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
   const started = performance.now();
   const emulators = 10;
   const perEmulator = Math.ceil(options.creates / emulators);
-  const rng = new Rng(deriveSeed(options.seed, "faucet"));
+  const rng = rngFor(options.seed, "faucet");
   const seen = new Set<string>();
   const groups: Group[] = [];
   for (let i = 0; i < emulators; i++) {
@@ -98,7 +85,9 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
       addresses.length < perEmulator &&
       groups.length * perEmulator + addresses.length < options.creates
     ) {
-      const a = randomAddress(rng);
+      // A random address: all lower case, or its EIP-55 checksummed form.
+      const lower = `0x${rng.hex(40)}`;
+      const a = rng.chance(0.5) ? lower : toChecksumAddress(lower);
       if (seen.has(a.toLowerCase())) continue;
       seen.add(a.toLowerCase());
       addresses.push(a);

@@ -6,8 +6,7 @@
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
-import { createRng } from "../../src/emulator/data/random";
-import { deriveSeed } from "../reliability/common";
+import { rngFor } from "../reliability/common";
 import { PROJECTS, TYPES } from "./programs";
 import type { EngineSandbox } from "../engine-sandbox";
 
@@ -79,7 +78,7 @@ export async function runCycles(options: {
       workspace,
     );
     const [project, networkId, types] = [PROJECTS[label], options.networks[label], TYPES[label]];
-    const rng = createRng(deriveSeed(options.seed, `cycles/${label}`));
+    const rng = rngFor(options.seed, `cycles/${label}`);
     const cycleTimes: number[] = [];
     const say = (cycle: number, line: string) => options.log(`${label} cycle ${cycle}${line}`);
 

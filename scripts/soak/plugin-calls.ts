@@ -12,10 +12,9 @@ import * as http from "http";
 import { setTimeout as sleep } from "timers/promises";
 import { NETWORK_WITH_NODES_NODE_IDS } from "../../src/emulator";
 import type { LoggedRequest, RunningEmulator } from "../../src/emulator";
-import { createRng } from "../../src/emulator/data/random";
 import { PluginClient } from "../../test/helpers/plugin-client";
 import type { Props } from "../../test/helpers/plugin-client";
-import { deriveSeed } from "../reliability/common";
+import { rngFor } from "../reliability/common";
 
 export const HTTP_GAP_MS = 105;
 export const WARMUP_CALLS = 1_000;
@@ -90,7 +89,7 @@ export async function runPluginSoak(options: {
   log: (line: string) => void;
 }): Promise<PluginSoakResult> {
   const { emulator } = options;
-  const rng = createRng(deriveSeed(options.seed, "plugin"));
+  const rng = rngFor(options.seed, "plugin");
   const started = performance.now();
   const { networkWithNodes, emptyNetwork, secondEmptyNetwork } = emulator.fixtures;
   const networks = [networkWithNodes, emptyNetwork, secondEmptyNetwork];
