@@ -9,20 +9,14 @@ cache_root=${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulu
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 
+# printed_or_die WHAT VALUE: prints VALUE, or exits saying there is no WHAT.
+printed_or_die() { [[ -n $2 ]] || { log "error: $1"; exit 1; }; printf '%s\n' "$2"; }
 # go_mod_min GO.MOD...: the highest `go` line among them, the oldest Go that builds them all.
-go_mod_min() {
-  local v
-  v=$(awk '$1 == "go" && NF == 2 { print $2 }' "$@" | sort -V | tail -n1)
-  [[ -n $v ]] || { log "error: no go line in $*"; exit 1; }
-  printf '%s\n' "$v"
-}
-
+go_mod_min() { printed_or_die "no go line in $*" "$(awk '$1 == "go" && NF == 2 { print $2 }' "$@" | sort -V | tail -n1)"; }
 # go_mod_require GO.MOD MODULE: the version of MODULE that GO.MOD requires.
 go_mod_require() {
-  local v
-  v=$(awk -v m="$2" '$1 == "require" && $2 == m { print $3; exit } $1 == m && $2 ~ /^v/ { print $2; exit }' "$1")
-  [[ -n $v ]] || { log "error: $1 requires no $2"; exit 1; }
-  printf '%s\n' "$v"
+  printed_or_die "$1 requires no $2" \
+    "$(awk -v m="$2" '$1 == "require" && $2 == m { print $3; exit } $1 == m && $2 ~ /^v/ { print $2; exit }' "$1")"
 }
 
 # versions_json KEY...: the values of KEYs (dotted paths) in versions.json, one a line.
@@ -56,8 +50,7 @@ version_ge() { # version_ge A B: A >= B (dotted numbers)
 
 python_ok() { # PYTHON: is it >= PYTHON_MIN?
   local v
-  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || return 1
-  version_ge "$v" "$PYTHON_MIN"
+  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) && version_ge "$v" "$PYTHON_MIN"
 }
 
 go_env_ready=0
@@ -90,14 +83,12 @@ use_gotmpdir() { # BUILD_DIR
 
 # go_build MODULE_DIR PACKAGE OUTPUT [VERSION_VAR=VALUE]
 go_build() {
-  local mod_dir=$1 pkg=$2 out=$3 xdef=${4:-} t
-  t=$SECONDS
+  local mod_dir=$1 pkg=$2 out=$3 xdef=${4:-} t=$SECONDS
   log "downloading Go modules for $(basename "$out") ($(basename "$mod_dir")) ..."
   # Not `go mod download`: it asks for .info files the proxy refuses for some pseudo-versions.
   (cd "$mod_dir" && go list -deps "$pkg" >/dev/null) >&2
-  log "  download took $((SECONDS - t))s"
+  log "  download took $((SECONDS - t))s; compiling $pkg ..."
   t=$SECONDS
-  log "compiling $pkg ..."
   (cd "$mod_dir" && go build -trimpath -ldflags "-s -w${xdef:+ -X $xdef}" -o "$out" "$pkg") >&2
   log "  compile took $((SECONDS - t))s ($(du -h "$out" | cut -f1))"
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm run plugin:pack [-- --all | --os linux --arch arm64] [--out DIR]`: packs the provider
- * plugin into the tarballs `pulumi plugin install resource blockchain <version> --file|--server`
- * takes, `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz` (default: this machine's, in
- * build/plugin): the bundle `npm run build` made, its licences and the launcher of its OS from
- * bin/. Reproducible: entries in a fixed order, owner 0, one timestamp (SOURCE_DATE_EPOCH, else
- * the last commit's). Prints each tarball's path.
+ * `npm run plugin:pack [-- --all] [--out DIR]`: packs the provider plugin into the tarballs
+ * `pulumi plugin install resource blockchain <version> --file|--server` takes,
+ * `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz` (default: this machine's, in
+ * build/plugin; `--all`: every OS and architecture): the bundle `npm run build` made, its licences
+ * and the launcher of its OS from bin/. Reproducible: entries in a fixed order, owner 0, one
+ * timestamp (SOURCE_DATE_EPOCH, else the last commit's). Prints each tarball's path.
  */
 "use strict";
 const { Buffer } = require("buffer");
@@ -17,25 +17,11 @@ const util = require("util");
 
 const root = path.resolve(__dirname, "..");
 const log = (line) => process.stderr.write(`plugin:pack: ${line}\n`);
-
-const OSES = ["linux", "darwin", "windows"];
-const ARCHES = ["amd64", "arm64"];
-
-const BUNDLE = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js");
-const LICENSES = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt");
-const LAUNCHER = path.join(root, "bin", "pulumi-resource-blockchain");
-const LAUNCHER_CMD = path.join(root, "bin", "pulumi-resource-blockchain.cmd");
-
-function hostPlatform() {
-  const os = { linux: "linux", darwin: "darwin", win32: "windows" }[process.platform];
-  const arch = { x64: "amd64", arm64: "arm64" }[process.arch];
-  if (!os || !arch) throw new Error(`no plugin for ${process.platform}/${process.arch}: use --os and --arch`);
-  return { os, arch };
-}
-
-function tarballName(version, os, arch) {
-  return `pulumi-resource-blockchain-v${version}-${os}-${arch}.tar.gz`;
-}
+const OSES = { linux: "linux", darwin: "darwin", win32: "windows" };
+const ARCHES = { x64: "amd64", arm64: "arm64" };
+const NAME = "pulumi-resource-blockchain";
+const BUNDLE = path.join(root, "dist", "plugin", `${NAME}.js`);
+const LICENSES = path.join(root, "dist", "plugin", `${NAME}.THIRD-PARTY-LICENSES.txt`);
 
 /** Seconds since the epoch for every entry: SOURCE_DATE_EPOCH, else the last commit's time, else now. */
 function timestamp() {
@@ -70,84 +56,69 @@ function tarHeader(name, size, mode, mtime) {
   put("00", 263, 2);
   put("root", 265, 32);
   put("root", 297, 32);
-  let sum = 0;
-  for (const byte of block) sum += byte;
-  put(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8);
+  put(
+    block
+      .reduce((sum, byte) => sum + byte, 0)
+      .toString(8)
+      .padStart(6, "0") + "\0 ",
+    148,
+    8,
+  );
   return block;
 }
 
-/** A gzipped tar of `entries` ({ name, data, mode }), in the order given. */
-function tarGz(entries, mtime) {
+/** A gzipped tar of the files of the tarball for `os`, sorted by name. */
+function tarGz(os, mtime) {
+  const launcher = (suffix, mode) => [`${NAME}${suffix}`, path.join(root, "bin", `${NAME}${suffix}`), mode];
+  const entries = [
+    ...(os === "windows" ? [launcher(".cmd", 0o755)] : []),
+    launcher("", 0o755),
+    [`${NAME}.js`, BUNDLE, 0o644],
+    [`${NAME}.THIRD-PARTY-LICENSES.txt`, LICENSES, 0o644],
+  ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const parts = [];
-  for (const { name, data, mode } of entries) {
-    parts.push(tarHeader(name, data.length, mode, mtime), data);
-    const pad = (512 - (data.length % 512)) % 512;
-    if (pad) parts.push(Buffer.alloc(pad));
+  let unpacked = 0;
+  for (const [name, file, mode] of entries) {
+    const data = fs.readFileSync(file);
+    unpacked += data.length;
+    parts.push(
+      tarHeader(name, data.length, mode, mtime),
+      data,
+      Buffer.alloc((512 - (data.length % 512)) % 512),
+    );
   }
   parts.push(Buffer.alloc(1024)); // two empty blocks end the archive
-  return zlib.gzipSync(Buffer.concat(parts), { level: 9 });
-}
-
-/** The files of the tarball for `os`. */
-function entriesFor(os) {
-  const read = (file) => fs.readFileSync(file);
-  const launcher = { name: "pulumi-resource-blockchain", data: read(LAUNCHER), mode: 0o755 };
-  const files = [
-    ...(os === "windows"
-      ? [{ name: "pulumi-resource-blockchain.cmd", data: read(LAUNCHER_CMD), mode: 0o755 }, launcher]
-      : [launcher]),
-    { name: "pulumi-resource-blockchain.js", data: read(BUNDLE), mode: 0o644 },
-    { name: "pulumi-resource-blockchain.THIRD-PARTY-LICENSES.txt", data: read(LICENSES), mode: 0o644 },
-  ];
-  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-function options() {
-  const { values } = util.parseArgs({
-    options: {
-      all: { type: "boolean" },
-      os: { type: "string" },
-      arch: { type: "string" },
-      out: { type: "string" },
-    },
-  });
-  if (values.os && !OSES.includes(values.os)) throw new Error(`--os: one of ${OSES.join(", ")}`);
-  if (values.arch && !ARCHES.includes(values.arch)) throw new Error(`--arch: one of ${ARCHES.join(", ")}`);
-  return { ...values, out: path.resolve(values.out ?? path.join(root, "build", "plugin")) };
+  return { data: zlib.gzipSync(Buffer.concat(parts), { level: 9 }), unpacked };
 }
 
 function main() {
-  const opts = options();
+  const { values } = util.parseArgs({ options: { all: { type: "boolean" }, out: { type: "string" } } });
+  const out = path.resolve(values.out ?? path.join(root, "build", "plugin"));
   const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-  for (const file of [BUNDLE, LICENSES]) {
+  for (const file of [BUNDLE, LICENSES])
     if (!fs.existsSync(file))
       throw new Error(`${path.relative(root, file)} is missing: run npm run build first`);
-  }
   // The bundle must be this version's (a stale build would report another one).
-  const banner = fs.readFileSync(BUNDLE, "utf8").slice(0, 200);
-  if (!banner.startsWith(`/* pulumi-resource-blockchain ${version} build `)) {
+  if (!fs.readFileSync(BUNDLE, "utf8").startsWith(`/* ${NAME} ${version} build `))
     throw new Error(`${path.relative(root, BUNDLE)} is not a build of version ${version}: run npm run build`);
-  }
-  const host = opts.all ? undefined : hostPlatform();
-  const platforms = opts.all
-    ? OSES.flatMap((os) => ARCHES.map((arch) => ({ os, arch })))
-    : [{ os: opts.os ?? host.os, arch: opts.arch ?? host.arch }];
+  const [os, arch] = [OSES[process.platform], ARCHES[process.arch]];
+  if (!values.all && (!os || !arch)) throw new Error(`no plugin for ${process.platform}/${process.arch}`);
+  const platforms = values.all
+    ? Object.values(OSES).flatMap((o) => Object.values(ARCHES).map((a) => [o, a]))
+    : [[os, arch]];
   const mtime = timestamp();
-  fs.mkdirSync(opts.out, { recursive: true });
+  fs.mkdirSync(out, { recursive: true });
   const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
-  for (const { os, arch } of platforms) {
-    const tarball = path.join(opts.out, tarballName(version, os, arch));
-    const entries = entriesFor(os);
-    fs.writeFileSync(tarball, tarGz(entries, mtime));
-    const unpacked = entries.reduce((n, e) => n + e.data.length, 0);
-    log(`${path.basename(tarball)}: ${kb(fs.statSync(tarball).size)} (${kb(unpacked)} unpacked)`);
+  for (const [o, a] of platforms) {
+    const tarball = path.join(out, `${NAME}-v${version}-${o}-${a}.tar.gz`);
+    const { data, unpacked } = tarGz(o, mtime);
+    fs.writeFileSync(tarball, data);
+    log(`${path.basename(tarball)}: ${kb(data.length)} (${kb(unpacked)} unpacked)`);
     process.stdout.write(`${tarball}\n`);
-  }
-  if (!opts.all) {
-    const last = path.join(opts.out, tarballName(version, platforms[0].os, platforms[0].arch));
-    log(
-      `install it: pulumi plugin install resource blockchain ${version} --file ${path.relative(process.cwd(), last)}`,
-    );
+    if (!values.all)
+      log(
+        `install it: pulumi plugin install resource blockchain ${version} --file ${path.relative(process.cwd(), tarball)}`,
+      );
   }
 }
 

@@ -10,21 +10,11 @@ import type { PropertySpec } from "../../src/provider/table";
 import { CALL_SETTING_NAMES, SETTINGS, SETTING_NAMES, type SettingName } from "../../src/settings";
 
 /**
- * Where the package lives, in one place: the repository (its GitHub releases are the plugin's
- * download host, its `docs/logo.svg` the Registry's logo) and who publishes it. The schema's
- * `pluginDownloadURL` goes into every generated SDK, so a program that installs an SDK gets the
- * plugin from the GitHub release `v<version>` (asset `pulumi-resource-blockchain-v<version>-<os>-<arch>.tar.gz`)
- * unless its `Pulumi.yaml` points at a local plugin (`plugins: providers: path:`), which comes first.
+ * The repository: its GitHub releases are the plugin's download host (`pluginDownloadURL`, in every
+ * generated SDK: a program gets the plugin from the release `v<version>` unless its `Pulumi.yaml`
+ * points at a local plugin), its `docs/logo.svg` the Registry's logo.
  */
-export const REPOSITORY = "pulumi-blockchain-nodes/pulumi-blockchain-nodes";
-/** The repository's web address. */
-export const REPOSITORY_URL = `https://github.com/${REPOSITORY}`;
-/** Where the engine downloads the plugin from: the GitHub releases of {@link REPOSITORY}. */
-export const PLUGIN_DOWNLOAD_URL = `github://api.github.com/${REPOSITORY}`;
-/** The logo, as committed in the repository (raw file on the default branch). */
-export const LOGO_PATH = "docs/logo.svg";
-/** The raw URL of {@link LOGO_PATH}. */
-export const LOGO_URL = `https://raw.githubusercontent.com/${REPOSITORY}/main/${LOGO_PATH}`;
+const REPOSITORY = "pulumi-blockchain-nodes/pulumi-blockchain-nodes";
 
 /** A property of the schema (the subset of the spec used here). */
 export interface SchemaProperty {
@@ -110,8 +100,16 @@ function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
   return props;
 }
 
-/** The `types` section: the node views, the creator and `waitFor`. */
+/** The `types` section: the node views, the creator, `waitFor` and `verify`. */
 function types(doc: Doc): Record<string, ObjectSpec> {
+  /** An object type documented by the TypeScript type `owner`, of plain properties each of its type. */
+  const documented = (owner: string, types: Record<string, SchemaProperty["type"]>): ObjectSpec => ({
+    type: "object",
+    description: doc(owner),
+    properties: Object.fromEntries(
+      Object.entries(types).map(([name, type]) => [name, { type, description: doc(owner, name) }]),
+    ),
+  });
   const connection: Record<string, SchemaProperty> = {
     id: str(doc("NodeConnection", "id")),
     name: str(doc("NodeConnection", "name")),
@@ -152,35 +150,23 @@ function types(doc: Doc): Record<string, ObjectSpec> {
       required: ["id", "name"],
     },
     [token("WaitFor")]: {
-      type: "object",
-      description: doc("WaitFor"),
-      properties: {
-        status: str(doc("WaitFor", "status")),
-        timeoutSeconds: { type: "number", description: doc("WaitFor", "timeoutSeconds") },
-        intervalSeconds: { type: "number", description: doc("WaitFor", "intervalSeconds") },
-      },
+      ...documented("WaitFor", { status: "string", timeoutSeconds: "number", intervalSeconds: "number" }),
       required: ["status"],
     },
-    [token("Verify")]: {
-      type: "object",
-      description: doc("VerifyOptions"),
-      properties: {
-        maxHeadAgeSeconds: { type: "number", description: doc("VerifyOptions", "maxHeadAgeSeconds") },
-        timeoutSeconds: { type: "number", description: doc("VerifyOptions", "timeoutSeconds") },
-        expectedChainId: str(doc("VerifyOptions", "expectedChainId")),
-        minVerified: { type: "integer", description: doc("VerifyOptions", "minVerified") },
-      },
-    },
+    [token("Verify")]: documented("VerifyOptions", {
+      maxHeadAgeSeconds: "number",
+      timeoutSeconds: "number",
+      expectedChainId: "string",
+      minVerified: "integer",
+    }),
     [token("VerifiedEndpoint")]: {
-      type: "object",
-      description: doc("VerifiedEndpoint"),
-      properties: {
-        chainId: str(doc("VerifiedEndpoint", "chainId")),
-        headBlock: { type: "integer", description: doc("VerifiedEndpoint", "headBlock") },
-        headAgeSeconds: { type: "integer", description: doc("VerifiedEndpoint", "headAgeSeconds") },
-        latencyMs: { type: "integer", description: doc("VerifiedEndpoint", "latencyMs") },
-        checkedAt: str(doc("VerifiedEndpoint", "checkedAt")),
-      },
+      ...documented("VerifiedEndpoint", {
+        chainId: "string",
+        headBlock: "integer",
+        headAgeSeconds: "integer",
+        latencyMs: "integer",
+        checkedAt: "string",
+      }),
       required: ["chainId", "headBlock", "headAgeSeconds", "latencyMs", "checkedAt"],
     },
   };
@@ -331,11 +317,11 @@ export function buildSchema(version: string, docs: DocLookup): Record<string, un
     // bridged from Terraform and not a component.
     keywords: ["pulumi", "blockchain", "nodes", "web3", "category/cloud", "kind/native"],
     publisher: "pulumi-blockchain-nodes",
-    homepage: `${REPOSITORY_URL}#readme`,
-    repository: REPOSITORY_URL,
-    logoUrl: LOGO_URL,
+    homepage: `https://github.com/${REPOSITORY}#readme`,
+    repository: `https://github.com/${REPOSITORY}`,
+    logoUrl: `https://raw.githubusercontent.com/${REPOSITORY}/main/docs/logo.svg`,
     license: "Apache-2.0",
-    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+    pluginDownloadURL: `github://api.github.com/${REPOSITORY}`,
     meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: settings(doc, SETTING_NAMES) },
     provider: {

@@ -122,21 +122,15 @@ function compareProperties(
     const [was, now] = [typeOf(prop), typeOf(newProps[name])];
     if (!(name in newProps))
       out.push({ kind: "removed", name, message: `removed: ${role} \`${name}\` of ${what}` });
-    else if (was !== now)
-      out.push({
-        kind: "changed type",
-        name,
-        message: `changed type: ${role} \`${name}\` of ${what}: ${was} → ${now}`,
-      });
+    else if (was !== now) {
+      const message = `changed type: ${role} \`${name}\` of ${what}: ${was} → ${now}`;
+      out.push({ kind: "changed type", name, message });
+    }
   }
   for (const name of role === "input" ? newRequired : []) {
     if (oldRequired.has(name)) continue;
-    const was = name in oldProps ? " (was optional)" : "";
-    out.push({
-      kind: "new required input",
-      name,
-      message: `new required input: \`${name}\` of ${what}${was}`,
-    });
+    const message = `new required input: \`${name}\` of ${what}${name in oldProps ? " (was optional)" : ""}`;
+    out.push({ kind: "new required input", name, message });
   }
   for (const name of role === "output" ? oldRequired : []) {
     if (newRequired.has(name) || !(name in newProps)) continue;
@@ -210,14 +204,9 @@ export function compareSchemas(before: PackageSchema, after: PackageSchema): Bre
     if (oldType.enum) {
       const values = new Set((newType.enum ?? []).map((e) => JSON.stringify(e.value)));
       for (const e of oldType.enum) {
-        if (!values.has(JSON.stringify(e.value))) {
-          const name = e.name ?? String(e.value);
-          out.push({
-            kind: "removed",
-            name,
-            message: `removed: value ${JSON.stringify(e.value)} of enum ${token}`,
-          });
-        }
+        const message = `removed: value ${JSON.stringify(e.value)} of enum ${token}`;
+        if (!values.has(JSON.stringify(e.value)))
+          out.push({ kind: "removed", name: e.name ?? String(e.value), message });
       }
       continue;
     }
@@ -335,15 +324,9 @@ export function decide(input: {
           `${unnamed.join(", ")}: say what broke and what users do about it.`
         : undefined;
   const listed = breaks.map((b) => `  ${b.message}`);
-  if (refusal)
-    return {
-      ok: false,
-      breaks,
-      lines: [`${against}: ${breaks.length} breaking change(s):`, ...listed, refusal],
-    };
-  const allowed =
-    `${against}: ${breaks.length} breaking change(s), allowed: ${version} is a major bump over ${from} ` +
-    `and CHANGELOG.md's breaking section of ${version} names each:`;
+  const head = `${against}: ${breaks.length} breaking change(s)`;
+  if (refusal) return { ok: false, breaks, lines: [`${head}:`, ...listed, refusal] };
+  const allowed = `${head}, allowed: ${version} is a major bump over ${from} and CHANGELOG.md's breaking section of ${version} names each:`;
   return { ok: true, breaks, lines: [allowed, ...listed] };
 }
 
@@ -368,23 +351,20 @@ export function main(args: string[], log = console.log, error = console.error): 
         changelog: { type: "string", default: "CHANGELOG.md" },
       },
     });
-    const {
-      schema: schemaFile,
-      released: releasedDir,
-      package: packageFile,
-      changelog: changelogFile,
-    } = values;
+    const [schemaFile, releasedDir, packageFile, changelogFile] = [
+      values.schema,
+      values.released,
+      values.package,
+      values.changelog,
+    ];
     const version = String(JSON.parse(fs.readFileSync(packageFile, "utf8")).version);
     if (!parseVersion(version))
       throw new Error(`${packageFile}: version ${version} is not major.minor.patch`);
     const released = releasedSchemas(releasedDir);
     if (released.length === 0) throw new Error(`no released schema (<version>.json) in ${releasedDir}`);
     const baseline = released.find((r) => compareVersions(r.version, version) <= 0);
-    if (!baseline) {
-      throw new Error(
-        `${packageFile} says ${version}, below every released schema in ${releasedDir} (newest ${released[0].version})`,
-      );
-    }
+    if (!baseline)
+      throw new Error(`${packageFile} says ${version}, below every released schema in ${releasedDir}`);
     const verdict = decide({
       released: JSON.parse(fs.readFileSync(baseline.file, "utf8")),
       releasedVersion: baseline.version,
