@@ -53,7 +53,7 @@ describe("bad days, as the language host runs a program", () => {
       BLOCKCHAIN_MAX_RETRIES: "0",
     });
     expect(run.error).toBeUndefined();
-    expect(run.stdout).toContain("FAILED: getNodesOutput: ECONNREFUSED: GET http://127.0.0.1:9/v1/nodes/");
+    expect(run.stdout).toMatch(/^FAILED: getNodesOutput: .*\bECONNREFUSED\b/m);
     const rss = Number(/RSS_MB (\d+)/.exec(run.stdout)?.[1]);
     expect(rss).toBeGreaterThan(0);
     expect(rss).toBeLessThan(400);
@@ -175,7 +175,7 @@ describe("a Promise form fails the program when its call fails", () => {
         console.log(got + " | " + listed);
       })();`);
     expect(run.error).toBeUndefined();
-    expect(run.stdout).toContain("CAUGHT ECONNREFUSED | CAUGHT ECONNREFUSED");
+    expect(run.stdout.trim().split(" | ")).toEqual(["CAUGHT ECONNREFUSED", "CAUGHT ECONNREFUSED"]);
     expect(run.stdout).not.toContain("UNHANDLED");
   });
 

@@ -105,20 +105,6 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     });
     expect(JSON.stringify(await valueOf(node))).not.toContain(emulator().apiKey);
   });
-
-  test("three snippets, written against getNodes / getNodesOutput, do not compile", () => {
-    // Checked by the type checker when this file is compiled: each line must be an error.
-    const nodes = undefined as unknown as pulumi.Output<import("../../src").NodeResult[]>;
-    const typeErrors = async () => {
-      // @ts-expect-error NodeResult has no httpsEndpoint: it is in getNodeConnectionsOutput.
-      nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpoint }))));
-      // @ts-expect-error NodeResult has no httpsEndpoint.
-      nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`);
-      // @ts-expect-error NodeResult has no httpsEndpoint.
-      return `RPC_URL=${(await sdk.getNodes({}))[0].httpsEndpoint}`;
-    };
-    expect(typeof typeErrors).toBe("function");
-  });
 });
 
 describe("getNodeConnectionsOutput: connection data, secret as a whole, plain strings inside", () => {
@@ -179,7 +165,7 @@ describe("getNodeConnectionsOutput: connection data, secret as a whole, plain st
       }),
     );
     expect(pulumi.RunError.isInstance(e)).toBe(true);
-    expect(e.message).toMatch(/status: got "running"; not with id/);
+    expect(e.message).toMatch(/\bstatus: .*"running".*\bid\b/);
   });
 
   test("an unknown id fails as a RunError naming it", async () => {
@@ -229,9 +215,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
       await outputRejection(sdk.getNodeConnectionsOutput({ apiUrl: url })),
     ];
     expectRunError(a, "SettingsError");
-    expect(a.message).toMatch(
-      /^No API key for the blockchain node service\. Set it with `pulumi config set --secret blockchain:apiKey <key>`/,
-    );
+    expect(a.message).toContain("--secret blockchain:apiKey");
     expect(a.cause).toBeInstanceOf(sdk.SettingsError);
     // One error object, however many calls fail with it: the language host reports it once.
     for (const other of others) expect(other).toBe(a);
@@ -247,9 +231,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
       expectRunError(e, "UnauthorizedError");
       expect(e.cause).toBeInstanceOf(sdk.UnauthorizedError);
       expect((e.cause as InstanceType<typeof sdk.UnauthorizedError>).kind).toBe("unauthorized");
-      expect(e.message).toMatch(
-        /it came from stack config blockchain:apiKey: set the right one with `pulumi config set --secret blockchain:apiKey <key>`/,
-      );
+      expect(e.message).toContain("--secret blockchain:apiKey");
       expect(e.message).not.toMatch(/export|BLOCKCHAIN_API_KEY/);
       expect(`${e.message}${e.stack}`).not.toContain(wrongKey);
     } finally {
@@ -261,7 +243,8 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     process.env.BLOCKCHAIN_API_KEY = "wrong-key-from-env-1234567890";
     const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
     expectRunError(e, "UnauthorizedError");
-    expect(e.message).toMatch(/environment variable BLOCKCHAIN_API_KEY: /);
+    expect(e.message).toContain("BLOCKCHAIN_API_KEY");
+    expect(e.message).not.toContain("blockchain:apiKey");
   });
 
   test("a refused key from the argument: the argument's hint", async () => {
@@ -273,8 +256,9 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
       }),
     );
     expectRunError(e, "UnauthorizedError");
-    expect(e.message).toMatch(/the apiKey argument: pass the right key/);
-    expect(e.message).not.toMatch(/pulumi config set|export/);
+    expect(e.message).toContain("apiKey");
+    for (const other of ["config set", "export", "blockchain:apiKey", "BLOCKCHAIN_API_KEY"])
+      expect(e.message).not.toContain(other);
   });
 
   test("a plain-http API URL says where it came from and how to replace it there", async () => {
@@ -284,18 +268,17 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     try {
       const fromConfig = await rejection(sdk.getNodes(key));
       expectRunError(fromConfig, "InvalidInputError");
-      expect(fromConfig.message).toMatch(/plain http:\/\/ on a non-loopback host/);
-      expect(fromConfig.message).toMatch(
-        /It came from stack config blockchain:apiUrl: set the right one with `pulumi config set blockchain:apiUrl https:\/\/<api host>`\.$/,
-      );
+      expect(fromConfig.message).toContain("blockchain:apiUrl https://");
     } finally {
       pulumi.runtime.setConfig("blockchain:apiUrl", "");
     }
     process.env.BLOCKCHAIN_API_URL = url;
     const fromEnv = await rejection(sdk.getNodes(key));
-    expect(fromEnv.message).toMatch(/It came from the environment variable BLOCKCHAIN_API_URL: /);
+    expect(fromEnv.message).toContain("BLOCKCHAIN_API_URL");
+    expect(fromEnv.message).not.toContain("blockchain:apiUrl");
     const fromArg = await rejection(sdk.getNode({ ...key, id: "ND-1-2-3", apiUrl: url }));
-    expect(fromArg.message).toMatch(/It came from the apiUrl argument: pass the right URL\.$/);
+    expect(fromArg.message).toContain("apiUrl");
+    expect(fromArg.message).not.toMatch(/blockchain:apiUrl|BLOCKCHAIN_API_URL/);
   });
 
   test("an invalid filter, an unknown node, a waitFor timeout", async () => {
@@ -318,7 +301,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
         }),
       );
       expectRunError(timeout, "WaitTimeoutError");
-      expect(timeout.message).toMatch(/timed out after 0\.2 s waiting for status running/);
+      expect(timeout.message).toMatch(/\b0\.2 s\b.*\brunning\b/);
     } finally {
       emulator().admin.setNodeStatus(id, "running");
     }

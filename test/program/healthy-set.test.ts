@@ -47,11 +47,8 @@ test("getNodesOutput with verify { minVerified: 2 }: the two that pass, freshest
   expect(lines).toHaveLength(1);
   const [[message, resource]] = lines;
   expect(resource).toBe(parent);
-  expect(message).toMatch(
-    /^getNodesOutput: 2 of 4 nodes passed the endpoint check \(verify\.minVerified 2\); left out: /,
-  );
-  expect(message).toContain(`${B}: it could not be reached (`);
-  expect(message).toContain(`${C}: its head block`);
+  expect(message).toMatch(/^getNodesOutput: 2 of 4 .*\bminVerified 2\b/);
+  for (const id of [B, C]) expect(message).toContain(`${id}: `);
   for (const secret of emulator().secrets()) expect(message).not.toContain(secret);
 });
 
@@ -67,9 +64,7 @@ test("fewer pass than minVerified: the Output fails with one message, no warning
       verify: { minVerified: 3 },
     }),
   );
-  expect(failed.message).toMatch(
-    /^getNodesOutput: 2 of 4 nodes passed the endpoint check, verify\.minVerified asks 3: /,
-  );
+  expect(failed.message).toMatch(/^getNodesOutput: 2 of 4 .*verify\.minVerified\b.*\b3\b/);
   expect(failed.stack).not.toMatch(/\n\s+at /);
   expect(warn.mock.calls.filter(([m]) => m.includes("passed the endpoint check"))).toEqual([]);
 });

@@ -2,7 +2,7 @@
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
-import { NODE_FILTER_NAMES, NODE_SECRET_FIELDS } from "../../src/model";
+import { NODE_FILTER_NAMES, NODE_SECRET_FIELDS, NODE_STATUSES } from "../../src/model";
 
 pulumi.runtime.setMocks(
   {
@@ -128,12 +128,10 @@ describe("the filters", () => {
 
   test("name matches the exact whole name; each enum filter lists its allowed values", () => {
     const fields = members("GetNodesArgs");
-    expect(fields.name.docs).toMatch(/exactly this name: the whole name, case-sensitive, not a substring/);
+    expect(fields.name.docs).toMatch(/\bwhole name\b.*\bcase-sensitive\b.*\bnot a substring\b/);
     expect(fields.region.docs).toMatch(/us-east-1.*uksouth.*eu3/s);
     expect(fields.provider.docs).toMatch(/`aws`, `azure`, `gcloud` or `vzo`/);
-    expect(fields.status.docs).toMatch(
-      /`pending`, `running`, `maintenance`, `failed`, `error`,\s+`stopping`,\s+`stopped` or `starting`/,
-    );
+    for (const status of NODE_STATUSES) expect(fields.status.docs).toContain(`\`${status}\``);
     expect(fields.type.docs).toMatch(/`shared` or `dedicated`/);
     expect(fields.orderBy.docs).toMatch(/-created_at/);
     expect(fields.protocol.docs).toMatch(/`ethereum`.*`bitcoin`/s);
@@ -182,9 +180,7 @@ describe("NodeResult and NodeConnection", () => {
 describe("untyped JavaScript callers", () => {
   test("new Network with a typo (`nmae`) is refused, naming it and the argument it resembles", () => {
     const args = { networkId: "NW-100-000-1", nmae: "renamed" } as unknown as import("../../src").NetworkArgs;
-    expect(() => new sdk.Network("typo", args)).toThrow(
-      /Network "typo": nmae: got "renamed"; unknown argument; did you mean `name`\?/,
-    );
+    expect(() => new sdk.Network("typo", args)).toThrow(/^Network "typo": nmae: .*`name`/);
   });
 
   test("getNode with a typo (`idd`) fails naming it, nothing sent", async () => {
@@ -193,8 +189,6 @@ describe("untyped JavaScript callers", () => {
       apiUrl: "https://api.example.com",
       apiKey: "k-123456",
     } as unknown as import("../../src").GetNodeArgs;
-    await expect(sdk.getNode(args)).rejects.toThrow(
-      /idd: got "ND-100-000-001"; unknown argument; did you mean `id`\?/,
-    );
+    await expect(sdk.getNode(args)).rejects.toThrow(/\bidd: .*`id`/);
   });
 });

@@ -152,15 +152,11 @@ describe("check: the connection settings wherever they come from, and the key on
     const { failures } = await net.checkNetwork({}, { networkId: networkId() });
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ property: "" });
-    expect(failures[0].reason).toMatch(
-      /^The API URL from stack config is refused: the API URL uses plain http:\/\//,
-    );
-    expect(failures[0].reason).toMatch(/use https:\/\/api\.example\.com/);
-    expect(failures[0].reason).toContain(
-      "set the right one with `pulumi config set blockchain:apiUrl https://<api host>`",
-    );
+    // The https form to use, and the command that sets it where it came from.
+    for (const token of ["https://api.example.com", "pulumi config set blockchain:apiUrl"])
+      expect(failures[0].reason).toContain(token);
     const drip = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
-    expect(drip.failures[0].reason).toMatch(/^The API URL from stack config is refused/);
+    expect(drip.failures[0].reason).toContain("blockchain:apiUrl");
     // An argument wins over the config: then the config is not checked.
     expect((await net.checkNetwork({}, { networkId: networkId(), apiUrl: emulator().url })).failures).toEqual(
       [],
@@ -174,8 +170,8 @@ describe("check: the connection settings wherever they come from, and the key on
     try {
       const { failures } = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
       expect(failures).toHaveLength(1);
-      expect(failures[0].reason).toMatch(/^The API URL from the environment is refused: /);
-      expect(failures[0].reason).toMatch(/environment variable BLOCKCHAIN_API_URL: /);
+      expect(failures[0].reason).toContain("BLOCKCHAIN_API_URL");
+      expect(failures[0].reason).not.toContain("blockchain:apiUrl");
       expect(failures[0].reason).not.toContain(emulator().apiKey);
     } finally {
       delete process.env.BLOCKCHAIN_API_URL;
@@ -187,12 +183,8 @@ describe("check: the connection settings wherever they come from, and the key on
     useConfig({ apiUrl: "", apiKey: "" });
     const { failures } = await net.checkNetwork({}, { networkId: networkId() });
     expect(failures.map((f) => f.reason)).toEqual([
-      expect.stringMatching(
-        /^No API URL for the blockchain node service\. Set it with `pulumi config set blockchain:apiUrl/,
-      ),
-      expect.stringMatching(
-        /^No API key for the blockchain node service\. Set it with `pulumi config set --secret/,
-      ),
+      expect.stringContaining("pulumi config set blockchain:apiUrl"),
+      expect.stringContaining("pulumi config set --secret blockchain:apiKey"),
     ]);
     const before = emulator().requestStats().total;
     for (const apiUrl of [UNKNOWN, emulator().url]) {
@@ -220,19 +212,18 @@ describe("check: the connection settings wherever they come from, and the key on
     for (let i = 0; i < 3; i++) {
       const { failures } = await net.checkNetwork({}, { networkId: networkId() });
       expect(failures).toHaveLength(1);
-      expect(failures[0].reason).toMatch(/^The API key was refused when checked at preview: Network .*: 401/);
       expect(failures[0].reason).not.toContain("listNodes");
-      expect(failures[0].reason).toMatch(/401/);
-      expect(failures[0].reason).toContain("it came from stack config blockchain:apiKey");
+      for (const token of ["Network", "401", "blockchain:apiKey"])
+        expect(failures[0].reason).toContain(token);
       expect(failures[0].reason).not.toContain(wrongKey);
     }
     const drip = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
-    expect(drip.failures[0].reason).toMatch(/^The API key was refused when checked at preview/);
+    expect(drip.failures[0].reason).toContain("401");
     expect(listings()).toBe(before + 1);
     // The key as an argument: the failure names the property, and the fix is the argument.
     const asArgument = await net.checkNetwork({}, { networkId: networkId(), apiKey: `${wrongKey}-2` });
     expect(asArgument.failures.map((f) => f.property)).toEqual(["apiKey"]);
-    expect(asArgument.failures[0].reason).toMatch(/the apiKey argument: pass the right key/);
+    expect(asArgument.failures[0].reason).not.toMatch(/blockchain:apiKey|BLOCKCHAIN_API_KEY/);
   });
 
   test("a key that cannot be sent in a header, from the stack config: refused with the fix, nothing sent", async () => {
@@ -241,7 +232,7 @@ describe("check: the connection settings wherever they come from, and the key on
     const { failures } = await net.checkNetwork({}, { networkId: networkId() });
     expect(failures).toHaveLength(1);
     expect(failures[0].reason).toMatch(/control character/);
-    expect(failures[0].reason).toMatch(/it came from stack config blockchain:apiKey: set the right one/i);
+    expect(failures[0].reason).toContain("blockchain:apiKey");
     expect(emulator().requestStats().total).toBe(before);
   });
 });
@@ -251,10 +242,7 @@ describe("errors of the provider runtime: one message, no trace", () => {
     const id = emulator().fixtures.networkWithNodes;
     const { outs } = await networkRuntime.create({ networkId: id, forceDestroy: true });
     const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
-    expect(err.message).toMatch(/still has \d+ nodes/);
-    expect(err.message).toContain(
-      "remove `forceDestroy: true` from the resource, run `pulumi up`, then `pulumi destroy`",
-    );
+    for (const token of [id, "forceDestroy"]) expect(err.message).toContain(token);
     expect(err.stack).toBe(`${err.name}: ${err.message}`);
   });
 });
@@ -272,8 +260,8 @@ describe("constructors refuse the import option, saying that networkId adopts", 
     const err = thrown(() => new Network("main", { networkId: "NW-100-000-1" }, { import: "NW-100-000-1" }));
     expect(pulumi.ResourceError.isInstance(err)).toBe(true);
     expect(err.hideStack).toBe(true);
-    expect(err.message).toContain('new Network("main", { networkId: "NW-100-000-1" })');
-    expect(err.message).toMatch(/does not work for dynamic resources/);
+    // It shows the constructor call that adopts instead.
+    expect(err.message).toContain('networkId: "NW-100-000-1" }');
     const drip = thrown(() => new FaucetDrip("tokens", { address: "0x" + "ab".repeat(20) }, { import: "x" }));
     expect(pulumi.ResourceError.isInstance(drip)).toBe(true);
     expect(drip.message).toMatch(/cannot be imported/);

@@ -36,11 +36,7 @@ test("getNodes fails with a clear timeout error naming the nodes still elsewhere
       network: emulator().fixtures.networkWithNodes,
       waitFor: { status: "running", timeoutSeconds: 0.3, intervalSeconds: 0.1 },
     }),
-  ).rejects.toThrow(
-    new RegExp(
-      `getNodes: timed out after 0.3 s waiting for status running; still not there: ${first.id} \\(maintenance\\)`,
-    ),
-  );
+  ).rejects.toThrow(new RegExp(`^getNodes: .*\\b0\\.3 s\\b.*\\brunning\\b.*${first.id} \\(maintenance\\)`));
   emulator().admin.setNodeStatus(first.id, "running");
 });
 
@@ -52,5 +48,5 @@ test("an unknown status is refused before polling", async () => {
       apiKey: emulator().apiKey,
       waitFor: { status: "up" as never },
     }),
-  ).rejects.toThrow(/waitFor\.status: got "up"; expected one of pending, running/);
+  ).rejects.toThrow(/waitFor\.status: .*"up".*\bpending\b/);
 });
