@@ -31,7 +31,8 @@ function page(results: unknown[], next: string | null, count = results.length): 
 
 describe("local validation sends no request", () => {
   const address = "0x52908400098527886e0f7030069857d2e4169ee7";
-  const cases: Array<[string, (c: NodeServiceClient) => unknown, string[]]> = [
+  type Case = readonly [string, (c: NodeServiceClient) => unknown, readonly string[]];
+  const cases: Case[] = [
     ["getNode ND-1?x=y", (c) => c.getNode("ND-1?x=y"), ["id"]],
     ["getNode ../x", (c) => c.getNode("../x"), ["id"]],
     ["getNode with a network id", (c) => c.getNode(NETWORK_ID), ["id"]],
@@ -358,14 +359,14 @@ describe("pagination", () => {
   });
 
   it("an empty first page whose count is too large to use, or a next link that is not HTTP, is a clear error", async () => {
-    for (const body of [
-      { count: Number.MAX_VALUE, next: null, results: [] },
-      { count: 2, next: "javascript:alert(1)", results: nodes.slice(0, 1) },
-    ]) {
+    for (const [body, token] of [
+      [{ count: Number.MAX_VALUE, next: null, results: [] }, "count"],
+      [{ count: 2, next: "javascript:alert(1)", results: nodes.slice(0, 1) }, '"next"'],
+    ] as const) {
       const { client: c } = client(() => ({ status: 200, body }));
       const error = (await rejection(collect(c.listNodes()))) as ApiError;
       expect(error.kind).toBe("invalid_response");
-      expect(error.message).toMatch(/empty while its count says|"next" is not a URL reference/);
+      expect(error.message).toContain(token);
     }
   });
 

@@ -70,26 +70,22 @@ describe("the rules, in order: the first that matches decides", () => {
     const { client, calls } = scripted([first, FAUCET_OK]);
     const e = await failure(client.requestTestTokens(ADDRESS));
     expect(e.mayHaveBeenProcessed).toBe(true);
-    expect(e.message).toMatch(/It may have been processed, so it is not repeated automatically\./);
     expect(calls).toHaveLength(1);
   });
 
-  test("a POST is not processed only when every attempt was refused or never sent", async () => {
-    expect((await failure(scripted([err(400)]).client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
-      false,
-    );
-    const always = scripted([REFUSED], { retry: { maxRetries: 2, baseDelayMs: 1 } });
-    expect((await failure(always.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(false);
-    expect(always.calls).toHaveLength(3);
-    const refusedThenBad = scripted([REFUSED, err(400)]);
-    expect((await failure(refusedThenBad.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
-      false,
-    );
-    const throttledThenGateway = scripted([err(429), err(502)]);
-    expect((await failure(throttledThenGateway.client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(
-      true,
-    );
-  });
+  test.each([
+    [[err(400)], false, 1],
+    [[REFUSED], false, 3],
+    [[REFUSED, err(400)], false, 2],
+    [[err(429), err(502)], true, 2],
+  ])(
+    "a POST is not processed only when every attempt was refused or never sent (%#)",
+    async (answers, may, n) => {
+      const { client, calls } = scripted(answers, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+      expect((await failure(client.requestTestTokens(ADDRESS))).mayHaveBeenProcessed).toBe(may);
+      expect(calls).toHaveLength(n);
+    },
+  );
 
   test.each([429, 502, 503, 504])("%i is retried for GET, PATCH and DELETE", async (status) => {
     const cases: [(c: NodeServiceClient) => Promise<unknown>, FakeAnswer][] = [
@@ -205,9 +201,8 @@ describe("when a call stops, its error says why and names the limit that ran out
     // The fix is said once.
     expect(e.message.match(/raise maxRetries/gi)).toHaveLength(1);
     const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
-    expect(hinted.message).toMatch(
-      /\nmaxRetries is an argument of every resource and function.*`pulumi config set blockchain:maxRetries 8` \(or export BLOCKCHAIN_MAX_RETRIES=8\)\.$/,
-    );
+    expect(hinted.message).toContain("blockchain:maxRetries 8");
+    expect(hinted.message).toContain("BLOCKCHAIN_MAX_RETRIES=8");
     expect(hinted.message).not.toContain("deadlineMs");
   });
 
@@ -219,16 +214,15 @@ describe("when a call stops, its error says why and names the limit that ran out
     expect(e.limit).toBe("deadlineMs");
     expect(e.message.match(/raise deadlineMs/gi)).toHaveLength(1);
     const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
-    expect(hinted.message).toMatch(
-      /\ndeadlineMs is an argument .*`pulumi config set blockchain:deadlineMs 120000` \(or export BLOCKCHAIN_DEADLINE_MS=120000\)\.$/,
-    );
+    expect(hinted.message).toContain("blockchain:deadlineMs 120000");
+    expect(hinted.message).toContain("BLOCKCHAIN_DEADLINE_MS=120000");
   });
 
   test("the call's deadline cuts an attempt short: deadlineMs; a per-call deadlineMs wins", async () => {
     const { client } = scripted([HANG], { timeoutMs: 10_000, deadlineMs: 10_000 });
     const e = await failure(client.getNode(NODE, { deadlineMs: 300 }));
     expect(e).toMatchObject({ kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" });
-    expect(e.message).toMatch(/the call's deadline of 300 ms passed before the service answered/);
+    expect(e.message).toContain("300 ms");
   });
 
   test("a POST that timed out is not retried: timeoutMs", async () => {
@@ -242,10 +236,8 @@ describe("when a call stops, its error says why and names the limit that ran out
     const e = await failure(client.getNode(NODE));
     expect(calls).toHaveLength(1);
     expect(e.retryAfterMs).toBe(120_000);
-    expect(e.message).toMatch(/The service asks to wait 2 min \(until \d{4}-\d\d-\d\dT/);
-    expect(e.message).toContain(
-      "The requested wait of 2 min is longer than the 60 s waited at most; try again after it.",
-    );
+    expect(e.message).toMatch(/\b2 min\b.*\d{4}-\d\d-\d\dT/);
+    expect(e.message).toContain("60 s");
   });
 });
 
@@ -262,24 +254,15 @@ describe("wait lines and errors name the call the program made", () => {
       },
     );
     await client.listAllNodes(undefined, { limit: 10, operation: "getNodesOutput" });
-    expect(waits.map((w) => w.message)).toEqual([
-      "getNodesOutput: the service answered 429; waiting 0 ms before attempt 2 of 5",
-      expect.stringMatching(/^getNodesOutput: the service answered 503; waiting 1 ms before attempt 3 of 5$/),
+    expect(waits).toMatchObject([
+      { operation: "getNodesOutput", status: 429, delayMs: 0, nextAttempt: 2, maxAttempts: 5 },
+      { operation: "getNodesOutput", status: 503, nextAttempt: 3, maxAttempts: 5 },
     ]);
-    expect(waits[0]).toMatchObject({
-      operation: "getNodesOutput",
-      status: 429,
-      delayMs: 0,
-      nextAttempt: 2,
-      maxAttempts: 5,
-    });
+    for (const w of waits) expect(w.message).toMatch(new RegExp(`^getNodesOutput: .*\\b${w.status}\\b`));
     const other = scripted([HANG, OK]);
     await other.client.getNode(NODE);
-    expect(other.waits.map((w) => w.message)).toEqual([
-      expect.stringMatching(
-        /^getNode ND-123-456-789: no answer within 50 ms; waiting \d ms before attempt 2 of 5$/,
-      ),
-    ]);
+    expect(other.waits).toMatchObject([{ operation: "getNode", resourceId: NODE, nextAttempt: 2 }]);
+    expect(other.waits[0].message).toMatch(/^getNode ND-123-456-789: .*\b50 ms\b/);
   });
 
   test("errors name it too, and a wrong operation is refused before anything is sent", async () => {
