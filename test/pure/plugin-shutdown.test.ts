@@ -74,14 +74,14 @@ test("stopping: calls finishing within the grace are answered as they are, the r
   expect(send).toEqual([]);
 
   await sending;
-  expect(send).toEqual([{ value: "unknown: the provider was stopped (SIGTERM)" }]);
+  expect(send).toEqual([{ value: expect.stringMatching(/^unknown: .*\(SIGTERM\)/) }]);
   await sleep(700);
   expect(quick).toEqual([{ value: "done" }]);
   expect(stuck).toHaveLength(1);
-  expect(String((stuck[0] as { error: Error }).error.message)).toMatch(
-    /the provider was stopped \(SIGTERM\) while this call was in flight; calls get 100 ms to finish \(BLOCKCHAIN_SHUTDOWN_GRACE_MS\)/,
-  );
-  expect(logs.join("\n")).toMatch(/2 calls still in flight after the 100 ms grace/);
+  const stuckMessage = (stuck[0] as { error: Error }).error.message;
+  for (const token of ["SIGTERM", "100 ms", "BLOCKCHAIN_SHUTDOWN_GRACE_MS"])
+    expect(stuckMessage).toContain(token);
+  expect(logs.join("\n")).toMatch(/\b2 calls\b.*\b100 ms\b/);
   // Every call answered: the server's own shutdown completes, and the process exits with 1.
   closed!();
   expect(exits).toEqual([1]);
