@@ -29,7 +29,7 @@ step_start=$SECONDS
 step() { log "$* (at $((SECONDS - step_start)) s)"; }
 
 # shellcheck source=scripts/go-env.sh
-source "$script_dir/go-env.sh" # cache_root, tmp_dirs, python_ok, lock_build_root, relocate_venv
+source "$script_dir/go-env.sh" # cache_root, tmp_dirs, python_ok, lock_build_root
 
 cd "$repo"
 version=$(node -p 'require("./package.json").version')
@@ -50,24 +50,22 @@ build_root=$cache_root/release
 build_dir=$build_root/python-build-$(printf '%s' "$PYTHON_BUILD_PACKAGES" | cksum | cut -d' ' -f1)
 venv=$build_dir/venv
 
+# Made in place under the lock; one without .complete is a killed run's, made again.
 ensure_build_venv() {
-  [[ -x $venv/bin/python && -f $venv/.complete ]] && return 0
+  [[ -f $venv/.complete ]] && return 0
   lock_build_root "$build_root" "virtualenv build"
-  [[ -x $venv/bin/python && -f $venv/.complete ]] && return 0
-  local py=${PULUMI_ENGINE_PYTHON:-python3} tmp
-  command -v "$py" >/dev/null 2>&1 && python_ok "$py" ||
-    die "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
-  log "making the virtualenv $venv ($PYTHON_BUILD_PACKAGES, $("$py" --version 2>&1)) ..."
-  tmp=$(mktemp -d "$build_root/.build-python.XXXXXX"); tmp_dirs+=("$tmp")
-  "$py" -m venv "$tmp/venv" >&2
-  # shellcheck disable=SC2086 # a list of requirements
-  "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
-    $PYTHON_BUILD_PACKAGES >&2
-  relocate_venv "$tmp/venv" "$venv"
-  : >"$tmp/venv/.complete"
-  rm -rf "$build_dir"
-  mkdir -p "$build_dir"
-  mv -T "$tmp/venv" "$venv"
+  if [[ ! -f $venv/.complete ]]; then
+    local py=${PULUMI_ENGINE_PYTHON:-python3}
+    command -v "$py" >/dev/null 2>&1 && python_ok "$py" ||
+      die "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
+    log "making the virtualenv $venv ($PYTHON_BUILD_PACKAGES, $("$py" --version 2>&1)) ..."
+    rm -rf "$build_dir"
+    "$py" -m venv "$venv" >&2
+    # shellcheck disable=SC2086 # a list of requirements
+    "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
+      $PYTHON_BUILD_PACKAGES >&2
+    : >"$venv/.complete"
+  fi
   exec 9>&-
 }
 

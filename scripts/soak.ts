@@ -70,15 +70,10 @@ function options() {
       seed: { type: "string", default: "1" },
     },
   });
-  const args = {
-    minutes: Number(values.minutes ?? (values.quick ? 2 : 10)),
-    quick: values.quick,
-    seed: Number(values.seed),
-  };
-  if (!(args.minutes > 0)) throw new Error("--minutes must be a positive number");
-  if (!Number.isSafeInteger(args.seed) || args.seed < 0)
-    throw new Error("--seed must be a non-negative integer");
-  return args;
+  const [minutes, seed] = [Number(values.minutes ?? (values.quick ? 2 : 10)), Number(values.seed)];
+  if (!(minutes > 0)) throw new Error("--minutes must be a positive number");
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
+  return { minutes, seed };
 }
 
 /**
@@ -86,12 +81,9 @@ function options() {
  * other than the TypeScript program's and the consortium network. Listed before any fault is set.
  */
 async function yamlNetwork(emulator: RunningEmulator): Promise<string> {
-  const client = new NodeServiceClient({
-    apiUrl: emulator.url,
-    apiKey: emulator.apiKey,
-    maxRequestsPerSecond: 0,
-  });
+  const { url: apiUrl, apiKey } = emulator;
   const counts = new Map<string, number>();
+  const client = new NodeServiceClient({ apiUrl, apiKey, maxRequestsPerSecond: 0 });
   for (const node of await client.listAllNodes({}, { limit: 100_000 }))
     counts.set(node.network, (counts.get(node.network) ?? 0) + 1);
   const skip = [emulator.fixtures.networkWithNodes, emulator.fixtures.consortiumNetwork];
@@ -105,10 +97,8 @@ async function yamlNetwork(emulator: RunningEmulator): Promise<string> {
 /** Faults injected into an emulator's requests (estimated from those it retained). */
 function faultCount(emulator: RunningEmulator): { total: number; faulted: number } {
   const [{ total }, retained] = [emulator.requestStats(), emulator.requests()];
-  return {
-    total,
-    faulted: Math.round((retained.filter((r) => r.fault).length * total) / Math.max(1, retained.length)),
-  };
+  const faulted = retained.filter((r) => r.fault).length;
+  return { total, faulted: Math.round((faulted * total) / Math.max(1, retained.length)) };
 }
 
 /** A figure; without `met`, for information. */

@@ -7,26 +7,18 @@ const fs = require("fs");
 const path = require("path");
 
 const root = path.resolve(__dirname, "..");
-
 /** The tiers in the config's order: each name with the folders its tests live in. */
-function configuredTiers() {
-  return (require(path.join(root, "jest.config.js")).projects || [])
-    .filter((p) => typeof p === "object" && p.displayName)
-    .map((p) => ({
-      name: typeof p.displayName === "string" ? p.displayName : p.displayName.name,
-      dirs: (p.roots || []).map((r) => path.resolve(r.replace("<rootDir>", root))),
-    }));
-}
-
-const known = configuredTiers();
-
+const known = (require(path.join(root, "jest.config.js")).projects || [])
+  .filter((p) => typeof p === "object" && p.displayName)
+  .map((p) => ({
+    name: typeof p.displayName === "string" ? p.displayName : p.displayName.name,
+    dirs: (p.roots || []).map((r) => path.resolve(r.replace("<rootDir>", root))),
+  }));
 /** The tier of a test file: the project whose root holds it, else the folder under test/. */
-function tierOf(file) {
-  const found = known.find((t) => t.dirs.some((dir) => file.startsWith(dir + path.sep)));
-  if (found) return found.name;
-  const rel = path.relative(root, file);
-  return rel.split(path.sep)[1] || rel;
-}
+const tierOf = (file) =>
+  known.find((t) => t.dirs.some((dir) => file.startsWith(dir + path.sep)))?.name ??
+  path.relative(root, file).split(path.sep)[1] ??
+  file;
 
 const file = process.argv[2];
 if (!file || !fs.existsSync(file)) {
@@ -35,27 +27,20 @@ if (!file || !fs.existsSync(file)) {
   process.exit(1);
 }
 const r = JSON.parse(fs.readFileSync(file, "utf8"));
-const tiers = {};
+const tiers = new Map(known.map((t) => [t.name, undefined]));
 for (const suite of r.testResults) {
   const tier = tierOf(suite.name);
-  const seconds = (suite.endTime - suite.startTime) / 1000;
-  tiers[tier] = (tiers[tier] || 0) + seconds;
+  tiers.set(tier, (tiers.get(tier) ?? 0) + (suite.endTime - suite.startTime) / 1000);
 }
-const order = (tier) => {
-  const i = known.findIndex((t) => t.name === tier);
-  return i === -1 ? known.length : i;
-};
-const ran = Object.keys(tiers).sort((a, b) => order(a) - order(b) || a.localeCompare(b));
-for (const tier of ran) console.log(`tier ${tier}: ${tiers[tier].toFixed(1)} s`);
+for (const [tier, seconds] of tiers)
+  if (seconds !== undefined) console.log(`tier ${tier}: ${seconds.toFixed(1)} s`);
 const extra = process.argv.slice(3).map((arg) => arg.split(":"));
 for (const [name, result] of extra) console.log(`check ${name}: ${result}`);
 const extraPassed = extra.filter(([, result]) => result === "passed").length;
-const extraFailed = extra.length - extraPassed;
-const failedSuites = r.numFailedTestSuites || 0;
-const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0) + extraFailed;
-const skipped = r.numPendingTests + (r.numTodoTests || 0);
-if (failedSuites > 0 && r.numFailedTests === 0) {
-  console.log(`${failedSuites} test suite(s) failed to run`);
-}
-console.log(`${r.numPassedTests + extraPassed} passed, ${failed} failed, ${skipped} skipped`);
+const failed = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0) + extra.length - extraPassed;
+if (r.numFailedTestSuites > 0 && r.numFailedTests === 0)
+  console.log(`${r.numFailedTestSuites} test suite(s) failed to run`);
+console.log(
+  `${r.numPassedTests + extraPassed} passed, ${failed} failed, ${r.numPendingTests + (r.numTodoTests || 0)} skipped`,
+);
 process.exit(failed > 0 || !r.success ? 1 : 0);

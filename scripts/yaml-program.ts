@@ -13,22 +13,11 @@ export interface YamlNetworkProgram {
   outputs: Record<string, string>;
 }
 
-/** A `variables:` entry invoking a list function on the program's network, ordered by name. */
-function listInvoke(variable: string, fn: string): string {
-  return [
-    `  ${variable}:`,
-    "    fn::invoke:",
-    `      function: blockchain:index:${fn}`,
-    "      arguments:",
-    "        network: ${network.networkId}",
-    "        orderBy: name",
-    `      return: ${variable}`,
-    "",
-  ].join("\n");
-}
-
 /** The project's `Pulumi.yaml`. */
 export function yamlNetworkProgram(p: YamlNetworkProgram): string {
+  const invoke = (variable: string, fn: string) =>
+    `  ${variable}:\n    fn::invoke:\n      function: blockchain:index:${fn}\n      arguments:\n` +
+    `        network: \${network.networkId}\n        orderBy: name\n      return: ${variable}\n`;
   const outputs = Object.entries(p.outputs).map(([name, value]) => `  ${name}: ${value}\n`);
   return `name: ${p.name}
 runtime: yaml
@@ -57,6 +46,6 @@ resources:
     properties:
       address: \${faucetAddress}
 variables:
-${listInvoke("nodes", "getNodes")}${listInvoke("connections", "getNodeConnections")}outputs:
+${invoke("nodes", "getNodes")}${invoke("connections", "getNodeConnections")}outputs:
 ${outputs.join("")}`;
 }

@@ -42,19 +42,20 @@ export interface ObjectSpec {
  */
 export type DocLookup = (owner: string, member?: string, tag?: string) => string | undefined;
 
-const str = (description?: string, extra: Partial<SchemaProperty> = {}): SchemaProperty => ({
+// An undefined member is left out of the JSON.
+const str = (description?: string, extra?: SchemaProperty): SchemaProperty => ({
   type: "string",
-  ...(description ? { description } : {}),
+  description,
   ...extra,
 });
 const ref = (type: string, description?: string): SchemaProperty => ({
   $ref: `#/types/${token(type)}`,
-  ...(description ? { description } : {}),
+  description,
 });
-const arrayOf = (items: SchemaProperty, description?: string, extra: Partial<SchemaProperty> = {}) => ({
-  type: "array" as const,
+const arrayOf = (items: SchemaProperty, description?: string, extra?: SchemaProperty): SchemaProperty => ({
+  type: "array",
   items,
-  ...(description ? { description } : {}),
+  description,
   ...extra,
 });
 const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
@@ -184,7 +185,7 @@ function settings(doc: Doc, names: readonly SettingName[]) {
       {
         type: SETTINGS[name].type,
         description: doc("SETTINGS", name),
-        ...("secret" in SETTINGS[name] ? { secret: true } : {}),
+        secret: "secret" in SETTINGS[name] || undefined,
       } as SchemaProperty,
     ]),
   );
@@ -271,7 +272,7 @@ function resources(docs: DocLookup) {
       const property = (spec: PropertySpec, description: string): SchemaProperty => ({
         ...typeOf(spec),
         description,
-        ...(spec.secret ? { secret: true } : {}),
+        secret: spec.secret || undefined,
       });
       const outputs = rows.filter(([, s]) => s.output === "required" || s.output === "optional");
       const inputs = rows.filter(([, s]) => s.input);
@@ -288,7 +289,7 @@ function resources(docs: DocLookup) {
               n,
               {
                 ...property(s, doc(table, n)),
-                ...(s.change === "replace" ? { willReplaceOnChanges: true } : {}),
+                willReplaceOnChanges: s.change === "replace" || undefined,
               },
             ]),
           ),
