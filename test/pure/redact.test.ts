@@ -403,13 +403,9 @@ describe("maskEndpoint", () => {
       ["short1", "tok3n"],
     ],
     ["https://ws.example.com/prefix-secretvalue-x", "https://ws.example.com/prefix-***-x", ["secretvalue"]],
-    [`${H}/rpc?tok3nabc`, `${H}/rpc?***`, ["tok3nabc"]],
-    [`${H}/rpc?tok3nabc=1`, `${H}/rpc?***=1`, ["tok3nabc"]],
     [`${H}/v1/${B64}/rpc`, `${H}/v1/***/rpc`, [B64]],
     [`${H}/v1/${encodeURIComponent(B64)}/rpc`, `${H}/v1/***/rpc`, [B64]],
-    [`${H}/?key=${B64}`, `${H}/?key=***`, [B64]],
     ["https://MyKey1234.nodes.example.com/", "https://***.nodes.example.com/", ["mykey1234"]],
-    [`${H}/x#tok3nabc`, `${H}/x#***`, ["tok3nabc"]],
     // a credential still readable (odd encoding): the whole URL goes
     [`${H}/%61bcdefgh/x`, "***", ["abcdefgh"]],
     // key-like text with no credentials passed
