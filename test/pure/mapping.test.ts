@@ -115,44 +115,32 @@ describe("toNetwork", () => {
 });
 
 describe("amountSent precision", () => {
-  it("reads a wei amount beyond 2^53 exactly", () => {
-    expect(extractAmountSent('{"amountSent": 123456789012345678901, "transaction": "t"}')).toBe(
-      "123456789012345678901",
-    );
-  });
+  it.each([
+    ['{"amountSent": 5e17}', "500000000000000000"],
+    ['{"amountSent": 1.23456789012345678901E+20}', "123456789012345678901"],
+    ['{"amountSent": 5.0e17}', "500000000000000000"],
+    ['{"amountSent": "500000000000000000"}', "500000000000000000"],
+    ['{"amountSent": "5e17"}', "500000000000000000"],
+    ['{"note": "\\"amountSent\\": 1", "inner": {"amountSent": 2}, "amountSent": 3, "transaction": "t"}', "3"],
+  ])(
+    "reads %s exactly (notation expanded, strings accepted, nested and quoted keys ignored)",
+    (text, amount) => {
+      expect(extractAmountSent(text)).toBe(amount);
+    },
+  );
 
-  it("expands scientific notation exactly", () => {
-    expect(extractAmountSent('{"amountSent": 5e17}')).toBe("500000000000000000");
-    expect(extractAmountSent('{"amountSent": 1.23456789012345678901E+20}')).toBe("123456789012345678901");
-    expect(extractAmountSent('{"amountSent": 5.0e17}')).toBe("500000000000000000");
-  });
-
-  it("accepts a string value", () => {
-    expect(extractAmountSent('{"amountSent": "500000000000000000"}')).toBe("500000000000000000");
-    expect(extractAmountSent('{"amountSent": "5e17"}')).toBe("500000000000000000");
-  });
-
-  it("ignores the same key nested or inside strings", () => {
-    const text =
-      '{"note": "\\"amountSent\\": 1", "inner": {"amountSent": 2}, "amountSent": 3, "transaction": "t"}';
-    expect(extractAmountSent(text)).toBe("3");
-  });
-
-  it("rejects fractions, negatives and missing values", () => {
-    expect(() => extractAmountSent('{"amountSent": 1.5}')).toThrow(/non-negative integer/);
-    expect(() => extractAmountSent('{"amountSent": -1}')).toThrow(/non-negative integer/);
-    expect(() => extractAmountSent('{"transaction": "t"}')).toThrow(/missing/);
-    expect(() => extractAmountSent('{"amountSent": null}')).toThrow(/non-negative integer/);
+  it.each([
+    ['{"amountSent": 1.5}', /non-negative integer/],
+    ['{"amountSent": -1}', /non-negative integer/],
+    ['{"amountSent": null}', /non-negative integer/],
+    ['{"transaction": "t"}', /missing/],
+  ])("refuses %s", (text, reason) => {
+    expect(() => extractAmountSent(text)).toThrow(reason);
   });
 
   it("integerDigits expands without floating point", () => {
-    expect(integerDigits("0")).toBe("0");
-    expect(integerDigits("0.0")).toBe("0");
-    expect(integerDigits("12e0")).toBe("12");
-    expect(integerDigits("1200e-2")).toBe("12");
-    expect(integerDigits("1201e-2")).toBeUndefined();
-    expect(integerDigits("1e99999")).toBeUndefined();
-    expect(integerDigits("0x10")).toBeUndefined();
+    const inputs = ["0", "0.0", "12e0", "1200e-2", "1201e-2", "1e99999", "0x10"];
+    expect(inputs.map(integerDigits)).toEqual(["0", "0", "12", "12", undefined, undefined, undefined]);
   });
 
   it("rawTopLevelValue returns the source text of a top-level value", () => {

@@ -89,16 +89,4 @@ describe("toNodeConnection", () => {
     const c = toNodeConnection({ ...node, details: { httpsEndpoint: "https://h.example.com/x" } });
     expect(c).toEqual({ id: node.id, name: node.name, httpsEndpoint: "https://h.example.com/x" });
   });
-
-  test("the secret fields are the endpoints and the credentials", () => {
-    expect([...NODE_SECRET_FIELDS]).toEqual([
-      "httpsEndpoint",
-      "wssEndpoint",
-      "graphqlEndpoint",
-      "beaconEndpoint",
-      "authUsername",
-      "authPassword",
-      "authKey",
-    ]);
-  });
 });
