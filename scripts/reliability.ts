@@ -1,7 +1,6 @@
 /**
  * `npm run reliability`: the seeded figures no test can give (docs/reliability.md), against
- * in-process emulators and a hostile server; exits 1 when a goal is missed. `--quick` runs fewer
- * cases (its sizes miss the goals' minimums).
+ * in-process emulators and a hostile server; exits 1 when a goal is missed.
  */
 import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
@@ -29,22 +28,18 @@ function options() {
     options: {
       seed: { type: "string", default: "1" },
       only: { type: "string", default: "1,2,3,4" },
-      quick: { type: "boolean", default: false },
       details: { type: "boolean", default: false },
     },
   });
   const seed = Number(values.seed);
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
   settings.details = values.details;
-  return { seed, quick: values.quick, only: values.only.split(",").map((s) => Number(s.trim())) };
+  return { seed, only: values.only.split(",").map((s) => Number(s.trim())) };
 }
 
 async function main(): Promise<number> {
-  const args = commandLine(
-    "npm run reliability [-- --seed N] [--only 1,2,3,4] [--quick] [--details]",
-    options,
-  );
-  const { seed, quick } = args;
+  const args = commandLine("npm run reliability [-- --seed N] [--only 1,2,3,4] [--details]", options);
+  const { seed } = args;
   captureOutput();
   watchUnhandled();
   const journal = mkdtempSync(join(tmpdir(), "reliability-faucet-journal-"));
@@ -53,14 +48,14 @@ async function main(): Promise<number> {
   delete process.env.BLOCKCHAIN_API_URL;
   delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
-  say(`reliability run: seed ${seed}${quick ? " (quick: reduced sizes)" : ""}`);
+  say(`reliability run: seed ${seed}`);
   say(`rerun with: npm run reliability -- --seed ${seed}`);
   say(`node ${process.version}, ${process.platform}/${process.arch}; source: ${sourceState()}`);
 
   const sections: Array<[string, () => Promise<Goal[]>]> = [
-    ["1 converge", () => runConverge({ seed, runs: quick ? 24 : 200, concurrency: 20 })],
-    ["2 faucet", () => runFaucet({ seed, creates: quick ? 200 : 1000 })],
-    ["3 hostile", () => runHostile(args)],
+    ["1 converge", () => runConverge({ seed, runs: 200, concurrency: 20 })],
+    ["2 faucet", () => runFaucet({ seed, creates: 1000 })],
+    ["3 hostile", () => runHostile(seed)],
     ["4 leak scan", () => runLeakScan(seed)],
   ];
   const goals: Goal[] = [];
@@ -78,7 +73,6 @@ async function main(): Promise<number> {
   }
 
   goals.push(zeroGoal("all", "unhandled rejections or uncaught exceptions (whole run)", unhandled.length));
-  if (quick) goals.push({ section: "run", figure: "full sizes", value: "quick", goal: "full", met: false });
   table(
     `Summary (seed ${seed}, ${seconds(performance.now() - started)}: ${timings.join(", ")})`,
     ["section", "figure", "value", "goal", "met"],
