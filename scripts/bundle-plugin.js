@@ -116,12 +116,9 @@ async function main() {
   fs.writeFileSync(path.join(OUT_DIR, BUNDLE), banner + code);
   fs.writeFileSync(path.join(OUT_DIR, LICENSES), thirdPartyLicenses(result.metafile));
   const size = fs.statSync(path.join(OUT_DIR, BUNDLE)).size;
-  log(
-    `${path.relative(root, path.join(OUT_DIR, BUNDLE))}: ${(size / 1024).toFixed(0)} KiB in ${Date.now() - t} ms`,
-  );
-  if (process.argv.includes("--metafile")) {
+  log(`dist/plugin/${BUNDLE}: ${(size / 1024).toFixed(0)} KiB in ${Date.now() - t} ms`);
+  if (process.argv.includes("--metafile"))
     process.stderr.write(await esbuild.analyzeMetafile(result.metafile));
-  }
 }
 
 main().catch((err) => {
