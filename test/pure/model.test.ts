@@ -364,7 +364,7 @@ describe("filter properties", () => {
   const filterValues = fc.oneof(
     fc.jsonValue(),
     fc.constantFrom(...PROTOTYPE_NAMES),
-    fc.constantFrom(...PROTOCOLS, ...PUBLIC_NETWORK_NAMES, "shared", "dedicated", "aws", "eu3", "uksouth"),
+    fc.constantFrom(...PROTOCOLS, ...PUBLIC_NETWORK_NAMES, ...PROVIDERS, ...REGIONS, "shared", "dedicated"),
     fc.constant(undefined),
   );
   const filterObjects = fc.array(fc.tuple(weirdKeys, filterValues), { maxLength: 8 }).map((entries) => {
@@ -411,23 +411,39 @@ describe("filter properties", () => {
 
   it("accepted filter objects hold only known keys with valid values and allowed combinations", () => {
     let accepted = 0;
+    const combined = { shared: 0, placed: 0 };
     fc.assert(
-      fc.property(filterObjects, (filters) => {
-        if (validateNodeFilters(filters).length > 0) return;
-        const given = Object.entries(filters).filter(([, v]) => v !== undefined);
-        if (given.length > 0) accepted++;
-        for (const [k, v] of given) {
-          expect(isOwnKey(NODE_FILTERS, k)).toBe(true);
-          expect(checkFilterValue(k as never, v)).toBeUndefined();
-        }
-        const f = Object.fromEntries(given) as Record<string, string | undefined>;
-        const protocol = f.protocol ?? protocolOfPublicNetwork(f.publicNetwork);
-        if (f.type === "shared" && protocol !== undefined) expect(allowsSharedNodes(protocol)).toBe(true);
-        if (f.provider && f.region) expect(regionsOf(f.provider)).toContain(f.region);
-      }),
+      fc.property(
+        filterObjects,
+        fc.option(fc.constantFrom(...PROVIDER_REGION_PAIRS)),
+        fc.boolean(),
+        (f0, pair, shared) => {
+          // A provider's own region and shared nodes, often enough that accepted combinations occur.
+          const filters = { ...f0, ...pair, ...(shared ? { type: "shared" } : {}) };
+          if (validateNodeFilters(filters).length > 0) return;
+          const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+          if (given.length > 0) accepted++;
+          for (const [k, v] of given) {
+            expect(isOwnKey(NODE_FILTERS, k)).toBe(true);
+            expect(checkFilterValue(k as never, v)).toBeUndefined();
+          }
+          const f = Object.fromEntries(given) as Record<string, string | undefined>;
+          const protocol = f.protocol ?? protocolOfPublicNetwork(f.publicNetwork);
+          if (f.type === "shared" && protocol !== undefined) {
+            expect(allowsSharedNodes(protocol)).toBe(true);
+            combined.shared++;
+          }
+          if (f.provider && f.region) {
+            expect(regionsOf(f.provider)).toContain(f.region);
+            combined.placed++;
+          }
+        },
+      ),
       { numRuns: 1000 },
     );
     expect(accepted).toBeGreaterThan(0);
+    expect(combined.shared).toBeGreaterThan(0);
+    expect(combined.placed).toBeGreaterThan(0);
   });
 
   it("non-object filters are a problem, not a crash", () => {
