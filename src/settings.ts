@@ -366,8 +366,16 @@ export function appendHint<E extends Error>(error: E, hint: string): E {
   return error;
 }
 
+const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
+  invalid_api_url: "apiUrl",
+  invalid_api_key: "apiKey",
+};
+
 /** A refused key (401) or an unreachable URL says where it came from and how to set it there; a timeout names the call setting. */
 export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
+  // A URL or key the client refused says where it came from and how to fix it there.
+  const refused = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
+  if (refused) return appendHint(error as Error, `${capitalize(settingFix(refused, sources[refused]))}.`);
   if (isApiError(error) && error.kind === "unauthorized") {
     return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
   }
@@ -425,15 +433,15 @@ export async function withClient<T>(
   const settings = "limits" in args ? args : resolveCall(args, config);
   const { apiUrl, apiKey, limits } = settings;
   const cacheKey = settingsDigest(settings);
-  let client = clients.get(cacheKey);
-  if (!client) {
-    const { timeoutMs, deadlineMs, maxRetries } = limits;
-    // A limit not set is left to the client's default.
-    const retry = maxRetries === undefined ? undefined : { maxRetries };
-    client = new NodeServiceClient({ apiUrl, apiKey, timeoutMs, deadlineMs, retry, onWait: reportWait });
-    clients.set(cacheKey, client);
-  }
   try {
+    let client = clients.get(cacheKey);
+    if (!client) {
+      const { timeoutMs, deadlineMs, maxRetries } = limits;
+      // A limit not set is left to the client's default.
+      const retry = maxRetries === undefined ? undefined : { maxRetries };
+      client = new NodeServiceClient({ apiUrl, apiKey, timeoutMs, deadlineMs, retry, onWait: reportWait });
+      clients.set(cacheKey, client);
+    }
     return await use(client);
   } catch (error) {
     throw withSettingHints(error, settings.sources, settings.overrides);

@@ -9,7 +9,6 @@ import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { invalidInput, isApiError, type Node, type RetryWait } from "../api";
 import {
-  appendHint,
   CONFIG_NAMESPACE,
   ConfigReader,
   ConnectionArgs,
@@ -17,7 +16,6 @@ import {
   reviewStackConfig,
   SettingsError,
   setWaitReporter,
-  settingFix,
   settingsDigest,
   withClient,
   type CallSettings,
@@ -60,11 +58,6 @@ const verifyHost: VerifyHost = {
   warn: (message) => pulumi.log.warn(message, callParent.getStore()),
 };
 
-const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
-  invalid_api_url: "apiUrl",
-  invalid_api_key: "apiKey",
-};
-
 /** A call's settings, resolved once from its arguments, the stack config (reviewed first) and the environment. */
 function callSettings(args: ConnectionArgs): CallSettings {
   guardFrames();
@@ -73,19 +66,11 @@ function callSettings(args: ConnectionArgs): CallSettings {
   return resolveCall(args, readStackConfig);
 }
 
-/** `withClient` with a call's settings; a URL or key refused by the client says where it came from and how to fix it there. */
-function connectWith(settings: CallSettings): Connect {
-  return async (_args, use) => {
-    try {
-      return await withClient(settings, undefined, use);
-    } catch (error) {
-      const setting = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
-      if (!setting) throw error;
-      const fix = settingFix(setting, settings.sources[setting]);
-      throw appendHint(error as Error, `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.`);
-    }
-  };
-}
+/** `withClient` with a call's settings (its errors get the hint that fits where each setting came from). */
+const connectWith =
+  (settings: CallSettings): Connect =>
+  (_args, use) =>
+    withClient(settings, undefined, use);
 
 const MAX_REMEMBERED = 200;
 
