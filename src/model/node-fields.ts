@@ -1,17 +1,10 @@
-/**
- * The one table of a node's `details` fields: public name (documented here for the editor and the
- * schema), wire name, and whether it is secret. Everything that knows a node field derives from it.
- */
+/** The one table of a node's `details` fields (public name, wire name, secret or not): all else derives from it. */
 
-/** What one field of a node's details holds. */
+/** One field of a node's details: its wire name; secret (an endpoint or a credential) or readable (`text`, `list`); its {@link NodeAccess} use. */
 export interface NodeDetailField {
-  /** The field's name in the service's JSON. */
   readonly wire: string;
-  /** Whether the field is an endpoint or a credential: secret wherever it appears. */
   readonly secret: boolean;
-  /** `text` or `list` (of strings): readable; `endpoint` or `credential`: secret. */
   readonly value: "text" | "list" | "endpoint" | "credential";
-  /** What an app calls the node with: the RPC endpoint, or one of its credentials. */
   readonly use?: keyof NodeAccess;
 }
 
@@ -62,8 +55,8 @@ type ValueOf<F extends NodeDetailField> = F["value"] extends "list" ? string[] :
 
 /** A node's details by public name, every field optional (a mapped type keeps each row's doc). */
 export type NodeDetailValues = { -readonly [K in keyof NodeDetailTable]?: ValueOf<NodeDetailTable[K]> };
-/** A node's details as they travel (snake_case); every field may be missing. */
-export type WireNodeDetailValues = {
+/** `details` of a node as they travel (spec 2.1.1, snake_case); every field may be missing. */
+export type WireNodeDetails = {
   -readonly [K in NodeDetailName as NodeDetailTable[K]["wire"]]?: ValueOf<NodeDetailTable[K]>;
 };
 
@@ -85,15 +78,12 @@ export const NODE_SECRET_FIELDS: readonly NodeSecretName[] = [
 /** The wire names of the secret fields: what the service shows only to a node's owner. */
 export const SECRET_DETAIL_FIELDS = NODE_SECRET_FIELDS.map(
   (k) => NODE_DETAIL_FIELDS[k].wire,
-) as readonly (keyof WireNodeDetailValues)[];
+) as readonly (keyof WireNodeDetails)[];
 
-/** A field name as the redaction compares names: lower case, without `_` and `-`. */
-function normalizeFieldName(name: string): string {
-  return name.toLowerCase().replace(/[_-]/g, "");
-}
-
-/** The secret fields' names as {@link normalizeFieldName} gives them: credential names for redaction. */
-export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(NODE_SECRET_FIELDS.map(normalizeFieldName));
+/** The secret fields' names as the redaction compares names (lower case, without `_` and `-`). */
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set(
+  NODE_SECRET_FIELDS.map((name) => name.toLowerCase().replace(/[_-]/g, "")),
+);
 
 /** Every secret of one node's details: the values of its secret fields that are non-empty strings. */
 export function secretValues(details: Readonly<Record<string, unknown>>): string[] {

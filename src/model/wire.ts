@@ -1,5 +1,5 @@
 /** The service's JSON shapes as they travel (snake_case); only the API layer maps them to the camelCase types. */
-import type { WireNodeDetailValues } from "./node-fields";
+import type { WireNodeDetails } from "./node-fields";
 
 /** `creator` of a node or network (spec 2.3). */
 export interface WireCreator {
@@ -9,9 +9,6 @@ export interface WireCreator {
   last_name: string;
   organization: { id: string; name: string };
 }
-
-/** `details` of a node (spec 2.1.1): the wire names of the table of `./node-fields.ts`. */
-export type WireNodeDetails = WireNodeDetailValues;
 
 /** A node (spec 2.1). */
 export interface WireNode {
