@@ -1,15 +1,9 @@
 /**
- * Reads a node's chain id and head at its own endpoint, the way an app calls it: the calls of its
- * protocol's family, each form of its credentials (the key as a path segment, basic auth) with
- * each of its rpc paths. Its promises, each held by the test named:
- * - credentials go only to the exact origin of the endpoint the service listed: each request is
- *   a copy of that URL with only its path set, sent only if node-fetch connects to that origin
- *   (redirects are not followed); TLS verified, plain `http://` only on loopback hosts
- *   (test/pure/node-check.property.test.ts, test/client/verify.emulator.test.ts);
- * - what a node answers reaches a message capped and cleaned: each message at most about 200
- *   characters, without a credential of the node or a URL (test/pure/node-check.property.test.ts);
- * - each check bounded in time and body size (test/client/verify.emulator.test.ts), and at most
- *   {@link MAX_CHECKS_IN_FLIGHT} in flight in the process (test/pure/node-check.property.test.ts).
+ * A node's chain id and head, read at its own endpoint as an app calls it: each credential form (the key
+ * as a path segment, basic auth) with each rpc path. Credentials go only to the exact origin the service
+ * listed (redirects not followed; TLS verified; plain `http://` only on loopback); what a node answers
+ * reaches a message capped and cleaned of its credentials and URLs; each check is bounded in time and body
+ * size, {@link MAX_CHECKS_IN_FLIGHT} at most in flight in the process (test/pure/node-check.property.test.ts).
  */
 import nodeFetch from "node-fetch";
 import { parse as parseLikeNodeFetch } from "url";
@@ -18,7 +12,7 @@ import { everyRequestSignal } from "./options";
 import { isLoopbackHost } from "./url";
 
 /** Largest answer read from a node: its chain id and one block header are a few KB. */
-export const MAX_NODE_ANSWER_BYTES = 1024 * 1024;
+const MAX_NODE_ANSWER_BYTES = 1024 * 1024;
 /** Most endpoint checks in flight at once in the process, whatever the number of calls or invokes. */
 export const MAX_CHECKS_IN_FLIGHT = 8;
 /** Longest text from a node quoted in a message, in characters. */
@@ -33,11 +27,19 @@ export interface ChainHead {
   latencyMs: number;
 }
 
-/** Why an endpoint could not be read; `kind` chooses the advice. The message holds no URL or credential. */
+/** Why a node's endpoint check failed; `kind` chooses the advice. The message holds no URL or credential. */
 export class EndpointCheckError extends Error {
   override name = "EndpointCheckError";
   constructor(
-    readonly kind: "unreachable" | "credentials" | "answer" | "unsupported",
+    readonly kind:
+      | "unreachable"
+      | "credentials"
+      | "answer"
+      | "unsupported"
+      | "not-running"
+      | "no-endpoint"
+      | "wrong-chain"
+      | "stale",
     message: string,
   ) {
     super(message);
@@ -97,12 +99,9 @@ const FAMILY_CALLS: Record<ChainFamily, (call: Call) => Promise<[unknown, number
   },
 };
 
-/** A way to present the credentials: the path the calls go under, and the basic auth header if any. */
-type Form = { pathname: string; authorization?: string };
-
-/** The ways to present the credentials, in order: the key as a path segment, then basic auth. */
-function accessForms(listed: URL, access: NodeAccess): Form[] {
-  const forms: Form[] = [];
+/** The ways to present the credentials, in order: the key as a path segment, then basic auth (a header). */
+function accessForms(listed: URL, access: NodeAccess) {
+  const forms: { pathname: string; authorization?: string }[] = [];
   const { key, username: user, password: pass } = access;
   const segments = listed.pathname.split("/");
   if (key && !segments.includes(key) && !segments.includes(encodeURIComponent(key))) {
@@ -114,38 +113,30 @@ function accessForms(listed: URL, access: NodeAccess): Form[] {
 }
 
 /**
- * Where a request for `pathname` at the endpoint `listed` goes: a copy of `listed` with only its
- * path set. Throws an {@link EndpointCheckError} (nothing is sent) unless both the URL standard
- * and node-fetch, which reads the URL again with Node's legacy parser, connect it to `listed`'s
- * exact origin (scheme, host, port): they disagree on some hosts, e.g. `a.example;b.example`.
+ * A copy of `listed` with only its path set; an {@link EndpointCheckError} (nothing sent) unless both the
+ * URL standard and node-fetch, which reads it again with Node's legacy parser, connect it to `listed`'s
+ * exact origin: they disagree on some hosts, e.g. `a.example;b.example`.
  */
-export function requestTarget(listed: URL, pathname: string): URL {
+function requestTarget(listed: URL, pathname: string): URL {
   const target = new URL(listed.href);
   target.pathname = pathname;
-  if (target.origin !== listed.origin || nodeFetchOrigin(target.href) !== listed.origin) {
+  let legacy: string | undefined;
+  try {
+    const { protocol, host } = parseLikeNodeFetch(target.href);
+    legacy = `${protocol}//${host}`;
+  } catch {
+    // refused by node-fetch's parser: not sent
+  }
+  if (target.origin !== listed.origin || legacy !== listed.origin) {
     throw new EndpointCheckError("unsupported", "its HTTPS endpoint names its host ambiguously: not checked");
   }
   return target;
 }
 
-/** The origin node-fetch connects to for `href`; undefined when its parser refuses it. */
-function nodeFetchOrigin(href: string): string | undefined {
-  try {
-    const { protocol, host } = parseLikeNodeFetch(href);
-    return `${protocol}//${host}`;
-  } catch {
-    return undefined;
-  }
-}
-
 let checksInFlight = 0;
-/** The checks waiting for a slot, first come first served. */
 const waiting: Array<() => void> = [];
 
-/**
- * One of the process's {@link MAX_CHECKS_IN_FLIGHT} check slots, when free; its release hands it
- * to the first waiting check. A waiting check leaves the queue when every request is aborted.
- */
+/** A check slot, when free (first come, first served); its release hands it on. An abort of every request ends the wait. */
 function checkSlot(): Promise<() => void> {
   const release = () => {
     const next = waiting.shift();
@@ -172,10 +163,8 @@ function checkSlot(): Promise<() => void> {
 }
 
 /**
- * The chain id and head of a node of `family`, read at `access.url`. At most
- * {@link MAX_CHECKS_IN_FLIGHT} checks run at once in the process; `timeoutMs` counts from when
- * this one starts, not while it waits. Throws an {@link EndpointCheckError} saying what failed; an
- * abort of every request throws its reason, waiting or not.
+ * The chain id and head of a node of `family`, read at `access.url`; `timeoutMs` counts from when this
+ * check gets its slot. Throws an {@link EndpointCheckError} saying what failed, or the reason of an abort.
  */
 export async function readChainHead(
   family: ChainFamily,
@@ -201,8 +190,7 @@ export async function readChainHead(
   everyRequestSignal.addEventListener("abort", stop, { once: true });
   const quote = (text: string) => quoteFromNode(text, access);
   let latencyMs = -1;
-  // Each form of the credentials with each path: the JSON-RPC interface's own (Avalanche's
-  // C-Chain), then the endpoint itself.
+  // Each credential form with each path: the JSON-RPC interface's own (Avalanche's C-Chain), then the endpoint.
   const paths = rpcPath ? [rpcPath, ""] : [""];
   const attempts = accessForms(listed, access).flatMap((form) => paths.map((rpc) => ({ ...form, rpc })));
   // The first attempt not refused yet, and the last refusal, shared by calls made at once.
@@ -232,8 +220,10 @@ export async function readChainHead(
         state.at = Math.max(state.at, a + 1);
         continue;
       }
-      if (state.refused) throw new EndpointCheckError("credentials", state.refused);
-      throw new EndpointCheckError("answer", outcome.problem);
+      throw new EndpointCheckError(
+        state.refused ? "credentials" : "answer",
+        state.refused ?? outcome.problem,
+      );
     }
   };
   try {
@@ -334,7 +324,6 @@ function failure(error: unknown, quote: (text: string) => string): EndpointCheck
   return new EndpointCheckError("unreachable", `it could not be reached (${quote(reason)})`);
 }
 
-/** Where a token of a node's text ends: whitespace, quotes, brackets, commas, semicolons. */
 const TOKEN_END = /[\s"'`,;()[\]{}<>]/;
 
 /** `text` with each token that holds `part` replaced by `***` whole; linear in `text`. */
@@ -353,11 +342,9 @@ function maskTokens(text: string, part: string): string {
 }
 
 /**
- * Text a node answered (a chain id, an error message), fit to quote in a message: each token
- * (delimited by whitespace, quotes, brackets, commas or semicolons) that holds a credential of
- * `access` (its key, also URL-encoded, user name, password, basic auth), its endpoint's host
- * or a URL (`://`) is replaced whole by `***`; control characters become spaces; at most
- * {@link MAX_QUOTE_CHARS} characters. Work is linear in `text`, of any size.
+ * Text a node answered, fit to quote in a message: each token (up to whitespace, quotes, brackets, commas,
+ * semicolons) holding a credential of `access` (also URL-encoded, or as basic auth), its host or `://`
+ * replaced whole by `***`; control characters as spaces; at most {@link MAX_QUOTE_CHARS}; linear time.
  */
 export function quoteFromNode(text: string, access: NodeAccess): string {
   const { key, username: user, password: pass } = access;

@@ -1,7 +1,4 @@
-/**
- * `verify` of the node functions: each node's own endpoint called as an app would, its chain and
- * head checked, before its endpoint is handed on. Pulumi-free, shared by both hosts.
- */
+/** `verify` of the node functions: each node's own endpoint called as an app would before it is handed on. */
 import { EndpointCheckError, invalidInput, normalizeChainId, quoteFromNode, readChainHead } from "../api";
 import type { Node, NodeServiceClient } from "../api";
 import {
@@ -44,49 +41,49 @@ export interface VerifyOptions {
   minVerified?: number;
 }
 
-/** Default of {@link VerifyOptions.timeoutSeconds}. */
-export const DEFAULT_VERIFY_TIMEOUT_SECONDS = 10;
 /** Longest message of a {@link VerifyError} or a healthy set's warning, in characters, whatever the nodes answered. */
 export const MAX_VERIFY_MESSAGE_CHARS = 600;
 
 /** An argument's name as the caller's language spells it: `timeoutSeconds` → `timeout_seconds` in Python. */
 export type Spelling = (name: string) => string;
-
 /** The schema's spelling (TypeScript, YAML, Go, C#, Java): names as they are. */
 export const camelSpelling: Spelling = (name) => name;
-
 /** Python's spelling: `maxHeadAgeSeconds` → `max_head_age_seconds`. */
 export const snakeSpelling: Spelling = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** What a host gives `verify`: how its language spells the arguments, and where a warning goes. */
+/** What a host gives `verify`: how its language spells the arguments (default camelCase), and where a warning goes. */
 export interface VerifyHost {
-  /** Default {@link camelSpelling}. */
   spell?: Spelling;
-  /** Shows a warning line (a healthy set's nodes left out) in the program's log; none: not shown. */
   warn?: (message: string) => void | Promise<void>;
 }
 
 /** A node as looked up, with its check's result when `verify` was asked for. */
 export type CheckedNode = Node & { verified?: VerifiedEndpoint };
 
-/** A checked `verify`, with the host's spelling and warning. */
-export interface VerifySettings {
-  maxHeadAgeSeconds?: number;
-  timeoutMs: number;
-  expectedChainId?: string;
-  /** Undefined: every node must pass. */
-  minVerified?: number;
-  spell: Spelling;
-  warn?: VerifyHost["warn"];
-}
+/** A checked `verify`; no `minVerified`: every node must pass. */
+export type VerifySettings = Omit<VerifyOptions, "timeoutSeconds"> &
+  VerifyHost & { timeoutMs: number; spell: Spelling };
 
-const LIMITS = { maxHeadAgeSeconds: [1, 31_536_000], timeoutSeconds: [0.1, 300] } as const;
-const FIELDS = ["maxHeadAgeSeconds", "timeoutSeconds", "expectedChainId", "minVerified"];
+type Rule = [(v: unknown) => boolean, string];
+const number = (min: number, max: number): Rule => [
+  (v) => typeof v === "number" && v >= min && v <= max,
+  `expected a number from ${min} to ${max}`,
+];
+/** Each field of {@link VerifyOptions}: the test of its value, and what it allows. */
+const FIELDS: Record<string, Rule> = {
+  maxHeadAgeSeconds: number(1, 31_536_000),
+  timeoutSeconds: number(0.1, 300),
+  expectedChainId: [
+    (v) => typeof v === "string" && /^[\w.:-]{1,100}$/.test(v),
+    "expected a chain id, e.g. 1 or SN_MAIN",
+  ],
+  minVerified: [
+    (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+    "expected a whole number of nodes, at least 1",
+  ],
+};
 
-/**
- * Checks a `verify` argument completely before any request: `undefined` when no check is asked
- * for. Fields are named as `host.spell` writes them.
- */
+/** Checks a `verify` argument before any request, naming every bad field as `host.spell` writes it; `undefined`: none asked. */
 export function checkVerify(
   operation: string,
   verify: unknown,
@@ -94,61 +91,34 @@ export function checkVerify(
 ): VerifySettings | undefined {
   if (verify === undefined || verify === false) return undefined;
   const spell = host.spell ?? camelSpelling;
-  const field = (name: string) => `verify.${spell(name)}`;
-  const shape = `expected true or { ${FIELDS.map((f) => `${spell(f)}?`).join(", ")} }`;
-  const record = verify === true ? {} : (verify as Record<string, unknown>);
-  const problems: Problem[] =
-    typeof record === "object" && record !== null && !Array.isArray(record)
-      ? Object.keys(record)
-          .filter((k) => !FIELDS.includes(k))
-          .map((k) => ({ field: field(k), value: show(record[k]), allowed: `unknown field; ${shape}` }))
-      : [{ field: "verify", value: show(verify), allowed: shape }];
-  // Each known field checked once the shape is right, every problem named in one pass.
-  const shaped = problems.length === 0;
-  const get = (k: string) => (shaped && Object.hasOwn(record, k) ? record[k] : undefined);
-  for (const [name, [min, max]] of Object.entries(LIMITS)) {
-    const value = get(name);
-    if (value !== undefined && !(typeof value === "number" && value >= min && value <= max)) {
-      problems.push({
-        field: field(name),
-        value: show(value),
-        allowed: `expected a number from ${min} to ${max}`,
-      });
+  const shape = `expected true or { ${Object.keys(FIELDS)
+    .map((f) => `${spell(f)}?`)
+    .join(", ")} }`;
+  const record = (verify === true ? {} : verify) as Record<string, unknown>;
+  const problems: Problem[] = [];
+  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+    problems.push({ field: "verify", value: show(verify), allowed: shape });
+  } else {
+    for (const [name, value] of Object.entries(record)) {
+      const rule = Object.hasOwn(FIELDS, name) ? FIELDS[name] : undefined;
+      if (!rule || (value !== undefined && !rule[0](value)))
+        problems.push({
+          field: `verify.${spell(name)}`,
+          value: show(value),
+          allowed: rule?.[1] ?? `unknown field; ${shape}`,
+        });
     }
-  }
-  const expected = get("expectedChainId");
-  if (expected !== undefined && !(typeof expected === "string" && /^[\w.:-]{1,100}$/.test(expected))) {
-    problems.push({
-      field: field("expectedChainId"),
-      value: show(expected),
-      allowed: "expected a chain id, e.g. 1 or SN_MAIN",
-    });
-  }
-  const minVerified = get("minVerified");
-  if (minVerified !== undefined && !(Number.isSafeInteger(minVerified) && (minVerified as number) >= 1)) {
-    problems.push({
-      field: field("minVerified"),
-      value: show(minVerified),
-      allowed: "expected a whole number of nodes, at least 1",
-    });
   }
   if (problems.length > 0)
     throw invalidInput(operation, problems, {
       code: "invalid_verify",
       summary: "invalid verify, nothing was sent",
     });
-  const timeout = get("timeoutSeconds") as number | undefined;
-  return {
-    maxHeadAgeSeconds: get("maxHeadAgeSeconds") as number | undefined,
-    timeoutMs: (timeout ?? DEFAULT_VERIFY_TIMEOUT_SECONDS) * 1000,
-    expectedChainId: expected as string | undefined,
-    minVerified: minVerified as number | undefined,
-    spell,
-    warn: host.warn,
-  };
+  const { timeoutSeconds = 10, ...checked } = record as VerifyOptions;
+  return { ...checked, timeoutMs: timeoutSeconds * 1000, spell, warn: host.warn };
 }
 
-type FailureKind = EndpointCheckError["kind"] | "not-running" | "no-endpoint" | "wrong-chain" | "stale";
+type FailureKind = EndpointCheckError["kind"];
 
 /** What to do about each kind of failure, the arguments named as `spell` writes them. */
 function advice(kind: FailureKind, spell: Spelling): string {
@@ -176,29 +146,17 @@ function advice(kind: FailureKind, spell: Spelling): string {
 /** Failures a wait cannot mend: it ends at once on them. */
 const LASTING: readonly FailureKind[] = ["no-endpoint", "wrong-chain", "unsupported"];
 
-/** One node's failed check. */
-class NodeFailure extends Error {
-  constructor(
-    readonly kind: FailureKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+type Failed = readonly [Node, EndpointCheckError];
 
-type Failed = readonly [Node, NodeFailure];
-
-/** `text` on one line, at most `max` characters (cut with `…`). */
+/** `text` on one line, at most {@link MAX_VERIFY_MESSAGE_CHARS} characters (cut with `…`). */
 function bounded(text: string, max = MAX_VERIFY_MESSAGE_CHARS): string {
   const line = text.replace(/[\r\n]+/g, " ");
   return line.length <= max ? line : `${line.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
 }
 
 /**
- * `head`, then as many failures (`id: why`; `why` alone when not `named`) as fit in
- * {@link MAX_VERIFY_MESSAGE_CHARS} with `tail` and the advice for their kinds (in `advise`'s
- * spelling), then `and N more`; the first failure always, the whole cut at the bound if even it
- * does not fit.
+ * `head`, then as many failures (`id: why`; `why` alone when not `named`) as fit in the bound with
+ * `tail` and the advice for their kinds (in `advise`'s spelling), then `and N more`.
  */
 function listed(
   head: string,
@@ -209,22 +167,12 @@ function listed(
     const items = failures.slice(0, count).map(([n, f]) => (named ? `${n.id}: ${f.message}` : f.message));
     if (count < failures.length) items.push(`and ${failures.length - count} more`);
     const kinds = [...new Set(failures.slice(0, count).map(([, f]) => f.kind))];
-    const advices = advise ? kinds.map((k) => ` ${advice(k, advise)}`).join("") : "";
-    return `${head}${items.join("; ")}.${tail}${advices}`;
+    return `${head}${items.join("; ")}.${tail}${advise ? kinds.map((k) => ` ${advice(k, advise)}`).join("") : ""}`;
   };
   let count = Math.min(1, failures.length);
-  let text = compose(count);
-  while (count < failures.length) {
-    const more = compose(count + 1);
-    if (more.length > MAX_VERIFY_MESSAGE_CHARS) break;
-    [count, text] = [count + 1, more];
-  }
-  return bounded(text);
+  while (count < failures.length && compose(count + 1).length <= MAX_VERIFY_MESSAGE_CHARS) count++;
+  return bounded(compose(count));
 }
-
-/** Whether a healthy set of `min` can no longer be reached by waiting: too few nodes can still pass. */
-const beyondWaiting = (failures: readonly Failed[], total: number, min: number) =>
-  total - failures.filter(([, f]) => LASTING.includes(f.kind)).length < min;
 
 /**
  * The endpoint checks that failed, one message (at most {@link MAX_VERIFY_MESSAGE_CHARS}
@@ -238,25 +186,23 @@ export class VerifyError extends Error {
     operation: string,
     failures: readonly Failed[],
     total: number,
-    options: { spell?: Spelling; minVerified?: number } = {},
+    { spell = camelSpelling, minVerified }: { spell?: Spelling; minVerified?: number } = {},
   ) {
-    super(verifyMessage(operation, failures, total, options));
-    const { minVerified } = options;
-    this.lasting =
-      minVerified === undefined
-        ? failures.every(([, f]) => LASTING.includes(f.kind))
-        : beyondWaiting(failures, total, minVerified);
+    super(verifyMessage(operation, failures, total, spell, minVerified));
+    const lasting = failures.filter(([, f]) => LASTING.includes(f.kind)).length;
+    // With `minVerified`: lasting when too few nodes can still pass for any wait to reach it.
+    this.lasting = minVerified === undefined ? lasting === failures.length : total - lasting < minVerified;
   }
 }
 
-/** The message of a {@link VerifyError}. */
 function verifyMessage(
   operation: string,
   failures: readonly Failed[],
   total: number,
-  { spell = camelSpelling, minVerified }: { spell?: Spelling; minVerified?: number },
-): string {
-  if (minVerified === undefined) {
+  spell: Spelling,
+  min?: number,
+) {
+  if (min === undefined) {
     const head =
       total === 1
         ? `${operation}: ${failures[0][0].id} failed its endpoint check: `
@@ -265,21 +211,23 @@ function verifyMessage(
   }
   const nodes = (n: number) => `${n} node${n === 1 ? "" : "s"}`;
   const option = `verify.${spell("minVerified")}`;
-  const head = `${operation}: ${total - failures.length} of ${nodes(total)} passed the endpoint check, ${option} asks ${minVerified}`;
-  const fewer =
-    total < minVerified ? ` Only ${nodes(total)} matched: widen the filters or lower ${option}.` : "";
+  const head = `${operation}: ${total - failures.length} of ${nodes(total)} passed the endpoint check, ${option} asks ${min}`;
+  const tail = total < min ? ` Only ${nodes(total)} matched: widen the filters or lower ${option}.` : "";
   return failures.length > 0
-    ? listed(`${head}: `, failures, { advise: spell, tail: fewer })
-    : bounded(`${head}.${fewer}`);
+    ? listed(`${head}: `, failures, { advise: spell, tail })
+    : bounded(`${head}.${tail}`);
 }
 
+/** A protocol or public network already known from the call's own filters. */
+export type Known = { protocol?: Protocol; publicNetwork?: PublicNetwork };
+
 /** Each network's protocol and public network, found once per process (they never change). */
-const networkChains = new Map<string, Promise<{ protocol?: Protocol; publicNetwork?: PublicNetwork }>>();
+const networkChains = new Map<string, Promise<Known>>();
 
 /** A network's protocol and public network, from the node list's filters (`GET` only, as a preview must). */
 function networkChain(operation: string, client: NodeServiceClient, network: string, known: Known) {
-  const { protocol: given, publicNetwork: named } = known;
-  if (named) return Promise.resolve({ protocol: PUBLIC_NETWORKS[named], publicNetwork: named });
+  if (known.publicNetwork)
+    return Promise.resolve({ ...known, protocol: PUBLIC_NETWORKS[known.publicNetwork] });
   const key = `${client.apiUrl} ${network}`;
   const found = networkChains.get(key);
   if (found) return found;
@@ -294,7 +242,7 @@ function networkChain(operation: string, client: NodeServiceClient, network: str
     return found.filter(Boolean).length === 1 ? values[found.indexOf(true)] : undefined;
   };
   const finding = (async () => {
-    const protocol = given ?? (await oneOf(PROTOCOLS, (p) => has({ protocol: p })));
+    const protocol = known.protocol ?? (await oneOf(PROTOCOLS, (p) => has({ protocol: p })));
     const names = (Object.keys(PUBLIC_NETWORKS) as PublicNetwork[]).filter(
       (n) => PUBLIC_NETWORKS[n] === protocol,
     );
@@ -305,9 +253,6 @@ function networkChain(operation: string, client: NodeServiceClient, network: str
   return finding;
 }
 
-/** A protocol or public network already known from the call's own filters. */
-export type Known = { protocol?: Protocol; publicNetwork?: PublicNetwork };
-
 async function checkNode(
   operation: string,
   node: Node,
@@ -315,7 +260,7 @@ async function checkNode(
   client: NodeServiceClient,
   known: Known,
 ): Promise<VerifiedEndpoint> {
-  const fail = (kind: FailureKind, message: string) => new NodeFailure(kind, message);
+  const fail = (kind: FailureKind, message: string) => new EndpointCheckError(kind, message);
   if (node.status !== "running") throw fail("not-running", `it is ${node.status}, not running`);
   const access = nodeAccess(node.details);
   if (!access.url) throw fail("no-endpoint", "it shows no HTTPS endpoint to this API key");
@@ -331,11 +276,7 @@ async function checkNode(
     : publicNetwork && EXPECTED_CHAIN_IDS[publicNetwork];
   if (!expected)
     throw fail("unsupported", `the chain of its network ${node.network} (${protocol}) is not known here`);
-  const head = await readChainHead(family, access, settings.timeoutMs, RPC_PATHS[protocol]).catch(
-    (error: unknown) => {
-      throw error instanceof EndpointCheckError ? fail(error.kind, error.message) : error;
-    },
-  );
+  const head = await readChainHead(family, access, settings.timeoutMs, RPC_PATHS[protocol]);
   const checkedAt = new Date();
   const headAgeSeconds = Math.max(0, Math.floor((checkedAt.getTime() - head.headTime) / 1000));
   // A head dated in the future (beyond clock skew) is no head: a time in ms, or garbage.
@@ -350,12 +291,11 @@ async function checkNode(
     throw fail("wrong-chain", `wrong chain: it serves ${served}, ${wanted} ${expected.join(" or ")}`);
   }
   const maxAge = settings.maxHeadAgeSeconds ?? maxHeadAgeSeconds;
-  if (headAgeSeconds > maxAge) {
+  if (headAgeSeconds > maxAge)
     throw fail(
       "stale",
       `its head block ${head.headBlock} is ${headAgeSeconds} s old (at most ${maxAge} s accepted)`,
     );
-  }
   const { chainId, headBlock, latencyMs } = head;
   return { chainId, headBlock, headAgeSeconds, latencyMs, checkedAt: checkedAt.toISOString() };
 }
@@ -374,24 +314,11 @@ export function byFreshness<N extends { verified: VerifiedEndpoint }>(nodes: rea
   );
 }
 
-/** The one warning line of a healthy set: how many passed, and each node left out with why. */
-function leftOutWarning(
-  operation: string,
-  failures: readonly Failed[],
-  total: number,
-  settings: VerifySettings,
-) {
-  const passed = total - failures.length;
-  const head = `${operation}: ${passed} of ${total} nodes passed the endpoint check (verify.${settings.spell("minVerified")} ${settings.minVerified}); left out: `;
-  return listed(head, failures);
-}
-
 /**
- * Checks every node's endpoint at once (the process holds at most `MAX_CHECKS_IN_FLIGHT` in
- * flight; the others queue). Without `minVerified`: each node with its `verified`, in their
- * order, or one {@link VerifyError} naming every node that failed. With it: the nodes that passed
- * ordered {@link byFreshness}, each node left out named in one warning through `settings.warn`;
- * a {@link VerifyError} when fewer than `minVerified` passed.
+ * Checks every node's endpoint at once (at most `MAX_CHECKS_IN_FLIGHT` in flight in the process).
+ * Without `minVerified`: each node with its `verified`, in order, or one {@link VerifyError} naming
+ * every failure. With it: the nodes that passed {@link byFreshness}, those left out named in one
+ * warning through `settings.warn`; a {@link VerifyError} when fewer than `minVerified` passed.
  */
 export async function verifyNodes(
   operation: string,
@@ -402,33 +329,27 @@ export async function verifyNodes(
 ): Promise<CheckedNode[]> {
   const results = await Promise.all(
     nodes.map((node) =>
-      checkNode(operation, node, settings, client, known).catch((e: unknown) => {
-        if (e instanceof NodeFailure) return e;
-        throw e;
-      }),
+      checkNode(operation, node, settings, client, known).then(
+        (verified) => ({ ...node, verified }),
+        (e: unknown) => {
+          if (e instanceof EndpointCheckError) return [node, e] as const;
+          throw e;
+        },
+      ),
     ),
   );
-  const failures = nodes.flatMap((n, i) => {
-    const result = results[i];
-    return result instanceof NodeFailure ? [[n, result] as const] : [];
-  });
-  const passed = nodes.flatMap((n, i) => {
-    const verified = results[i];
-    return verified instanceof NodeFailure ? [] : [{ ...n, verified }];
-  });
-  const { minVerified, spell } = settings;
-  if (minVerified === undefined) {
-    if (failures.length > 0) throw new VerifyError(operation, failures, nodes.length, { spell });
-    return passed;
-  }
-  if (passed.length < minVerified) {
+  const failures = results.filter((r): r is Failed => Array.isArray(r));
+  const passed = results.filter((r): r is Node & { verified: VerifiedEndpoint } => !Array.isArray(r));
+  const { minVerified, spell, warn } = settings;
+  if (minVerified === undefined ? failures.length > 0 : passed.length < minVerified)
     throw new VerifyError(operation, failures, nodes.length, { spell, minVerified });
-  }
-  if (failures.length > 0 && settings.warn) {
-    const message = leftOutWarning(operation, failures, nodes.length, settings);
+  if (minVerified === undefined) return passed;
+  if (failures.length > 0 && warn) {
+    const option = `verify.${spell("minVerified")} ${minVerified}`;
+    const head = `${operation}: ${passed.length} of ${nodes.length} nodes passed the endpoint check (${option}); left out: `;
     // A warning that cannot be shown never fails the call.
     await Promise.resolve()
-      .then(() => settings.warn!(message))
+      .then(() => warn(listed(head, failures)))
       .catch(() => undefined);
   }
   return byFreshness(passed);
