@@ -1,18 +1,16 @@
 /**
- * The one place where the service's snake_case JSON becomes the public camelCase types. Unknown fields
- * are ignored, a missing optional one is left out, a missing or mistyped required one throws a
- * {@link ResponseShapeError} naming it. The faucet's amount is read exactly from the JSON text (a wei
- * amount passes 2^53): the source text of a top-level value, and the digits of an integer of any size.
+ * The one place where the service's snake_case JSON becomes the public camelCase types: unknown fields
+ * ignored, a missing optional one left out, a missing or mistyped required one a {@link ResponseShapeError}
+ * naming it. The faucet's amount is read exactly from the JSON text (a wei amount passes 2^53).
  */
 import { NODE_DETAIL_FIELDS } from "../model";
 import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";
 
-/** The response body did not have the shape the spec gives; `problems` name each field. */
+/** The response body did not have the shape the spec gives; `problems` name each field, e.g. `node.id: expected a string, got undefined`. */
 export class ResponseShapeError extends Error {
-  /** Builds the error; one line per problem, e.g. `node.id: expected a string, got undefined`. */
+  override name = "ResponseShapeError";
   constructor(readonly problems: string[]) {
     super(problems.join("; "));
-    this.name = "ResponseShapeError";
   }
 }
 
@@ -25,33 +23,30 @@ export function isObject(value: unknown): value is Json {
 
 function describe(value: unknown): string {
   if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "string" ? "a string" : typeof value;
+  return Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : typeof value;
 }
 
-/** Reads a required string, or an object (`{}` when absent), of `obj`; each wrong one is noted in `problems`. */
-function reader(obj: Json, path: string, problems: string[] = []) {
-  const wrong = (key: string, expected: string) =>
-    problems.push(`${path}.${key}: expected ${expected}, got ${describe(obj[key])}`);
-  const object = (key: string): Json => {
-    const value = obj[key];
-    if (isObject(value)) return { ...value };
-    if (value !== undefined && value !== null) wrong(key, "an object");
-    return {};
-  };
-  const required = (key: string) =>
-    typeof obj[key] === "string" ? (obj[key] as string) : (wrong(key, "a string"), "");
-  return { problems, object, required };
-}
-
-/** Deletes the keys of `value` that hold `undefined` (in place, one level), so a missing field is absent. */
-export function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+/** `value`, or a {@link ResponseShapeError} of `problems` when there are any. */
+function checked<T>(value: T, problems: string[]): T {
+  if (problems.length > 0) throw new ResponseShapeError(problems);
   return value;
 }
 
-function fail(problems: string[]): void {
-  if (problems.length > 0) throw new ResponseShapeError(problems);
+/** Reads the object `wire` at `path`, noting each wrong field in `problems`; `undefined` when it is no object. */
+function reader(wire: unknown, path: string, problems: string[]) {
+  if (!isObject(wire)) return void problems.push(`${path}: expected an object, got ${describe(wire)}`);
+  const wrong = (key: string, expected: string) =>
+    problems.push(`${path}.${key}: expected ${expected}, got ${describe(wire[key])}`);
+  return {
+    wire,
+    /** An object field, `{}` when absent. */
+    object(key: string): Json {
+      if (isObject(wire[key])) return { ...wire[key] };
+      if (wire[key] !== undefined && wire[key] !== null) wrong(key, "an object");
+      return {};
+    },
+    required: (key: string) => (typeof wire[key] === "string" ? wire[key] : (wrong(key, "a string"), "")),
+  };
 }
 
 /** Maps a wire `creator` (spec 2.3), its missing fields `""`; `undefined` when absent or not an object. */
@@ -81,12 +76,15 @@ function toNodeDetails(wire: unknown): NodeDetails {
   return details as NodeDetails;
 }
 
+/** Deletes the keys of `value` that hold `undefined`, so a missing field is absent. */
+function compact<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
 function readNode(wire: unknown, path: string, problems: string[]): Node {
-  if (!isObject(wire)) {
-    problems.push(`${path}: expected an object, got ${describe(wire)}`);
-    return undefined as unknown as Node;
-  }
   const r = reader(wire, path, problems);
+  if (!r) return undefined as unknown as Node;
   const configuration = r.object("configuration");
   if (configuration.archive !== undefined && typeof configuration.archive !== "boolean")
     delete configuration.archive;
@@ -101,48 +99,40 @@ function readNode(wire: unknown, path: string, problems: string[]): Node {
     region: r.required("region"),
     status: r.required("status"),
     configuration,
-    details: toNodeDetails(wire.details),
+    details: toNodeDetails(r.wire.details),
     createdAt: r.required("created_at"),
-    creator: toCreator(wire.creator),
+    creator: toCreator(r.wire.creator),
   });
 }
 
 /** Maps one wire node (spec 2.1). Throws {@link ResponseShapeError} when a required field is missing. */
 export function toNode(wire: unknown, path = "node"): Node {
   const problems: string[] = [];
-  const node = readNode(wire, path, problems);
-  fail(problems);
-  return node;
+  return checked(readNode(wire, path, problems), problems);
 }
 
 /** Maps one wire network (spec 2.2): `publicNetwork` is `configuration.network`, missing `nodes` are `[]`. */
 export function toNetwork(wire: unknown, path = "network"): NetworkInfo {
-  if (!isObject(wire)) throw new ResponseShapeError([`${path}: expected an object, got ${describe(wire)}`]);
-  const r = reader(wire, path);
   const problems: string[] = [];
+  const r = reader(wire, path, problems);
+  if (!r) throw new ResponseShapeError(problems);
+  const { nodes = [] } = r.wire;
+  if (!Array.isArray(nodes ?? [])) problems.push(`${path}.nodes: expected an array, got ${describe(nodes)}`);
   const configuration = r.object("configuration");
-  const details = r.object("details");
-  let nodes: Node[] = [];
-  if (Array.isArray(wire.nodes)) {
-    nodes = wire.nodes.map((n, i) => readNode(n, `${path}.nodes[${i}]`, problems));
-  } else if (wire.nodes !== undefined && wire.nodes !== null) {
-    problems.push(`${path}.nodes: expected an array, got ${describe(wire.nodes)}`);
-  }
-  const network: NetworkInfo = compact<NetworkInfo>({
+  const network = compact<NetworkInfo>({
     id: r.required("id"),
     name: r.required("name"),
     project: r.required("project"),
     protocol: r.required("protocol"),
     publicNetwork: typeof configuration.network === "string" ? configuration.network : undefined,
     configuration,
-    details,
+    details: r.object("details"),
     status: r.required("status"),
-    nodes,
-    creator: toCreator(wire.creator),
+    nodes: Array.isArray(nodes) ? nodes.map((n, i) => readNode(n, `${path}.nodes[${i}]`, problems)) : [],
+    creator: toCreator(r.wire.creator),
     createdAt: r.required("created_at"),
   });
-  fail([...r.problems, ...problems]);
-  return network;
+  return checked(network, problems);
 }
 
 /** A non-negative JSON number token (RFC 8259): integer, fraction and exponent digits. */
@@ -209,18 +199,17 @@ export function extractAmountSent(rawJson: string): string {
 
 /** Maps the faucet's result (spec 2.4), reading `amountSent` exactly from `rawJson`, the body's text. */
 export function toFaucetResult(parsed: unknown, rawJson: string): FaucetResult {
-  if (!isObject(parsed))
-    throw new ResponseShapeError([`faucet result: expected an object, got ${describe(parsed)}`]);
   const problems: string[] = [];
+  const r = reader(parsed, "faucet result", problems);
+  if (!r) throw new ResponseShapeError(problems);
+  const { transaction } = r.wire;
   let amountSent = "";
   try {
     amountSent = extractAmountSent(rawJson);
   } catch (e) {
     problems.push(...(e as ResponseShapeError).problems);
   }
-  if (typeof parsed.transaction !== "string") {
-    problems.push(`transaction: expected a string, got ${describe(parsed.transaction)}`);
-  }
-  fail(problems);
-  return { amountSent, transaction: parsed.transaction as string };
+  if (typeof transaction !== "string")
+    problems.push(`transaction: expected a string, got ${describe(transaction)}`);
+  return checked({ amountSent, transaction: transaction as string }, problems);
 }
