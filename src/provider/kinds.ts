@@ -34,40 +34,25 @@ export interface KindMethods<I, O> {
 
 /** One resource kind, as both hosts serve it. */
 export interface ResourceKind<I, O> {
-  /** The name of the resource (the TypeScript class, the last part of its type tokens). */
+  /** The TypeScript class, the last part of its type tokens. */
   name: "Network" | "FaucetDrip";
   /** Its key among the dynamic providers' runtime exports (`require(…/provider-runtime).network`). */
   key: "network" | "faucetDrip";
   /** The plugin's type token, e.g. `blockchain:index:Network`. */
   token: string;
-  /** The provider methods. */
   methods: KindMethods<I, O>;
-  /** Its property table, `<NAME>_PROPERTIES` in its module (the schema reads each row's doc by that name). */
+  /** `<NAME>_PROPERTIES` in its module (the schema reads each row's doc by that name). */
   properties: PropertyTable;
-  /** What an import does: why the dynamic resource refuses it, and the plugin's import. */
+  /** Why a dynamic resource refuses the `import` option (`id`: the id asked for); the plugin's read of an import. */
   importing: {
-    /** The message of a dynamic resource given the `import` option (`id`: the id asked for). */
     dynamicRefusal(name: string, id: string | undefined): string;
-    /** The plugin's answer to a read with no prior state: the resource and the inputs that reproduce it. */
     pluginRead(
       id: string,
       read: KindMethods<I, O>["read"],
     ): Promise<{ id: string; props: O; inputs: Partial<I> }>;
   };
-  /** The resource's description in the schema; what its arguments need, with an example, for a declaration without them. */
+  /** The schema's description; what its arguments need, with an example, for a declaration without them. */
   docs: { description: string; needs: string; example: (name: string) => string };
-}
-
-/** The adopted network of an import, with no managed input: the imported program sets `networkId` only. */
-async function importNetwork(id: string, read: KindMethods<NetworkInputs, NetworkOutputs>["read"]) {
-  const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
-  if (!found.id) {
-    throw new Error(
-      `Network ${id}: cannot import it: the service answered 404 (it does not exist, or this API key's ` +
-        `organization cannot see it). Check the id, and the provider's apiKey.`,
-    );
-  }
-  return { id: found.id, props: found.props as NetworkOutputs, inputs: { networkId: found.id } };
 }
 
 const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
@@ -90,7 +75,16 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
       `remove \`import\` and write new Network(${JSON.stringify(name)}, { networkId: ${id === undefined ? `"NW-…"` : JSON.stringify(id)} }); the next \`pulumi up\` reads the network and records it in the stack.`,
     // Adopted with no managed input, so the imported program's preview shows no change; `name`
     // or `project` added later are managed from then on.
-    pluginRead: importNetwork,
+    async pluginRead(id, read) {
+      const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
+      if (!found.id) {
+        throw new Error(
+          `Network ${id}: cannot import it: the service answered 404 (it does not exist, or this API key's ` +
+            `organization cannot see it). Check the id, and the provider's apiKey.`,
+        );
+      }
+      return { id: found.id, props: found.props as NetworkOutputs, inputs: { networkId: found.id } };
+    },
   },
   docs: {
     description:

@@ -169,30 +169,8 @@ export function toNodeWithConnection(node: Node): NodeWithConnection {
   return { ...toNodeResult(node), ...secrets } as NodeWithConnection;
 }
 
-/** What replaces a credential in a masked endpoint. */
-export const MASK = "***";
-
 /** Credentials shorter than this are not searched for (they would mask ordinary text). */
 const MIN_CREDENTIAL_LENGTH = 4;
-
-function hasPathSlash(url: string): boolean {
-  const start = url.indexOf("://");
-  if (start < 0) return true;
-  for (let i = start + 3; i < url.length; i++) {
-    const c = url[i];
-    if (c === "/" || c === "\\") return true;
-    if (c === "?" || c === "#") return false;
-  }
-  return false;
-}
-
-function normalizedPath(text: string): string | undefined {
-  try {
-    return new URL(`http://h/${text}`).pathname.slice(1);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * An endpoint URL fit for display: user info, known credentials (also encoded, across segments),
@@ -200,27 +178,22 @@ function normalizedPath(text: string): string | undefined {
  * whose credential cannot be removed, masked whole. Linear time.
  */
 export function maskEndpoint(url: string, credentials: ReadonlyArray<string | undefined> = []): string {
-  if (typeof url !== "string") return MASK;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return MASK;
-  }
-  const secrets: string[] = [];
-  for (const c of credentials) {
-    if (typeof c !== "string" || c.length < MIN_CREDENTIAL_LENGTH) continue;
-    secrets.push(c);
-    // What is left of it in a normalized path (`./key` → `key`) is masked too.
-    const inPath = normalizedPath(c);
-    if (inPath !== undefined && inPath !== c && inPath.length >= MIN_CREDENTIAL_LENGTH) secrets.push(inPath);
-  }
-  let href = parsed.href;
-  if (parsed.pathname === "/" && !hasPathSlash(url)) {
-    // `https://host` is shown as written, without the slash the parser adds.
-    const authority = href.indexOf("//") + 2;
-    const slash = href.indexOf("/", authority);
-    if (authority > 1 && slash >= 0) href = href.slice(0, slash) + href.slice(slash + 1);
-  }
-  return maskUrlCredentials(href, { replacement: MASK, secrets, ignoreCase: true });
+  const parse = (text: string) => {
+    try {
+      return new URL(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const parsed = typeof url === "string" ? parse(url) : undefined;
+  if (!parsed) return "***";
+  // Each credential, and what is left of it in a normalized path (`./key` → `key`).
+  const secrets = credentials
+    .filter((c): c is string => typeof c === "string" && c.length >= MIN_CREDENTIAL_LENGTH)
+    .flatMap((c) => [c, parse(`http://h/${c}`)?.pathname.slice(1) ?? c])
+    .filter((c) => c.length >= MIN_CREDENTIAL_LENGTH);
+  // `https://host` is shown as written, without the slash the parser adds.
+  const slashed = !url.includes("://") || /^[^/\\?#]*[/\\]/.test(url.slice(url.indexOf("://") + 3));
+  const href = parsed.pathname === "/" && !slashed ? parsed.href.replace(/(\/\/[^/]*)\//, "$1") : parsed.href;
+  return maskUrlCredentials(href, { replacement: "***", secrets, ignoreCase: true });
 }

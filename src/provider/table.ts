@@ -72,38 +72,34 @@ export function setting<
   return spec as { type: (typeof SETTINGS)[N]["type"]; input: "optional"; change: C; output: O };
 }
 
-const entries = (table: PropertyTable) => Object.entries(table);
+/** The names of the table's rows that `keep` keeps, in the table's order. */
+const names = (table: PropertyTable, keep: (s: PropertySpec, k: string) => unknown) =>
+  Object.entries(table).flatMap(([k, s]) => (keep(s, k) ? [k] : []));
+/** `keys` of `values` without `undefined` ones (the dynamic provider protocol refuses them). */
+function pick<T>(values: object, keys: string[]): T {
+  const all = values as Record<string, unknown>;
+  return Object.fromEntries(keys.flatMap((k) => (all[k] !== undefined ? [[k, all[k]]] : []))) as T;
+}
 
 /** Every input of a kind, in the table's order. */
-export const inputNames = (table: PropertyTable) => entries(table).flatMap(([k, s]) => (s.input ? [k] : []));
-
+export const inputNames = (table: PropertyTable) => names(table, (s) => s.input);
 /** The outputs of a kind that are always secret. */
-export const secretOutputs = (table: PropertyTable) =>
-  entries(table).flatMap(([k, s]) => (s.secret && s.output ? [k] : []));
-
+export const secretOutputs = (table: PropertyTable) => names(table, (s) => s.secret && s.output);
 /** The managed inputs (see {@link PropertySpec.managed}) that `inputs` sets. */
 export const managedInputsOf = (table: PropertyTable, inputs: object) =>
-  entries(table).flatMap(([k, s]) =>
-    s.managed && (inputs as Record<string, unknown>)[k] !== undefined ? [k] : [],
+  names(table, (s, k) => s.managed && (inputs as Record<string, unknown>)[k] !== undefined);
+/** The table's outputs among `values`, without `undefined` ones. */
+export const outputsOf = <P extends PropertyTable>(table: P, values: object) =>
+  pick<Outputs<P>>(
+    values,
+    names(table, (s) => s.output),
   );
-
-/** The table's outputs among `values`, without `undefined` ones (the dynamic provider protocol refuses them). */
-export function outputsOf<P extends PropertyTable>(table: P, values: object): Outputs<P> {
-  const all = values as Record<string, unknown>;
-  return Object.fromEntries(
-    entries(table).flatMap(([k, s]) => (s.output && all[k] !== undefined ? [[k, all[k]]] : [])),
-  ) as Outputs<P>;
-}
-
 /** The inputs a refresh hands back: the recorded ones, with the current values of the managed inputs set, so drift shows. */
-export function refreshedInputs<P extends PropertyTable>(table: P, outs: object, managed: string[]) {
-  const all = outs as Record<string, unknown>;
-  return Object.fromEntries(
-    entries(table).flatMap(([k, s]) =>
-      s.input && s.output && all[k] !== undefined && (!s.managed || managed.includes(k)) ? [[k, all[k]]] : [],
-    ),
-  ) as Inputs<P>;
-}
+export const refreshedInputs = <P extends PropertyTable>(table: P, outs: object, managed: string[]) =>
+  pick<Inputs<P>>(
+    outs,
+    names(table, (s, k) => s.input && s.output && (!s.managed || managed.includes(k))),
+  );
 
 /** `diff`: each input with a `change` that differs from the old output; a managed input left out is no change. */
 export function diffOf(table: PropertyTable, olds: object, news: object): Diff {
@@ -111,7 +107,7 @@ export function diffOf(table: PropertyTable, olds: object, news: object): Diff {
   const replaces: string[] = [];
   const diffs: string[] = [];
   const detailedDiff: Record<string, PropertyDiff> = {};
-  for (const [k, s] of entries(table)) {
+  for (const [k, s] of Object.entries(table)) {
     if (!s.change || (s.managed && n[k] === undefined)) continue;
     const [old, next] = [o[k] ?? s.absentIs, n[k] ?? s.absentIs];
     if (old === next) continue;
