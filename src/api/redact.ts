@@ -7,28 +7,21 @@ import { SECRET_FIELD_NAMES, secretForms } from "../model";
 
 /** The text that replaces a credential in errors and logs. */
 export const REDACTED = "[REDACTED]";
-/** How many characters of an unexpected response body an error message quotes. */
-const BODY_PREVIEW_CHARS = 200;
-
 /** Longest text redacted; the rest is cut off (a server's error message is far shorter). */
 export const MAX_REDACTED_CHARS = 16_384;
+/** Credentials kept per client when it forgets the oldest (it holds up to a quarter more between trims). */
+export const MAX_LEARNED_SECRETS = 20_000;
 /** How far a cut moves on to keep a token whole (a learned credential is no longer). */
 const CUT_MARGIN = 2_048;
-/** Longest URL masked part by part; a longer one is replaced whole. */
-const MAX_URL_CHARS = 4_096;
+/** Shortest value remembered: shorter ones would redact ordinary words. */
+const MIN_SECRET_LENGTH = 6;
 
 /** Returns `text` cut (with `…`) near `max` characters, with credentials replaced by `[REDACTED]`. */
 export type Redactor = (text: string, max?: number) => string;
 
-/** Credentials kept per client when it forgets the oldest (it holds up to a quarter more between trims). */
-export const MAX_LEARNED_SECRETS = 20_000;
-
 /** Characters of a token and of a part of one: where credentials are looked for, and cuts never fall. */
 const TOKEN = "[^\\x00-\\x20\"'`<>()[\\]{},;]";
 const PART = "[^\\x00-\\x20\"'`<>()[\\]{},;=&?#@/:]";
-
-/** Shortest value remembered: shorter ones would redact ordinary words. */
-const MIN_SECRET_LENGTH = 6;
 
 /**
  * Credentials a client has read in the service's answers, so that a later error echoing one never shows
@@ -151,7 +144,6 @@ function hideForms(text: string, hay: string, forms: string[], hidden: Uint8Arra
 
 /** Known secrets; empty and missing ones are ignored. */
 type Secrets = ReadonlyArray<string | undefined>;
-
 /**
  * A {@link Redactor}: cuts the text, then hides what `learned` knows, `secrets` (also URL-encoded or JSON-escaped),
  * `Bearer` tokens, `Authorization` values, secret-named parameters, assignments and JSON fields, and credentials
@@ -183,7 +175,7 @@ export function redact(text: string, secrets: Secrets = [], max?: number): strin
 const count = (max: number) => (Number.isNaN(max) ? 0 : Math.max(0, Math.floor(max)));
 
 /** The first `max` characters of a body for a message, redacted first, on one line; `…` marks a cut. */
-export function previewBody(body: string, redactor: Redactor, max: number = BODY_PREVIEW_CHARS): string {
+export function previewBody(body: string, redactor: Redactor, max = 200): string {
   const limit = count(max);
   const raw = redactor(String(body), 2 * limit);
   const line = raw.replace(/\s+/g, " ").trim();
@@ -303,21 +295,18 @@ function markUrl(url: string, hide: Hide): void {
   for (const m of url.matchAll(/:\/\/([^/?#]*)@/g)) hide(m.index + 3, m.index + 3 + m[1].length);
 }
 
-/** What replaces credentials; known secrets; whether these match in any ASCII case (as in host names). */
-export interface MaskUrlOptions {
-  replacement: string;
-  secrets?: ReadonlyArray<string>;
-  ignoreCase?: boolean;
-}
-
 /**
- * `url` with what holds or looks like a credential replaced: user info (of nested URLs too), key-like host labels,
- * path segments (`.json` stays), query and fragment parts, secret-named parameters' values, and `secrets`; the whole
- * URL when a known secret stays readable (an odd encoding) or it is over 4,096 characters.
+ * `url` with what holds or looks like a credential replaced by `replacement`: user info (of nested URLs too), key-like
+ * host labels, path segments (`.json` stays), query and fragment parts, secret-named parameters' values, and `secrets`
+ * (in any ASCII case with `ignoreCase`, as in host names); the whole URL when a known secret stays readable (an odd
+ * encoding) or it is over 4,096 characters.
  */
-export function maskUrlCredentials(url: string, options: MaskUrlOptions): string {
+export function maskUrlCredentials(
+  url: string,
+  options: { replacement: string; secrets?: ReadonlyArray<string>; ignoreCase?: boolean },
+): string {
   const text = String(url);
-  if (text.length > MAX_URL_CHARS) return options.replacement;
+  if (text.length > 4_096) return options.replacement;
   const fold = (s: string) => (options.ignoreCase ? s.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : s);
   const secrets = (options.secrets ?? []).filter((s) => typeof s === "string" && s !== "");
   const forms = [...new Set(secrets.flatMap(secretForms).map(fold))];
