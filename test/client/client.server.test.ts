@@ -4,41 +4,19 @@ import {
   ApiError,
   ConflictError,
   ForbiddenError,
-  NodeServiceClient,
-  NodeServiceClientOptions,
   NotFoundError,
   RateLimitedError,
   UnauthorizedError,
   UnavailableError,
   ValidationError,
 } from "../../src/api";
-import {
-  ScriptedServer,
-  failureRecorder,
-  startScriptedServer,
-  testClient,
-  wireNode,
-} from "../helpers/client";
+import { wireNode, withScriptedServer } from "../helpers/client";
 
 const API_KEY = "raw-server-key-Zx81Qp0Lm7Vb3Nc5";
 const NODE_ID = "ND-123-456-789";
 const NETWORK_ID = "NW-123-456-7";
 
-let server: ScriptedServer;
-const errors: unknown[] = [];
-const fails = failureRecorder(errors);
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.fallback = { status: 500, body: errorBody("no_script", "no script left") };
-});
-
-function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
-  return testClient(server.url, API_KEY, options);
-}
+const { server, client, fails, errors } = withScriptedServer(API_KEY);
 
 function errorBody(code: string, message: string, extra: object = {}) {
   return { error: { code, message, ...extra } };

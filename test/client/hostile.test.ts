@@ -1,7 +1,6 @@
 /** The client against hostile servers: proxies' 404s, unreadable faucet answers, endless listings, huge bodies. */
 import http from "node:http";
 import { AddressInfo } from "node:net";
-import util from "node:util";
 import zlib from "node:zlib";
 import { ApiError, NodeServiceClient, NotFoundError } from "../../src/api";
 import { MAX_REDACTED_CHARS } from "../../src/api/redact";
@@ -9,10 +8,10 @@ import { readNetwork as providerRead, deleteNetwork as providerDelete } from "..
 import {
   ScriptedServer,
   collect,
-  failureRecorder,
-  startScriptedServer,
+  renderings,
   testClient,
   wireNode,
+  withScriptedServer,
 } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 
@@ -20,34 +19,7 @@ const API_KEY = "hostile-test-key-Qw81Lm0Zx7Vb3Nc5";
 const NETWORK_ID = "NW-100-000-2";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 
-let server: ScriptedServer;
-const errors: unknown[] = [];
-const fails = failureRecorder(errors);
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(async () => {
-  await server.close();
-  // No error rendering ever shows the key.
-  for (const e of errors) expect(renderings(e).join("\n")).not.toContain(API_KEY);
-});
-beforeEach(() => {
-  server.fallback = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
-});
-// Listings fetch pages ahead: a test's failed listing may leave requests in flight, which would
-// otherwise take the scripts of the next test.
-afterEach(() => server.settled(150));
-
-/** Every way an error is shown: message, stack, string, JSON, inspection. */
-const renderings = (e: unknown) => {
-  const err = e as Error;
-  return [err.message, err.stack ?? "", String(err), JSON.stringify(err), util.inspect(err)];
-};
-
-function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClient {
-  return testClient(server.url, API_KEY, options);
-}
+const { server, client, fails } = withScriptedServer(API_KEY);
 
 describe("only the service's own 404 means gone", () => {
   const emulator = withEmulator({ quiet: true });

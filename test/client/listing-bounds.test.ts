@@ -1,33 +1,11 @@
 /** What a listing fetches: over its limit it fails at the first page; prefetch: false fetches none ahead. */
 import type http from "node:http";
-import { ApiError, NodeServiceClient } from "../../src/api";
-import {
-  ScriptedServer,
-  failureRecorder,
-  startScriptedServer,
-  testClient,
-  wireNode,
-} from "../helpers/client";
+
+import { wireNode, withScriptedServer } from "../helpers/client";
 
 const API_KEY = "listing-bounds-key-Rt59Kd2Xp0Vn7Mc3";
 
-let server: ScriptedServer;
-const errors: unknown[] = [];
-const fails = failureRecorder(errors);
-
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(async () => {
-  await server.close();
-  for (const e of errors) expect(JSON.stringify(e) + String(e)).not.toContain(API_KEY);
-});
-// A listing may leave pages in flight: let them land before the next test scripts the server.
-afterEach(() => server.settled(150));
-
-function client(options: Parameters<typeof testClient>[2] = {}): NodeServiceClient {
-  return testClient(server.url, API_KEY, options);
-}
+const { server, client, fails } = withScriptedServer(API_KEY);
 
 /** A page without a `count` field. */
 const NO_COUNT = Symbol("no count");
@@ -130,18 +108,9 @@ describe("prefetch: false fetches only the pages iterated into", () => {
 
   it("prefetch must be a boolean", async () => {
     server.script();
-    const error = await (async () => {
-      try {
-        client().listNodes(undefined, { prefetch: "no" as never });
-      } catch (e) {
-        errors.push(e);
-        return e;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).kind).toBe("invalid_input");
-    expect((error as ApiError).message).toMatch(/prefetch/);
+    const e = await fails((async () => client().listNodes(undefined, { prefetch: "no" as never }))());
+    expect(e.kind).toBe("invalid_input");
+    expect(e.message).toContain("prefetch");
     expect(server.hits).toHaveLength(0);
   });
 });

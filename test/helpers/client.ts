@@ -1,5 +1,6 @@
 /** The client in tests: wire records, a recording fake fetch, a scripted raw HTTP server, a test client. */
 import http from "node:http";
+import util from "node:util";
 import { AddressInfo } from "node:net";
 import {
   ApiError,
@@ -244,5 +245,50 @@ export function failureRecorder(errors: unknown[]): (promise: Promise<unknown>) 
     errors.push(error);
     expect(error).toBeInstanceOf(ApiError);
     return error as ApiError;
+  };
+}
+
+/** Every way an error is shown: message, stack, string, JSON, inspection. */
+export function renderings(error: unknown): string[] {
+  const e = error as Error;
+  return [e.message, e.stack ?? "", String(e), JSON.stringify(e), util.inspect(e, { depth: 10 })];
+}
+
+/**
+ * A {@link ScriptedServer} for the tests of the enclosing block (its fallback reset before each, the
+ * requests a listing left in flight landed after each), a client of it with `apiKey`, and `fails`,
+ * whose errors are audited after all for the key in every rendering.
+ */
+export function withScriptedServer(apiKey: string): {
+  server: ScriptedServer;
+  client: (options?: Partial<NodeServiceClientOptions>) => NodeServiceClient;
+  fails: (promise: Promise<unknown>) => Promise<ApiError>;
+  /** Every error `fails` returned. */
+  errors: unknown[];
+} {
+  let running: ScriptedServer | undefined;
+  const errors: unknown[] = [];
+  const current = (): ScriptedServer => {
+    if (!running) throw new Error("no scripted server: use it inside a test or a hook");
+    return running;
+  };
+  beforeAll(async () => void (running = await startScriptedServer()));
+  beforeEach(() => {
+    current().fallback = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
+  });
+  afterEach(() => current().settled(150));
+  afterAll(async () => {
+    await current().close();
+    for (const e of errors) expect(renderings(e).join("\n")).not.toContain(apiKey);
+  });
+  const server = new Proxy({} as ScriptedServer, {
+    get: (_target, name) => Reflect.get(current(), name),
+    set: (_target, name, value) => Reflect.set(current(), name, value),
+  });
+  return {
+    server,
+    client: (options = {}) => testClient(current().url, apiKey, options),
+    fails: failureRecorder(errors),
+    errors,
   };
 }
