@@ -409,7 +409,8 @@ describe("what a node answers reaches a message capped and cleaned", () => {
     );
     const error = (await settle(readChainHead("near", { url }, 5000))) as EndpointCheckError;
     expect(error).toBeInstanceOf(EndpointCheckError);
-    expect([error.kind, error.message]).toEqual(["answer", "it answered status with error {…}: too deep"]);
+    expect(error.kind).toBe("answer");
+    expect(error.message).toMatch(/\{…\}.*too deep/);
   });
 });
 
@@ -443,33 +444,22 @@ describe("each form of the credentials, with each path", () => {
   });
 
   test.each([
-    [
-      "the key alone",
-      { key: credentials.key },
-      () => 404,
-      "answer",
-      "its endpoint's path is unknown to it (HTTP 404)",
-    ],
-    [
-      "key and basic auth",
-      credentials,
-      () => 404,
-      "answer",
-      "its endpoint's path is unknown to it (HTTP 404)",
-    ],
+    ["the key alone", { key: credentials.key }, () => 404, "answer", "(HTTP 404)"],
+    ["key and basic auth", credentials, () => 404, "answer", "(HTTP 404)"],
     [
       "key refused, basic auth's path unknown",
       credentials,
       (req: http.IncomingMessage) => (req.headers.authorization ? 404 : 401),
       "credentials",
-      "its credentials were refused (HTTP 401)",
+      "(HTTP 401)",
     ],
-  ] as const)("%s answered 404: told truthfully", async (_name, access, status, kind, message) => {
+  ] as const)("%s answered 404: told truthfully", async (_name, access, status, kind, token) => {
     const { url } = await serve((req, res) => res.writeHead(status(req)).end());
     const error = (await settle(
       readChainHead("evm", { url, ...access }, 5000, "/ext/bc/C/rpc"),
     )) as EndpointCheckError;
-    expect([error.kind, error.message]).toEqual([kind, message]);
+    expect(error.kind).toBe(kind);
+    expect(error.message).toContain(token);
   });
 });
 
