@@ -1,29 +1,24 @@
 /**
  * The functions in a CI pipeline under the real engine (programs on disk, the CLI with
  * `--non-interactive`, settings from the environment), against the emulator: the README's
- * Functions block gives the right values, secret; each expected failure is one message, printed
- * once, without a trace.
+ * Functions block and quick look give the right values, secret; each expected failure (a broken
+ * service, a refused setting at preview, a node that fails its check under a bare Promise form) is
+ * one message, printed once, without a trace. The CI guide's healthy set in the README's infra
+ * program and in examples/quickstart with examples/feed-app.
  */
 import * as fs from "fs";
 import * as net from "net";
-import * as os from "os";
 import * as path from "path";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
 import { withEmulator } from "../helpers/emulator";
-import {
-  describeWithEngine,
-  filesUnder,
-  emulatorConfig,
-  EngineRun,
-  closedPort,
-  pythonEnv,
-} from "../helpers/engine";
+import { describeWithEngine, filesUnder, emulatorConfig, EngineRun, closedPort } from "../helpers/engine";
 import { diagnostics, occurrences, programProject } from "../helpers/program-project";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
 const STEP_TIMEOUT = 240_000;
 const ROOT = path.resolve(__dirname, "..", "..");
+const NETWORK = "NW-100-000-1";
 
 /** A stack trace frame, as Node.js prints them. */
 const FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
@@ -38,6 +33,18 @@ function expectQuiet(output: string): void {
   expect(output).not.toMatch(/unhandled exception|UnhandledPromiseRejection/i);
   expect(output).not.toContain("node_modules");
 }
+
+/** The engine's Diagnostics section, up to the outputs (a failed update shows the last green run's). */
+const diagnosed = (output: string) => diagnostics(output).split(/^(?:Outputs|Resources):$/m)[0];
+
+/** Its error lines that contain `token`, trimmed, but the engine's own "preview failed" or "update failed". */
+const errorsWith = (output: string, token = "") =>
+  diagnosed(output)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(
+      (l) => l.startsWith("error:") && l.includes(token) && !/^error: (preview|update) failed$/.test(l),
+    );
 
 /** A TCP server on 127.0.0.1 that accepts connections and never answers. */
 async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -59,6 +66,37 @@ async function silentServer(): Promise<{ url: string; close: () => Promise<void>
   };
 }
 
+/** A lookup awaited and one left to the Output form, the latter under a component (`parent`). */
+const LOOKUP = `
+import * as pulumi from "@pulumi/pulumi";
+import { getNode, getNodesOutput } from "pulumi-blockchain-nodes";
+
+class App extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super("e2e:index:App", name);
+    this.registerOutputs({});
+  }
+}
+
+export = async () => {
+  const later = getNodesOutput({ network: "${NETWORK}" }, { parent: new App("app") });
+  const node = await getNode({ id: "ND-100-000-001" });
+  return { name: node.name, count: later.apply((ns) => ns.length) };
+};
+`;
+
+/** Only a Network; with `previewChecks:argumentUrl` set, the URL is passed as an argument. */
+const NETWORK_PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { Network } from "pulumi-blockchain-nodes";
+
+export = async () => {
+  const config = new pulumi.Config("previewChecks");
+  const network = new Network("main", { networkId: "${NETWORK}", name: "checked", apiUrl: config.get("argumentUrl") });
+  return { name: network.name };
+};
+`;
+
 describeWithEngine()("the functions in a CI pipeline, under the real engine", () => {
   let run: EngineRun;
   const emulator = withEmulator();
@@ -67,7 +105,7 @@ describeWithEngine()("the functions in a CI pipeline, under the real engine", ()
     run = await EngineRun.start();
   }, STEP_TIMEOUT);
 
-  afterAll(() => run?.sandbox.cleanup());
+  afterAll(() => run?.close(), STEP_TIMEOUT);
 
   /** A stack of `code` whose settings come from the environment, as in a CI job. */
   async function ciStack(name: string, code: string): Promise<string> {
@@ -81,6 +119,8 @@ describeWithEngine()("the functions in a CI pipeline, under the real engine", ()
     BLOCKCHAIN_API_KEY: emulator().apiKey,
     ...extra,
   });
+  const up = (dir: string, label: string, extra?: Record<string, string>) =>
+    run.cli(dir, ["up", "--yes", "--non-interactive", "--skip-preview"], label, env(extra));
 
   test(
     "the README's Functions block, the one-liner and the getNodeConnectionsOutput snippets: right values, secret, no toJSON text, nothing leaks",
@@ -101,13 +141,7 @@ export const masked = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.httpsE
 export const firstName = getNodes({ network: "${network}", orderBy: "name" }).then((ns) => ns[0].name);
 `,
       );
-      const up = await run.cli(
-        dir,
-        ["up", "--yes", "--non-interactive", "--skip-preview"],
-        "up functions",
-        env(),
-      );
-      expect(up).toMatchObject({ code: 0 });
+      expect(await up(dir, "up functions")).toMatchObject({ code: 0 });
       const outputs = JSON.parse(
         (await run.cli(dir, ["stack", "output", "--json", "--show-secrets"], "outputs", env())).output,
       ) as Record<string, unknown>;
@@ -142,44 +176,100 @@ export const firstName = getNodes({ network: "${network}", orderBy: "name" }).th
         ),
       );
       expect(Object.values(run.transcript).join("")).not.toContain("Calling [toJSON] on an [Output<T>]");
-      const transcript = Object.fromEntries(
-        Object.entries(run.transcript).filter(([label]) => !label.includes("outputs")),
-      );
-      expect(
-        findSecrets(emulator().secrets(), { files: filesUnder(run.sandbox.backendDir), texts: transcript }),
-      ).toEqual([]);
+      // The outputs read in plaintext on purpose leave the record; the rest of this block's is audited.
+      for (const label of Object.keys(run.transcript))
+        if (label.includes("outputs")) delete run.transcript[label];
+      run.audit(emulator().secrets());
     },
     STEP_TIMEOUT,
   );
 
-  const LOOKUP = () => `
-import { getNode, getNodesOutput } from "pulumi-blockchain-nodes";
-
-export = async () => {
-  const later = getNodesOutput({ network: "NW-100-000-1" });
-  const node = await getNode({ id: "ND-100-000-001" });
-  return { name: node.name, count: later.apply((ns) => ns.length) };
-};
-`;
+  test(
+    "the README quick look: unknown in preview, read after the network's delayed update, its outputs; destroy keeps the network",
+    async () => {
+      const dir = programProject("ci-quick-look", readmeBlock("export = async () =>"));
+      await run.initStack(dir, "invoke", emulator());
+      emulator().setRouteDelays({ networkUpdateMs: 1000 });
+      emulator().resetRequests();
+      try {
+        await run.ok(dir, ["up", "--yes", "--non-interactive"]);
+      } finally {
+        emulator().setRouteDelays({});
+      }
+      // Its preview reads nothing (the network is to be created: the lookup is unknown), then the
+      // update reads the node only once the network's delayed updates have been answered.
+      const log = emulator()
+        .requests()
+        .map((r) => `${r.method} ${r.route}`);
+      const lastUpdate = log.lastIndexOf("PATCH /v1/networks/{id}/");
+      expect(lastUpdate).toBeGreaterThanOrEqual(0);
+      expect(log.indexOf("GET /v1/nodes/{id}/")).toBeGreaterThan(lastUpdate);
+      expect(emulator().admin.getNetwork(NETWORK)!.name).toBe("mainnet");
+      // Its outputs: readable names, the endpoint secret, a masked twin for display.
+      const out = await (await run.stack({ stackName: "invoke", workDir: dir })).outputs();
+      const beacon = emulator().admin.getNode("ND-100-000-001")!.details.https_endpoint;
+      expect(out.rpcUrl).toEqual({ secret: true, value: beacon });
+      expect(out.nodeNames).toMatchObject({
+        secret: false,
+        value: expect.arrayContaining([expect.any(String)]),
+      });
+      expect(out.rpcUrlForDisplay).toMatchObject({ secret: false, value: expect.stringContaining("***") });
+      // destroy forgets the network: it stays in the service.
+      await run.ok(dir, ["destroy", "--yes", "--non-interactive"]);
+      expect(emulator().admin.getNetwork(NETWORK)).toBeDefined();
+      run.audit(emulator().secrets());
+    },
+    STEP_TIMEOUT,
+  );
 
   test(
-    "an unreachable API URL: one message, once, no trace",
+    "a bare getNode({ id, verify: true }) nobody awaits: a stalled head fails the run naming the node once; a fresh one passes",
+    async () => {
+      const node = emulator().fixtures.beaconNode;
+      const dir = await ciStack(
+        "gate-bare-promise",
+        `
+import { getNode } from "pulumi-blockchain-nodes";
+
+getNode({ id: "${node}", verify: true });
+export const checked = "${node}";
+`,
+      );
+      expect((await up(dir, "fresh head")).code).toBe(0);
+      emulator().admin.setNodeEndpoint(node, { stalledSeconds: 3600 });
+      try {
+        const red = await up(dir, "stalled head");
+        expect(red.code).not.toBe(0);
+        expect(errorsWith(red.output, node)).toHaveLength(1);
+        expect(diagnosed(red.output)).toMatch(/\b36\d\d s\b/);
+      } finally {
+        emulator().admin.setNodeEndpoint(node, { stalledSeconds: null });
+      }
+    },
+    STEP_TIMEOUT,
+  );
+
+  /** The LOOKUP stack, made once for the broken services below. */
+  let lookupDir: Promise<string> | undefined;
+  const lookup = () => (lookupDir ??= ciStack("lookup", LOOKUP));
+  const preview = async (label: string, extra: Record<string, string>) => {
+    const result = await run.cli(await lookup(), ["preview", "--non-interactive"], label, env(extra));
+    expect(result.code).not.toBe(0);
+    expectQuiet(result.output);
+    return result.output;
+  };
+
+  test(
+    "an unreachable API URL: each call's one message, once, no trace",
     async () => {
       const url = `http://127.0.0.1:${await closedPort()}`;
-      const dir = await ciStack("unreachable", LOOKUP());
-      const result = await run.cli(
-        dir,
-        ["preview", "--non-interactive"],
-        "preview unreachable",
-        env({ BLOCKCHAIN_API_URL: url, BLOCKCHAIN_MAX_RETRIES: "1" }),
-      );
-      expect(result.code).not.toBe(0);
-      expectQuiet(result.output);
-      // Each of the two calls fails with its own message, printed once.
-      const diag = diagnostics(result.output);
-      expect(occurrences(diag, "error: getNode ND-100-000-001:")).toBe(1);
-      expect(occurrences(diag, "error: getNodesOutput:")).toBe(1);
-      expect(diag).toMatch(/error: getNode ND-100-000-001: ECONNREFUSED: .*ECONNREFUSED/);
+      const output = await preview("preview unreachable", {
+        BLOCKCHAIN_API_URL: url,
+        BLOCKCHAIN_MAX_RETRIES: "1",
+      });
+      expect(errorsWith(output, "error: getNode ND-100-000-001:")).toHaveLength(1);
+      expect(errorsWith(output, "error: getNodesOutput:")).toHaveLength(1);
+      expect(diagnosed(output)).toContain("ECONNREFUSED");
     },
     STEP_TIMEOUT,
   );
@@ -189,26 +279,19 @@ export = async () => {
     async () => {
       const silent = await silentServer();
       try {
-        const dir = await ciStack("silent", LOOKUP());
         const started = Date.now();
-        const result = await run.cli(
-          dir,
-          ["preview", "--non-interactive"],
-          "preview silent",
-          env({
-            BLOCKCHAIN_API_URL: silent.url,
-            BLOCKCHAIN_TIMEOUT_MS: "1500",
-            BLOCKCHAIN_DEADLINE_MS: "4000",
-          }),
-        );
+        const output = await preview("preview silent", {
+          BLOCKCHAIN_API_URL: silent.url,
+          BLOCKCHAIN_TIMEOUT_MS: "1500",
+          BLOCKCHAIN_DEADLINE_MS: "4000",
+        });
         console.log(
           `a silent service, timeoutMs 1500, deadlineMs 4000: preview failed after ${Date.now() - started} ms`,
         );
-        expect(result.code).not.toBe(0);
-        expectQuiet(result.output);
-        expect(result.output).toMatch(/no answer within 1\.5 s; waiting .+ before attempt 2 of 5/);
-        const diag = diagnostics(result.output);
-        expect(diag).toMatch(/deadline of 4000 ms/);
+        // A wait line (1.5 s without an answer, then attempt 2 of 5) before the Diagnostics.
+        expect(output.slice(0, output.indexOf("Diagnostics:"))).toMatch(/\b1\.5 s\b.*\b2 of 5\b/);
+        const diag = diagnostics(output);
+        expect(diag).toMatch(/\b4000 ms\b/);
         expect(diag).toContain("blockchain:deadlineMs");
         expect(diag).toContain("BLOCKCHAIN_DEADLINE_MS");
       } finally {
@@ -219,29 +302,19 @@ export = async () => {
   );
 
   test(
-    "a service that keeps answering 429 with Retry-After: each wait is logged as it happens, then one message",
+    "a service that keeps answering 429 with Retry-After: each wait is logged as it happens, the Output form's under its parent, then one message",
     async () => {
       emulator().setFaults({ rate429: 1, retryAfterSeconds: 2, match: { path: "/v1/nodes/" } });
       try {
-        const dir = await ciStack("throttled", LOOKUP());
-        const result = await run.cli(
-          dir,
-          ["preview", "--non-interactive"],
-          "preview throttled",
-          env({ BLOCKCHAIN_MAX_RETRIES: "2" }),
-        );
-        expect(result.code).not.toBe(0);
-        expectQuiet(result.output);
-        const waits = [
-          ...result.output.matchAll(/the service answered 429; waiting 2 s before attempt (\d) of 3/g),
-        ];
+        const output = await preview("preview throttled", { BLOCKCHAIN_MAX_RETRIES: "2" });
+        // Each wait: 429, 2 s (its Retry-After), then the attempt of 3 it waits for; logged before
+        // the Diagnostics, and the getNodesOutput's under its parent.
+        const waits = [...output.matchAll(/\b429\b.* 2 s .*\b(\d) of 3\b/g)];
         expect(waits.map((m) => m[1])).toEqual(expect.arrayContaining(["2", "3"]));
-        // the wait lines come before the error
-        const diagAt = result.output.indexOf("Diagnostics:");
-        expect(result.output.indexOf("waiting 2 s before attempt 2 of 3")).toBeLessThan(diagAt);
-        const diag = diagnostics(result.output);
-        expect(diag).toMatch(/error: getNode ND-100-000-001: 429 \w+: [\s\S]*Gave up after 3 attempts/);
-        expect(occurrences(diag, "error: getNode ND-100-000-001:")).toBe(1);
+        expect(waits[0].index).toBeLessThan(output.indexOf("Diagnostics:"));
+        expect(output).toMatch(/ {2}e2e:index:App \(app\):\n {4}\S+: .*\b429\b/);
+        expect(errorsWith(output, "error: getNode ND-100-000-001:")).toHaveLength(1);
+        expect(diagnosed(output)).toMatch(/\b3 attempts\b/);
       } finally {
         emulator().setFaults({});
       }
@@ -250,20 +323,13 @@ export = async () => {
   );
 
   test(
-    "an API URL with a wrong path: the function says the API URL looks wrong, once, no trace",
+    "an API URL with a wrong path: the message names that URL, not the id or the key, once, no trace",
     async () => {
-      const dir = await ciStack("wrong-path", LOOKUP());
-      const result = await run.cli(
-        dir,
-        ["preview", "--non-interactive"],
-        "preview wrong path",
-        env({ BLOCKCHAIN_API_URL: `${emulator().url}/api/v2` }),
-      );
-      expect(result.code).not.toBe(0);
-      expectQuiet(result.output);
-      const diag = diagnostics(result.output);
-      expect(diag).toContain("looks wrong");
-      expect(diag).not.toContain("check the id and the key");
+      const url = `${emulator().url}/api/v2`;
+      const output = await preview("preview wrong path", { BLOCKCHAIN_API_URL: url });
+      expect(errorsWith(output, "error: getNode ND-100-000-001:")).toHaveLength(1);
+      expect(diagnosed(output)).toContain(url);
+      expect(diagnosed(output)).not.toContain("check the id and the key");
     },
     STEP_TIMEOUT,
   );
@@ -283,14 +349,13 @@ export const count = nodes.apply((ns) => ns.length);
       const result = await run.cli(dir, ["preview", "--non-interactive"], "preview bad filter", env());
       expect(result.code).not.toBe(0);
       expectQuiet(result.output);
-      const diag = diagnostics(result.output);
-      expect(occurrences(diag, "mars-north1")).toBe(1);
+      expect(occurrences(diagnostics(result.output), "mars-north1")).toBe(1);
     },
     STEP_TIMEOUT,
   );
 
   test(
-    "a preview only reads (GET); a networkId that does not exist is named by the first up, in one message",
+    "a preview only reads (GET); a networkId that does not exist is named by the first up, in one message; a preview of an adopted network sends no PATCH",
     async () => {
       const missing = "NW-999-999-9";
       const program = (id: string) => `
@@ -313,21 +378,125 @@ export const name = network.name;
       const failed = await run.cli(dir, ["up", "--yes", "--non-interactive"], "up missing network", env());
       expect(failed.code).not.toBe(0);
       expectQuiet(failed.output);
-      expect(occurrences(diagnostics(failed.output), missing)).toBe(1);
-      expect(diagnostics(failed.output)).toMatch(/cannot adopt it: the service answered 404/);
+      expect(errorsWith(failed.output, missing)).toHaveLength(1);
+      expect(diagnosed(failed.output)).toContain("404");
 
-      // An existing network, adopted; then deleted out of band; refresh says so in one line.
-      const id = emulator().fixtures.secondEmptyNetwork;
-      const adopt = programProject("ci-adopt", program(id));
-      const up = await run.cli(adopt, ["up", "--yes", "--non-interactive"], "up adopt", env());
-      expect(up.code).toBe(0);
-      // A preview of the adopted network makes no adoption read (only the first one did).
+      const adopt = await ciStack("adopted", program(emulator().fixtures.secondEmptyNetwork));
+      expect((await run.cli(adopt, ["up", "--yes", "--non-interactive"], "up adopt", env())).code).toBe(0);
       emulator().resetRequests();
       expect((await run.cli(adopt, ["preview", "--non-interactive"], "preview adopted", env())).code).toBe(0);
-      const patches = emulator()
-        .requests()
-        .filter((r) => r.method === "PATCH");
-      expect(patches).toEqual([]);
+      expect(
+        emulator()
+          .requests()
+          .filter((r) => r.method === "PATCH"),
+      ).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  /** A preview of `code` with `config` (no environment) that must fail, changing nothing: its text. */
+  async function failedPreview(name: string, code: string, config: Parameters<EngineRun["stack"]>[1]) {
+    const stack = await run.stack(
+      { stackName: name, workDir: programProject(`preview-${name}`, code) },
+      config,
+    );
+    const text = await run.failure(name, (options) => stack.preview(options));
+    expect(text).not.toMatch(FRAME);
+    // The service was not changed: the network keeps its seeded name.
+    expect(emulator().admin.getNetwork(NETWORK)!.name).not.toBe("checked");
+    return text;
+  }
+
+  test("the trace check finds a stack trace", () => {
+    expect(new Error("control").stack).toMatch(FRAME);
+  });
+
+  test(
+    "a plain-http API URL fails the preview from the stack config as it does as an argument, once, naming where it came from",
+    async () => {
+      const host = "api.example.com";
+      const fromConfig = await failedPreview("config-url", NETWORK_PROGRAM, {
+        ...emulatorConfig(emulator()),
+        "blockchain:apiUrl": { value: `http://${host}` },
+      });
+      expect(errorsWith(fromConfig)).toHaveLength(1);
+      expect(diagnosed(fromConfig)).toMatch(new RegExp(`${host}[\\s\\S]*blockchain:apiUrl https://`));
+      const asArgument = await failedPreview("argument-url", NETWORK_PROGRAM, {
+        ...emulatorConfig(emulator()),
+        "previewChecks:argumentUrl": { value: `http://${host}` },
+      });
+      expect(errorsWith(asArgument, "apiUrl")).toHaveLength(1);
+      expect(diagnosed(asArgument)).toMatch(new RegExp(`${host}[\\s\\S]*https://`));
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "a wrong key fails the preview after one read-only request, once, with the fix for the stack config",
+    async () => {
+      const wrongKey = "wrong-key-for-preview-1234567890";
+      emulator().resetRequests();
+      const text = await failedPreview("wrong-key", NETWORK_PROGRAM, {
+        ...emulatorConfig(emulator()),
+        "blockchain:apiKey": { value: wrongKey, secret: true },
+      });
+      expect(errorsWith(text)).toHaveLength(1);
+      expect(diagnosed(text)).toMatch(/\b401\b[\s\S]*--secret blockchain:apiKey\b/);
+      expect(text).not.toContain(wrongKey);
+      expect(
+        emulator()
+          .requests()
+          .map((r) => `${r.method} ${r.route}`),
+      ).toEqual(["GET /v1/nodes/"]);
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "no key: a program calling getNodes and getNodesOutput fails with one message, once, and the command to set it",
+    async () => {
+      const text = await failedPreview(
+        "missing-key",
+        `
+import { getNodes, getNodesOutput } from "pulumi-blockchain-nodes";
+
+export = async () => {
+  const later = getNodesOutput({ network: "${NETWORK}" });
+  const nodes = await getNodes({ network: "${NETWORK}" });
+  return { count: nodes.length, later: later.apply((ns) => ns.length) };
+};
+`,
+        { "blockchain:apiUrl": { value: emulator().url } },
+      );
+      // One diagnostic, the message alone. (The progress row echoes the diagnostic's first line.)
+      const errors = errorsWith(text);
+      expect(errors).toHaveLength(1);
+      expect(diagnosed(text)).toMatch(/--secret blockchain:apiKey\b/);
+      expect(occurrences(text, errors[0].slice("error: ".length))).toBeLessThanOrEqual(2);
+      expect(text).not.toContain("unhandled exception");
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "the import option fails with the way that works (networkId), once",
+    async () => {
+      const text = await failedPreview(
+        "import",
+        `
+import { Network } from "pulumi-blockchain-nodes";
+
+export = async () => {
+  const network = new Network("main", { networkId: "${NETWORK}" }, { import: "${NETWORK}" });
+  return { name: network.name };
+};
+`,
+        emulatorConfig(emulator()),
+      );
+      expect(occurrences(diagnostics(text), `networkId: "${NETWORK}"`)).toBe(1);
+      expect(text).not.toContain("toJavaScript");
+      expect(text).not.toContain("code must be a string");
+      run.audit(emulator().secrets());
     },
     STEP_TIMEOUT,
   );
@@ -338,7 +507,6 @@ describeWithEngine()(
   () => {
     let run: EngineRun;
     const emulator = withEmulator();
-    const NETWORK = "NW-100-000-1";
 
     beforeAll(async () => {
       run = await EngineRun.start();
@@ -378,9 +546,21 @@ describeWithEngine()(
       }
     }
 
-    /** The one line of the warning a healthy set prints for a node left out on another chain. */
-    const leftOut = (operation: string, passed: number, total: number, min: number, node: string) =>
-      `warning: ${operation}: ${passed} of ${total} nodes passed the endpoint check (verify.minVerified ${min}); left out: ${node}: wrong chain: it serves 5, ethereum-mainnet is 1.`;
+    /**
+     * The healthy set's warning (printed as it happens and again among the Diagnostics): one line,
+     * 3 of 4 passed with minVerified 2, naming the node left out and the chain it serves (5). Returns it.
+     */
+    const leftOut = (output: string, node: string) => {
+      const lines = new Set(
+        output
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l.startsWith("warning: getNodesOutput")),
+      );
+      const shape = new RegExp(`\\b3 of 4\\b.*\\bminVerified 2\\b.*${node}\\b.*\\b5\\b`);
+      expect([...lines]).toEqual([expect.stringMatching(shape)]);
+      return [...lines][0];
+    };
 
     test(
       "docs/ci.md's healthy set in the README's infra program: a node on another chain is left out with one warning, the app's RPC_URLS are the others, freshest first; too few passing fails the infra update",
@@ -393,13 +573,9 @@ describeWithEngine()(
         const infra = programProject("ci-healthy-infra", readme.replace(listing, guide), {
           project: "nodes-infra",
         });
-        const app = programProject(
-          "ci-healthy-app",
-          docBlock("docs/ci.md", "ts", 'getOutput("rpcUrls")'),
-          {
-            project: "nodes-app",
-          },
-        );
+        const app = programProject("ci-healthy-app", docBlock("docs/ci.md", "ts", 'getOutput("rpcUrls")'), {
+          project: "nodes-app",
+        });
         await run.ok(infra, ["stack", "init", "ci"]);
         await run.ok(infra, ["config", "set", "networkId", NETWORK]);
         await run.ok(app, ["stack", "init", "ci"]);
@@ -410,12 +586,7 @@ describeWithEngine()(
         await withTwoBadNodes(async ({ wrongChain, older, listed }) => {
           const infraUp = await up(infra, "healthy infra up");
           expect(infraUp.code).toBe(0);
-          const warnings = infraUp.output
-            .split("\n")
-            .map((l) => l.trim())
-            .filter((l) => l.startsWith("warning: getNodesOutput"));
-          // Printed as it happens and again among the Diagnostics: the same line.
-          expect(new Set(warnings)).toEqual(new Set([leftOut("getNodesOutput", 3, 4, 2, wrongChain.id)]));
+          const warning = leftOut(infraUp.output, wrongChain.id);
           expect((await up(app, "healthy app up")).code).toBe(0);
           const outputs = JSON.parse(
             (
@@ -444,9 +615,9 @@ describeWithEngine()(
           );
           expect(proven[2].headAgeSeconds).toBeGreaterThanOrEqual(60);
           expect(proven[0].headAgeSeconds).toBeLessThan(60);
-          // The guide's warning is this one.
+          // The guide shows this very warning.
           expect(fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8")).toContain(
-            leftOut("getNodesOutput", 3, 4, 2, "ND-100-000-003"),
+            warning.replaceAll(wrongChain.id, "ND-100-000-003"),
           );
         });
 
@@ -457,14 +628,10 @@ describeWithEngine()(
           const failed = await up(infra, "healthy infra up, one passing");
           expect(failed.code).not.toBe(0);
           expectQuiet(failed.output);
-          const diag = diagnostics(failed.output);
-          expect(
-            occurrences(
-              diag,
-              "error: getNodesOutput: 1 of 4 nodes passed the endpoint check, verify.minVerified asks 2: ",
-            ),
-          ).toBe(1);
-          for (const n of listed.slice(1)) expect(diag).toContain(n.id);
+          expect(errorsWith(failed.output, "error: getNodesOutput:")).toEqual([
+            expect.stringMatching(/\b1 of 4\b.*\bminVerified\b.*\b2\b/),
+          ]);
+          for (const n of listed.slice(1)) expect(diagnosed(failed.output)).toContain(n.id);
         } finally {
           for (const n of listed.slice(1)) emulator().admin.setNodeEndpoint(n.id, { chainId: null });
         }
@@ -477,7 +644,7 @@ describeWithEngine()(
     );
 
     test(
-      "examples/quickstart and examples/feed-app: the app's RPC_URLS are the running nodes that pass, freshest first, a node left out named in one warning",
+      "examples/quickstart and examples/feed-app: the network adopted and named, tokens requested once, secrets secret; the app's RPC_URLS are the running nodes that pass, freshest first, a node left out named in one warning; no change to preview or refresh; destroy keeps the network",
       async () => {
         const examples = path.join(ROOT, "examples");
         const stackName = `e2e${process.pid}-ci`;
@@ -486,6 +653,8 @@ describeWithEngine()(
           {
             ...emulatorConfig(emulator()),
             "quickstart:networkId": { value: NETWORK },
+            "quickstart:networkName": { value: "e2e-mainnet" },
+            "quickstart:faucetAddress": { value: emulator().fixtures.faucetAddress },
             "quickstart:minVerified": { value: "2" },
           },
         );
@@ -495,8 +664,25 @@ describeWithEngine()(
         );
         await withTwoBadNodes(async ({ wrongChain, older, listed }) => {
           const up = await quickstart.up(run.recorded("quickstart up"));
-          expect(up.stdout).toContain(leftOut("getNodesOutput", 3, 4, 2, wrongChain.id));
-          expect(up.outputs.rpcUrls.secret).toBe(true);
+          leftOut(up.stdout, wrongChain.id);
+          // The network, the faucet drip and the stack.
+          expect(up.summary.resourceChanges).toMatchObject({ create: 3 });
+          expect(emulator().admin.getNetwork(NETWORK)!.name).toBe("e2e-mainnet");
+          const out = up.outputs;
+          expect(out.networkName).toEqual({ value: "e2e-mainnet", secret: false });
+          expect([out.protocol.secret, out.nodes.secret, out.nodeCount.value > 1]).toEqual([
+            false,
+            false,
+            true,
+          ]);
+          for (const node of out.nodes.value as { id: string }[]) expect(node.id).toMatch(/^ND-/);
+          for (const key of ["firstNodeHttpsEndpoint", "firstNodeWssEndpoint", "firstNodeAuthKey", "rpcUrls"])
+            expect([key, out[key].secret]).toEqual([key, true]);
+          expect(out.firstNodeHttpsEndpointMasked).toEqual({
+            value: expect.stringContaining("***"),
+            secret: false,
+          });
+          expect(out.faucetAmountSentWei).toEqual({ value: "500000000000000000", secret: false });
           const healthy = up.outputs.healthyNodes as {
             value: { id: string; headAgeSeconds: number }[];
             secret: boolean;
@@ -514,9 +700,28 @@ describeWithEngine()(
           expect(JSON.parse(environment.RPC_URLS)).toEqual(healthy.value.map((n) => endpoint(n.id)));
           // The first node by name, proven on its own: the app's RPC_URL.
           expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
+          expect(app.outputs.rpcUrlForDisplay).toEqual({
+            value: expect.stringContaining("***"),
+            secret: false,
+          });
+          expect(app.outputs.network).toEqual({ value: "e2e-mainnet", secret: false });
         });
+        const preview = await quickstart.preview({
+          expectNoChanges: true,
+          diff: true,
+          ...run.recorded("preview"),
+        });
+        expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+        expect(preview.stdout).not.toContain("__provider");
+        const refresh = await quickstart.refresh({ expectNoChanges: true, ...run.recorded("refresh") });
+        expect(refresh.summary.result).toBe("succeeded");
         await feedApp.destroy(run.recorded("feed-app destroy"));
-        await quickstart.destroy(run.recorded("quickstart destroy"));
+        expect((await quickstart.destroy(run.recorded("quickstart destroy"))).summary.result).toBe(
+          "succeeded",
+        );
+        expect(emulator().admin.getNetwork(NETWORK)).toBeDefined();
+        const sends = emulator().faucetSends();
+        expect(sends.filter((s) => s.address === emulator().fixtures.faucetAddress)).toHaveLength(1);
         const config = ["quickstart", "feed-app"].map((ex) =>
           path.join(examples, ex, `Pulumi.${stackName}.yaml`),
         );
@@ -526,72 +731,6 @@ describeWithEngine()(
             texts: printed(),
           }),
         ).toEqual([]);
-      },
-      STEP_TIMEOUT,
-    );
-  },
-);
-
-describeWithEngine(["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"])(
-  "the README's Python program in a CI job, on the plugin",
-  () => {
-    let run: EngineRun;
-    let siteDir: string;
-    const emulator = withEmulator();
-
-    beforeAll(async () => {
-      siteDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-python-sdk-"));
-      run = await EngineRun.start((engineDir) => pythonEnv(siteDir, engineDir));
-    }, STEP_TIMEOUT);
-
-    afterAll(async () => {
-      await run?.close();
-      if (siteDir) fs.rmSync(siteDir, { recursive: true, force: true });
-    }, STEP_TIMEOUT);
-
-    test(
-      "on a network without nodes: fails before it changes anything, naming that network in one line",
-      async () => {
-        const id = emulator().fixtures.emptyNetwork;
-        const named = emulator().admin.getNetwork(id)!.name;
-        const code = docBlock("README.md", "python", "def first_with_endpoint(");
-        expect(code).toContain('network_id = "NW-123-456-7"');
-        const dir = path.join(run.sandbox.dir, "readme-python");
-        fs.mkdirSync(dir);
-        fs.writeFileSync(
-          path.join(dir, "Pulumi.yaml"),
-          `name: readme-python\nruntime: python\nplugins:\n  providers:\n    - name: blockchain\n      path: ${path.join(ROOT, "bin")}\n`,
-        );
-        fs.writeFileSync(path.join(dir, "__main__.py"), code.replaceAll("NW-123-456-7", id));
-        await run.ok(dir, ["stack", "init", "ci"]);
-        emulator().resetRequests();
-        const env = { BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: emulator().apiKey };
-        const result = await run.cli(
-          dir,
-          ["up", "--yes", "--non-interactive", "--skip-preview"],
-          "python up, no node",
-          env,
-        );
-        expect(result.code).not.toBe(0);
-        const diag = diagnostics(result.output);
-        expect(
-          occurrences(
-            diag,
-            `error: No node of ${id} shows an HTTPS endpoint to this key: add one, or use its owner's key.\n`,
-          ),
-        ).toBe(1);
-        expect(result.output).not.toMatch(/Traceback|NW-123-456-7/);
-        // Nothing changed: the service was only read, the network keeps its name, and the stack
-        // holds no network.
-        expect(
-          emulator()
-            .requests()
-            .filter((r) => r.method !== "GET"),
-        ).toEqual([]);
-        expect(emulator().admin.getNetwork(id)!.name).toBe(named);
-        expect(named).not.toBe("mainnet-rpc");
-        expect((await run.state(dir)).map((r) => r.type)).not.toContain("blockchain:index:Network");
-        run.audit(emulator().secrets(), [path.join(dir, "Pulumi.ci.yaml")]);
       },
       STEP_TIMEOUT,
     );
