@@ -247,16 +247,10 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     expect(e.message).not.toContain("blockchain:apiKey");
   });
 
-  test("a refused key from the argument: the argument's hint", async () => {
-    const e = await rejection(
-      sdk.getNode({
-        id: emulator().fixtures.beaconNode,
-        apiUrl: emulator().url,
-        apiKey: "wrong-key-argument-123456",
-      }),
-    );
+  test("a refused key from the argument: no other source's hint", async () => {
+    const conn = { apiUrl: emulator().url, apiKey: "wrong-key-argument-123456" };
+    const e = await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, ...conn }));
     expectRunError(e, "UnauthorizedError");
-    expect(e.message).toContain("apiKey");
     for (const other of ["config set", "export", "blockchain:apiKey", "BLOCKCHAIN_API_KEY"])
       expect(e.message).not.toContain(other);
   });
