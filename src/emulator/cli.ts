@@ -130,11 +130,12 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
 /** The version of this package, from its `package.json` (two folders up, in `src/` as in `dist/`). */
 export function packageVersion(): string {
   const file = path.join(__dirname, "..", "..", "package.json");
-  const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: unknown; version?: unknown };
-  if (manifest.name !== "pulumi-blockchain-nodes" || typeof manifest.version !== "string") {
-    throw new Error(`${file} is not the manifest of pulumi-blockchain-nodes`);
-  }
-  return manifest.version;
+  const { name, version } = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    name?: unknown;
+    version?: unknown;
+  };
+  if (name === "pulumi-blockchain-nodes" && typeof version === "string") return version;
+  throw new Error(`${file} is not the manifest of pulumi-blockchain-nodes`);
 }
 
 /** What `--json` prints on start: the text banner's facts as one object (url, seed, keys, admin key, ids, env). */
@@ -188,10 +189,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   process.stdout.write(
     command.output === "json" ? `${JSON.stringify(startInfo(emulator, seed))}\n` : banner(emulator, seed),
   );
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
-  });
+  await new Promise((resolve) => ["SIGINT", "SIGTERM"].forEach((signal) => process.once(signal, resolve)));
   await emulator.close();
   return 0;
 }

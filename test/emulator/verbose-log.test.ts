@@ -113,8 +113,8 @@ describe("--verbose log (quiet: false)", () => {
       [["BREW", "/v1/nodes/", ""], "(other method) /v1/nodes/"],
       [["POST", "/v1/faucet/sepolia", ""], "POST /v1/faucet/sepolia"],
       [["POST", `/v1/faucet/${SECRET.toLowerCase()}`, ""], "POST /v1/faucet/{chain}"],
-      [["POST", "/v1/faucet/amoy", "", undefined, ["amoy"]], "POST /v1/faucet/amoy"],
-      [["POST", "/v1/faucet/goerli", "", undefined, ["amoy"]], "POST /v1/faucet/{chain}"],
+      [["POST", "/v1/faucet/amoy", "", ["amoy"]], "POST /v1/faucet/amoy"],
+      [["POST", "/v1/faucet/goerli", "", ["amoy"]], "POST /v1/faucet/{chain}"],
     ];
     for (const [args, line] of cases) expect(describeRequest(...args)).toBe(line);
   });

@@ -33,13 +33,8 @@ export interface NodeEndpointBehaviour {
   delayMs: number;
 }
 
-/** The fields of a node that {@link EmulatorAdmin.updateNode} changes. */
-export interface NodeChanges {
-  /** A node status of the model: `pending`, `running`, `maintenance`, `failed`, ... */
-  status?: NodeStatus;
-  /** A non-empty name of at most 255 characters. */
-  name?: string;
-}
+/** What {@link EmulatorAdmin.updateNode} changes: a node status of the model, a non-empty name of at most 255 characters. */
+export type NodeChanges = { status?: NodeStatus; name?: string };
 
 /** A RangeError that carries the model's problems, so HTTP answers can name each field. */
 export class ProblemsError extends RangeError {
@@ -48,10 +43,7 @@ export class ProblemsError extends RangeError {
   }
 }
 
-/**
- * Out-of-band operations that bypass the API, as if someone changed things in the web UI or the
- * service rotated secrets. Values are checked with the model; a bad one throws a RangeError.
- */
+/** Out-of-band changes that bypass the API (as in the web UI); values are checked with the model (RangeError). */
 export interface EmulatorAdmin {
   /** Renames a network; returns false when it does not exist. */
   renameNetwork(id: string, name: string): boolean;
@@ -102,21 +94,21 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
   let rotations = 0;
   const fresh = (what: string, id: string) => seedHash("rotation", seed, what, id, ++rotations);
   const nodeWire = (id: string) => {
-    const node = store.node(id);
+    const node = store.nodes.get(id);
     return node ? store.nodeWire(node, node.organization) : undefined;
   };
   const admin: EmulatorAdmin = {
     renameNetwork(id: string, name: string): boolean {
       const problem = checkNetworkName("name", name);
       if (problem) throw new ProblemsError([problem]);
-      const network = store.network(id);
+      const network = store.networks.get(id);
       if (!network) return false;
       network.name = name;
       return true;
     },
     deleteNetwork: (id: string) => store.deleteNetwork(id),
     getNetwork(id: string) {
-      const network = store.network(id);
+      const network = store.networks.get(id);
       return network ? store.networkWire(network, store.ownerOf(network)) : undefined;
     },
     getNode: nodeWire,
@@ -129,7 +121,7 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
         given.name === undefined ? undefined : checkNetworkName("name", given.name),
       ].filter((p): p is Problem => p !== undefined);
       if (problems.length > 0) throw new ProblemsError(problems);
-      const node = store.node(nodeId);
+      const node = store.nodes.get(nodeId);
       if (!node) return undefined;
       if (changes.status !== undefined) node.status = changes.status;
       if (changes.name !== undefined) node.name = changes.name;
@@ -137,7 +129,7 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
       return nodeWire(nodeId);
     },
     rotateCredentials(nodeId) {
-      const node = store.node(nodeId);
+      const node = store.nodes.get(nodeId);
       if (!node) return undefined;
       const details = node.details as Record<string, string | undefined>;
       if (details.auth_key === undefined) {
@@ -168,15 +160,15 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
     },
     removeNodes: (networkId: string) => store.removeNodes(networkId),
     nodeEndpoint(nodeId) {
-      if (!store.node(nodeId)) return undefined;
+      if (!store.nodes.get(nodeId)) return undefined;
       const { stalledAt, ...rest } = store.endpoints.get(nodeId) ?? DEFAULT_ENDPOINT;
       return { stalledSeconds: stalledAt === null ? null : (now().getTime() - stalledAt) / 1000, ...rest };
     },
     setNodeEndpoint(nodeId, changes) {
-      const node = store.node(nodeId);
+      const node = store.nodes.get(nodeId);
       if (!node) return undefined;
       const given = (changes ?? {}) as Record<string, unknown>;
-      const evm = PROTOCOL_CHAINS[store.network(node.network)!.protocol].family === "evm";
+      const evm = PROTOCOL_CHAINS[store.networks.get(node.network)!.protocol].family === "evm";
       const problems = [
         ...unknownProperties(given, Object.keys(ENDPOINT_CHECKS), "field"),
         ...Object.entries(ENDPOINT_CHECKS).flatMap(([field, [allowed, ok]]) =>

@@ -195,10 +195,8 @@ export class DatasetBuilder {
   private materialize(plan: NodePlan): NodeRecord {
     const { network } = plan;
     const problems = validateNodePlacement({
+      ...plan,
       protocol: network.protocol,
-      type: plan.type,
-      provider: plan.provider,
-      region: plan.region,
       publicNetwork: network.publicNetwork,
     });
     if (plan.beacon && !(BEACON_PROTOCOLS as readonly Protocol[]).includes(network.protocol)) {
@@ -206,7 +204,7 @@ export class DatasetBuilder {
     }
     const id = plan.id ?? this.newId("node");
     if (problems.length > 0)
-      throw new Error(`emulator seed ${this.seed}: node ${id}: ${formatProblems(problems)}`);
+      throw new Error(`emulator seed ${this.seed}: ${id}: ${formatProblems(problems)}`);
     const variant = plan.type === "shared" ? "shared" : plan.archive ? "archive" : "full";
     const name =
       plan.name ??
@@ -258,13 +256,10 @@ export class DatasetBuilder {
   }
 
   private credential(make: () => string): string {
-    for (;;) {
-      const value = make();
-      if (!this.usedCredentials.has(value)) {
-        this.usedCredentials.add(value);
-        return value;
-      }
-    }
+    let value = make();
+    while (this.usedCredentials.has(value)) value = make();
+    this.usedCredentials.add(value);
+    return value;
   }
 
   private userOf(organization: string): string {

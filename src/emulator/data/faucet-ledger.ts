@@ -19,12 +19,8 @@ export interface FaucetSend {
   at: string;
 }
 
-/** Every faucet send ever made, counted; these counts are never dropped. */
-export interface FaucetSendCounts {
-  total: number;
-  /** Sends per address, keyed by the address in lower case. */
-  byAddress: Record<string, number>;
-}
+/** Every faucet send ever made, counted (never dropped): the total, and per address in lower case. */
+export type FaucetSendCounts = { total: number; byAddress: Record<string, number> };
 
 /** The start of the next UTC day after `now`. */
 export function nextUtcMidnight(now: Date): Date {
@@ -68,12 +64,12 @@ export class FaucetLedger {
   }
 
   /** Whether `address` is under the daily limit of `chain` on the UTC day of `now`. */
-  allowed(address: string, now: Date, chain: string = DEFAULT_FAUCET_CHAIN): boolean {
+  allowed(address: string, now: Date, chain = DEFAULT_FAUCET_CHAIN): boolean {
     return (this.perAddress.get(address.toLowerCase())?.byDay.get(dayKey(chain, now)) ?? 0) < this.dailyLimit;
   }
 
   /** Records a send; its transaction hash is deterministic per seed and send. */
-  send(address: string, now: Date, chain: string = DEFAULT_FAUCET_CHAIN): FaucetSend {
+  send(address: string, now: Date, chain = DEFAULT_FAUCET_CHAIN): FaucetSend {
     const key = address.toLowerCase();
     const hash = seedHash("faucet", this.seed, this.sent, key);
     const record: FaucetSend = {
@@ -87,7 +83,8 @@ export class FaucetLedger {
     const count = this.perAddress.get(key) ?? { total: 0, byDay: new Map<string, number>() };
     this.perAddress.set(key, count);
     count.total++;
-    count.byDay.set(dayKey(chain, now), (count.byDay.get(dayKey(chain, now)) ?? 0) + 1);
+    const day = dayKey(chain, now);
+    count.byDay.set(day, (count.byDay.get(day) ?? 0) + 1);
     this.recent.push(record);
     return { ...record };
   }

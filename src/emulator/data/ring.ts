@@ -4,12 +4,8 @@ export class Ring<T> {
   private start = 0;
   private pushed = 0;
 
-  /** `capacity` is a whole number `>= 0`; `0` keeps nothing but still counts. */
-  constructor(readonly capacity: number) {
-    if (!Number.isSafeInteger(capacity) || capacity < 0) {
-      throw new RangeError(`ring capacity must be a whole number >= 0, got ${String(capacity)}`);
-    }
-  }
+  /** `capacity`: a whole number `>= 0` (checked by the options); `0` keeps nothing but still counts. */
+  constructor(readonly capacity: number) {}
 
   push(item: T): void {
     this.pushed++;

@@ -19,8 +19,7 @@ export type Dataset = ReturnType<typeof buildDataset>;
 /** Extra generated networks and nodes of the primary organization, for load and benchmark runs. */
 type BulkSize = { networks: number; nodes: number };
 
-/** The largest `networks` and `nodes` accepted. */
-export const MAX_BULK = 1_000_000;
+export const MAX_BULK = 1_000_000; // the largest `networks` and `nodes` accepted
 
 /**
  * The dataset of a seed: the well-known fixtures, the generated networks around them, then the

@@ -57,7 +57,7 @@ export interface NodeRecord {
   createdAt: string;
 }
 
-/** How a node's endpoints behave; `stalledAt`: when its head stopped (ms since the epoch), or null. */
+/** How a node's endpoints behave; `stalledAt`: when its head stopped (ms since the epoch). */
 export type EndpointState = Omit<NodeEndpointBehaviour, "stalledSeconds"> & { stalledAt: number | null };
 
 /** A node with the network and project it belongs to, as the list filters need it. */
@@ -72,9 +72,10 @@ export class Store {
   private readonly organizations = new Map<string, OrganizationRecord>();
   private readonly organizationByKey = new Map<string, string>();
   private readonly users = new Map<string, UserRecord>();
-  private readonly projects = new Map<string, ProjectRecord>();
-  private readonly networks = new Map<string, NetworkRecord>();
-  private readonly nodes = new Map<string, NodeRecord>();
+  readonly projects = new Map<string, ProjectRecord>();
+  readonly networks = new Map<string, NetworkRecord>();
+  /** Read here; changed only through the methods, which count {@link version}. */
+  readonly nodes = new Map<string, NodeRecord>();
   /** The endpoint behaviour of each node a rehearsal changed (others: `DEFAULT_ENDPOINT`). */
   readonly endpoints = new Map<string, EndpointState>();
   /** Every secret ever served: the dataset's, then every rotated key and credential. */
@@ -112,18 +113,6 @@ export class Store {
     org.apiKey = key;
     this.organizationByKey.set(key, organization);
     this.secrets.push(key);
-  }
-
-  project(id: string): ProjectRecord | undefined {
-    return this.projects.get(id);
-  }
-
-  network(id: string): NetworkRecord | undefined {
-    return this.networks.get(id);
-  }
-
-  node(id: string): NodeRecord | undefined {
-    return this.nodes.get(id);
   }
 
   /** The organization that owns a network (that of its project). */

@@ -10,26 +10,11 @@ import type { RunningEmulator } from "./running-emulator";
 /** Every path of the emulator's own admin endpoints starts with this; the service has none. */
 export const ADMIN_PREFIX = "/_emulator/";
 
-/** The running emulator's controls the admin endpoints act on. */
-export type AdminTarget = Pick<
-  RunningEmulator,
-  | "setFaults"
-  | "faults"
-  | "enqueueFaults"
-  | "queuedFaults"
-  | "clearQueuedFaults"
-  | "setRouteDelays"
-  | "routeDelays"
-  | "faucetSendCounts"
-  | "requestStats"
-  | "admin"
->;
-
 type AdminRequest = Pick<ApiRequest, "method" | "path" | "headers" | "body">;
 
-type AdminHandler = (target: AdminTarget, body: Record<string, unknown>, param: string) => Reply;
+type AdminHandler = (target: RunningEmulator, body: Record<string, unknown>, param: string) => Reply;
 
-const faultsState = (t: AdminTarget) => json(200, { random: t.faults(), queued: t.queuedFaults() });
+const faultsState = (t: RunningEmulator) => json(200, { random: t.faults(), queued: t.queuedFaults() });
 const found = (what: string, value: unknown) =>
   value === undefined ? notFound(`No ${what}.`) : json(200, value);
 const node = (id: string) => `node ${show(id)}`;
@@ -104,7 +89,7 @@ function sameKey(given: string, expected: string): boolean {
  * Answers one admin request: unknown path 404, then the admin key (401; an organization's key is
  * not enough), then method (405), then the handler; a value refused is a 400 naming it.
  */
-export function handleAdminRequest(req: AdminRequest, target: AdminTarget, adminKey: string): Reply {
+export function handleAdminRequest(req: AdminRequest, target: RunningEmulator, adminKey: string): Reply {
   const matched = matchAdmin(req.path);
   if (!matched) return errorReply(404, "not_found", "Unknown admin path.");
   const { methods } = matched;

@@ -4,10 +4,9 @@ import { JSON_TYPE, errorReply } from "./reply";
 import { FAUCET_TEMPLATE, NETWORK_TEMPLATE, matchRoute } from "./routes";
 
 /**
- * Random faults. Rates are probabilities in `[0, 1]` drawn from a seeded generator, one draw per
- * matching request, in this order: `dropRate`, `rate429`, `rate5xx` (not processed), then
- * `dropAfterProcessingRate`, `rate5xxAfterProcessing`, `malformedRate` (processed first: a faucet
- * send is recorded, a rename applied).
+ * Random faults: probabilities in `[0, 1]`, one seeded draw per matching request, tried in the order
+ * `dropRate`, `rate429`, `rate5xx` (not processed), then processed: `dropAfterProcessingRate`,
+ * `rate5xxAfterProcessing`, `malformedRate`.
  */
 export interface FaultOptions {
   /** Delay before each request is served: milliseconds, or a `[min, max]` range. */
@@ -38,7 +37,6 @@ export interface FaultMatch {
   path?: string;
 }
 
-/** The error statuses an enqueued fault may answer with. */
 const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
@@ -80,19 +78,13 @@ export interface RouteDelays {
   networkUpdateMs?: number;
 }
 
-/** Longest route delay accepted (10 minutes). */
-const MAX_ROUTE_DELAY_MS = 600_000;
+const MAX_ROUTE_DELAY_MS = 600_000; // 10 minutes
 
-const RATES = [
-  "rate429",
-  "rate5xx",
-  "dropRate",
-  "dropAfterProcessingRate",
-  "rate5xxAfterProcessing",
-  "malformedRate",
-] as const;
+// prettier-ignore
+const RATES = ["rate429", "rate5xx", "dropRate", "dropAfterProcessingRate", "rate5xxAfterProcessing", "malformedRate"] as const;
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isDelay = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+const isOneOf = (list: readonly unknown[], v: unknown) => list.includes(v);
 
 function check(ok: boolean, message: string): void {
   if (!ok) throw new RangeError(message);
@@ -111,31 +103,25 @@ export function validateFaultOptions(f: FaultOptions): void {
   check(isObject(f), `faults must be an object`);
   for (const key of RATES) {
     const v = f[key];
-    check(
-      v === undefined || (typeof v === "number" && v >= 0 && v <= 1),
-      `faults.${key} must be a probability between 0 and 1, got ${String(v)}`,
-    );
+    const ok = v === undefined || (typeof v === "number" && v >= 0 && v <= 1);
+    check(ok, `faults.${key} must be a probability between 0 and 1, got ${String(v)}`);
   }
-  const latency = typeof f.latencyMs === "number" ? [f.latencyMs, f.latencyMs] : f.latencyMs;
+  const [min, max] = typeof f.latencyMs === "number" ? [f.latencyMs, f.latencyMs] : (f.latencyMs ?? [0, 0]);
+  const latency = isDelay(min) && isDelay(max) && min <= max;
   check(
-    latency === undefined ||
-      (Array.isArray(latency) && isDelay(latency[0]) && isDelay(latency[1]) && latency[0] <= latency[1]),
+    latency,
     `faults.latencyMs must be milliseconds (a number >= 0) or a [min, max] range with min <= max`,
   );
   const retry = f.retryAfterSeconds;
-  check(
-    retry == null || (Number.isInteger(retry) && retry >= 0),
-    `faults.retryAfterSeconds must be a whole number of seconds >= 0, or null`,
-  );
+  const retryOk = retry == null || (Number.isInteger(retry) && retry >= 0);
+  check(retryOk, `faults.retryAfterSeconds must be a whole number of seconds >= 0, or null`);
   checkMatch("faults.match", f.match);
 }
-
-const isOneOf = (list: readonly unknown[], v: unknown) => list.includes(v);
 
 /** Throws a RangeError when an enqueued fault is malformed. */
 function validateFault(f: Fault): void {
   check(isObject(f), `a fault must be an object`);
-  const after = (f as { after?: unknown }).after;
+  const { after, match } = f as { after?: unknown; match?: FaultMatch };
   check(after === undefined || after === "processing", `a fault's after must be "processing" or absent`);
   if ("status" in f) {
     check(isOneOf(FAULT_STATUSES, f.status), `fault status must be one of ${FAULT_STATUSES.join(", ")}`);
@@ -152,24 +138,20 @@ function validateFault(f: Fault): void {
   } else {
     check(
       isDelay((f as { delayMs?: unknown }).delayMs),
-      `a fault has a status, drop: true, malformed, or delayMs >= 0`,
+      `a fault has a status, drop: true, malformed, or delayMs`,
     );
   }
-  checkMatch("fault match", f.match);
+  checkMatch("fault match", match);
 }
 
 /** Throws a RangeError unless `delays` has only `faucetMs` / `networkUpdateMs` in range. */
 export function validateRouteDelays(delays: RouteDelays): void {
   check(isObject(delays), `routeDelays must be an object with faucetMs and/or networkUpdateMs`);
   for (const [key, v] of Object.entries(delays)) {
-    check(
-      key === "faucetMs" || key === "networkUpdateMs",
-      `unknown route delay ${key}; expected faucetMs or networkUpdateMs`,
-    );
-    check(
-      v === undefined || (isDelay(v) && v <= MAX_ROUTE_DELAY_MS),
-      `routeDelays.${key} must be milliseconds from 0 to ${MAX_ROUTE_DELAY_MS}`,
-    );
+    const known = key === "faucetMs" || key === "networkUpdateMs";
+    check(known, `unknown route delay ${key}; expected faucetMs or networkUpdateMs`);
+    const ok = v === undefined || (isDelay(v) && v <= MAX_ROUTE_DELAY_MS);
+    check(ok, `routeDelays.${key} must be milliseconds from 0 to ${MAX_ROUTE_DELAY_MS}`);
   }
 }
 
@@ -183,10 +165,7 @@ export function routeDelayMs(delays: RouteDelays, method: string, path: string):
   return update ? (delays.networkUpdateMs ?? 0) : 0;
 }
 
-/**
- * What to do with a request: wait `delayMs`; answer `instead` of processing it (`"drop"`: close
- * without an answer); or process it, then answer `after` (a `malformed` kind mangles the answer).
- */
+/** Wait `delayMs`; answer `instead` of processing (`"drop"`: no answer), or process, then answer `after`. */
 interface FaultDecision {
   delayMs: number;
   label?: string;
@@ -201,7 +180,7 @@ function matches(match: FaultMatch | undefined, method: string, path: string): b
   );
 }
 
-/** The page a CDN or captive portal answers with `200` instead of the API's JSON. */
+/** What a CDN or captive portal answers with `200` instead of the API's JSON. */
 const MALFORMED_HTML =
   "<!DOCTYPE html>\r\n<html>\r\n<head><title>Just a moment...</title></head>\r\n" +
   "<body>\r\n<h1>Checking your browser before accessing the site.</h1>\r\n</body>\r\n</html>\r\n";

@@ -23,11 +23,13 @@ let HUGE: Buffer | undefined; // the 64 MiB of an `answer: "huge"` body, made on
 type Block = { number: number; time: number; hash: string; parent: string };
 type Call = { chainId: string; head: Block; at: (n: number) => Block | undefined; params?: unknown };
 
-class RpcError {
+class RpcError extends Error {
   constructor(
     readonly code: number,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -117,8 +119,8 @@ export async function answerNode(
   sleep: (ms: number) => Promise<void>,
 ): Promise<Reply | undefined> {
   const [, , id, ...segments] = req.path.split("/");
-  const node = store.node(id.toUpperCase());
-  const network = node && store.network(node.network);
+  const node = store.nodes.get(id.toUpperCase());
+  const network = node && store.networks.get(node.network);
   if (!node || !network) return notFound("No such node.");
   const state = store.endpoints.get(node.id) ?? DEFAULT_ENDPOINT;
   if (node.status !== "running" || state.answer === "refuse") return undefined;

@@ -52,10 +52,8 @@ const listCache = new WeakMap<Store, { version: number; lists: Map<string, NodeV
 
 function filteredNodes(store: Store, organization: string, filters: NodeListFilters, orderBy: OrderBy) {
   let cache = listCache.get(store);
-  if (!cache || cache.version !== store.version) {
-    cache = { version: store.version, lists: new Map() };
-    listCache.set(store, cache);
-  }
+  if (cache?.version !== store.version)
+    listCache.set(store, (cache = { version: store.version, lists: new Map() }));
   const key = JSON.stringify([organization, orderBy, Object.entries(filters).sort()]);
   let views = cache.lists.get(key);
   if (!views) {

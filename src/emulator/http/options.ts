@@ -23,17 +23,11 @@ export interface EmulatorOptions {
   faucetDailyLimit?: number;
   /** The chains whose faucet is served (`POST /v1/faucet/{chain}`; others 404); default `goerli`, `sepolia`, `hoodi`. */
   faucetChains?: readonly string[];
-  /**
-   * Requests per second per API key, over a sliding 1 s window, like a throttling service: past
-   * it, `429` `throttled` with `Retry-After` (seconds), the request not processed. Default none.
-   */
+  /** Requests per second per API key (sliding 1 s window); past it `429` with `Retry-After`, not processed. Default none. */
   rateLimit?: number;
   /** Clock of the faucet's daily limit, of {@link rateLimit}'s window and of the nodes' heads; default the system clock. */
   now?: () => Date;
-  /**
-   * `true` (default): log nothing. `false`: one line per request on stderr with only what cannot
-   * carry a secret (method, route template, well-formed ids, allowed filter values, status, time).
-   */
+  /** `true` (default): log nothing. `false`: one line per request on stderr, with nothing that could carry a secret. */
   quiet?: boolean;
   /** Requests kept by {@link RunningEmulator.requests} (oldest dropped; the total still counts); default 10,000. */
   requestLogCapacity?: number;
@@ -60,17 +54,11 @@ export const EMULATOR_DEFAULTS = {
 } as const;
 
 /** The range of each integer option. */
+// prettier-ignore
 const INTEGER_RANGES = {
-  port: [0, 65535],
-  seed: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  pageSize: [1, 1000],
-  nodes: [0, MAX_BULK],
-  networks: [0, MAX_BULK],
-  faucetDailyLimit: [0, 1_000_000],
-  requestLogCapacity: [0, 10_000_000],
-  faucetSendLogCapacity: [0, 10_000_000],
-  maxBodyBytes: [1, 1 << 30],
-  rateLimit: [1, 1_000_000],
+  port: [0, 65535], seed: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], pageSize: [1, 1000],
+  nodes: [0, MAX_BULK], networks: [0, MAX_BULK], faucetDailyLimit: [0, 1_000_000], rateLimit: [1, 1_000_000],
+  requestLogCapacity: [0, 10_000_000], faucetSendLogCapacity: [0, 10_000_000], maxBodyBytes: [1, 1 << 30],
 } as const;
 
 /** Applies the defaults and checks the options; throws a RangeError or TypeError naming the option. */

@@ -63,11 +63,11 @@ export function validationError(problems: readonly Problem[]): Reply {
  */
 export function parseJsonObject(
   body: Buffer,
-  contentType: string | undefined,
+  type?: string,
 ): { value: Record<string, unknown> } | { reply: Reply } {
   const text = body.toString("utf8");
   if (text.trim() === "") return { value: {} };
-  const mediaType = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  const mediaType = (type ?? "").split(";")[0].trim().toLowerCase();
   if (!/^application\/(?:[a-z0-9.+-]+\+)?json$/.test(mediaType)) {
     const message = `Unsupported media type "${mediaType}" in request; send JSON with Content-Type: application/json.`;
     return { reply: errorReply(415, "unsupported_media_type", message) };

@@ -6,58 +6,44 @@ import type { Route } from "./routes";
 import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";
 import { EMULATOR_DEFAULTS } from "./options";
 import { nodeRequestShape } from "./node-endpoints";
+import { adminTemplate } from "./admin-http";
 
 /** What the log shows instead of the path of a request that matches no route. */
-export const UNMATCHED_ROUTE = "(unmatched route)";
+const UNMATCHED_ROUTE = "(unmatched route)";
 /** What the log shows instead of a value that could carry a secret. */
 const HIDDEN = "(hidden)";
 const KNOWN_METHODS = new Set(METHODS);
 const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;
-
 const FILTER_BY_QUERY = new Map<string, NodeFilterName>(
   NODE_FILTER_NAMES.map((n) => [NODE_FILTERS[n].query, n]),
 );
 
-/**
- * The route template of a path, or {@link UNMATCHED_ROUTE}; never the raw path. A served chain's
- * faucet is its own path (the chain is the emulator's setting, not the caller's text).
- */
-export function routeTemplate(
-  path: string,
-  faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
-): string {
+/** The route template of a path, or `(unmatched route)`, never the raw path; a served chain's faucet is its own path. */
+export function routeTemplate(path: string, faucetChains: readonly string[]): string {
   const matched = matchRoute(path);
   return matched ? templateOf(matched, faucetChains) : (nodeRequestShape(path)?.route ?? UNMATCHED_ROUTE);
 }
 
-function templateOf(matched: { route: Route; id: string }, faucetChains: readonly string[]): string {
-  const { route, id } = matched;
-  if (route.template === FAUCET_TEMPLATE && faucetChains.includes(id)) return `/v1/faucet/${id}`;
-  return route.template;
-}
+const templateOf = ({ route, id }: { route: Route; id: string }, faucetChains: readonly string[]) =>
+  route.template === FAUCET_TEMPLATE && faucetChains.includes(id) ? `/v1/faucet/${id}` : route.template;
 
 /**
- * A request for the log, with only what cannot carry a secret: a standard method, the route
- * template, an id of the model's shape, and on the node list the known query parameters with
+ * A request for the log, with only what cannot carry a secret: a standard method, the route or
+ * admin template, an id of the model's shape, and on the node list the known query parameters with
  * their values only when the model allows them (`name` always hidden); others are only counted;
  * a node's endpoint path with its key and unknown segments masked (`/node/nd-100-000-001/***`).
- * `extraRoute` names the template of a path outside the service (the admin paths).
- *
- * @example
- * describeRequest("PATCH", "/v1/networks/NW-100-000-2/", "")
- * // => "PATCH /v1/networks/{id}/ id=NW-100-000-2"
+ * `describeRequest("PATCH", "/v1/networks/NW-100-000-2/", "")` is `PATCH /v1/networks/{id}/ id=NW-100-000-2`.
  */
 export function describeRequest(
   method: string,
   path: string,
   rawQuery: string,
-  extraRoute: (path: string) => string | undefined = () => undefined,
   faucetChains: readonly string[] = EMULATOR_DEFAULTS.faucetChains,
 ): string {
   const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
   const matched = matchRoute(path);
   if (!matched) {
-    parts.push(nodeRequestShape(path)?.path ?? extraRoute(path) ?? UNMATCHED_ROUTE);
+    parts.push(nodeRequestShape(path)?.path ?? adminTemplate(path) ?? UNMATCHED_ROUTE);
   } else {
     parts.push(templateOf(matched, faucetChains));
     const id = idPart(matched.route, matched.id);

@@ -113,7 +113,7 @@ export function updateNetwork(req: ApiRequest, ctx: ApiContext, organization: st
   if ("reply" in body) return body.reply;
   const update = { name: body.value.name, project: body.value.project };
   const problems: Problem[] = validateNetworkUpdate(update);
-  const project = typeof update.project === "string" ? ctx.store.project(update.project) : undefined;
+  const project = typeof update.project === "string" ? ctx.store.projects.get(update.project) : undefined;
   const mine = project?.organization === organization;
   if (update.project !== undefined && !checkId("project", "project", update.project) && !mine) {
     const allowed = "expected a project of your organization";

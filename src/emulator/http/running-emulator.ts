@@ -3,15 +3,11 @@ import type { EmulatorFixtures } from "../data/fixtures";
 import type { FaucetSend, FaucetSendCounts } from "../data/faucet-ledger";
 import type { Fault, FaultOptions, RouteDelays } from "./faults";
 
-/** Counts of the request record ({@link RunningEmulator.requests}). */
-export interface RequestStats {
-  /** Requests recorded since the start or the last {@link RunningEmulator.resetRequests}. */
-  total: number;
-  /** Requests still held (the newest ones); `total - retained` were dropped. */
-  retained: number;
-  /** Most requests held at once. */
-  capacity: number;
-}
+/**
+ * Counts of the request record ({@link RunningEmulator.requests}): `total` since the start or the
+ * last reset, `retained` (the newest; `total - retained` were dropped), `capacity` (most held at once).
+ */
+export type RequestStats = { total: number; retained: number; capacity: number };
 
 /** One request as seen by the emulator, in memory only; headers and bodies are never recorded. */
 export interface LoggedRequest {

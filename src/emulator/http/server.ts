@@ -6,8 +6,7 @@ import { deriveAdminKey } from "../data/random";
 import { Ring } from "../data/ring";
 import { buildDataset } from "../data/seed";
 import { Store } from "../data/store";
-import type { AdminTarget } from "./admin-http";
-import { ADMIN_PREFIX, adminTemplate, handleAdminRequest } from "./admin-http";
+import { ADMIN_PREFIX, handleAdminRequest } from "./admin-http";
 import { announcedTooLarge, readBody, refuseAndClose } from "./body-limit";
 import type { RouteDelays } from "./faults";
 import { FaultInjector, faultReply, malformedReply, routeDelayMs, validateRouteDelays } from "./faults";
@@ -76,7 +75,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     settings.rateLimit > 0 ? rateLimiter(settings.rateLimit, () => settings.now().getTime()) : undefined;
   const adminKey = deriveAdminKey(settings.seed);
 
-  const controls: AdminTarget = {
+  const primary = dataset.fixtures.organization;
+  const emulator: RunningEmulator = {
+    url,
+    adminKey,
+    get apiKey() {
+      return store.keys()[primary];
+    },
+    get keys() {
+      return store.keys();
+    },
+    fixtures: { ...dataset.fixtures },
+    admin: createAdmin(store, settings.seed, settings.now),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const done of [...waits]) done();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
     setFaults: (f) => faults.set(f),
     faults: () => faults.get(),
     enqueueFaults: (list) => faults.enqueue(list),
@@ -87,9 +106,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       delays = { ...next };
     },
     routeDelays: () => ({ ...delays }),
+    faucetSends: () => faucet.all(),
     faucetSendCounts: () => faucet.counts(),
+    faucetSendCount: (address) => faucet.countFor(address),
+    requests: () => record.toArray().map((e) => ({ ...e, query: { ...e.query } })),
     requestStats: () => ({ total: record.total, retained: record.size, capacity: record.capacity }),
-    admin: createAdmin(store, settings.seed, settings.now),
+    resetRequests: () => record.clear(),
+    secrets: () => [...store.secrets, adminKey],
   };
 
   // Every wait ends at once on close, so no request outlives the server.
@@ -128,7 +151,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       else if (closeAfter) refuseAndClose(req, reply);
       else write(res, reply);
       if (settings.quiet) return;
-      const line = describeRequest(method, path, rawQuery, adminTemplate, settings.faucetChains);
+      const line = describeRequest(method, path, rawQuery, settings.faucetChains);
       const took = `${entry.status || "dropped"} (${Date.now() - started} ms)`;
       process.stderr.write(
         `${line} -> ${took}${fault ? ` [fault ${fault}]` : ""}${admin ? " [admin]" : ""}\n`,
@@ -144,7 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const reply = await answerNode({ method, path, headers, body }, ctx, sleep);
       return closing ? undefined : finish(reply);
     }
-    if (admin) return finish(handleAdminRequest({ method, path, headers, body }, controls, adminKey));
+    if (admin) return finish(handleAdminRequest({ method, path, headers, body }, emulator, adminKey));
     const key = bearerKey(headers.authorization);
     const wait = limit && key && store.organizationOfKey(key) !== undefined ? limit(key) : undefined;
     if (wait !== undefined) {
@@ -178,33 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     finish(malformed ?? reply);
   };
 
-  const primary = dataset.fixtures.organization;
-  return {
-    url,
-    adminKey,
-    get apiKey() {
-      return store.keys()[primary];
-    },
-    get keys() {
-      return store.keys();
-    },
-    fixtures: { ...dataset.fixtures },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const done of [...waits]) done();
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
-    },
-    ...controls,
-    faucetSends: () => faucet.all(),
-    faucetSendCount: (address) => faucet.countFor(address),
-    requests: () => record.toArray().map((e) => ({ ...e, query: { ...e.query } })),
-    resetRequests: () => record.clear(),
-    secrets: () => [...store.secrets, adminKey],
-  };
+  return emulator;
 }
 
 /** Splits a request target into raw path and raw query (absolute-form targets are accepted). */
