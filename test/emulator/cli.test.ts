@@ -3,7 +3,7 @@ import type { ChildProcess } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { WELL_KNOWN_IDS, deriveAdminKey, deriveApiKey } from "../../src/emulator";
-import { parseCliArgs } from "../../src/emulator/cli";
+import { UsageError, parseCliArgs } from "../../src/emulator/cli";
 
 const root = path.resolve(__dirname, "../..");
 const cli = path.join(root, "dist/emulator/cli.js");
@@ -35,7 +35,7 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 const children: ChildProcess[] = [];
 afterAll(() => children.filter((c) => c.exitCode === null).forEach((c) => c.kill("SIGKILL")));
 
-/** Starts the command and waits until its stdout fits `ready`. */
+/** Starts the command, waits until its stdout fits `ready`, then fetches a node with the key it printed. */
 async function serve(args: string[], ready: RegExp) {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
@@ -48,101 +48,88 @@ async function serve(args: string[], ready: RegExp) {
     });
     child.on("exit", (code) => reject(new Error(`exited early with ${code}: ${out.stdout}`)));
   });
-  const stop = async () => {
-    const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    child.kill("SIGTERM");
-    return exit;
-  };
-  return { out, stop };
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const stop = () => (child.kill("SIGTERM"), exit);
+  const node = (url: string, key: string) =>
+    fetch(`${url}/v1/nodes/${WELL_KNOWN_IDS.beaconNode}/`, { headers: { Authorization: `Bearer ${key}` } });
+  return { out, stop, node };
 }
-
-const get = (url: string, key: string) => fetch(url, { headers: { Authorization: `Bearer ${key}` } });
 
 describe("blockchain-nodes-emulator command", () => {
   beforeAll(() => ensureBuilt(), 60_000);
 
-  test("--port 0 prints the URL, the key, the fixtures and an export line, serves, and stops on SIGTERM", async () => {
-    const { out, stop } = await serve(["--port", "0", "--seed", "3"], /^export .*$/m);
+  test("--port 0 prints the URL, the keys, the fixtures and an export line, serves, and stops on SIGTERM", async () => {
+    const { out, stop, node } = await serve(["--port", "0", "--seed", "3"], /^export .*$/m);
     const [, url, key] = /^export BLOCKCHAIN_API_URL=(\S+) BLOCKCHAIN_API_KEY=(\S+)$/m.exec(out.stdout)!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
-    expect(out.stdout).toContain(`listening on ${url}`);
     expect(key).toBe(deriveApiKey(3, WELL_KNOWN_IDS.organization));
-    for (const id of Object.values(WELL_KNOWN_IDS)) expect(out.stdout).toContain(id);
-    expect(out.stdout).toContain(`Admin key (for the /_emulator/ endpoints): ${deriveAdminKey(3)}`);
-    const res = await get(`${url}/v1/nodes/${WELL_KNOWN_IDS.beaconNode}/`, key);
-    expect(((await res.json()) as { id: string }).id).toBe(WELL_KNOWN_IDS.beaconNode);
+    for (const value of [url, deriveAdminKey(3), ...Object.values(WELL_KNOWN_IDS)]) {
+      expect(out.stdout).toContain(value);
+    }
+    expect((await node(url, key)).status).toBe(200);
     expect(await stop()).toBe(0);
   });
 
   test("--json prints one JSON object (URL, keys, admin key, well-known ids, env) on one line, serves, and stops on SIGTERM", async () => {
-    const { out, stop } = await serve(["--port", "0", "--seed", "5", "--json"], /\n/);
-    expect(out.stdout.endsWith("\n")).toBe(true);
-    expect(out.stdout.trimEnd().split("\n")).toHaveLength(1);
+    const { out, stop, node } = await serve(["--port", "0", "--seed", "5", "--json"], /\n/);
     const info = JSON.parse(out.stdout);
+    expect(out.stdout).toBe(`${JSON.stringify(info)}\n`);
     expect(Object.keys(info)).toEqual(["url", "seed", "apiKey", "keys", "adminKey", "ids", "env"]);
-    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
-    expect(info.seed).toBe(5);
-    expect(info.apiKey).toBe(deriveApiKey(5, WELL_KNOWN_IDS.organization));
+    expect(info).toMatchObject({ seed: 5, apiKey: deriveApiKey(5, WELL_KNOWN_IDS.organization) });
     expect(info.adminKey).toBe(deriveAdminKey(5));
-    expect(info.keys[WELL_KNOWN_IDS.organization]).toBe(info.apiKey);
     expect(Object.keys(info.keys).length).toBeGreaterThan(1);
     for (const [org, key] of Object.entries(info.keys)) expect(key).toBe(deriveApiKey(5, org));
     expect(info.ids).toMatchObject(WELL_KNOWN_IDS);
     expect(info.ids.faucetAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(info.env).toEqual({ BLOCKCHAIN_API_URL: info.url, BLOCKCHAIN_API_KEY: info.apiKey });
-    expect((await get(`${info.url}/v1/nodes/${info.ids.beaconNode}/`, info.apiKey)).status).toBe(200);
-    expect(out.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect((await node(info.url, info.apiKey)).status).toBe(200);
     expect(await stop()).toBe(0);
     expect(out.stderr).toBe("");
   });
 
-  test("--help prints usage, says what is printed on start, and exits 0", async () => {
-    for (const flag of ["--help", "-h"]) {
-      const r = await run([flag]);
-      expect([r.code, r.stderr]).toEqual([0, ""]);
-      expect(r.stdout).toContain("Usage: blockchain-nodes-emulator");
-      for (const text of [
-        /API key per organization/,
-        /admin key/,
-        /well-known ids/,
-        /export BLOCKCHAIN_API_URL=/,
-      ])
-        expect(r.stdout).toMatch(text);
-      for (const option of ["--json", "--version", "--help", "--faucet-chains", "--rate-limit"])
-        expect(r.stdout).toContain(`  ${option}`);
-    }
-  });
-
-  test("--version prints the package's version and exits 0, before any other check", async () => {
+  test("--help and --version print and exit 0 before any other check; a bad flag exits 2 with one line on stderr", async () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-    for (const args of [["--version"], ["--version", "--port", "0"]]) {
-      expect(await run(args)).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    const [help, short, ver, bad] = await Promise.all([
+      run(["--help"]),
+      run(["-h", "--port", "x"]),
+      run(["--version", "--port", "0"]),
+      run(["--port", "70000"]),
+    ]);
+    expect([help.code, help.stderr, short.stdout]).toEqual([0, "", help.stdout]);
+    for (const text of ["Usage: blockchain-nodes-emulator", "API key per organization", "well-known ids"]) {
+      expect(help.stdout).toContain(text);
     }
-    expect(parseCliArgs(["--help", "--version"])).toEqual({ action: "help" });
-    expect(parseCliArgs(["--version", "--json"])).toEqual({ action: "version" });
+    for (const flag of ["--json", "--version", "--help", "--faucet-chains", "--rate-limit", "--verbose"]) {
+      expect(help.stdout).toContain(`  ${flag}`);
+    }
+    expect(ver).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([
+      2,
+      "",
+      expect.stringMatching(/^[^\n]*--port[^\n]*\n/),
+    ]);
   });
 
   test.each([
-    ["--port abc", /--port/],
-    ["--port 70000", /--port/],
-    ["--rate-429 1.5", /--rate-429/],
-    ["--rate-limit 0", /--rate-limit must be an integer from 1/],
-    ["--bogus", /bogus/],
-    ["--nodes many", /--nodes must be an integer/],
-    ["--latency-ms 50-10", /--latency-ms/],
-    ["--malformed-rate 2", /--malformed-rate/],
-    ["--delay-faucet-ms -1", /--delay-faucet-ms/],
-    ["--delay-network-update-ms x", /--delay-network-update-ms/],
-    ["--request-log-capacity -3", /--request-log-capacity/],
-    ["--fault-path v1/", /--fault-path/],
-    ["--faucet-chains goerli,Sepolia", /--faucet-chains\S*: got "Sepolia"/],
-    ["--faucet-chains goerli,", /--faucet-chains\S*: got ""/],
-    ["--faucet-chains hoodi,hoodi", /--faucet-chains names hoodi twice/],
-  ])("%s: clear error, exit 2", async (args, message) => {
-    const r = await run(args.split(" "));
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stdout).toBe("");
+    ["--port abc", "--port"],
+    ["--port 70000", "--port"],
+    ["--rate-429 1.5", "--rate-429"],
+    ["--rate-limit 0", "--rate-limit"],
+    ["--bogus", "bogus"],
+    ["--nodes many", "--nodes"],
+    ["--latency-ms 50-10", "--latency-ms"],
+    ["--malformed-rate 2", "--malformed-rate"],
+    ["--delay-faucet-ms -1", "--delay-faucet-ms"],
+    ["--delay-network-update-ms x", "--delay-network-update-ms"],
+    ["--request-log-capacity -3", "--request-log-capacity"],
+    ["--fault-path v1/", "--fault-path"],
+    ["--fault-method P0ST", "--fault-method"],
+    ["--faucet-chains goerli,Sepolia", "Sepolia"],
+    ["--faucet-chains goerli,", "--faucet-chains"],
+    ["--faucet-chains hoodi,hoodi", "hoodi"],
+  ])("%s: a usage error naming %s", (args, token) => {
+    expect(() => parseCliArgs(args.split(" "))).toThrow(UsageError);
+    expect(() => parseCliArgs(args.split(" "))).toThrow(token);
   });
 
   test("flags map to emulator options", () => {
@@ -166,23 +153,22 @@ describe("blockchain-nodes-emulator command", () => {
       nodes: 10_000,
       networks: 100,
     };
-    expect(parseCliArgs(line.split(" "))).toEqual(
-      serveWith(
-        {
-          quiet: true,
-          ...sizes,
-          ...capacities,
-          faults: { ...faults, ...afterProcessing, match },
-          routeDelays: { faucetMs: 1500, networkUpdateMs: 250 },
-        },
-        "json",
-      ),
-    );
+    const routeDelays = { faucetMs: 1500, networkUpdateMs: 250 };
+    const all = {
+      quiet: true,
+      ...sizes,
+      ...capacities,
+      faults: { ...faults, ...afterProcessing, match },
+      routeDelays,
+    };
+    expect(parseCliArgs(line.split(" "))).toEqual(serveWith(all, "json"));
     expect(parseCliArgs(["--faucet-chains", "sepolia, hoodi,amoy"])).toEqual(
       serveWith({ quiet: true, faucetChains: ["sepolia", "hoodi", "amoy"] }),
     );
     expect(parseCliArgs(["--latency-ms", "25", "--verbose"])).toEqual(
       serveWith({ quiet: false, faults: { latencyMs: 25 } }),
     );
+    expect(parseCliArgs(["--help", "--version"])).toEqual({ action: "help" });
+    expect(parseCliArgs(["--version", "--json"])).toEqual({ action: "version" });
   });
 });
