@@ -4,10 +4,10 @@
  * shows what was proven), a no-op preview, an out-of-band change caught by refresh and restored by
  * up, destroy. Secrets are never printed.
  */
-import { LocalWorkspace, OutputMap } from "@pulumi/pulumi/automation";
+import type { OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "pulumi-blockchain-nodes/emulator";
 import quickstart from "../examples/quickstart";
-import { createEngineSandbox, provisionEngine, type EngineSandbox } from "./engine-sandbox";
+import { emulatorConfig, EngineRun, provisionEngine } from "./engine-sandbox";
 
 const steps: { step: string; seconds: number; result: string }[] = [];
 
@@ -36,21 +36,19 @@ async function main(): Promise<void> {
   const engineDir = provisionEngine();
   console.log(`engine: ${engineDir}`);
   const emulator = await startEmulator({ port: 0 });
-  let sandbox: EngineSandbox | undefined;
+  let run: EngineRun | undefined;
   try {
     console.log(`emulator: ${emulator.url} (organization ${emulator.fixtures.organization})`);
-    sandbox = await createEngineSandbox({ engineDir, name: "demo" });
-    const stack = await LocalWorkspace.createOrSelectStack(
-      { stackName: "demo", projectName: "quickstart", program: quickstart },
-      { pulumiCommand: sandbox.command, envVars: sandbox.envVars, workDir: sandbox.dir },
+    run = await EngineRun.start(undefined, "demo", engineDir);
+    const stack = await run.stack(
+      { stackName: "demo", projectName: "quickstart", program: quickstart, workDir: run.sandbox.dir },
+      {
+        ...emulatorConfig(emulator),
+        "quickstart:networkId": { value: emulator.fixtures.networkWithNodes },
+        "quickstart:networkName": { value: "demo-mainnet" },
+        "quickstart:faucetAddress": { value: emulator.fixtures.faucetAddress },
+      },
     );
-    await stack.setAllConfig({
-      "blockchain:apiUrl": { value: emulator.url },
-      "blockchain:apiKey": { value: emulator.apiKey, secret: true },
-      "quickstart:networkId": { value: emulator.fixtures.networkWithNodes },
-      "quickstart:networkName": { value: "demo-mainnet" },
-      "quickstart:faucetAddress": { value: emulator.fixtures.faucetAddress },
-    });
     const stream = { onOutput: (out: string) => process.stdout.write(out) };
     const networkId = emulator.fixtures.networkWithNodes;
 
@@ -97,7 +95,7 @@ async function main(): Promise<void> {
       console.log(`  ${s.step.split(":")[0].padEnd(8)} ${s.seconds.toFixed(1).padStart(6)} s  ${s.result}`);
   } finally {
     await emulator.close();
-    sandbox?.cleanup();
+    await run?.close();
   }
 }
 

@@ -1,32 +1,97 @@
 /**
- * Where the Pulumi engine runs for the demo, the soak, the upgrade baseline and the end-to-end
- * tests: a temp folder with a `file://` backend and `PULUMI_HOME`, a passphrase secrets provider,
- * no update check or plugin download. Nothing leaves the machine or touches the user's setup.
+ * The one engine runner of the e2e tests, the bad-day matrix, the bench, the demo, the soak and the
+ * upgrade baseline. It finds the cached Pulumi engine (`scripts/pulumi-engine.sh`), provisions a
+ * sandbox (a temp folder with a `file://` backend and `PULUMI_HOME`, a passphrase secrets provider,
+ * no update check or plugin download: nothing leaves the machine or touches the user's setup), runs
+ * `pulumi` there or gives the Automation API its options, samples the peak memory of a command's
+ * process tree from Linux's `/proc`, and kills a process tree without letting any of it escape.
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawn } from "child_process";
+import * as channels from "diagnostics_channel";
 import * as fs from "fs";
+import type * as http from "http";
+import * as net from "net";
 import * as os from "os";
 import * as path from "path";
-import { PulumiCommand } from "@pulumi/pulumi/automation";
-
+import {
+  CommandError,
+  LocalWorkspace,
+  PulumiCommand,
+  type InlineProgramArgs,
+  type LocalProgramArgs,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import type { RunningEmulator } from "../src/emulator";
+import { findSecrets } from "../test/helpers/audit";
 import { ROOT } from "./doc-blocks";
 
 export { ROOT };
 
-/** The engine's folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` provisions. */
+// ---------------------------------------------------------------------------------------------
+// The engine
+
+/** The engine version the project provisions: the `pkg/v3` that tools/pulumi-engine/cli/go.mod requires. */
+export const ENGINE_VERSION = /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/m.exec(
+  fs.readFileSync(path.join(ROOT, "tools", "pulumi-engine", "cli", "go.mod"), "utf8"),
+)![1];
+
+const hasEngine = (dir: string): boolean =>
+  fs.existsSync(path.join(dir, "pulumi")) && fs.existsSync(path.join(dir, "pulumi-language-nodejs"));
+
+/** The folder `scripts/pulumi-engine.sh` builds the engine into. */
+function cachedEngine(): string {
+  const cacheRoot =
+    process.env.PULUMI_BLOCKCHAIN_NODES_CACHE ??
+    path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-blockchain-nodes");
+  return path.join(cacheRoot, "engine", ENGINE_VERSION, "bin");
+}
+
+/** Where the engine is: PULUMI_ENGINE_DIR, else a `pulumi` on PATH, else the project's cache; or why not. */
+export function findEngine(): { dir: string } | { reason: string } {
+  const explicit = process.env.PULUMI_ENGINE_DIR;
+  if (explicit) {
+    return hasEngine(explicit)
+      ? { dir: explicit }
+      : { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
+  }
+  const fromPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && hasEngine(dir));
+  if (fromPath) return { dir: fromPath };
+  if (hasEngine(cachedEngine())) return { dir: cachedEngine() };
+  return {
+    reason:
+      "no Pulumi engine found (no PULUMI_ENGINE_DIR, no pulumi with pulumi-language-nodejs on PATH, no cached build): " +
+      "run `bash scripts/pulumi-engine.sh`",
+  };
+}
+
+/** The engine's folder for a script: PULUMI_ENGINE_DIR, else the cache, built by `scripts/pulumi-engine.sh` if need be. */
 export function provisionEngine(): string {
   if (process.env.PULUMI_ENGINE_DIR) return process.env.PULUMI_ENGINE_DIR;
+  if (hasEngine(cachedEngine())) return cachedEngine();
   const out = execFileSync("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return out.toString().trim().split("\n").pop()!;
 }
 
-/** The temp folder (a workspace may use it as its work dir), the engine's variables and command. */
+/** The engine's version line, e.g. `v3.274.1`. */
+export function engineVersion(engineDir: string): string {
+  return execFileSync(path.join(engineDir, "pulumi"), ["version"], {
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  })
+    .toString()
+    .trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox
+
+/** A sandbox: its temp folder (a workspace may use it as its work dir), the engine's variables and command. */
 export interface EngineSandbox {
   dir: string;
   backendDir: string;
   homeDir: string;
+  engineDir: string;
   envVars: Record<string, string>;
   command: PulumiCommand;
   cleanup(): void;
@@ -43,7 +108,7 @@ export function enginePath(engineDir: string, nodeModules?: string): string {
   return [engineDir, pulumiDir, process.env.PATH ?? ""].join(path.delimiter);
 }
 
-/** The engine's variables for a sandbox, PATH as {@link enginePath} makes it. */
+/** The engine's variables for a sandbox in `dir`, PATH as {@link enginePath} makes it. */
 export function engineEnvironment(engineDir: string, dir: string, passphrase: string, nodeModules?: string) {
   return {
     PATH: enginePath(engineDir, nodeModules),
@@ -74,9 +139,582 @@ export async function createEngineSandbox(opts: {
       ...opts.extraEnv,
     };
     const command = await PulumiCommand.get({ root: path.dirname(opts.engineDir), skipVersionCheck: true });
-    return { dir, backendDir, homeDir, envVars, command, cleanup };
+    return { dir, backendDir, homeDir, engineDir: opts.engineDir, envVars, command, cleanup };
   } catch (error) {
     cleanup();
     throw error;
   }
+}
+
+/**
+ * The variables of Python programs: the engine's Python (`pulumi-python`, with the `pulumi` SDK),
+ * and this checkout's generated SDK, `sdk/python`, installed into `dir` as pip installs it (the
+ * package and the metadata from which the SDK reads its version) and put on `PYTHONPATH`. pip
+ * itself would need `wheel`, which the engine's Python lacks, and builds in the source tree.
+ */
+export function pythonEnv(dir: string, engineDir: string): Record<string, string> {
+  const sdk = path.join(ROOT, "sdk", "python");
+  const version = /^\s*version = "([^"]+)"/m.exec(
+    fs.readFileSync(path.join(sdk, "pyproject.toml"), "utf8"),
+  )?.[1];
+  if (!version) throw new Error("sdk/python/pyproject.toml names no version");
+  const site = path.join(dir, "python-site");
+  fs.cpSync(path.join(sdk, "pulumi_blockchain"), path.join(site, "pulumi_blockchain"), { recursive: true });
+  const info = path.join(site, `pulumi_blockchain-${version}.dist-info`);
+  fs.mkdirSync(info, { recursive: true });
+  fs.writeFileSync(
+    path.join(info, "METADATA"),
+    `Metadata-Version: 2.1\nName: pulumi_blockchain\nVersion: ${version}\n`,
+  );
+  return {
+    PULUMI_PYTHON_CMD: path.join(engineDir, "pulumi-python"),
+    PYTHONPATH: site,
+    PYTHONDONTWRITEBYTECODE: "1",
+  };
+}
+
+/** A port on 127.0.0.1 where nothing listens (taken, then freed). */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Every file under a folder (the backend's `.pulumi/`: stacks, history, backups). */
+export function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes (Linux `/proc`)
+
+/** A process as `/proc` lists it. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  argv: string[];
+}
+
+/** Every live process in `/proc`, zombies left out. */
+export function listProcesses(): ProcessInfo[] {
+  const out: ProcessInfo[] = [];
+  for (const name of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (state === "Z") continue;
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").filter(Boolean);
+      out.push({ pid: Number(name), ppid: Number(ppid), argv });
+    } catch {
+      // the process ended while it was being read
+    }
+  }
+  return out;
+}
+
+/** The resident memory of a process, MB; undefined once it has ended. */
+export function residentMb(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    if (/^State:\s+Z/m.test(status)) return undefined;
+    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return kb ? Number(kb[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const signal = (pid: number, name: NodeJS.Signals): void => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+};
+
+/**
+ * SIGKILLs processes and every descendant they have, as a CI runner cancelling a job does. Each is
+ * stopped (SIGSTOP) as it is found, and the tree listed again until no new one shows: a stopped
+ * process starts no other, so none escapes (a provider forked between a listing and the kill
+ * would live on, its engine gone, before it ever got a call). Returns the processes signalled.
+ */
+export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
+  const tree = listProcesses().filter((p) => rootPids.includes(p.pid));
+  const seen = new Set(tree.map((p) => p.pid));
+  for (const p of tree) signal(p.pid, "SIGSTOP");
+  for (let found = tree.length > 0; found;) {
+    const children = listProcesses().filter((p) => seen.has(p.ppid) && !seen.has(p.pid));
+    for (const child of children) {
+      signal(child.pid, "SIGSTOP");
+      seen.add(child.pid);
+      tree.push(child);
+    }
+    found = children.length > 0;
+  }
+  for (const p of tree) signal(p.pid, "SIGKILL");
+  return tree;
+}
+
+/**
+ * The live processes started with `PULUMI_HOME=<homeDir>` in their environment: every process of
+ * an engine sandbox (the engine, its language hosts, its providers, whoever their parent is now).
+ */
+export function processesOfHome(homeDir: string): ProcessInfo[] {
+  const marker = `\0PULUMI_HOME=${homeDir}\0`;
+  return listProcesses().filter((p) => {
+    if (p.pid === process.pid) return false;
+    try {
+      return `\0${fs.readFileSync(`/proc/${p.pid}/environ`, "utf8")}`.includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** What a process of a run is: the program (the host's program, the YAML host) or a provider serving it. */
+export type Role = "program" | "provider";
+
+/**
+ * The role of a process by its command line: the program is the nodejs host's `node
+ * …/@pulumi/pulumi/cmd/run`, the YAML host (it runs the program), or Python running the host's
+ * `pulumi-language-python-exec`; a provider is the dynamic-provider host or the plugin.
+ */
+export function roleOf(argv: readonly string[]): Role | undefined {
+  const base = (a: string) => path.basename(a);
+  if (argv.some((a) => /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run([\\/]index\.js)?$/.test(a))) return "program";
+  if (argv.length > 0 && base(argv[0]) === "pulumi-language-yaml") return "program";
+  if (argv.some((a) => base(a) === "pulumi-language-python-exec")) return "program";
+  if (argv.some((a) => /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(a))) return "provider";
+  if (argv.some((a) => /pulumi-resource-blockchain(\.js)?$/.test(a))) return "provider";
+  return undefined;
+}
+
+/** A process of this package: a provider, or a TypeScript program (`…/cmd/run`); not Pulumi's own hosts. */
+export const ofPackage = (p: ProcessInfo & { role?: Role }): boolean =>
+  p.role === "provider" || p.argv.some((a) => /[\\/]cmd[\\/]run\b/.test(a));
+
+/**
+ * The peak RSS of each {@link Role} among the descendants of a process, sampled on demand; once
+ * seen, a process is followed until it ends, also when its parent is gone (an orphan of a kill).
+ */
+export class TreeSampler {
+  /** Peak MB by role (0: none seen), and the command line of the process that reached it. */
+  readonly peaks: Record<Role, { mb: number; argv: string[] }> = {
+    program: { mb: 0, argv: [] },
+    provider: { mb: 0, argv: [] },
+  };
+  private readonly followed = new Set<number>();
+
+  constructor(readonly root: number) {}
+
+  /** Samples once; returns the descendants and the processes followed that are alive now, with their roles. */
+  sample(): Array<ProcessInfo & { role?: Role }> {
+    const all = listProcesses();
+    for (let level = [this.root]; level.length > 0;) {
+      level = all.filter((p) => level.includes(p.ppid) && !this.followed.has(p.pid)).map((p) => p.pid);
+      level.forEach((pid) => this.followed.add(pid));
+    }
+    return all
+      .filter((p) => this.followed.has(p.pid))
+      .map((p) => {
+        // Read every time: before its exec, a child has its parent's command line.
+        const role = roleOf(p.argv);
+        const mb = role && residentMb(p.pid);
+        if (role && mb !== undefined && mb > this.peaks[role].mb) this.peaks[role] = { mb, argv: p.argv };
+        return { ...p, role };
+      });
+  }
+
+  /**
+   * Samples every 200 ms until `until` (`performance.now()` ms), or, `untilGone`, until no process
+   * `matches`; then SIGKILLs what is left (none left to the next run). Returns when the last
+   * process that `matches` was seen alive, and what was left.
+   */
+  async follow(matches: (p: ProcessInfo & { role?: Role }) => boolean, until: number, untilGone: boolean) {
+    let [end, alive] = [performance.now(), this.sample()];
+    while (performance.now() < until && (!untilGone || alive.some(matches))) {
+      if (alive.some(matches)) end = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      alive = this.sample();
+    }
+    killProcessTree(...alive.map((p) => p.pid));
+    return { end, alive };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running `pulumi`
+
+/** How one `pulumi` command ended. */
+export interface CommandRun {
+  args: string[];
+  /** Exit code; `null` when killed by a signal. */
+  code: number | null;
+  /** stdout and stderr, interleaved as they came; stdout alone. */
+  output: string;
+  stdout: string;
+  seconds: number;
+  /** Peak RSS, MB, of the program's process and of the providers serving it (0: none sampled). */
+  programMb: number;
+  providerMb: number;
+  /** Why it was killed, when a bound was passed. */
+  killed?: string;
+  /** When it was stopped ({@link RunOptions.stop}), `performance.now()` ms. */
+  stoppedAt?: number;
+  /** Its sampler, when sampled: to follow what is left after the command ended. */
+  sampler?: TreeSampler;
+}
+
+/** Options of {@link runPulumi}. */
+export interface RunOptions {
+  sandbox: Pick<EngineSandbox, "engineDir" | "envVars">;
+  cwd: string;
+  args: readonly string[];
+  /** Variables over the sandbox's. */
+  env?: Record<string, string>;
+  /** Its tree sampled every `everyMs`; the command and its tree SIGKILLed past `seconds` or `mb` (one process). */
+  bounds?: { seconds: number; mb: number; everyMs?: number };
+  /** Signals sent to `pulumi` alone, 1 s apart, once `when()` holds at a sample. */
+  stop?: { signals: readonly NodeJS.Signals[]; when: () => boolean };
+  /** Told of the command's pid when it starts (`running`), and when it has ended. */
+  track?: (pid: number, running: boolean) => void;
+  /** Told of what it prints, as it comes. */
+  onOutput?: (chunk: string) => void;
+}
+
+/** Runs `pulumi <args> --color=never` in `cwd` with the sandbox's variables; never rejects for an exit code. */
+export function runPulumi(o: RunOptions): Promise<CommandRun> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(o.sandbox.engineDir, "pulumi"), [...o.args, "--color=never"], {
+      cwd: o.cwd,
+      env: { ...process.env, ...o.sandbox.envVars, ...o.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    if (pid !== undefined) o.track?.(pid, true);
+    let [output, stdout] = ["", ""];
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      o.onOutput?.(chunk.toString());
+    };
+    child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), collect(chunk)));
+    child.stderr.on("data", collect);
+    const sampler = o.bounds && pid !== undefined ? new TreeSampler(pid) : undefined;
+    let killed: string | undefined;
+    let stoppedAt: number | undefined;
+    const timer =
+      sampler &&
+      setInterval(() => {
+        const alive = sampler.sample();
+        if (o.stop && stoppedAt === undefined && o.stop.when()) {
+          stoppedAt = performance.now();
+          o.stop.signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 1000));
+        }
+        const over = Object.values(sampler.peaks).find((p) => p.mb > o.bounds!.mb);
+        const why = over
+          ? `a process passed ${o.bounds!.mb} MB: ${over.argv.join(" ").slice(0, 160)}`
+          : performance.now() - started > o.bounds!.seconds * 1000
+            ? `still running after ${o.bounds!.seconds} s`
+            : undefined;
+        if (why && killed === undefined) {
+          killed = why;
+          killProcessTree(pid!, ...alive.map((p) => p.pid));
+        }
+      }, o.bounds?.everyMs ?? 200);
+    child.on("error", (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearInterval(timer);
+      if (pid !== undefined) o.track?.(pid, false);
+      const peak = (role: Role) => sampler?.peaks[role].mb ?? 0;
+      const seconds = (performance.now() - started) / 1000;
+      resolve({
+        args: [...o.args],
+        code,
+        output,
+        stdout,
+        seconds,
+        programMb: peak("program"),
+        providerMb: peak("provider"),
+        killed,
+        stoppedAt,
+        sampler,
+      });
+    });
+  });
+}
+
+/** The engine's Diagnostics section of an output ("" when it has none). */
+export function diagnostics(output: string): string {
+  const at = output.indexOf("Diagnostics:");
+  if (at < 0) return "";
+  const end = output.slice(at).search(/^(Outputs|Resources):/m);
+  return end < 0 ? output.slice(at) : output.slice(at, at + end);
+}
+
+/** Each error of the Diagnostics with its lines under it, to the end of its resource's section. */
+export function errorBlocks(output: string): string[] {
+  const blocks: string[] = [];
+  let open = false;
+  for (const line of diagnostics(output).split("\n")) {
+    const starts = /^\s*error: /.test(line);
+    if (starts) blocks.push(line.trim());
+    else if (open && line !== "" && !/^ {0,2}\S/.test(line)) blocks[blocks.length - 1] += `\n${line.trim()}`;
+    open = starts || (open && line !== "" && !/^ {0,2}\S/.test(line));
+  }
+  return blocks;
+}
+
+/** The engine's and hosts' lines that follow a failure without naming it. */
+const GENERIC =
+  /^error: ((preview|update) failed|Resource monitor has terminated, shutting down|an unhandled error occurred: waiting for RPCs.*)$/;
+/** A stack frame as Node.js prints it. */
+export const FRAME = /^\s+at .*\(.*:\d+:\d+\)/m;
+
+/** The first line of the message the user sees: the first error that names something, else how it ended. */
+export function firstLine(run: CommandRun): string {
+  if (run.killed) return `killed: ${run.killed}`;
+  const errors = errorBlocks(run.output).map((b) => b.split("\n")[0]);
+  return (
+    errors.find((l) => !GENERIC.test(l)) ?? errors[0] ?? (run.code === 0 ? "(succeeded)" : `exit ${run.code}`)
+  );
+}
+
+/** The requests as they reach a server of this process at `url` when each arrives (before its body is read); `end()` stops watching. */
+export function arrivals(url: string) {
+  const port = Number(new URL(url).port);
+  const seen: Array<{ at: number; request: http.IncomingMessage }> = [];
+  const onStart = (m: unknown) => {
+    const { request, server } = m as { request: http.IncomingMessage; server: http.Server };
+    const at = server.address();
+    if (typeof at === "object" && at?.port === port) seen.push({ at: performance.now(), request });
+  };
+  channels.subscribe("http.server.request.start", onStart);
+  return { seen, end: () => channels.unsubscribe("http.server.request.start", onStart) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A sandbox for a block of work, with the record of what the engine printed
+
+/** What a command printed and how it ended. */
+export interface CliResult {
+  code: number | null;
+  output: string;
+}
+
+/** A resource of a stack's state, as `pulumi stack export` prints it. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+type Config = Record<string, { value: string; secret?: boolean }>;
+
+/** The stack config that points the provider at an emulator with its primary key. */
+export function emulatorConfig(emulator: RunningEmulator): Config {
+  return {
+    "blockchain:apiUrl": { value: emulator.url },
+    "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+  };
+}
+
+/** An engine sandbox for a block of work: runs `pulumi` and the Automation API, records what they print. */
+export class EngineRun {
+  readonly transcript: Record<string, string> = {};
+  /** The stacks made by {@link stack}. */
+  readonly stacks: Stack[] = [];
+  /** The `pulumi` commands of {@link run} still running. */
+  private readonly running = new Set<number>();
+  private step = 0;
+
+  private constructor(
+    readonly sandbox: EngineSandbox,
+    readonly engineDir: string,
+  ) {}
+
+  /**
+   * A sandbox named `name` (no prompts; `BLOCKCHAIN_API_KEY`/`_URL` emptied so that programs read the
+   * stack's config only) with `extraEnv` on top, on the engine of `engineDir` (default: {@link findEngine}'s).
+   */
+  static async start(
+    extraEnv: (engineDir: string) => Record<string, string> = () => ({}),
+    name = "e2e",
+    engineDir?: string,
+  ): Promise<EngineRun> {
+    const found = engineDir ? { dir: engineDir } : findEngine();
+    if (!("dir" in found)) throw new Error(found.reason);
+    const sandbox = await createEngineSandbox({
+      engineDir: found.dir,
+      name,
+      extraEnv: {
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        BLOCKCHAIN_API_KEY: "",
+        BLOCKCHAIN_API_URL: "",
+        ...extraEnv(found.dir),
+      },
+    });
+    return new EngineRun(sandbox, found.dir);
+  }
+
+  /** The Automation API's options of a workspace in this sandbox. */
+  get workspaceOptions() {
+    return { pulumiCommand: this.sandbox.command, envVars: this.sandbox.envVars };
+  }
+
+  /** A stack of a program on disk or inline (`workDir` for its Pulumi.yaml), with `config` set. */
+  async stack(
+    args: LocalProgramArgs | (InlineProgramArgs & { workDir?: string }),
+    config: Config = {},
+  ): Promise<Stack> {
+    const stack =
+      "program" in args
+        ? await LocalWorkspace.createOrSelectStack(args, { ...this.workspaceOptions, workDir: args.workDir })
+        : await LocalWorkspace.createOrSelectStack(args, this.workspaceOptions);
+    this.stacks.push(stack);
+    await stack.setAllConfig(config);
+    return stack;
+  }
+
+  /**
+   * Removes the sandbox, and the stacks of projects outside it (their config files with them).
+   * Nothing is destroyed: the resources live in an emulator that goes away too.
+   */
+  async close(): Promise<void> {
+    for (const stack of this.stacks) {
+      if (stack.workspace.workDir.startsWith(this.sandbox.dir)) continue;
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+    }
+    const left = this.stopLeftovers();
+    this.sandbox.cleanup();
+    if (left.length > 0)
+      console.warn(
+        `${left.length} process(es) of the engine sandbox still ran at its close, killed:\n` +
+          left.map((p) => `  ${p.pid} (parent ${p.ppid}) ${p.argv.join(" ").slice(0, 160)}`).join("\n"),
+      );
+  }
+
+  /**
+   * SIGKILLs what this sandbox's engines left running: each `pulumi` of {@link run} still running
+   * (a command given up on), with its tree; then any other process with this sandbox's PULUMI_HOME
+   * (a provider whose engine was killed while it was starting, now a child of init). Returns them.
+   */
+  stopLeftovers(): ProcessInfo[] {
+    const killed = killProcessTree(...this.running);
+    this.running.clear();
+    if (!fs.existsSync("/proc/self/environ")) return killed;
+    return [...killed, ...killProcessTree(...processesOfHome(this.sandbox.homeDir).map((p) => p.pid))];
+  }
+
+  private label(label: string): string {
+    const key = `${++this.step}-${label}`;
+    this.transcript[key] = "";
+    return key;
+  }
+
+  /** Automation API options that record what the command prints. */
+  recorded(label: string) {
+    return this.recordTo(this.label(label));
+  }
+
+  private recordTo(key: string) {
+    return {
+      color: "never" as const,
+      onOutput: (out: string) => (this.transcript[key] += out),
+      onError: (err: string) => (this.transcript[key] += err),
+    };
+  }
+
+  /** Runs an Automation API command that must fail (a CommandError); returns what the engine printed. */
+  async failure(
+    label: string,
+    command: (options: ReturnType<EngineRun["recorded"]>) => Promise<unknown>,
+  ): Promise<string> {
+    const key = this.label(label);
+    const error = await command(this.recordTo(key)).then(
+      () => new Error(`${label}: succeeded where it must fail`),
+      (e: unknown) => e,
+    );
+    if (!(error instanceof CommandError)) throw error;
+    return this.transcript[key];
+  }
+
+  /** Runs `pulumi` in `cwd` (options of {@link runPulumi}), recorded under `label`; never rejects for an exit code. */
+  async run(
+    cwd: string,
+    args: readonly string[],
+    o: Partial<RunOptions> & { label?: string } = {},
+  ): Promise<CommandRun> {
+    const key = this.label(o.label ?? args.slice(0, 2).join(" "));
+    const track = (pid: number, running: boolean) =>
+      running ? this.running.add(pid) : this.running.delete(pid);
+    const onOutput = (chunk: string) => (this.transcript[key] += chunk);
+    return runPulumi({ ...o, sandbox: this.sandbox, cwd, args, track, onOutput });
+  }
+
+  /** Runs `pulumi` in `cwd` with `env` over the sandbox's; never rejects: the exit code is in the result. */
+  cli(cwd: string, args: string[], label?: string, env: Record<string, string> = {}): Promise<CliResult> {
+    return this.run(cwd, args, { label, env });
+  }
+
+  /** Runs `pulumi` in `cwd` and fails with what it printed unless it succeeds. */
+  async ok(cwd: string, args: string[], label?: string, env?: Record<string, string>): Promise<string> {
+    const result = await this.cli(cwd, args, label, env);
+    if (result.code !== 0)
+      throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.output}`);
+    return result.output;
+  }
+
+  /** A new stack of the project in `cwd` (CLI), talking to the emulator with its primary key. */
+  async initStack(cwd: string, stack: string, emulator: RunningEmulator): Promise<void> {
+    await this.ok(cwd, ["stack", "init", stack]);
+    await this.ok(cwd, ["config", "set", "blockchain:apiUrl", emulator.url]);
+    await this.ok(cwd, ["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);
+  }
+
+  /** The resources of the selected stack of the project in `cwd`. */
+  async state(cwd: string): Promise<StateResource[]> {
+    const exported = JSON.parse(await this.ok(cwd, ["stack", "export"]));
+    return (exported.deployment.resources ?? []) as StateResource[];
+  }
+
+  /**
+   * Fails unless the backend holds a stack checkpoint and the engine printed something, and no
+   * secret is in the backend's files, in `extraFiles`, or in anything the engine printed.
+   */
+  audit(secrets: readonly string[], extraFiles: readonly string[] = []): void {
+    const files = [...filesUnder(this.sandbox.backendDir), ...extraFiles.filter((f) => fs.existsSync(f))];
+    if (!files.some((f) => f.includes(`${path.sep}stacks${path.sep}`) && f.endsWith(".json")))
+      throw new Error(`audit: no stack checkpoint among the backend's files: ${files.join(", ")}`);
+    if (Object.values(this.transcript).join("").length === 0)
+      throw new Error("audit: the engine printed nothing");
+    const found = findSecrets(secrets, { files, texts: this.transcript });
+    if (found.length > 0) throw new Error(`audit: secrets found: ${JSON.stringify(found)}`);
+  }
+}
+
+/** The state's resource of a type and name. */
+export function resource(state: StateResource[], type: string, name: string): StateResource {
+  const found = state.find((r) => r.type === type && r.urn.endsWith(`::${type}::${name}`));
+  if (!found) throw new Error(`no ${type} ${name} in state: ${state.map((r) => r.urn).join(", ")}`);
+  return found;
+}
+
+/** The change kinds of a preview other than `same` (the kinds with a count above 0). */
+export function changes(summary: Record<string, number | undefined>): string[] {
+  return Object.keys(summary).filter((k) => k !== "same" && (summary[k] ?? 0) > 0);
 }

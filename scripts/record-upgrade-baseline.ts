@@ -11,15 +11,15 @@
  * `test/fixtures/upgrade/<version>/`, machine paths and URLs replaced by `__NAME__` placeholders,
  * with `baseline.json`. It writes nothing if any file still holds a machine path or a secret.
  */
-import { execFile, execFileSync } from "child_process";
+import { execFileSync } from "child_process";
 import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
-import { parseArgs, promisify } from "util";
+import { parseArgs } from "util";
 import { secretForms } from "../src/model";
-import { ROOT, engineEnvironment, provisionEngine } from "./engine-sandbox";
+import { ROOT, engineEnvironment, provisionEngine, runPulumi } from "./engine-sandbox";
 import { yamlNetworkProgram } from "./yaml-program";
 
 const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
@@ -225,21 +225,11 @@ function checkoutOf(target: string): { dir: string; cleanup: () => void } {
   return { dir, cleanup };
 }
 
-/** Runs `pulumi` in `cwd` (not blocking: the emulator answers from this process); fails with what it printed. */
-async function pulumi(
-  engine: string,
-  env: Record<string, string>,
-  cwd: string,
-  args: string[],
-): Promise<string> {
-  const options = { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 28 };
-  try {
-    return (await promisify(execFile)(path.join(engine, "pulumi"), [...args, "--color=never"], options))
-      .stdout;
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`pulumi ${args.join(" ")} failed: ${(error as Error).message}\n${stdout}${stderr}`);
-  }
+/** Runs `pulumi` in `cwd` (not blocking: the emulator answers from this process); its stdout, or fails with what it printed. */
+async function pulumi(engineDir: string, envVars: Record<string, string>, cwd: string, args: string[]) {
+  const run = await runPulumi({ sandbox: { engineDir, envVars }, cwd, args });
+  if (run.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${run.code}):\n${run.output}`);
+  return run.stdout;
 }
 
 /** Replaces every value by its placeholder, longest value first. */

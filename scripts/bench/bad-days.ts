@@ -1,20 +1,18 @@
 /**
- * `npm run bench -- --only bad-days`: the README's programs (`BENCH_BAD_DAYS=all`: every program
- * the README, docs/ and examples/ show) through every bad day of `scripts/bad-days.ts` under the
- * real engine, at maxRetries 2: one row per run with its seconds and the peak RSS of its program
- * process, against the same program's `up` on a healthy service, and the table of the first line
- * each run shows the user. The target of each run is the e2e test's (test/e2e/bad-days.test.ts):
- * within the bounds, its cause named.
+ * `npm run bench -- --only bad-days`: the README's programs (`BENCH_BAD_DAYS=all`: every program the
+ * README, docs/ and examples/ show) through every bad day of `scripts/bad-days.ts` under the real
+ * engine, at maxRetries 2: one row per run with its seconds and the peak RSS of its program process,
+ * against the same program's `up` on a healthy service, and the table of the first line each run shows.
  */
-import { createEngineSandbox, provisionEngine } from "../engine-sandbox";
+import { provisionEngine, EngineRun } from "../engine-sandbox";
 import {
   BAD_DAYS,
   BadDayMatrix,
+  judge,
   README_PROGRAMS,
   RSS_BOUND_MB,
   SECONDS_BOUND,
   resultsTable,
-  verdictText,
   type CellResult,
 } from "../bad-days";
 import { x } from "./common";
@@ -25,27 +23,23 @@ const SECTION = "bad days (real engine, maxRetries 2)";
 const figures = (r: CellResult) => `${r.run.seconds.toFixed(1)} s, ${r.run.programMb.toFixed(0)} MB`;
 
 export async function runBadDays(log: (line: string) => void): Promise<Row[]> {
-  const engineDir = provisionEngine();
-  const sandbox = await createEngineSandbox({
-    engineDir,
-    name: "bench-bad-days",
-    extraEnv: { PULUMI_SKIP_CONFIRMATIONS: "true", BLOCKCHAIN_API_KEY: "", BLOCKCHAIN_API_URL: "" },
-  });
-  const matrix = new BadDayMatrix({
-    sandbox,
-    engineDir,
-    programs: process.env.BENCH_BAD_DAYS === "all" ? undefined : README_PROGRAMS,
+  const run = await EngineRun.start(undefined, "bench-bad-days", provisionEngine());
+  const matrix = new BadDayMatrix(
+    run,
+    process.env.BENCH_BAD_DAYS === "all" ? undefined : README_PROGRAMS,
     log,
-  });
+  );
   try {
     await matrix.prepare();
     for (const day of BAD_DAYS) await matrix.runDay(day);
   } finally {
     matrix.close();
-    sandbox.cleanup();
+    await run.close();
   }
   log(`the first line each run shows:\n\n${resultsTable(matrix.results)}\n`);
-  const healthy = new Map(matrix.results.filter((r) => r.day === "healthy").map((r) => [r.program, r]));
+  const healthy = new Map(
+    matrix.results.filter((r) => r.day === "healthy" && r.verb === "up").map((r) => [r.program, r]),
+  );
   return matrix.results.map((r): Row => {
     const base = healthy.get(r.program)!;
     const row = {
@@ -54,13 +48,14 @@ export async function runBadDays(log: (line: string) => void): Promise<Row[]> {
       value: figures(r),
     };
     if (r.day === "healthy") return { ...row, baseline: "", ratio: "", target: "" };
+    const problems = judge(r);
     return {
       ...row,
       baseline: `healthy up: ${figures(base)}`,
       ratio: x(r.run.seconds / base.run.seconds),
       target: `<= ${SECONDS_BOUND} s, <= ${RSS_BOUND_MB} MB, its cause named`,
-      met: r.problems.length === 0,
-      ...(r.problems.length > 0 ? { figure: `${row.figure}: ${verdictText(r)}` } : {}),
+      met: problems.length === 0,
+      ...(problems.length > 0 ? { figure: `${row.figure}: ${problems.join("; ")}` } : {}),
     };
   });
 }

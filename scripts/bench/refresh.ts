@@ -6,26 +6,13 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { createEngineSandbox } from "../engine-sandbox";
+import { EngineRun, provisionEngine } from "../engine-sandbox";
 import { ROOT, ms, startEmulatorProcess, timed, x } from "./common";
 import type { Row } from "./common";
 
 const NETWORKS = 100;
 const LATENCY_MS = 50;
-
-/** The engine's folder: PULUMI_ENGINE_DIR, else what `scripts/pulumi-engine.sh` prints. */
-function engineDir(): string {
-  if (process.env.PULUMI_ENGINE_DIR) return process.env.PULUMI_ENGINE_DIR;
-  return execFileSync("bash", [path.join(ROOT, "scripts", "pulumi-engine.sh")], {
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .toString()
-    .trim()
-    .split("\n")
-    .pop()!;
-}
 
 /** The engine's default `--parallel`, read from its own help text. */
 function defaultParallel(dir: string): number {
@@ -52,13 +39,9 @@ function project(name: string, ids: string[]): string {
 }
 
 export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
-  const dir = engineDir();
+  const dir = provisionEngine();
   const parallel = defaultParallel(dir);
-  const sandbox = await createEngineSandbox({
-    engineDir: dir,
-    name: "bench",
-    extraEnv: { PULUMI_SKIP_CONFIRMATIONS: "true", BLOCKCHAIN_API_KEY: "", BLOCKCHAIN_API_URL: "" },
-  });
+  const run = await EngineRun.start(undefined, "bench", dir);
   const emulator = await startEmulatorProcess({
     seed: 1,
     networks: NETWORKS,
@@ -66,14 +49,13 @@ export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
   });
   try {
     const stack = async (name: string, ids: string[]): Promise<Stack> => {
-      const s = await LocalWorkspace.createOrSelectStack(
+      const s = await run.stack(
         { stackName: "bench", workDir: project(name, ids) },
-        { pulumiCommand: sandbox.command, envVars: sandbox.envVars },
+        {
+          "blockchain:apiUrl": { value: emulator.url },
+          "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+        },
       );
-      await s.setAllConfig({
-        "blockchain:apiUrl": { value: emulator.url },
-        "blockchain:apiKey": { value: emulator.apiKey, secret: true },
-      });
       const up = await s.up();
       if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
       return s;
@@ -117,6 +99,6 @@ export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
     return rows;
   } finally {
     await emulator.close();
-    sandbox.cleanup();
+    await run.close();
   }
 }

@@ -6,8 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine, filesUnder } from "../helpers/engine";
-import { emulatorConfig, EngineRun } from "../helpers/engine-run";
+import { describeWithEngine, filesUnder, emulatorConfig, EngineRun } from "../helpers/engine";
 import { diagnostics, programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;

@@ -21,8 +21,11 @@ import {
   killProcessTree,
   listProcesses,
   ProcessInfo,
+  changes,
+  emulatorConfig,
+  EngineRun,
+  type StateResource,
 } from "../helpers/engine";
-import { changes, emulatorConfig, EngineRun, type StateResource } from "../helpers/engine-run";
 import { programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;

@@ -12,9 +12,15 @@ import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
-import { describeWithEngine, goOnPath } from "../helpers/engine";
-import { changes, emulatorConfig, EngineRun, resource } from "../helpers/engine-run";
-import { pythonEnv } from "../../scripts/bad-days";
+import {
+  describeWithEngine,
+  goOnPath,
+  changes,
+  emulatorConfig,
+  EngineRun,
+  resource,
+  pythonEnv,
+} from "../helpers/engine";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 import { docBlock } from "../helpers/readme";
 

@@ -20,8 +20,16 @@ import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { listAll, withEmulator } from "../helpers/emulator";
-import { describeWithEngine, findEngine, goOnPath } from "../helpers/engine";
-import { changes, emulatorConfig, expectPluginListed, EngineRun, resource } from "../helpers/engine-run";
+import {
+  describeWithEngine,
+  findEngine,
+  goOnPath,
+  changes,
+  emulatorConfig,
+  expectPluginListed,
+  EngineRun,
+  resource,
+} from "../helpers/engine";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 import { docBlock } from "../helpers/readme";
 

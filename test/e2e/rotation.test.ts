@@ -13,8 +13,7 @@ import { secretValues } from "../../src/model";
 import type { WireNode } from "../../src/model";
 import type { StartInfo } from "../../src/emulator/cli";
 import { findSecrets } from "../helpers/audit";
-import { describeWithEngine, filesUnder } from "../helpers/engine";
-import { EngineRun } from "../helpers/engine-run";
+import { describeWithEngine, filesUnder, EngineRun } from "../helpers/engine";
 import { programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 300_000;

@@ -8,8 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { Baseline, BaselineStack } from "../../scripts/record-upgrade-baseline";
 import { withEmulator } from "../helpers/emulator";
-import { describeWithEngine } from "../helpers/engine";
-import { EngineRun, StateResource } from "../helpers/engine-run";
+import { describeWithEngine, EngineRun, StateResource } from "../helpers/engine";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const BASELINES = path.join(ROOT, "test", "fixtures", "upgrade");

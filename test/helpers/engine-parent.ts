@@ -6,7 +6,6 @@
  * its standard input ends, standard error becomes a broken pipe, the engine's address refuses
  * connections. SIGUSR1 makes the stand-in close only its engine server.
  */
-import * as fs from "fs";
 import { PluginClient } from "./plugin-client";
 
 /** The stand-in engine, run by `node -e` with the provider's command line (JSON) as its argument. */
@@ -70,14 +69,5 @@ export async function underStandInEngine(
   };
 }
 
-/** The resident memory of a process, MB (Linux `/proc`); undefined once it has ended. */
-export function residentMb(pid: number): number | undefined {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    if (/^State:\s+Z/m.test(status)) return undefined;
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return kb ? Number(kb[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The resident memory of a process, MB: the engine runner's one `/proc` reader. */
+export { residentMb } from "../../scripts/engine-sandbox";
