@@ -1,9 +1,14 @@
 /**
  * The plugin (bin/) served to YAML and Python programs through their Pulumi.yaml `plugins:` path
- * entry: examples/yaml-quickstart's lifecycle and `pulumi import` of a network; Python programs on
- * sdk/python: examples/python-quickstart, examples/python-app (a StackReference to it) and the docs'
- * Python programs, on a network whose first node shows this key no endpoint and on an empty one. The docs' Go programs are compiled
- * against sdk/go (the engine here has no Go language host). Each engine step audited.
+ * entry. YAML: examples/yaml-quickstart's lifecycle, `pulumi import` of a network, `verify` on
+ * getNode (a node on another chain fails the run, no trace) and on getNodes (`minVerified`: the
+ * nodes that pass, the one left out in one warning). Python on sdk/python: examples/python-quickstart,
+ * examples/python-app (a StackReference to it), the docs' Python programs on a network whose first
+ * node shows this key no endpoint and on an empty one (the README's fails before it changes
+ * anything), `verify` as a dict and as the SDK's class (a stalled head fails the run) and
+ * `min_verified` beyond the nodes, in Python's spelling (the plugin reads the program's Pulumi.yaml).
+ * The docs' Go programs are compiled against sdk/go (the engine here has no Go language host).
+ * Each engine step audited.
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
@@ -11,6 +16,7 @@ import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
+import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { listAll, withEmulator } from "../helpers/emulator";
 import {
   describeWithEngine,
@@ -33,12 +39,15 @@ const PYTHON_HOST = ["pulumi-language-python", "pulumi-language-python-exec", "p
 const GO_MODULE = "github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes/sdk/go";
 /** The network id the docs' programs name, replaced by the emulator's where they run. */
 const PLACEHOLDER = "NW-123-456-7";
+/** No JavaScript or Python stack trace, no engine panic. */
+const TRACE = /Traceback|IndexError|File "|\n\s+at \S+ \(|goroutine \d+|panic:/;
 
 const exec = promisify(execFile);
 
 /**
  * The docs' Python programs that pick a node: their block (the one with `marker`), the filters they
- * list with, their outputs (`nodeCount`, `firstNodeId` readable; `endpoint`, the node's HTTPS endpoint, secret).
+ * list with, their outputs (`nodeCount`, `firstNodeId` readable; `endpoint`, the node's HTTPS
+ * endpoint, secret); `guardFirst`: the program fails before it changes anything.
  */
 const PYTHON_SNIPPETS = [
   {
@@ -48,6 +57,7 @@ const PYTHON_SNIPPETS = [
     query: "order_by=name",
     endpoint: "firstNodeHttpsEndpoint",
     exports: ["firstNodeHttpsEndpoint"],
+    guardFirst: true,
   },
   {
     name: "docs-other-languages",
@@ -56,6 +66,7 @@ const PYTHON_SNIPPETS = [
     query: "order_by=name",
     endpoint: "firstNodeHttpsEndpoint",
     exports: ["nodeCount", "firstNodeId", "firstNodeHttpsEndpoint"],
+    guardFirst: false,
   },
   {
     name: "docs-index",
@@ -64,6 +75,7 @@ const PYTHON_SNIPPETS = [
     query: "status=running&order_by=name",
     endpoint: "rpcUrl",
     exports: ["nodeCount", "firstNodeId", "rpcUrl"],
+    guardFirst: false,
   },
 ];
 
@@ -86,205 +98,289 @@ function diagnosticLines(output: string): string[] {
     .filter(Boolean);
 }
 
-describeWithEngine(YAML_HOST)("examples/yaml-quickstart on the plugin (Pulumi.yaml path entry)", () => {
-  const workDir = path.join(ROOT, "examples", "yaml-quickstart");
-  const stackName = `e2e${process.pid}`;
-  const declared = "e2e-yaml-quickstart";
-  let run: EngineRun;
-  let stack: Stack;
-
-  const audit = () => run.audit(emulator().secrets(), [path.join(workDir, `Pulumi.${stackName}.yaml`)]);
-  const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
-
-  afterAll(() => run?.close(), STEP_TIMEOUT);
+/**
+ * A block of tests on one engine sandbox (`extraEnv` on top) and emulator: `project(name, runtime,
+ * files)` writes a project on this checkout's plugin and gives its stack `docs`; `rehearse(node,
+ * behaviour, step)` runs `step` with the node's endpoint so and resets it after; `audit()` checks
+ * every step so far, and the stacks' config files, for secrets.
+ */
+function pluginBlock(extraEnv?: (dir: string, engineDir: string) => Record<string, string>) {
   const emulator = withEmulator();
+  const state = { run: undefined as EngineRun | undefined, dir: "", configFiles: [] as string[] };
   beforeAll(async () => {
-    // The example finds the plugin of this checkout through its Pulumi.yaml.
-    const project = fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8");
-    const entry = /^plugins:\n\s+providers:\n\s+- name: blockchain\n\s+path: (\S+)$/m.exec(project);
-    expect(path.resolve(workDir, entry![1])).toBe(PLUGIN_DIR);
-    expect(fs.existsSync(path.join(PLUGIN_DIR, "pulumi-resource-blockchain"))).toBe(true);
+    state.dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-languages-"));
+    state.run = await EngineRun.start((engineDir) => extraEnv?.(state.dir, engineDir) ?? {});
+  }, STEP_TIMEOUT);
+  afterAll(async () => {
+    await state.run?.close();
+    fs.rmSync(state.dir, { recursive: true, force: true });
+  }, STEP_TIMEOUT);
+  const run = () => state.run!;
 
-    run = await EngineRun.start();
-    stack = await run.stack(
-      { stackName, workDir },
-      {
-        ...emulatorConfig(emulator()),
-        "yaml-quickstart:networkId": { value: emulator().fixtures.networkWithNodes },
-        "yaml-quickstart:networkName": { value: declared },
+  async function project(name: string, runtime: string, files: Record<string, string>): Promise<Stack> {
+    const dir = path.join(run().sandbox.dir, name);
+    fs.mkdirSync(dir);
+    const header = `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
+    for (const [file, text] of Object.entries({
+      ...files,
+      "Pulumi.yaml": header + (files["Pulumi.yaml"] ?? ""),
+    }))
+      fs.writeFileSync(path.join(dir, file), text);
+    state.configFiles.push(path.join(dir, "Pulumi.docs.yaml"));
+    return run().stack({ stackName: "docs", workDir: dir }, emulatorConfig(emulator()));
+  }
+
+  async function rehearse<T>(
+    node: string,
+    behaviour: Partial<NodeEndpointBehaviour>,
+    step: () => Promise<T>,
+  ): Promise<T> {
+    const before = emulator().admin.nodeEndpoint(node)!;
+    expect(before).toMatchObject({ chainId: null, stalledSeconds: null });
+    expect(emulator().admin.setNodeEndpoint(node, behaviour)).toBeDefined();
+    try {
+      return await step();
+    } finally {
+      emulator().admin.setNodeEndpoint(node, { ...before, stalledSeconds: null });
+    }
+  }
+
+  const audit = () => run().audit(emulator().secrets(), state.configFiles);
+  return { emulator, run, project, rehearse, audit, configFiles: state.configFiles };
+}
+
+/** `verified` of a healthy node, exported: its chain id 1 and a head age within 120 s, readable. */
+function expectVerified(up: { outputs: Record<string, { value: unknown; secret: boolean }> }, prefix = "") {
+  const key = (name: string) => (prefix ? `${prefix}${name[0].toUpperCase()}${name.slice(1)}` : name);
+  expect(up.outputs[key("chainId")]).toEqual({ value: "1", secret: false });
+  expect(up.outputs[key("headAgeSeconds")]).toEqual({ value: expect.any(Number), secret: false });
+  expect(up.outputs[key("headAgeSeconds")].value).toBeLessThanOrEqual(120);
+  expect(up.outputs[key("headAgeSeconds")].value).toBeGreaterThanOrEqual(0);
+}
+
+describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path entry)", () => {
+  const block = pluginBlock();
+  const { emulator } = block;
+  const run = () => block.run();
+
+  describe("examples/yaml-quickstart", () => {
+    const workDir = path.join(ROOT, "examples", "yaml-quickstart");
+    const stackName = `e2e${process.pid}`;
+    const declared = "e2e-yaml-quickstart";
+    let stack: Stack;
+    const network = () => emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!;
+
+    beforeAll(async () => {
+      // The example finds the plugin of this checkout through its Pulumi.yaml.
+      const project = fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8");
+      const entry = /^plugins:\n\s+providers:\n\s+- name: blockchain\n\s+path: (\S+)$/m.exec(project);
+      expect(path.resolve(workDir, entry![1])).toBe(PLUGIN_DIR);
+      expect(fs.existsSync(path.join(PLUGIN_DIR, "pulumi-resource-blockchain"))).toBe(true);
+      block.configFiles.push(path.join(workDir, `Pulumi.${stackName}.yaml`));
+      stack = await run().stack(
+        { stackName, workDir },
+        {
+          ...emulatorConfig(emulator()),
+          "yaml-quickstart:networkId": { value: emulator().fixtures.networkWithNodes },
+          "yaml-quickstart:networkName": { value: declared },
+        },
+      );
+    }, STEP_TIMEOUT);
+
+    test(
+      "up adopts and names the network; node metadata is readable, the endpoint and key are secret; a preview right after expects no changes",
+      async () => {
+        expectQuickstartUp(await stack.up(run().recorded("up")), emulator(), declared);
+        const preview = await stack.preview({
+          expectNoChanges: true,
+          diff: true,
+          ...run().recorded("preview"),
+        });
+        expect(changes(preview.changeSummary)).toEqual([]);
+        block.audit();
       },
+      STEP_TIMEOUT,
     );
-  }, STEP_TIMEOUT);
+
+    test(
+      "a rename through the service API: refresh puts the console's name in state, up restores the declared one",
+      async () => {
+        await expectRenameRestored(run(), stack, emulator(), declared);
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "destroy empties the stack and leaves the retained network in place",
+      async () => {
+        const destroyed = await stack.destroy(run().recorded("destroy"));
+        expect(destroyed.summary.result).toBe("succeeded");
+        expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
+        expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
+        expect(network().name).toBe(declared);
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  describe("pulumi import of a Network", () => {
+    let projectDir: string;
+    let generated: string;
+    const header = () =>
+      `name: e2e-import\nruntime: yaml\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
+
+    beforeAll(async () => {
+      projectDir = path.join(run().sandbox.dir, "import-project");
+      fs.mkdirSync(projectDir);
+      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header());
+      block.configFiles.push(path.join(projectDir, "Pulumi.e2e-import.yaml"));
+      await run().initStack(projectDir, "e2e-import", emulator());
+    }, STEP_TIMEOUT);
+
+    test(
+      "import --protect=false adopts the network unprotected and the YAML host writes its program",
+      async () => {
+        const id = emulator().fixtures.emptyNetwork;
+        const out = path.join(projectDir, "imported.yaml");
+        const output = await run().ok(projectDir, [
+          "import",
+          "blockchain:index:Network",
+          "adopted",
+          id,
+          "--yes",
+          "--protect=false",
+          "--out",
+          out,
+        ]);
+        expect(output).toMatch(/^\s*= .*\badopted\b.*\bimported\b/m);
+
+        const network = resource(await run().state(projectDir), "blockchain:index:Network", "adopted");
+        expect(network.id).toBe(id);
+        expect(network.protect ?? false).toBe(false);
+        expect(network.inputs).toEqual({ networkId: id });
+        expect(network.outputs?.name).toBe(emulator().admin.getNetwork(id)!.name);
+
+        generated = fs.readFileSync(out, "utf8");
+        expect(generated).toMatch(/^resources:\n {2}adopted:\n {4}type: blockchain(:index)?:Network\n/);
+        expect(generated).toContain(`networkId: ${id}`);
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      "the generated program previews with no changes; declaring another name would be an update",
+      async () => {
+        const id = emulator().fixtures.emptyNetwork;
+        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
+        const same = await run().cli(
+          projectDir,
+          ["preview", "--expect-no-changes", "--diff"],
+          "preview imported",
+        );
+        expect(same.code).toBe(0);
+        expect(same.output).toMatch(/2 unchanged/);
+
+        // --expect-no-changes has teeth: the same program with another name fails it.
+        const renamed = generated.replace(`networkId: ${id}`, `networkId: ${id}\n      name: e2e-other-name`);
+        expect(renamed).not.toBe(generated);
+        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + renamed);
+        const changed = await run().cli(
+          projectDir,
+          ["preview", "--expect-no-changes", "--diff"],
+          "preview renamed",
+        );
+        expect(changed.code).not.toBe(0);
+        expect(changed.output).toMatch(/~ name\s*: "[^"]+" => "e2e-other-name"/);
+        expect(emulator().admin.getNetwork(id)!.name).not.toBe("e2e-other-name");
+
+        // Unprotected: destroy forgets it and leaves it in the service (no forceDestroy).
+        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
+        await run().ok(projectDir, ["destroy", "--yes"], "destroy imported");
+        expect(emulator().admin.getNetwork(id)).toBeDefined();
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
+  });
 
   test(
-    "up adopts and names the network; node metadata is readable, the endpoint and key are secret",
+    "verify: getNode's verify: {} exports the chain id 1 and a fresh head age; getNodes with minVerified 3, a node stalled, exports the three that pass and names it in one warning; a node on another chain fails getNode, no trace",
     async () => {
-      expectQuickstartUp(await stack.up(run.recorded("up")), emulator(), declared);
-      audit();
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "preview right after up expects no changes",
-    async () => {
-      const preview = await stack.preview({ expectNoChanges: true, diff: true, ...run.recorded("preview") });
-      expect(changes(preview.changeSummary)).toEqual([]);
-      audit();
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "a rename through the service API: refresh puts the console's name in state, up restores the declared one",
-    async () => {
-      await expectRenameRestored(run, stack, emulator(), declared);
-      audit();
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "destroy empties the stack and leaves the retained network in place",
-    async () => {
-      const destroyed = await stack.destroy(run.recorded("destroy"));
-      expect(destroyed.summary.result).toBe("succeeded");
-      expect(destroyed.summary.resourceChanges).toMatchObject({ delete: 2 });
-      expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
-      expect(network().name).toBe(declared);
-      audit();
-    },
-    STEP_TIMEOUT,
-  );
-});
-
-describeWithEngine(YAML_HOST)("pulumi import of a Network into a YAML project", () => {
-  const stackName = "e2e-import";
-  let run: EngineRun;
-  let projectDir: string;
-  let generated: string;
-  const header = () =>
-    `name: e2e-import\nruntime: yaml\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
-  const audit = () => run.audit(emulator().secrets(), [path.join(projectDir, `Pulumi.${stackName}.yaml`)]);
-
-  afterAll(() => run?.close(), STEP_TIMEOUT);
-  const emulator = withEmulator();
-
-  beforeAll(async () => {
-    run = await EngineRun.start();
-    projectDir = path.join(run.sandbox.dir, "import-project");
-    fs.mkdirSync(projectDir);
-    fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header());
-    await run.initStack(projectDir, stackName, emulator());
-  }, STEP_TIMEOUT);
-
-  test(
-    "import --protect=false adopts the network unprotected and the YAML host writes its program",
-    async () => {
-      const id = emulator().fixtures.emptyNetwork;
-      const out = path.join(projectDir, "imported.yaml");
-      const output = await run.ok(projectDir, [
-        "import",
-        "blockchain:index:Network",
-        "adopted",
-        id,
-        "--yes",
-        "--protect=false",
-        "--out",
-        out,
+      const [stalled, checked] = ["ND-100-000-001", "ND-100-000-002"];
+      const network = emulator().admin.getNode(checked)!.network;
+      expect(emulator().admin.getNetwork(network)!.configuration.network).toBe("ethereum-mainnet");
+      const stack = await block.project("verify-yaml", "yaml", {
+        "Pulumi.yaml": [
+          "variables:",
+          "  node:",
+          "    fn::invoke:",
+          "      function: blockchain:index:getNode",
+          "      arguments:",
+          `        id: ${checked}`,
+          "        verify: {}",
+          "  set:",
+          "    fn::invoke:",
+          "      function: blockchain:index:getNodes",
+          "      arguments:",
+          `        network: ${network}`,
+          "        verify:",
+          "          minVerified: 3",
+          "outputs:",
+          "  chainId: ${node.verified.chainId}",
+          "  headAgeSeconds: ${node.verified.headAgeSeconds}",
+          "  first: ${set.nodes[0].id}",
+          "  second: ${set.nodes[1].id}",
+          "  third: ${set.nodes[2].id}",
+          "",
+        ].join("\n"),
+      });
+      const up = await block.rehearse(stalled, { stalledSeconds: 900 }, () =>
+        stack.up(run().recorded("yaml up, a node stalled")),
+      );
+      expectVerified(up);
+      const ids = ["first", "second", "third"].map((k) => up.outputs[k].value as string);
+      expect(ids).not.toContain(stalled);
+      expect(new Set(ids).size).toBe(3);
+      // One warning: the engine prints it as it comes, then once more under Diagnostics.
+      expect(up.stdout).toMatch(/created \(\d+s\) 1 warning\n/);
+      const warnings = diagnosticLines(up.stdout).filter((l) => l.startsWith("warning: getNodes:"));
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(`\\b3 of 4\\b.*\\bminVerified 3\\b.*${stalled}\\b.*\\b9\\d\\d s\\b`),
+        ),
       ]);
-      expect(output).toMatch(/= +blockchain:index:Network +adopted +imported/);
 
-      const network = resource(await run.state(projectDir), "blockchain:index:Network", "adopted");
-      expect(network.id).toBe(id);
-      expect(network.protect ?? false).toBe(false);
-      expect(network.inputs).toEqual({ networkId: id });
-      expect(network.outputs?.name).toBe(emulator().admin.getNetwork(id)!.name);
-
-      generated = fs.readFileSync(out, "utf8");
-      expect(generated).toMatch(/^resources:\n {2}adopted:\n {4}type: blockchain(:index)?:Network\n/);
-      expect(generated).toContain(`networkId: ${id}`);
-      audit();
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "the generated program previews with no changes; declaring another name would be an update",
-    async () => {
-      const id = emulator().fixtures.emptyNetwork;
-      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
-      const same = await run.cli(
-        projectDir,
-        ["preview", "--expect-no-changes", "--diff"],
-        "preview imported",
+      const output = await block.rehearse(checked, { chainId: "5" }, () =>
+        run().failure("yaml up, a node on another chain", (o) => stack.up(o)),
       );
-      expect(same.code).toBe(0);
-      expect(same.output).toMatch(/2 unchanged/);
-
-      // --expect-no-changes has teeth: the same program with another name fails it.
-      const renamed = generated.replace(`networkId: ${id}`, `networkId: ${id}\n      name: e2e-other-name`);
-      expect(renamed).not.toBe(generated);
-      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + renamed);
-      const changed = await run.cli(
-        projectDir,
-        ["preview", "--expect-no-changes", "--diff"],
-        "preview renamed",
-      );
-      expect(changed.code).not.toBe(0);
-      expect(changed.output).toMatch(/~ name\s*: "[^"]+" => "e2e-other-name"/);
-      expect(emulator().admin.getNetwork(id)!.name).not.toBe("e2e-other-name");
-
-      // Unprotected: destroy forgets it and leaves it in the service (no forceDestroy).
-      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
-      await run.ok(projectDir, ["destroy", "--yes"], "destroy imported");
-      expect(emulator().admin.getNetwork(id)).toBeDefined();
-      audit();
+      const errors = diagnosticLines(output).filter((l) => l.startsWith("error:") && l.includes(checked));
+      expect(errors).toEqual([expect.stringMatching(/getNode\b.*\b5\b.*ethereum-mainnet/)]);
+      expect(output).not.toMatch(TRACE);
+      block.audit();
     },
     STEP_TIMEOUT,
   );
 });
 
 describeWithEngine(PYTHON_HOST)(
-  "Python programs on sdk/python: the docs', examples/python-quickstart, examples/python-app",
+  "Python programs on sdk/python: the docs', examples/python-quickstart, examples/python-app, verify",
   () => {
+    const block = pluginBlock(pythonEnv);
+    const { emulator } = block;
+    const run = () => block.run();
     const infraStack = `e2e${process.pid}-infra`;
     const appStack = `e2e${process.pid}-app`;
     const declared = "e2e-python-quickstart";
-    let siteDir: string;
-    let run: EngineRun;
-    const configFiles: string[] = [];
-    const audit = () => run.audit(emulator().secrets(), configFiles);
-
-    afterAll(async () => {
-      await run?.close();
-      if (siteDir) fs.rmSync(siteDir, { recursive: true, force: true });
-    }, STEP_TIMEOUT);
-    const emulator = withEmulator();
-    beforeAll(async () => {
-      siteDir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-python-sdk-"));
-      run = await EngineRun.start((engineDir) => pythonEnv(siteDir, engineDir));
-    }, STEP_TIMEOUT);
-
-    /** A stack of a project in the sandbox whose __main__.py is `code`, on this checkout's plugin. */
-    async function programStack(project: string, code: string): Promise<Stack> {
-      const dir = path.join(run.sandbox.dir, project);
-      fs.mkdirSync(dir);
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: ${project}\nruntime: python\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`,
-      );
-      fs.writeFileSync(path.join(dir, "__main__.py"), code);
-      configFiles.push(path.join(dir, "Pulumi.docs.yaml"));
-      return run.stack({ stackName: "docs", workDir: dir }, emulatorConfig(emulator()));
-    }
 
     test(
       "examples/python-quickstart: up adopts the network; the app's configuration it exports is secret",
       async () => {
         const workDir = path.join(ROOT, "examples", "python-quickstart");
-        configFiles.push(path.join(workDir, `Pulumi.${infraStack}.yaml`));
-        const stack = await run.stack(
+        block.configFiles.push(path.join(workDir, `Pulumi.${infraStack}.yaml`));
+        const stack = await run().stack(
           { stackName: infraStack, workDir },
           {
             ...emulatorConfig(emulator()),
@@ -292,7 +388,7 @@ describeWithEngine(PYTHON_HOST)(
             "python-quickstart:networkName": { value: declared },
           },
         );
-        const up = await stack.up(run.recorded("python-quickstart up"));
+        const up = await stack.up(run().recorded("python-quickstart up"));
         expectQuickstartUp(up, emulator(), declared);
         const listed = await listAll(
           emulator(),
@@ -307,11 +403,10 @@ describeWithEngine(PYTHON_HOST)(
           })),
         );
         expect(up.stdout).toMatch(/appConfig\s*: \[secret\]/);
-        audit();
+        block.audit();
       },
       STEP_TIMEOUT,
     );
-
     test(
       "examples/python-app, the docs' StackReference program, reads that stack: the app's environment is secret",
       async () => {
@@ -321,12 +416,12 @@ describeWithEngine(PYTHON_HOST)(
         expect(fs.readFileSync(path.join(workDir, "__main__.py"), "utf8").endsWith(`"""\n${shown}`)).toBe(
           true,
         );
-        configFiles.push(path.join(workDir, `Pulumi.${appStack}.yaml`));
-        const stack = await run.stack(
+        block.configFiles.push(path.join(workDir, `Pulumi.${appStack}.yaml`));
+        const stack = await run().stack(
           { stackName: appStack, workDir },
           { "python-app:infraStack": { value: `organization/python-quickstart/${infraStack}` } },
         );
-        const up = await stack.up(run.recorded("python-app up"));
+        const up = await stack.up(run().recorded("python-app up"));
         const listed = await listAll(
           emulator(),
           `network=${emulator().fixtures.networkWithNodes}&order_by=name`,
@@ -343,26 +438,26 @@ describeWithEngine(PYTHON_HOST)(
         expect(out.networkName).toEqual({ value: declared, secret: false });
         expect(up.stdout).toMatch(/appEnvironment\s*: \[secret\]/);
         expect(up.stdout).toMatch(/nodeCount\s*: \[secret\]/);
-        audit();
+        block.audit();
       },
       STEP_TIMEOUT,
     );
 
     describe.each(PYTHON_SNIPPETS)(
       "$file, its Python program",
-      ({ name, file, marker, query, endpoint, exports }) => {
+      ({ name, file, marker, query, endpoint, exports, guardFirst }) => {
         const program = (networkId: string) => {
           const code = docBlock(file, "python", marker);
           expect(code).toContain(PLACEHOLDER);
-          return code.replaceAll(PLACEHOLDER, networkId);
+          return { "__main__.py": code.replaceAll(PLACEHOLDER, networkId) };
         };
 
         test(
           "on a network whose first node is another organization's: exports the first that shows its endpoint, its id readable, the endpoint secret",
           async () => {
             const id = emulator().fixtures.consortiumNetwork;
-            const stack = await programStack(`${name}-nodes`, program(id));
-            const up = await stack.up(run.recorded(`${name} up`));
+            const stack = await block.project(`${name}-nodes`, "python", program(id));
+            const up = await stack.up(run().recorded(`${name} up`));
             const listed = await listAll(emulator(), `network=${id}&${query}`);
             // The service shows the endpoints of a node to its owner only: the first listed shows none.
             expect(listed[0].details.https_endpoint).toBeUndefined();
@@ -375,32 +470,100 @@ describeWithEngine(PYTHON_HOST)(
             };
             expect(up.outputs).toEqual(Object.fromEntries(exports.map((key) => [key, outputs[key]])));
             expect(up.stdout).toMatch(new RegExp(`${endpoint}\\s*: \\[secret\\]`));
-            audit();
+            block.audit();
           },
           STEP_TIMEOUT,
         );
 
         test(
-          "on an empty network: up fails with the program's message on one line, no traceback",
+          `on an empty network: up fails with the program's one line naming that network, no traceback${guardFirst ? ", before it changes anything" : ""}`,
           async () => {
             const id = emulator().fixtures.emptyNetwork;
             expect(await listAll(emulator(), `network=${id}`)).toEqual([]);
-            const stack = await programStack(`${name}-empty`, program(id));
-            const output = await run.failure(`${name} up empty`, (o) => stack.up(o));
+            const named = emulator().admin.getNetwork(id)!.name;
+            const stack = await block.project(`${name}-empty`, "python", program(id));
+            emulator().resetRequests();
+            const output = await run().failure(`${name} up empty`, (o) => stack.up(o));
             expect(diagnosticLines(output)).toEqual([
               `pulumi:pulumi:Stack (${name}-empty-docs):`,
-              expect.stringMatching(
-                new RegExp(`^error: No (running )?node of ${id} shows an HTTPS endpoint to this key: \\S.*$`),
-              ),
+              expect.stringMatching(new RegExp(`^error: .*\\b${id}\\b`)),
               // The Python host's line after a pulumi.RunError (it exits 1, not "already reported").
-              "error: an unhandled error occurred: program exited with non-zero exit code: 1",
+              expect.stringMatching(/^error: .*exit code: 1$/),
             ]);
-            expect(output).not.toMatch(/Traceback|IndexError|File "/);
-            audit();
+            expect(output).not.toMatch(TRACE);
+            expect(output).not.toContain(PLACEHOLDER);
+            if (guardFirst) {
+              // Nothing changed: the service was only read, the network keeps its name, and the
+              // stack holds no network.
+              expect(
+                emulator()
+                  .requests()
+                  .filter((r) => r.method !== "GET"),
+              ).toEqual([]);
+              expect(emulator().admin.getNetwork(id)!.name).toBe(named);
+              const state = (await stack.exportStack()).deployment.resources as { type: string }[];
+              expect(state.map((r) => r.type)).not.toContain("blockchain:index:Network");
+            }
+            block.audit();
           },
           STEP_TIMEOUT,
         );
       },
+    );
+
+    test(
+      "verify as a dict and as the SDK's class: each exports the chain id 1 and a fresh head age; the node's head stalled 900 s fails the run naming it",
+      async () => {
+        const node = "ND-100-000-001";
+        const stack = await block.project("verify-python", "python", {
+          "__main__.py": [
+            "import pulumi",
+            "import pulumi_blockchain as blockchain",
+            "",
+            `as_dict = blockchain.get_node(id="${node}", verify={"max_head_age_seconds": 120})`,
+            `as_class = blockchain.get_node(id="${node}", verify=blockchain.Verify(max_head_age_seconds=120))`,
+            'for form, got in [("dict", as_dict), ("class", as_class)]:',
+            '    pulumi.export(f"{form}ChainId", got.verified.chain_id)',
+            '    pulumi.export(f"{form}HeadAgeSeconds", got.verified.head_age_seconds)',
+            "",
+          ].join("\n"),
+        });
+        const up = await stack.up(run().recorded("python verify up"));
+        expectVerified(up, "dict");
+        expectVerified(up, "class");
+        const output = await block.rehearse(node, { stalledSeconds: 900 }, () =>
+          run().failure("python verify up, stalled", (o) => stack.up(o)),
+        );
+        const named = diagnosticLines(output).filter((l) => l.includes(node));
+        expect(named).toEqual(expect.arrayContaining([expect.stringMatching(/\b9\d\d s\b.*\b120 s\b/)]));
+        block.audit();
+      },
+      STEP_TIMEOUT,
+    );
+
+    test(
+      'get_nodes with verify={"min_verified": 5} of four nodes: up fails with one message in Python\'s spelling',
+      async () => {
+        const network = emulator().admin.getNode("ND-100-000-001")!.network;
+        const stack = await block.project("verify-python-set", "python", {
+          "__main__.py": [
+            "import pulumi",
+            "import pulumi_blockchain as blockchain",
+            "",
+            `nodes = blockchain.get_nodes(network="${network}", verify={"min_verified": 5}).nodes`,
+            'pulumi.export("count", len(nodes))',
+            "",
+          ].join("\n"),
+        });
+        const output = await run().failure("python up healthy set", (o) => stack.up(o));
+        const named = diagnosticLines(output).filter((l) => l.includes("min_verified"));
+        expect(named).toEqual(
+          expect.arrayContaining([expect.stringMatching(/\b4 of 4\b.*\bmin_verified\b.*\b5\b/)]),
+        );
+        expect(output).not.toContain("minVerified");
+        block.audit();
+      },
+      STEP_TIMEOUT,
     );
   },
 );
