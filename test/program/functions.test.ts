@@ -4,20 +4,9 @@ import { NodeServiceClient, type Node } from "../../src/api";
 import { toNodeConnection } from "../../src/provider";
 import { NODE_SECRET_FIELDS, NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
-import { outputRejection, rejection, valueOf } from "./outputs";
+import { mockedSdk, outputRejection, rejection, valueOf } from "./outputs";
 
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-    call: (args) => args.inputs,
-  },
-  "program",
-  "test",
-  false,
-);
-
-// Loaded after setMocks, as a program would be.
-const sdk: typeof import("../../src") = require("../../src");
+const sdk = mockedSdk();
 
 const TO_JSON_TEXT = "Calling [toJSON] on an [Output<T>]";
 

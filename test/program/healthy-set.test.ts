@@ -1,20 +1,9 @@
 /** A healthy set in a TypeScript program (setMocks, the emulator): the nodes left out in one warning, under the call's parent. */
 import * as pulumi from "@pulumi/pulumi";
 import { withEmulator } from "../helpers/emulator";
-import { outputRejection, valueOf } from "./outputs";
+import { mockedSdk, outputRejection, valueOf } from "./outputs";
 
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-    call: (args) => args.inputs,
-  },
-  "program",
-  "test",
-  false,
-);
-
-// Loaded after setMocks, as a program would be.
-const sdk: typeof import("../../src") = require("../../src");
+const sdk = mockedSdk();
 
 const emulator = withEmulator({ seed: 11, quiet: true });
 const [A, B, C, D] = ["ND-100-000-001", "ND-100-000-002", "ND-100-000-003", "ND-100-000-004"];

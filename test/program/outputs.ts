@@ -27,3 +27,17 @@ export function outputRejection(output: pulumi.Output<unknown>): Promise<Error> 
   for (const p of [o.isKnown, o.isSecret, o.allResources?.()]) p?.catch(() => undefined);
   return rejection(o.promise());
 }
+
+/**
+ * Pulumi's mocks as most of this tier's tests use them (a resource's state is its inputs, a call
+ * answers its arguments), then the package, loaded after them as a program loads it.
+ */
+export function mockedSdk(): typeof import("../../src") {
+  pulumi.runtime.setMocks(
+    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+    "program",
+    "test",
+    false,
+  );
+  return require("../../src");
+}

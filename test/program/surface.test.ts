@@ -1,21 +1,10 @@
 /** The main entry as programs and editors see it: its runtime names, docs on each name and field, typos. */
 import * as path from "path";
-import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
+import { mockedSdk } from "./outputs";
 import { NODE_FILTER_NAMES, NODE_SECRET_FIELDS, NODE_STATUSES } from "../../src/model";
 
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-    call: (args) => args.inputs,
-  },
-  "program",
-  "test",
-  false,
-);
-
-// Loaded after setMocks, as a program would be.
-const sdk: typeof import("../../src") = require("../../src");
+const sdk = mockedSdk();
 
 const ENTRY = path.resolve(__dirname, "..", "..", "src", "index.ts");
 const program = ts.createProgram([ENTRY], {
