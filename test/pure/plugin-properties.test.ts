@@ -81,17 +81,7 @@ describe("secret and reveal", () => {
     );
   });
 
-  test("reveal(secret(x)) gives x back and says it found a secret; a plain value is found to hold none", () => {
-    fc.assert(
-      fc.property(json, (x) => {
-        expect(reveal(secret(x))).toEqual({ value: x, found: true });
-        expect(reveal(x)).toEqual({ value: x, found: false });
-      }),
-      RUNS,
-    );
-  });
-
-  test("reveal removes nested wrappers at any depth", () => {
+  test("reveal removes wrappers at any depth, top level included, and says whether it found one", () => {
     fc.assert(
       fc.property(pair, ({ wrapped, plain, secrets }) => {
         const revealed = reveal(wrapped);
