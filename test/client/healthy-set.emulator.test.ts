@@ -6,7 +6,7 @@
 import { InvalidInputError } from "../../src/api";
 import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { listNodes, readNode, type Connect } from "../../src/functions/lookups";
-import { MAX_VERIFY_MESSAGE_CHARS, snakeSpelling, VerifyError } from "../../src/functions/verify";
+import { MAX_VERIFY_MESSAGE_CHARS, VerifyError } from "../../src/functions/verify";
 import { WaitTimeoutError } from "../../src/functions/wait";
 import { testClient } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
@@ -124,21 +124,6 @@ describe("a healthy set of the network's four nodes, one refusing and one stalle
     const error = await failure(healthySet({ minVerified: 5 }));
     expect(error).toMatchObject({ name: "VerifyError", lasting: true });
     expect(error.message).toMatch(/^getNodesOutput: 4 of 4 .*verify\.minVerified\b.*\b5\b/);
-  });
-
-  test("a Python program's spelling names min_verified and max_head_age_seconds", async () => {
-    twoBad();
-    const error = await failure(
-      listNodes(
-        "getNodes",
-        { network: emulator().fixtures.networkWithNodes, verify: { minVerified: 3 } },
-        connect,
-        { spell: snakeSpelling },
-      ),
-    );
-    for (const field of ["verify.min_verified", "verify.max_head_age_seconds"])
-      expect(error.message).toContain(field);
-    expect(error.message).not.toMatch(/minVerified|maxHeadAgeSeconds|timeoutSeconds/);
   });
 });
 
