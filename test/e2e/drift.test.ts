@@ -4,7 +4,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { OutputMap, Stack } from "@pulumi/pulumi/automation";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder, emulatorConfig, EngineRun } from "../helpers/engine";
 import { diagnostics, programProject } from "../helpers/program-project";
@@ -97,8 +97,18 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
   );
 
   test(
-    "after an out-of-band rename, refresh then preview --diff shows the name as old => new",
+    "a node's credentials rotated: connections is a snapshot a plain up keeps; after an out-of-band rename, refresh reads both, preview --diff shows the name as old => new",
     async () => {
+      const node = emulator().fixtures.beaconNode;
+      const endpointOf = (outputs: OutputMap) =>
+        (JSON.parse(outputs.rpcUrls.value as string) as { id: string; rpc: string }[]).find(
+          (c) => c.id === node,
+        )!.rpc;
+      const old = emulator().admin.getNode(node)!.details.https_endpoint;
+      const rotated = emulator().admin.rotateCredentials(node)!.details.https_endpoint;
+      expect(rotated).not.toBe(old);
+      expect(endpointOf((await stack.up(run.recorded("up after a rotation"))).outputs)).toBe(old);
+
       emulator().admin.renameNetwork(emulator().fixtures.networkWithNodes, "renamed-in-console");
       const refresh = await stack.refresh(run.recorded("refresh"));
       expect(refresh.summary.resourceChanges).toMatchObject({ update: 1 });
@@ -114,6 +124,7 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
 
       const up = await stack.up(run.recorded("up restore"));
       expect(up.summary.resourceChanges).toMatchObject({ update: 1 });
+      expect(endpointOf(up.outputs)).toBe(rotated);
       expect(emulator().admin.getNetwork(emulator().fixtures.networkWithNodes)!.name).toBe("declared-name");
       const again = await stack.preview({ diff: true, ...run.recorded("preview after up") });
       expect(Object.keys(again.changeSummary).filter((k) => k !== "same")).toEqual([]);
