@@ -5,57 +5,57 @@ import { call, rawRequest, withEmulator } from "../helpers/emulator";
 describe("paths, methods, request record and lifecycle", () => {
   const emulator = withEmulator({ seed: 17 });
 
-  test("encoded slashes, dot segments, bad escapes and missing slashes: 404 JSON; an encoded valid id is served", async () => {
-    const paths = [
-      "/v1/networks/NW-1%2F..%2Fx/",
-      "/v1/networks/NW-100-000-1%2F/",
-      "/v1/nodes/ND-100-000-001%2F..%2F..%2Fnodes/",
-      "/v1/nodes/%E0%A4%A/",
-      "/v1/nodes/%2e%2e/",
-      "/v1/nodes/../nodes/ND-100-000-001/",
-      "/v1/nodes/ND-100-000-001/../",
-      "/v1/nodes//",
-      "/v1/nodes/ND-100-000-001%00/",
-      "/v1/nodes/ND-100-000-001",
-    ];
-    for (const path of paths) {
-      const a = await rawRequest(emulator(), path, { method: path.includes("networks") ? "PATCH" : "GET" });
-      expect([path, a.status, a.headers["content-type"], JSON.parse(a.text).error.code]).toEqual([
-        path,
-        404,
-        "application/json",
-        "not_found",
-      ]);
-    }
-    expect((await rawRequest(emulator(), "/v1/nodes/ND%2D100%2D000%2D001/")).status).toBe(200);
+  test.each([
+    "/v1/networks/NW-1%2F..%2Fx/",
+    "/v1/networks/NW-100-000-1%2F/",
+    "/v1/nodes/ND-100-000-001%2F..%2F..%2Fnodes/",
+    "/v1/nodes/%E0%A4%A/",
+    "/v1/nodes/%2e%2e/",
+    "/v1/nodes/../nodes/ND-100-000-001/",
+    "/v1/nodes/ND-100-000-001/../",
+    "/v1/nodes//",
+    "/v1/nodes/ND-100-000-001%00/",
+    "/v1/nodes/ND-100-000-001",
+    "/v2/nodes/",
+    "/",
+  ])("%s: 404 not_found JSON", async (path) => {
+    const a = await rawRequest(emulator(), path, { method: path.includes("networks") ? "PATCH" : "GET" });
+    expect([a.status, a.headers["content-type"], JSON.parse(a.text).error.code]).toEqual([
+      404,
+      "application/json",
+      "not_found",
+    ]);
   });
 
-  test("unknown paths: 404 without needing a key; a missing slash gets a hint", async () => {
-    const a = await call(emulator(), "/v2/nodes/", { key: null });
-    expect([a.status, a.json.error.code]).toEqual([404, "not_found"]);
+  test("an encoded valid id is served; an unknown path needs no key; a missing slash gets a hint", async () => {
+    expect((await rawRequest(emulator(), "/v1/nodes/ND%2D100%2D000%2D001/")).status).toBe(200);
+    expect((await call(emulator(), "/v2/nodes/", { key: null })).status).toBe(404);
     const b = await call(emulator(), "/v1/nodes");
-    expect([b.status, b.json.error.message]).toEqual([
-      404,
-      expect.stringContaining("did you mean /v1/nodes/?"),
-    ]);
-    expect((await call(emulator(), "/")).status).toBe(404);
+    expect([b.status, b.json.error.message]).toEqual([404, expect.stringContaining("/v1/nodes/?")]);
   });
 
   test("wrong method: 405 with Allow (after authentication); HEAD is GET without a body; a body over 1 MiB: 413", async () => {
     const a = await call(emulator(), "/v1/nodes/", { method: "POST", body: {} });
-    expect([a.status, a.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
-    expect(a.json).toEqual({ error: { code: "method_not_allowed", message: 'Method "POST" not allowed.' } });
+    expect([a.status, a.headers.get("allow"), a.json.error.code]).toEqual([
+      405,
+      "GET, HEAD",
+      "method_not_allowed",
+    ]);
     const b = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`);
     expect([b.status, b.headers.get("allow")]).toEqual([405, "PATCH, DELETE"]);
     expect((await call(emulator(), "/v1/nodes/", { method: "PUT", key: null })).status).toBe(401);
     const head = await call(emulator(), "/v1/nodes/", { method: "HEAD" });
     expect([head.status, head.text]).toEqual([200, ""]);
+    const body = { name: "x".repeat(EMULATOR_DEFAULTS.maxBodyBytes + 10) };
     const big = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`, {
       method: "PATCH",
-      body: { name: "x".repeat(EMULATOR_DEFAULTS.maxBodyBytes + 10) },
+      body,
     });
-    expect([big.status, big.json.error.code]).toEqual([413, "payload_too_large"]);
-    expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
+    expect([big.status, big.json.error.code, EMULATOR_DEFAULTS.maxBodyBytes]).toEqual([
+      413,
+      "payload_too_large",
+      1024 * 1024,
+    ]);
   });
 
   test("the request record keeps method, route, path, query (last value wins), status and arrival time, never headers", async () => {
@@ -88,12 +88,7 @@ describe("paths, methods, request record and lifecycle", () => {
       .map((r) => r.at);
     expect(before - 1 <= first && first <= second && second <= after + 1).toBe(true);
     expect(JSON.stringify(emulator().requests())).not.toContain(emulator().apiKey);
-    expect(emulator().requestStats()).toEqual({
-      total: 2,
-      retained: 2,
-      capacity: EMULATOR_DEFAULTS.requestLogCapacity,
-    });
-    expect(EMULATOR_DEFAULTS.requestLogCapacity).toBe(10_000);
+    expect(emulator().requestStats()).toEqual({ total: 2, retained: 2, capacity: 10_000 });
   });
 
   test("the record is bounded by requestLogCapacity (the oldest dropped, the total kept, 0 keeps none); out-of-range capacities are refused", async () => {
@@ -114,7 +109,6 @@ describe("paths, methods, request record and lifecycle", () => {
     }
     await expect(startEmulator({ requestLogCapacity: -1 })).rejects.toThrow(/requestLogCapacity/);
     await expect(startEmulator({ faucetSendLogCapacity: 0.5 })).rejects.toThrow(/faucetSendLogCapacity/);
-    expect(EMULATOR_DEFAULTS.faucetSendLogCapacity).toBe(10_000);
   });
 
   test("close() ends idle keep-alive connections and is idempotent", async () => {
@@ -135,7 +129,7 @@ describe("paths, methods, request record and lifecycle", () => {
     await expect(fetch(`${e.url}/v1/nodes/`)).rejects.toThrow();
   });
 
-  test("url has no trailing slash; port option; invalid options are refused", async () => {
+  test("url has no trailing slash; a port in use and invalid options are refused", async () => {
     expect(emulator().url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     for (const options of [{ pageSize: 0 }, { port: 70000 }, { seed: 1.5 }]) {
       await expect(startEmulator(options)).rejects.toThrow(RangeError);
