@@ -320,13 +320,6 @@ export function inspectCall(
   };
 }
 
-/** The API URL and key (arguments > stack config > environment); a `SettingsError` says how to set one missing. */
-export function resolveSettings(explicit: ConnectionArgs = {}, config?: ConfigReader, env = process.env) {
-  const { problems, settings } = inspectCall({ ...explicit }, config, env, false);
-  if (!settings) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
-  return { apiUrl: settings.apiUrl, apiKey: settings.apiKey, sources: settings.sources } satisfies Settings;
-}
-
 /** Where a setting came from and the one way to replace it there (`overrides`: stack config hides the environment's). */
 export function settingFix(
   setting: "apiUrl" | "apiKey",

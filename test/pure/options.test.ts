@@ -17,7 +17,7 @@ import {
   ConfigReader,
   overridesEnvKey,
   readCallSettings,
-  resolveSettings,
+  inspectCall,
   reviewStackConfig,
   SettingSource,
   SettingsError,
@@ -416,13 +416,20 @@ describe("settings: arguments beat stack config, which beats the environment", (
   const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
   const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
 
-  test("resolveSettings: each value and its source; empty values do not count as set", () => {
-    expect(resolveSettings({ apiUrl: "https://arg.example", apiKey: "arg-key" }, cfg, env)).toEqual({
+  /** The one reading of a call's settings, as a function call makes it (blank arguments count as not set). */
+  const resolveSettings = (args: object, c: ConfigReader, e: NodeJS.ProcessEnv) => {
+    const { problems, settings } = inspectCall({ ...args }, c, e, false);
+    if (!settings) throw new SettingsError(problems.map((p) => p.reason).join("\n"));
+    return settings;
+  };
+
+  test("each value and its source; empty values do not count as set", () => {
+    expect(resolveSettings({ apiUrl: "https://arg.example", apiKey: "arg-key" }, cfg, env)).toMatchObject({
       apiUrl: "https://arg.example",
       apiKey: "arg-key",
       sources: { apiUrl: "argument", apiKey: "argument" },
     });
-    expect(resolveSettings({ apiKey: "arg-key" }, cfg, env)).toEqual({
+    expect(resolveSettings({ apiKey: "arg-key" }, cfg, env)).toMatchObject({
       apiUrl: "https://config.example",
       apiKey: "arg-key",
       sources: { apiUrl: "stack config", apiKey: "argument" },
