@@ -28,6 +28,7 @@ if (mode === "log") {
   process.on("SIGUSR2", () => void calls.engineLog("info", "a line").then(() => fs.writeFileSync(file + ".logged", "")));
 } else {
   watch.watchEngine({ pollMs: 100 });
+  fs.writeFileSync(file + ".watching", String(process.ppid));
 }
 if (mode === "stderr") setInterval(() => watch.writeStderr("a line\\n"), 50);
 setInterval(() => undefined, 1000);
@@ -86,7 +87,8 @@ test("its parent ending (standard input not a pipe: that sign is not read)", asy
     ],
     ["ignore", "ignore", "ignore"],
   );
-  await sleep(500);
+  // The watch has started under its parent (a loaded machine may take seconds to start node).
+  await reason(`${file}.watching`, "the watch to start");
   expect(fs.existsSync(file)).toBe(false);
   parent.kill("SIGKILL");
   expect(await reason(file)).toMatch(/parent process \(\d+\)/);
