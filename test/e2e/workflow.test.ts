@@ -3,8 +3,12 @@
  * jobs read from the file, and each job's `run:` steps in order as bash under the real engine
  * against the emulator, for two stacks bootstrapped as the guide says. One stack's failed infra
  * leaves the other stack deploying; a run cancelled mid-update leaves its stack locked, the next
- * run says so and how to unlock it, and that works; the guide's key rotation ends with the
- * pipeline passing on the new key, which nothing prints.
+ * run says so and how to unlock it, and that works; the gate: a node that fails its check (another
+ * chain, then a stalled head) stops the infra step naming it in the line docs/ci.md shows, the app
+ * step is skipped and the app's environment stays as the last green run left it; a node's
+ * credentials rotated by the service reach the app in one run; the guide's key rotation ends with
+ * the pipeline passing on the new key, which nothing prints, and the old key refused naming its
+ * variable.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -22,7 +26,6 @@ import {
   loadWorkflow,
   runJob,
   runJobs,
-  stepOutcomes,
   type JobContext,
   type JobRun,
   type Outcome,
@@ -162,36 +165,6 @@ describe("the CI guide's workflow: its jobs, read from the file", () => {
     }
   });
 
-  test("a stack whose infra update fails skips its own app update only: every other stack's app deploys", async () => {
-    for (const failing of jobs) {
-      const app: Record<string, Outcome> = {};
-      const outcomes = await runJobs(jobs, async (job) => {
-        const steps = stepOutcomes(job.job, (step) => job === failing && isUp("infra")(step));
-        app[job.id] = steps[job.job.steps.findIndex(isUp("app"))];
-        return steps.includes("failure") ? "failure" : "success";
-      });
-      for (const job of jobs) {
-        expect([job.id, outcomes[job.id], app[job.id]]).toEqual(
-          job === failing ? [job.id, "failure", "skipped"] : [job.id, "success", "success"],
-        );
-      }
-    }
-  });
-
-  test("the same check on the former shape (a matrix app job with needs: infra) finds its flaw", async () => {
-    const matrix = { "fail-fast": false, matrix: { stack: ["staging", "production"] } };
-    const former = expandJobs({
-      jobs: {
-        infra: { strategy: matrix, steps: [{ run: "pulumi up" }] },
-        app: { needs: "infra", strategy: matrix, steps: [{ run: "pulumi up" }] },
-      },
-    });
-    const outcomes = await runJobs(former, async (job) =>
-      job.id === "infra (staging)" ? "failure" : "success",
-    );
-    expect(outcomes["app (production)"]).toBe("skipped");
-  });
-
   test("the node service's key is in the infra update's environment only", () => {
     const withKey = (env?: Record<string, unknown>) => Object.keys(env ?? {}).includes("BLOCKCHAIN_API_KEY");
     expect(withKey(workflow.env)).toBe(false);
@@ -201,6 +174,19 @@ describe("the CI guide's workflow: its jobs, read from the file", () => {
     }
   });
 });
+
+/** The Diagnostics section of an engine's output, up to the outputs (a failed update shows the last green run's) or the resources. */
+function diagnosticsOnly(output: string): string {
+  return diagnostics(output).split(/^(?:Outputs|Resources):$/m)[0];
+}
+
+/** The error lines of the Diagnostics section, trimmed. */
+function errorLines(output: string): string[] {
+  return diagnosticsOnly(output)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("error: "));
+}
 
 describeWithEngine()("the CI guide's workflow, its run: steps under the real engine, two stacks", () => {
   const emulator = withEmulator();
@@ -213,7 +199,7 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
   afterAll(() => run?.sandbox.cleanup());
 
   test(
-    "bootstrap, a failed stack beside a deploying one, a leftover lock explained and undone, a rotated key re-exported unprinted",
+    "bootstrap, a failed stack beside a deploying one, a leftover lock explained and undone, the gate on a node that fails its check, a rotated key re-exported unprinted",
     async () => {
       const started = Date.now();
       const { root, infra, app, logs, deploy, expectOutcomes } = repository(run, emulator, "workflow");
@@ -253,14 +239,14 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       const first = await deploy("run 1");
       expectOutcomes(first, { [STAGING]: "failure", [PRODUCTION]: "success" });
       expect(first.update(STAGING, "infra")).toMatchObject({ outcome: "failure" });
-      expect(first.update(STAGING, "infra").output).toContain(`Network ${TYPO}: cannot adopt it`);
+      expect(errorLines(first.update(STAGING, "infra").output).filter((l) => l.includes(TYPO))).toHaveLength(
+        1,
+      );
       expect(first.update(STAGING, "app").outcome).toBe("skipped");
       expect(first.update(PRODUCTION, "infra").outcome).toBe("success");
       expect(first.update(PRODUCTION, "app").outcome).toBe("success");
-      const appOutputs = JSON.parse(
-        await run.ok(app, ["stack", "output", "--json", "--stack", "production"]),
-      );
-      expect(appOutputs).toMatchObject({ networkName: "mainnet", appEnvironment: "[secret]" });
+      const firstApp = JSON.parse(await run.ok(app, ["stack", "output", "--json", "--stack", "production"]));
+      expect(firstApp).toMatchObject({ networkName: "mainnet", appEnvironment: "[secret]" });
       // No warning on a normal run (the faucet journal's folder exists before it is saved), and
       // no lock annotation on a failure that is not a lock.
       for (const done of Object.values(first.runs)) expect(annotations(done.output)).toEqual([]);
@@ -310,7 +296,7 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       expect(third.update(STAGING, "app").outcome).toBe("success");
       expect(third.update(PRODUCTION, "app").outcome).toBe("skipped");
       const locked = third.update(PRODUCTION, "infra").output;
-      expect(locked).toContain("the stack is currently locked by 1 lock(s)");
+      expect(locked).toContain("currently locked by 1 lock(s)");
       expect(locked).toContain(`(pid ${lock.pid})`);
       expect(annotations(third.runs[STAGING].output)).toEqual([]);
       const [explained] = annotations(third.runs[PRODUCTION].output);
@@ -324,6 +310,89 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       const rerun = await deploy("run 3, re-run", production);
       expectOutcomes(rerun, { [PRODUCTION]: "success" });
       expect(rerun.update(PRODUCTION, "app").outcome).toBe("success");
+
+      // The gate. Green: what verify proved of each running node (by name, as the infra program
+      // lists them), readable in the infra stack; the app's environment holds all of them.
+      const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+      const listed = await client.listAllNodes(
+        { network: NETWORK, status: "running", orderBy: "name" },
+        { limit: 100 },
+      );
+      expect(listed.length).toBeGreaterThan(2);
+      const infraOutputs = JSON.parse(
+        await run.ok(infra, ["stack", "output", "--json", "--stack", "production"]),
+      );
+      expect(infraOutputs.proven).toEqual(
+        listed.map((n) => ({ id: n.id, chainId: "1", headAgeSeconds: expect.any(Number) })),
+      );
+      expect(infraOutputs.appConfig).toBe("[secret]");
+      // The app's environment in plaintext (these reads are left out of the audit below), and how
+      // many updates the app stack has had.
+      const appOutputs = () =>
+        run.ok(
+          app,
+          ["stack", "output", "--json", "--show-secrets", "--stack", "production"],
+          "revealed app outputs",
+        );
+      const appUpdates = async () =>
+        (JSON.parse(await run.ok(app, ["stack", "history", "--json", "--stack", "production"])) as unknown[])
+          .length;
+      const deployed = await appOutputs();
+      const environment = JSON.parse(deployed).appEnvironment as { RPC_URL: string; NODES_JSON: string };
+      expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
+      expect((JSON.parse(environment.NODES_JSON) as { rpc: string }[]).map((n) => n.rpc)).toEqual(
+        listed.map((n) => n.details.httpsEndpoint),
+      );
+      const updates = await appUpdates();
+
+      // A node that is not the first serves another chain (5, where the network's is 1), then is back
+      // on its chain with its head stalled 15 minutes ago: each time the infra step fails with one
+      // line naming it (the nodes that passed are not named), the app step is skipped, the app's
+      // stack untouched.
+      const bad = listed[2];
+      const gateLines: string[] = [];
+      for (const [label, behaviour, shape] of [
+        ["a node on another chain", { chainId: "5" }, /\b5\b.*\bethereum-mainnet\b.*\b1\b/],
+        ["a stalled node", { chainId: null, stalledSeconds: 900 }, /\b90\d s\b.*\b120 s\b/],
+      ] as const) {
+        emulator().admin.setNodeEndpoint(bad.id, behaviour);
+        const gated = await deploy(label, production);
+        expectOutcomes(gated, { [PRODUCTION]: "failure" });
+        const [stopped, skipped] = [gated.update(PRODUCTION, "infra"), gated.update(PRODUCTION, "app")];
+        expect([stopped.outcome, skipped.outcome]).toEqual(["failure", "skipped"]);
+        const errors = errorLines(stopped.output);
+        expect(errors).toEqual([
+          expect.stringMatching(new RegExp(`^error: getNodesOutput: 1 of ${listed.length}\\b.*${bad.id}\\b`)),
+        ]);
+        expect(errors[0]).toMatch(shape);
+        for (const n of listed.filter((n) => n.id !== bad.id))
+          expect(diagnosticsOnly(stopped.output)).not.toContain(n.id);
+        expect(await appOutputs()).toBe(deployed);
+        expect(await appUpdates()).toBe(updates);
+        console.log(
+          `the gate, ${label}: job "${PRODUCTION}" stopped at its step "${stopped.name}" (${stopped.outcome}); ` +
+            `its step "${skipped.name}" was ${skipped.outcome}. The line it printed:\n${errors[0]}`,
+        );
+        gateLines.push(errors[0]);
+      }
+      // docs/ci.md shows these very lines (a head's number and age vary).
+      const guide = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
+      const shape = (line: string) => line.replace(/head block \d+ is \d+ s old/g, "head block N is A s old");
+      for (const line of gateLines) expect(shape(guide)).toContain(shape(line));
+      // Live again, and the first node's credentials rotated by the service meanwhile: one run
+      // proves every node again and hands the app the new endpoint.
+      emulator().admin.setNodeEndpoint(bad.id, { stalledSeconds: null });
+      const rotated = emulator().admin.rotateCredentials(listed[0].id)!.details.https_endpoint!;
+      expect(rotated).not.toBe(listed[0].details.httpsEndpoint);
+      expectOutcomes(await deploy("live again, a credential rotated", production), {
+        [PRODUCTION]: "success",
+      });
+      const redeployed = JSON.parse(await appOutputs()).appEnvironment as typeof environment;
+      expect(redeployed.RPC_URL).toBe(rotated);
+      expect((JSON.parse(redeployed.NODES_JSON) as { rpc: string }[]).map((n) => n.rpc)).toEqual([
+        rotated,
+        ...listed.slice(1).map((n) => n.details.httpsEndpoint),
+      ]);
 
       // The guide's key rotation rehearsal (its bash block, as written), on production, the
       // stack selected last: the new key goes into the variable, unprinted, and the pipeline passes.
@@ -343,175 +412,37 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       expect(rotation.code).toBe(0);
       expect(emulator().apiKey).not.toBe(oldKey);
       expect(rotation.output).toMatch(/Updating \(production\)[\s\S]*Updating \(production\)/);
+      // The job's old secret is refused at preview, naming where it came from (the job's variable).
+      const refused = await run.cli(
+        infra,
+        ["preview", "--non-interactive", "--stack", "production"],
+        "old key",
+        {
+          BLOCKCHAIN_API_URL: emulator().url,
+          BLOCKCHAIN_API_KEY: oldKey,
+          CI: "true",
+        },
+      );
+      expect(refused.code).not.toBe(0);
+      expect(diagnosticsOnly(refused.output)).toMatch(/\b401\b[\s\S]*\bBLOCKCHAIN_API_KEY\b/);
 
-      console.log(`the workflow under the engine, 5 runs and a rehearsal: ${Date.now() - started} ms`);
+      console.log(`the workflow under the engine, 8 runs and a rehearsal: ${Date.now() - started} ms`);
       const checkout = [infra, app].flatMap((dir) =>
         fs
           .readdirSync(dir)
           .filter((f) => f.startsWith("Pulumi."))
           .map((f) => path.join(dir, f)),
       );
+      const printed = Object.fromEntries(
+        Object.entries({ ...logs, ...run.transcript }).filter(([label]) => !label.includes("revealed")),
+      );
       expect(
         findSecrets([...emulator().secrets(), oldKey], {
           files: [...filesUnder(run.sandbox.backendDir), ...checkout],
-          texts: { ...logs, ...run.transcript },
+          texts: printed,
         }),
       ).toEqual([]);
     },
-    STEP_TIMEOUT,
+    2 * STEP_TIMEOUT,
   );
 });
-
-/** The Diagnostics section of an engine's output, up to the outputs (a failed update shows the last green run's) or the resources. */
-function diagnosticsOnly(output: string): string {
-  return diagnostics(output).split(/^(?:Outputs|Resources):$/m)[0];
-}
-
-/** The error lines of the Diagnostics section, trimmed. */
-function errorLines(output: string): string[] {
-  return diagnosticsOnly(output)
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith("error: "));
-}
-
-describeWithEngine()(
-  "the gate, through the workflow's run: steps: only proven endpoints reach the app",
-  () => {
-    const emulator = withEmulator();
-    let run: EngineRun;
-
-    beforeAll(async () => {
-      run = await EngineRun.start();
-    }, STEP_TIMEOUT);
-
-    afterAll(() => run?.sandbox.cleanup());
-
-    test(
-      "a node that is not the first serves another chain, then stalls: each time the job's infra step fails naming it in the line docs/ci.md shows, its app step is skipped, the app's environment stays as the last green run left it; live again, the next run deploys",
-      async () => {
-        const { infra, app, logs, deploy, expectOutcomes } = repository(run, emulator, "workflow-gate");
-        for (const [dir, project] of [
-          [infra, "nodes-infra"],
-          [app, "nodes-app"],
-        ] as const) {
-          await run.ok(dir, [
-            "stack",
-            "init",
-            `organization/${project}/production`,
-            "--secrets-provider",
-            "passphrase",
-          ]);
-        }
-        await run.ok(infra, ["config", "set", "networkId", NETWORK, "--stack", "production"]);
-        // The running nodes, in the order the infra program lists them (by name).
-        const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
-        const listed = await client.listAllNodes(
-          { network: NETWORK, status: "running", orderBy: "name" },
-          { limit: 100 },
-        );
-        expect(listed.length).toBeGreaterThan(2);
-
-        // A green run: every node proven, the app deployed with all of them.
-        const green = await deploy("green", production);
-        expectOutcomes(green, { [PRODUCTION]: "success" });
-        const infraOutputs = JSON.parse(
-          await run.ok(infra, ["stack", "output", "--json", "--stack", "production"]),
-        );
-        // What verify proved, readable in the infra stack: each node's chain and the age of its head.
-        expect(infraOutputs.proven).toEqual(
-          listed.map((n) => ({
-            id: n.id,
-            chainId: "1",
-            headAgeSeconds: expect.any(Number),
-          })),
-        );
-        expect(infraOutputs.appConfig).toBe("[secret]");
-        // The app's environment in plaintext (these reads are left out of the audit below), and how
-        // many updates the app stack has had.
-        const appOutputs = () =>
-          run.ok(
-            app,
-            ["stack", "output", "--json", "--show-secrets", "--stack", "production"],
-            "revealed app outputs",
-          );
-        const appUpdates = async () =>
-          (
-            JSON.parse(
-              await run.ok(app, ["stack", "history", "--json", "--stack", "production"]),
-            ) as unknown[]
-          ).length;
-        const deployed = await appOutputs();
-        const environment = JSON.parse(deployed).appEnvironment as { RPC_URL: string; NODES_JSON: string };
-        expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
-        expect((JSON.parse(environment.NODES_JSON) as { rpc: string }[]).map((n) => n.rpc)).toEqual(
-          listed.map((n) => n.details.httpsEndpoint),
-        );
-        const updates = await appUpdates();
-        expect(updates).toBe(1);
-
-        // A node that is not the first serves another chain: 5, where the network's is 1 (ethereum-mainnet).
-        const bad = listed[2];
-        emulator().admin.setNodeEndpoint(bad.id, { chainId: "5" });
-        const gated = await deploy("a node on another chain", production);
-        expectOutcomes(gated, { [PRODUCTION]: "failure" });
-        const stopped = gated.update(PRODUCTION, "infra");
-        const skipped = gated.update(PRODUCTION, "app");
-        expect([stopped.outcome, skipped.outcome]).toEqual(["failure", "skipped"]);
-        const diag = diagnosticsOnly(stopped.output);
-        const errors = errorLines(stopped.output);
-        expect(errors).toEqual([
-          `error: getNodesOutput: 1 of ${listed.length} nodes failed their endpoint check: ${bad.id}: wrong chain: it serves 5, ethereum-mainnet is 1. Point the app at a node of the right network, or pass verify.expectedChainId if this chain is intended.`,
-        ]);
-        // The nodes that passed are not named; the app's stack was not touched.
-        for (const n of listed.filter((n) => n.id !== bad.id)) expect(diag).not.toContain(n.id);
-        expect(await appOutputs()).toBe(deployed);
-        expect(await appUpdates()).toBe(updates);
-        console.log(
-          `the gate: job "${PRODUCTION}" stopped at its step "${stopped.name}" (${stopped.outcome}); ` +
-            `its step "${skipped.name}" was ${skipped.outcome}. The line it printed:\n${errors[0]}`,
-        );
-
-        // Back on its chain, its head stalled 15 minutes ago: the same stop, the head's age named.
-        emulator().admin.setNodeEndpoint(bad.id, { chainId: null, stalledSeconds: 900 });
-        const stalled = await deploy("a stalled node", production);
-        expectOutcomes(stalled, { [PRODUCTION]: "failure" });
-        expect(stalled.update(PRODUCTION, "app").outcome).toBe("skipped");
-        const stalledErrors = errorLines(stalled.update(PRODUCTION, "infra").output);
-        expect(stalledErrors).toEqual([
-          expect.stringMatching(
-            new RegExp(
-              `^error: getNodesOutput: 1 of ${listed.length} nodes failed their endpoint check: ${bad.id}: its head block \\d+ is 90\\d s old \\(at most 120 s accepted\\)\\. The node is behind its chain`,
-            ),
-          ),
-        ]);
-        expect(await appOutputs()).toBe(deployed);
-        expect(await appUpdates()).toBe(updates);
-        console.log(`the gate, the node stalled: the same step failed, printing:\n${stalledErrors[0]}`);
-        // docs/ci.md shows these very lines (a head's number and age vary).
-        const guide = fs.readFileSync(path.join(ROOT, "docs", "ci.md"), "utf8");
-        const shape = (line: string) =>
-          line.replace(/head block \d+ is \d+ s old/g, "head block N is A s old");
-        for (const line of [errors[0], stalledErrors[0]]) expect(shape(guide)).toContain(shape(line));
-
-        // Live again: the next run proves every node again and deploys the same environment.
-        emulator().admin.setNodeEndpoint(bad.id, { stalledSeconds: null });
-        const again = await deploy("back on its chain", production);
-        expectOutcomes(again, { [PRODUCTION]: "success" });
-        expect(await appOutputs()).toBe(deployed);
-
-        const printed = Object.fromEntries(
-          Object.entries(run.transcript).filter(([label]) => !label.includes("revealed")),
-        );
-        const config = [infra, app].map((dir) => path.join(dir, "Pulumi.production.yaml"));
-        expect(
-          findSecrets(emulator().secrets(), {
-            files: [...filesUnder(run.sandbox.backendDir), ...config],
-            texts: { ...logs, ...printed },
-          }),
-        ).toEqual([]);
-      },
-      STEP_TIMEOUT,
-    );
-  },
-);

@@ -1,11 +1,10 @@
 /**
- * A GitHub Actions workflow read from its file and run here the way a runner runs it: its jobs
- * (a matrix job as one job per leg) in the order its `needs:` allow, a job skipped when one it
- * needs did not succeed; each job's steps in order, `if:` honoured (`success()`, `failure()`,
- * `always()`, `cancelled()`), `run:` steps as bash in their `working-directory` with the
- * workflow's, the job's and the step's `env:` and `$GITHUB_ENV`; `uses:` steps by the test's own
- * stand-ins. Only what the project's workflows use is modelled; anything else throws, so that a
- * new construct in a workflow is a decision of its test.
+ * A GitHub Actions workflow read from its file and run here the way a runner runs it: its jobs (a
+ * matrix job as one job per leg, `fail-fast: false`) in order; each job's steps in order, `if:`
+ * honoured (`success()`, `failure()`, `always()`), `run:` steps as bash in their
+ * `working-directory` with the workflow's, the job's and the step's `env:` and `$GITHUB_ENV`;
+ * `uses:` steps by the test's own stand-ins. Only what the project's workflows use is modelled;
+ * anything else throws, so that a new construct in a workflow is a decision of its test.
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
@@ -52,8 +51,6 @@ export interface RunJob {
   id: string;
   key: string;
   matrix: Env;
-  /** The ids this one waits for (every leg of a matrix job it needs). */
-  needs: string[];
   job: Job;
 }
 
@@ -67,52 +64,29 @@ export function loadWorkflow(file: string): Workflow {
 
 /** The workflow's jobs, one per matrix leg, in the file's order. */
 export function expandJobs(workflow: Workflow): RunJob[] {
-  const byKey = new Map<string, RunJob[]>();
-  for (const [key, job] of Object.entries(workflow.jobs)) {
-    if (job.if !== undefined) throw new Error(`job ${key}: a job-level if: is not modelled`);
+  return Object.entries(workflow.jobs).flatMap(([key, job]) => {
+    if (job.if !== undefined || job.needs !== undefined)
+      throw new Error(`job ${key}: a job-level if: or needs: is not modelled`);
     const matrix = job.strategy?.matrix ?? {};
-    if ("include" in matrix || "exclude" in matrix)
-      throw new Error(`job ${key}: include/exclude are not modelled`);
+    if ("include" in matrix || "exclude" in matrix || (job.strategy && job.strategy["fail-fast"] !== false))
+      throw new Error(`job ${key}: include/exclude or fail-fast are not modelled`);
     let legs: Env[] = [{}];
-    for (const [name, values] of Object.entries(matrix)) {
+    for (const [name, values] of Object.entries(matrix))
       legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [name]: String(v) })));
-    }
-    const needs = [job.needs ?? []].flat().flatMap((need) => {
-      const legsOfNeed = byKey.get(need);
-      if (!legsOfNeed) throw new Error(`job ${key} needs ${need}, which is not above it`);
-      return legsOfNeed.map((j) => j.id);
-    });
-    byKey.set(
-      key,
-      legs.map((leg) => ({
-        id: Object.keys(leg).length > 0 ? `${key} (${Object.values(leg).join(", ")})` : key,
-        key,
-        matrix: leg,
-        needs,
-        job,
-      })),
-    );
-  }
-  return [...byKey.values()].flat();
+    const id = (leg: Env) =>
+      Object.keys(leg).length > 0 ? `${key} (${Object.values(leg).join(", ")})` : key;
+    return legs.map((leg) => ({ id: id(leg), key, matrix: leg, job }));
+  });
 }
 
-/**
- * Runs the jobs (those `only` keeps) in order with `run`: a job whose needs did not all succeed
- * is skipped, as is a leg of a fail-fast matrix after a sibling failed. Returns each job's outcome.
- */
+/** Runs the jobs (those `only` keeps) in order with `run`. Returns each job's outcome. */
 export async function runJobs(
   jobs: readonly RunJob[],
   run: (job: RunJob) => Promise<Outcome>,
   only: (job: RunJob) => boolean = () => true,
 ): Promise<Record<string, Outcome>> {
   const outcomes: Record<string, Outcome> = {};
-  for (const job of jobs.filter(only)) {
-    const failFast = job.job.strategy?.matrix !== undefined && job.job.strategy["fail-fast"] !== false;
-    const siblingFailed = jobs.some((j) => j.key === job.key && outcomes[j.id] === "failure");
-    if (job.needs.some((need) => outcomes[need] !== "success")) outcomes[job.id] = "skipped";
-    else if (failFast && siblingFailed) outcomes[job.id] = "cancelled";
-    else outcomes[job.id] = await run(job);
-  }
+  for (const job of jobs.filter(only)) outcomes[job.id] = await run(job);
   return outcomes;
 }
 
@@ -129,24 +103,9 @@ export function stepRuns(
       return state.failed && !state.cancelled;
     case "always()":
       return true;
-    case "cancelled()":
-      return state.cancelled;
-    case "!cancelled()":
-      return !state.cancelled;
     default:
       throw new Error(`if: ${condition} is not modelled`);
   }
-}
-
-/** The outcome of each step of `job` when the steps `fails` picks fail and the others succeed. */
-export function stepOutcomes(job: Job, fails: (step: Step) => boolean): Outcome[] {
-  const state = { failed: false, cancelled: false };
-  return job.steps.map((step) => {
-    if (!stepRuns(step.if, state)) return "skipped";
-    if (!fails(step)) return "success";
-    state.failed = true;
-    return "failure";
-  });
 }
 
 /** The values of the contexts an expression may read. */
