@@ -1,6 +1,4 @@
-/** The service's allowed values: id shapes, enums, regions per provider, protocols, public networks and their chains. */
-import { isOwnKey, ownValue, show, type Problem } from "./problems";
-
+/** The service's allowed values: id kinds, enums, regions per provider, protocols, public networks and their chains. */
 /** The prefix of each kind of identifier (spec 2), with a human name and an example. */
 export const ID_KINDS = {
   node: { prefix: "ND", example: "ND-123-456-789" },
@@ -12,32 +10,6 @@ export const ID_KINDS = {
 
 /** A kind of identifier: `node`, `network`, `organization`, `user` or `project`. */
 export type IdKind = keyof typeof ID_KINDS;
-
-/** A kind's prefix and example; a `kind` that does not exist is a programming error (a RangeError). */
-function idKind(kind: IdKind) {
-  if (!isOwnKey(ID_KINDS, kind)) throw new RangeError(`unknown id kind ${JSON.stringify(String(kind))}`);
-  return ID_KINDS[kind];
-}
-
-/** An identifier: its prefix, then hyphen-separated digit groups; always safe as a URL path segment. */
-export function idPattern(kind: IdKind): RegExp {
-  return new RegExp(`^${idKind(kind).prefix}(?:-[0-9]{1,12}){1,6}$`);
-}
-
-const PATTERNS = Object.fromEntries(Object.keys(ID_KINDS).map((k) => [k, idPattern(k as IdKind)]));
-
-/** True when `value` is an identifier of the given kind (false for a kind that does not exist). */
-export function isId(kind: IdKind, value: unknown): value is string {
-  return typeof value === "string" && isOwnKey(PATTERNS, kind) && PATTERNS[kind].test(value);
-}
-
-/** The problem with `value` as an identifier of `kind`, or undefined; throws a RangeError for a `kind` that does not exist. */
-export function checkId(kind: IdKind, field: string, value: unknown): Problem | undefined {
-  const { prefix, example } = idKind(kind);
-  if (isId(kind, value)) return undefined;
-  const allowed = `expected a ${kind} id: "${prefix}-" followed by hyphen-separated digit groups, e.g. ${example}`;
-  return { field, value: show(value), allowed };
-}
 
 /** Node types (spec 2.1). `shared` is allowed only on {@link SHARED_PROTOCOLS}. */
 export const NODE_TYPES = ["shared", "dedicated"] as const;
@@ -78,11 +50,6 @@ export const PROVIDER_REGIONS = {
   azure: ["uksouth"],
   vzo: ["eu3"],
 } as const;
-
-/** The regions a provider offers, or `undefined` for anything that is not a provider. */
-export function regionsOf(provider: unknown): readonly Region[] | undefined {
-  return ownValue(PROVIDER_REGIONS, provider);
-}
 
 /** A cloud provider value, e.g. `aws`. */
 export type CloudProvider = keyof typeof PROVIDER_REGIONS;
@@ -141,16 +108,6 @@ export const PUBLIC_NETWORK_NAMES = Object.keys(PUBLIC_NETWORKS) as PublicNetwor
 // prettier-ignore
 export const SHARED_PROTOCOLS = ["ethereum", "polygon-pos", "bsc", "avalanche", "fantom", "tezos", "bitcoin"] as const satisfies readonly Protocol[];
 
-/** The protocol a public network belongs to, or `undefined` for anything that is not one. */
-export function protocolOfPublicNetwork(publicNetwork: unknown): Protocol | undefined {
-  return ownValue(PUBLIC_NETWORKS, publicNetwork);
-}
-
-/** True when `shared` nodes exist for `protocol` (one of {@link SHARED_PROTOCOLS}). */
-export function allowsSharedNodes(protocol: unknown): boolean {
-  return typeof protocol === "string" && (SHARED_PROTOCOLS as readonly string[]).includes(protocol);
-}
-
 /** Protocols to which the `archive` filter applies (spec 4.1). */
 // prettier-ignore
 export const ARCHIVE_PROTOCOLS = ["ethereum", "polygon-pos", "bsc", "avalanche", "fantom", "tezos"] as const satisfies readonly Protocol[];
@@ -161,10 +118,7 @@ export const BEACON_PROTOCOLS = ["ethereum"] as const satisfies readonly Protoco
 /** The families of node interfaces: each has its own calls for the chain id and the head. */
 export type ChainFamily = "evm" | "bitcoin" | "near" | "starknet" | "tezos";
 
-/**
- * Each protocol's family, its block time in seconds (what the emulator's heads advance by), and the
- * default `maxHeadAgeSeconds`: several blocks, so that a healthy node never fails it.
- */
+/** Each protocol's family, block time in seconds (the emulator's heads advance by it), and default `maxHeadAgeSeconds` (several blocks). */
 // prettier-ignore
 export const PROTOCOL_CHAINS: Record<Protocol, { family: ChainFamily; blockSeconds: number; maxHeadAgeSeconds: number }> = {
   ethereum: { family: "evm", blockSeconds: 12, maxHeadAgeSeconds: 120 },
@@ -188,13 +142,9 @@ export const PROTOCOL_CHAINS: Record<Protocol, { family: ChainFamily; blockSecon
 export const RPC_PATHS: Partial<Record<Protocol, string>> = { avalanche: "/ext/bc/C/rpc" };
 
 /**
- * The chain identifiers a node of each public network may serve, as `normalizeChainId` (api)
- * writes them; the first is the current one. A testnet name accepts every chain it has meant.
- * Sources: EVM chain ids from ethereum-lists/chains (`_data/chains/eip155-<id>.json`, the data
- * of chainlist.org); NEAR's `status.chain_id` from docs.near.org (RPC "Node Status"); Starknet's
- * `starknet_chainId` from starknet-specs and starknet.js (`StarknetChainId`); Tezos chain ids from
- * taquito's `ChainIds` (packages/taquito/src/constants.ts); Bitcoin's `getblockchaininfo.chain`
- * from Bitcoin Core's RPC help; which testnets each name has meant from the service's release notes.
+ * The chain ids a node of each public network may serve, as `normalizeChainId` (api) writes them, the current one
+ * first; a testnet name accepts every chain it has meant (the service's release notes). Sources: ethereum-lists/chains,
+ * docs.near.org (RPC "Node Status"), starknet.js `StarknetChainId`, taquito `ChainIds`, Bitcoin Core's RPC help.
  */
 export const EXPECTED_CHAIN_IDS: Record<PublicNetwork, readonly string[]> = {
   "ethereum-mainnet": ["1"],
