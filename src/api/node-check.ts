@@ -27,19 +27,15 @@ export interface ChainHead {
   latencyMs: number;
 }
 
+/** What failed in a node's check: the node itself, its endpoint's answers, or its chain. */
+// prettier-ignore
+export type CheckFailureKind = "not-running" | "no-endpoint" | "unreachable" | "credentials" | "answer" | "unsupported" | "wrong-chain" | "stale";
+
 /** Why a node's endpoint check failed; `kind` chooses the advice. The message holds no URL or credential. */
 export class EndpointCheckError extends Error {
   override name = "EndpointCheckError";
   constructor(
-    readonly kind:
-      | "unreachable"
-      | "credentials"
-      | "answer"
-      | "unsupported"
-      | "not-running"
-      | "no-endpoint"
-      | "wrong-chain"
-      | "stale",
+    readonly kind: CheckFailureKind,
     message: string,
   ) {
     super(message);
@@ -52,10 +48,7 @@ const hex = (v: unknown) => (typeof v === "string" && /^0x[0-9a-f]+$/i.test(v) ?
 const num = (v: unknown) => (typeof v === "number" ? v : NaN);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const field = (v: unknown, ...path: string[]): unknown =>
-  path.reduce<unknown>(
-    (o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined),
-    v,
-  );
+  path.reduce((o, k) => (o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined), v);
 
 /** Per family: the chain id, the head's number and time (seconds or an ISO date), from its own calls. */
 const FAMILY_CALLS: Record<ChainFamily, (call: Call) => Promise<[unknown, number, number | string]>> = {
@@ -229,12 +222,11 @@ export async function readChainHead(
   try {
     const [chain, headBlock, when] = await FAMILY_CALLS[family](call);
     const headTime = typeof when === "string" ? Date.parse(when) : when * 1000;
-    if (typeof chain !== "string" || !Number.isSafeInteger(headBlock) || !Number.isFinite(headTime)) {
+    if (typeof chain !== "string" || !Number.isSafeInteger(headBlock) || !Number.isFinite(headTime))
       throw new EndpointCheckError(
         "answer",
         `its answers lack the chain id or the head block that ${family} calls give`,
       );
-    }
     return { chainId: normalizeChainId(family, chain), headBlock, headTime, latencyMs };
   } finally {
     // A call still in flight when another failed ends here too: nothing is sent after the check.
@@ -274,11 +266,10 @@ async function send(
     signal: signal as never,
   });
   const bad = (problem: string): Outcome => ({ status: res.status, problem });
-  if (res.status >= 300 && res.status < 400) {
+  if (res.status >= 300 && res.status < 400)
     return bad(
       `it answered a redirect (HTTP ${res.status}), not followed: credentials go only to its own host`,
     );
-  }
   if (res.status === 401 || res.status === 403)
     return bad(`its credentials were refused (HTTP ${res.status})`);
   if (res.status === 404) return bad("its endpoint's path is unknown to it (HTTP 404)");
@@ -313,12 +304,9 @@ function show(value: unknown): string {
 /** A failed connection, described without its URL. */
 function failure(error: unknown, quote: (text: string) => string): EndpointCheckError {
   const e = error as { type?: unknown; code?: unknown; message?: unknown };
-  if (e?.type === "max-size") {
-    return new EndpointCheckError(
-      "answer",
-      `its answer passed the ${MAX_NODE_ANSWER_BYTES} bytes read at most`,
-    );
-  }
+  const max = MAX_NODE_ANSWER_BYTES;
+  if (e?.type === "max-size")
+    return new EndpointCheckError("answer", `its answer passed the ${max} bytes read at most`);
   const code = typeof e?.code === "string" ? e.code : undefined;
   const reason = code ?? String(e?.message ?? error).replace(/^.*?reason: /, "");
   return new EndpointCheckError("unreachable", `it could not be reached (${quote(reason)})`);

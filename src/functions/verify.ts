@@ -265,17 +265,14 @@ async function checkNode(
   const access = nodeAccess(node.details);
   if (!access.url) throw fail("no-endpoint", "it shows no HTTPS endpoint to this API key");
   const { protocol, publicNetwork } = await networkChain(operation, client, node.network, known);
+  const network = `its network ${node.network}`;
   if (!protocol)
-    throw fail(
-      "unsupported",
-      `the node list does not tell one protocol this package checks for its network ${node.network}`,
-    );
+    throw fail("unsupported", `the node list does not tell one protocol this package checks for ${network}`);
   const { family, maxHeadAgeSeconds } = PROTOCOL_CHAINS[protocol];
   const expected = settings.expectedChainId
     ? [normalizeChainId(family, settings.expectedChainId)]
     : publicNetwork && EXPECTED_CHAIN_IDS[publicNetwork];
-  if (!expected)
-    throw fail("unsupported", `the chain of its network ${node.network} (${protocol}) is not known here`);
+  if (!expected) throw fail("unsupported", `the chain of ${network} (${protocol}) is not known here`);
   const head = await readChainHead(family, access, settings.timeoutMs, RPC_PATHS[protocol]);
   const checkedAt = new Date();
   const headAgeSeconds = Math.max(0, Math.floor((checkedAt.getTime() - head.headTime) / 1000));

@@ -149,12 +149,7 @@ export function toNodeResult(node: Node & { verified?: VerifiedEndpoint }): Node
 
 /** The connection view of a node: id, name, and each endpoint and credential sent; the caller keeps it secret. */
 export function toNodeConnection(node: Node): NodeConnection {
-  const connection: NodeConnection = { id: node.id, name: node.name };
-  for (const field of NODE_SECRET_FIELDS) {
-    const value = node.details[field];
-    if (value !== undefined) connection[field] = value;
-  }
-  return connection;
+  return defined({ id: node.id, name: node.name, ...secretFields((f) => node.details[f]) });
 }
 
 /**
@@ -165,9 +160,12 @@ export interface NodeWithConnection extends NodeResult, Required<Pick<NodeDetail
 
 /** {@link toNodeResult} and every endpoint and credential, `""` where none was sent; the caller keeps it secret. */
 export function toNodeWithConnection(node: Node): NodeWithConnection {
-  const secrets = Object.fromEntries(NODE_SECRET_FIELDS.map((field) => [field, node.details[field] ?? ""]));
-  return { ...toNodeResult(node), ...secrets } as NodeWithConnection;
+  return { ...toNodeResult(node), ...secretFields((f) => node.details[f] ?? "") } as NodeWithConnection;
 }
+
+/** Each secret field of a node's details, valued by `value`. */
+const secretFields = (value: (field: NodeSecretName) => string | undefined) =>
+  Object.fromEntries(NODE_SECRET_FIELDS.map((field) => [field, value(field)]));
 
 /** Credentials shorter than this are not searched for (they would mask ordinary text). */
 const MIN_CREDENTIAL_LENGTH = 4;
