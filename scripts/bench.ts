@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { table } from "./bench/common";
-import { run } from "./reliability/common";
+import { commandLine, run } from "./reliability/common";
 import { sourceState } from "./source-state";
 import type { Row } from "./bench/common";
 import { runBadDays } from "./bench/bad-days";
@@ -28,20 +28,17 @@ const SECTIONS = {
 type Section = keyof typeof SECTIONS;
 
 function options(): { strict: boolean; only: Section[] } {
-  const { values } = parseArgs({
-    options: { strict: { type: "boolean" }, only: { type: "string" }, help: { type: "boolean", short: "h" } },
-  });
-  if (values.help) {
-    console.log(`npm run bench [-- --strict] [--only ${Object.keys(SECTIONS).join(",")}]`);
-    process.exit(0);
-  }
+  const { values } = parseArgs({ options: { strict: { type: "boolean" }, only: { type: "string" } } });
   const only = (values.only?.split(",").map((s) => s.trim()) ?? Object.keys(SECTIONS)) as Section[];
   for (const s of only) if (!(s in SECTIONS)) throw new Error(`unknown section ${JSON.stringify(s)}`);
   return { strict: values.strict ?? false, only };
 }
 
 async function main(): Promise<number> {
-  const { strict, only } = options();
+  const { strict, only } = commandLine(
+    `npm run bench [-- --strict] [--only ${Object.keys(SECTIONS)}]`,
+    options,
+  );
   delete process.env.BLOCKCHAIN_API_URL;
   delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
