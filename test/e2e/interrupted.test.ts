@@ -1,9 +1,8 @@
 /**
  * Runs killed (the engine's whole tree SIGKILLed) while the emulator holds the faucet send or the
  * network PATCH: the next `up`, after `pulumi cancel` and `refresh --clear-pending-creates` as the
- * pinned engine asks, converges without asking the faucet twice or leaking a secret. And runs
- * interrupted (SIGINT to the engine) during a long wait, in TypeScript and in YAML (the plugin,
- * which gets the engine's Cancel): they end within seconds, and the next `up` finishes.
+ * pinned engine asks, converges without asking the faucet twice or leaking a secret. (Runs stopped
+ * by Ctrl-C or SIGTERM: the bad-day matrix's stops, test/e2e/bad-days.test.ts.)
  */
 import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
@@ -26,7 +25,6 @@ import {
   EngineRun,
   type StateResource,
 } from "../helpers/engine";
-import { programProject } from "../helpers/program-project";
 
 const STEP_TIMEOUT = 240_000;
 /** How long the emulator holds the faucet send and each network PATCH during the killed run. */
@@ -169,7 +167,7 @@ class Run {
       () => undefined,
       (err: Error) => err,
     );
-    const held = await waitFor(
+    await waitFor(
       "the requests to hold",
       () => {
         const r = ready();
@@ -198,7 +196,6 @@ class Run {
       () => (this.emulator.requestStats().total >= arrivedCount ? true : undefined),
       HOLD_MS * 4,
     );
-    expect(held.length).toBeGreaterThan(0);
     this.emulator.setRouteDelays({});
   }
 
@@ -313,9 +310,7 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       const up = await run.upAgain();
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.engine.transcript).join("")).toContain(
-        "pending operations from previous deployment",
-      );
+      expect(Object.values(run.engine.transcript).join("")).toContain("pending operations");
       expect(up.outputs.networkName.value).toBe(DESIRED_NAME);
 
       const drip = await expectConverged(run);
@@ -359,9 +354,7 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       const up = await run.upAgain();
       expect(up.summary.result).toBe("succeeded");
       expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.engine.transcript).join("")).toContain(
-        "pending operations from previous deployment",
-      );
+      expect(Object.values(run.engine.transcript).join("")).toContain("pending operations");
       // The network already had the name: the new create read it and sent no rename.
       expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
 
@@ -378,146 +371,6 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       });
       expect(drip.transaction).toMatch(/^https?:\/\//);
       expect(up.outputs.outcome.value).toBe("sent");
-    },
-    STEP_TIMEOUT,
-  );
-});
-
-/** How long the emulator holds each network PATCH of an interrupted run: longer than any bound here. */
-const LONG_HOLD_MS = 120_000;
-/** The message of each call of the plugin cut off by the engine's Cancel. */
-const CANCELLED =
-  "the engine cancelled the operation (Cancel): this call was interrupted; run the command again";
-const PLUGIN_DIR = path.resolve(__dirname, "..", "..", "bin");
-
-describeWithEngine(["pulumi-language-yaml"])("SIGINT to the engine during a long wait", () => {
-  let emulator: RunningEmulator;
-  let run: EngineRun;
-  let watcher: { arrivals: Arrival[]; stop(): void };
-  /** The status the program waits for: not the node's, until the test sets it. */
-  let wanted: "running" | "maintenance";
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    watcher = watchArrivals(Number(new URL(emulator.url).port));
-    run = await EngineRun.start();
-  }, STEP_TIMEOUT);
-  afterAll(async () => {
-    const engine = engineProcess();
-    if (engine) killProcessTree(engine.pid);
-    watcher?.stop();
-    await run?.close();
-    await emulator?.close();
-  }, STEP_TIMEOUT);
-  beforeEach(() => {
-    const status = emulator.admin.getNode(emulator.fixtures.beaconNode)!.status;
-    wanted = status === "maintenance" ? "running" : "maintenance";
-  });
-
-  const arrived = (method: string, prefix: string) =>
-    watcher.arrivals.filter((a) => a.method === method && a.path.startsWith(prefix)).length;
-
-  /**
-   * `up` of the project in `dir` while the node's status does not come and the network's read is
-   * held; SIGINT to the engine alone (as a terminal's Ctrl-C: the engine runs its plugins in
-   * their own process groups) once the wait has polled and the read is held. Then, the status
-   * there and the hold over, the next `up` finishes. Returns the seconds from SIGINT to exit and
-   * what the interrupted `up` printed.
-   */
-  async function interruptedUp(dir: string): Promise<{ seconds: number; output: string }> {
-    const node = emulator.fixtures.beaconNode;
-    await run.initStack(dir, "interrupted", emulator);
-    emulator.setRouteDelays({ networkUpdateMs: LONG_HOLD_MS });
-    watcher.arrivals.length = 0;
-    const args = ["up", "--yes", "--skip-preview", "--non-interactive"];
-    const up = run.cli(dir, args, "up interrupted");
-    await waitFor(
-      "two polls of the node and a held network read",
-      () => (arrived("GET", `/v1/nodes/${node}`) >= 2 && arrived("PATCH", NETWORKS_PATH) >= 1) || undefined,
-      120_000,
-    );
-    const engine = await waitFor("the engine process", engineProcess, 10_000);
-    const signalled = Date.now();
-    process.kill(engine.pid, "SIGINT");
-    const interrupted = await up;
-    const seconds = (Date.now() - signalled) / 1000;
-    expect(interrupted.code).not.toBe(0);
-    expect(interrupted.output).toContain("^C received; cancelling");
-
-    emulator.setRouteDelays({});
-    expect(emulator.admin.setNodeStatus(node, wanted)).toBe(true);
-    const again = await run.cli(dir, args, "up again");
-    // The output shows on failure.
-    expect(again).toMatchObject({ code: 0 });
-    run.audit(emulator.secrets());
-    return { seconds, output: interrupted.output };
-  }
-
-  test(
-    "TypeScript: the program's wait ends at once; the dynamic-provider host (no Cancel) ends its held read at its deadlineMs",
-    async () => {
-      const { beaconNode, emptyNetwork } = emulator.fixtures;
-      const dir = programProject(
-        "interrupted-wait",
-        `import { getNodeOutput, Network } from "pulumi-blockchain-nodes";
-const network = new Network("net", { networkId: "${emptyNetwork}", deadlineMs: 10_000 }, { retainOnDelete: true });
-export const networkName = network.name;
-export const status = getNodeOutput({
-  id: "${beaconNode}",
-  waitFor: { status: "${wanted}", timeoutSeconds: 600, intervalSeconds: 0.5 },
-}).status;
-`,
-      );
-      const { seconds } = await interruptedUp(dir);
-      console.log(`TypeScript program: ${seconds.toFixed(1)} s from SIGINT to the engine's exit`);
-      // The program's wait for the status ends with the program, at once; but the engine waits
-      // for the Network's held read (its check's or its create's), which ends at its deadlineMs.
-      expect(seconds).toBeLessThan(30);
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "YAML (the plugin, which gets the engine's Cancel): the wait and the held read are cut off, the run ends within seconds",
-    async () => {
-      const { beaconNode, secondEmptyNetwork } = emulator.fixtures;
-      const dir = path.join(run.sandbox.dir, "interrupted-yaml");
-      fs.mkdirSync(dir);
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: interrupted-yaml
-runtime: yaml
-plugins:
-  providers:
-    - name: blockchain
-      path: ${PLUGIN_DIR}
-resources:
-  net:
-    type: blockchain:index:Network
-    properties:
-      networkId: ${secondEmptyNetwork}
-    options:
-      retainOnDelete: true
-variables:
-  node:
-    fn::invoke:
-      function: blockchain:index:getNode
-      arguments:
-        id: ${beaconNode}
-        waitFor:
-          status: ${wanted}
-          timeoutSeconds: 600
-          intervalSeconds: 0.5
-outputs:
-  networkName: \${net.name}
-  status: \${node.status}
-`,
-      );
-      const { seconds, output } = await interruptedUp(dir);
-      console.log(`YAML program (plugin): ${seconds.toFixed(1)} s from SIGINT to the engine's exit`);
-      // Well under the 15 s deadline of the held read: Cancel cut it off.
-      expect(seconds).toBeLessThan(10);
-      expect(output).toContain(`invocation of blockchain:index:getNode returned an error: ${CANCELLED}`);
     },
     STEP_TIMEOUT,
   );
