@@ -62,9 +62,8 @@ describe("--verbose log (quiet: false)", () => {
     expect(lines[2]).toMatch(/^GET \(unmatched route\) -> 404 /);
     expect(lines[4]).toMatch(/^GET \/v1\/nodes\/ query: \+1 other query parameter -> 200 /);
     expect(lines[7]).toMatch(/^GET \/v1\/nodes\/ query: name=\(hidden\) -> 200 /);
-    expect(lines[8]).toMatch(
-      /^GET \/v1\/nodes\/ query: region=\(hidden\) provider=\(hidden\) network=\(hidden\) archive=\(hidden\) -> 400 /,
-    );
+    for (const name of ["region", "provider", "network", "archive"])
+      expect(lines[8]).toContain(` ${name}=(hidden)`);
     expect(lines[13]).toMatch(/^GET \(unmatched route\) -> 404 .*\[admin\]\n$/);
     expect(lines[paths.length - 1]).toMatch(
       /^GET \/_emulator\/keys\/\{organization\}\/rotate -> 401 .*\[admin\]\n$/,
