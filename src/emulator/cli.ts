@@ -59,7 +59,7 @@ With --json, all of it is one JSON object on one line instead. It then serves un
 it gets SIGINT (Ctrl-C) or SIGTERM. The same seed gives the same data, keys and ids.
 
 Options:
-${[...FLAGS, ...SWITCHES].map(([flag, arg, , help]) => `  ${(flag ? `--${flag} ${arg}` : "").padEnd(28)}${help}\n`).join("")}
+${[...FLAGS, ...SWITCHES].map(([flag, arg, , help]) => `  ${(flag ? `--${flag} ${arg}` : "").padEnd(27)} ${help}\n`).join("")}
 Admin endpoints (Authorization: Bearer <admin key printed on start>), see docs/emulator.md:
   GET|PUT /_emulator/faults, GET|POST|DELETE /_emulator/faults/queue,
   GET|PUT /_emulator/route-delays, GET /_emulator/faucet/sends, GET /_emulator/requests,
