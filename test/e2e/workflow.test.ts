@@ -242,6 +242,7 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       expect(errorLines(first.update(STAGING, "infra").output).filter((l) => l.includes(TYPO))).toHaveLength(
         1,
       );
+      expect(diagnosticsOnly(first.update(STAGING, "infra").output)).toContain("404");
       expect(first.update(STAGING, "app").outcome).toBe("skipped");
       expect(first.update(PRODUCTION, "infra").outcome).toBe("success");
       expect(first.update(PRODUCTION, "app").outcome).toBe("success");
