@@ -1,7 +1,6 @@
 /**
- * The one place where the service's snake_case JSON becomes the public camelCase types: unknown fields
- * ignored, a missing optional one left out, a missing or mistyped required one a {@link ResponseShapeError}
- * naming it. The faucet's amount is read exactly from the JSON text (a wei amount passes 2^53).
+ * The one place where the service's snake_case JSON becomes the camelCase types: unknown fields ignored, a missing
+ * optional one left out, a bad required one named; the faucet's amount read exactly (a wei amount passes 2^53).
  */
 import { NODE_DETAIL_FIELDS } from "../model";
 import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";

@@ -1,9 +1,7 @@
 /**
- * A node's chain id and head, read at its own endpoint as an app calls it: each credential form (the key
- * as a path segment, basic auth) with each rpc path. Credentials go only to the exact origin the service
- * listed (redirects not followed; TLS verified; plain `http://` only on loopback); what a node answers
- * reaches a message capped and cleaned of its credentials and URLs; each check is bounded in time and body
- * size, {@link MAX_CHECKS_IN_FLIGHT} at most in flight in the process (test/pure/node-check.property.test.ts).
+ * A node's chain id and head, read at its endpoint as an app calls it. Credentials go only to the exact origin the
+ * service listed (no redirect, TLS verified, `http://` only on loopback); a node's answers reach messages capped and
+ * cleaned; each check bounded in time and size, 8 at most in flight (test/pure/node-check.property.test.ts).
  */
 import nodeFetch from "node-fetch";
 import { parse as parseLikeNodeFetch } from "url";

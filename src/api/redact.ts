@@ -3,6 +3,7 @@
  * the credentials a client learns from the service's answers. The text is cut first, so every pattern
  * here runs on bounded input; none nests quantifiers.
  */
+import { unescape as looseDecode } from "querystring"; // decodes what it can (malformed: U+FFFD), never throws
 import { SECRET_FIELD_NAMES, secretForms } from "../model";
 
 /** The text that replaces a credential in errors and logs. */
@@ -216,13 +217,6 @@ export function guardInputValue(shown: string): string {
     text.length <= 42 && redact(text) === text && !(text.match(/[\w.~+/=-]{16,}/g) ?? []).some(isKeyLike);
   if (quotable || /^("?)0x[\da-f]{0,64}\1$/i.test(text)) return text;
   return `a value of ${text.length} characters (not shown: it may hold a credential)`;
-}
-
-/** Percent-decodes what can be decoded (a malformed sequence becomes U+FFFD); never throws. */
-function looseDecode(text: string): string {
-  return text.replace(/(?:%[\da-f][\da-f])+/gi, (run) =>
-    Buffer.from(run.replace(/%/g, ""), "hex").toString(),
-  );
 }
 
 /** Words of ordinary names: all letters, all digits, or up to 12 letters then up to 3 digits (`v1`). */

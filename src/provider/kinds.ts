@@ -73,8 +73,7 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
       `Network ${JSON.stringify(name)}: the \`import\` resource option does not work for dynamic resources ` +
       `(the engine reads an imported resource without its provider). Adopt the existing network with \`networkId\` instead: ` +
       `remove \`import\` and write new Network(${JSON.stringify(name)}, { networkId: ${id === undefined ? `"NW-…"` : JSON.stringify(id)} }); the next \`pulumi up\` reads the network and records it in the stack.`,
-    // Adopted with no managed input, so the imported program's preview shows no change; `name`
-    // or `project` added later are managed from then on.
+    // No managed input: the imported program's preview shows no change; `name` or `project` added later are managed.
     async pluginRead(id, read) {
       const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
       if (!found.id) {

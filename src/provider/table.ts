@@ -1,7 +1,4 @@
-/**
- * A resource kind's property table: one row per property, its doc comment the schema's and the
- * hover's. The types, input names, secret outputs, diff and schema properties derive from it.
- */
+/** A kind's property table, a row per property (its doc the schema's): types, inputs, secrets, diff derive from it. */
 import type { Creator } from "../api";
 import { SETTINGS, type SettingName } from "../settings";
 import { kindOf, type Diff, type PropertyDiff } from "./checks";
