@@ -373,8 +373,8 @@ export class BadDayMatrix {
     await this.each(async (group, emulator) => {
       const dirs: string[] = [];
       for (const p of group) dirs.push(await this.project(p, day.networkId));
-      const url = await beginDay(day.id, emulator);
-      const env = { BLOCKCHAIN_API_URL: url, BLOCKCHAIN_API_KEY: emulator.apiKey };
+      const key = emulator.apiKey; // the programs' key: the 401 day rotates it in the service
+      const env = { BLOCKCHAIN_API_URL: await beginDay(day.id, emulator), BLOCKCHAIN_API_KEY: key };
       for (const [i, p] of [...group.entries()].reverse())
         for (const [verb, state] of defaultCells(p.id))
           await this.cell({ program: p.id, day: day.id, verb, state }, dirs[i], env);

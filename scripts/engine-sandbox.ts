@@ -318,7 +318,8 @@ export class TreeSampler {
   sample(): Array<ProcessInfo & { role?: Role }> {
     const all = listProcesses();
     for (let level = [this.root]; level.length > 0;) {
-      level = all.filter((p) => level.includes(p.ppid) && !this.followed.has(p.pid)).map((p) => p.pid);
+      // Through the processes followed too: a program starts under its language host after it.
+      level = all.filter((p) => level.includes(p.ppid)).map((p) => p.pid);
       level.forEach((pid) => this.followed.add(pid));
     }
     return all

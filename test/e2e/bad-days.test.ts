@@ -170,7 +170,7 @@ describeWithEngine([
     "each program's existing stack: up on a healthy service succeeds, within the bounds; its previews send only GET",
     async () => {
       const ups = await matrix.prepare();
-      expect(ups.map((r) => r.program)).toEqual(matrix.programs.map((p) => p.id));
+      expect(ups.map((r) => r.program).sort()).toEqual(matrix.programs.map((p) => p.id).sort());
       expect(wrong(ups, (r) => [...bounded(r), ...(r.run.code === 0 ? [] : [`exit ${r.run.code}`])])).toEqual(
         [],
       );
