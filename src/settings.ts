@@ -4,20 +4,20 @@
  * and the errors' Pulumi wording.
  */
 import { createHash } from "node:crypto";
+import { checkApiUrl } from "./api/url";
 import {
-  checkApiUrl,
   DEFAULT_DEADLINE_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  isApiError,
   MAX_RETRIES_LIMIT,
   MAX_TIMER_MS,
-  NodeServiceClient,
   type NodeServiceClientOptions,
-  redact,
   type RetryWait,
-} from "./api";
-import { MAX_API_KEY_LENGTH, unknownProperties } from "./model";
+} from "./api/options";
+import { isApiError } from "./api/errors";
+import { NodeServiceClient } from "./api/client";
+import { redact } from "./api/redact";
+import { MAX_API_KEY_LENGTH, unknownProperties } from "./model/rules";
 
 /** The stack configuration namespace. */
 export const CONFIG_NAMESPACE = "blockchain";

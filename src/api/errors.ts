@@ -1,4 +1,5 @@
-import { checkId, IdKind, Problem } from "../model";
+import { checkId, Problem } from "../model/rules";
+import { IdKind } from "../model/values";
 import { guardInputValue, redact, Redactor } from "./redact";
 
 /**

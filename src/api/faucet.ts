@@ -1,11 +1,11 @@
 /** The test-token faucet (spec 4.5). */
-import { DEFAULT_FAUCET_CHAIN, PATHS, checkAddress, checkFaucetChain } from "../model";
+import { DEFAULT_FAUCET_CHAIN, checkAddress, checkFaucetChain } from "../model/rules";
 import { requireNoProblems } from "./errors";
 import { toFaucetResult } from "./mapping";
 import type { Context } from "./options";
 import { mapAnswer, request, startCall, type CallOptions } from "./request";
 import type { FaucetResult } from "./types";
-import { apiUrl } from "./url";
+import { apiUrl, PATHS } from "./url";
 
 /** Asks the faucet of `chain` (`POST /v1/faucet/{chain}`, never idempotent) for test tokens to `address`. */
 export async function requestTestTokens(

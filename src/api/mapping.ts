@@ -2,7 +2,7 @@
  * The one place where the service's snake_case JSON becomes the camelCase types: unknown fields ignored, a missing
  * optional one left out, a bad required one named; the faucet's amount read exactly (a wei amount passes 2^53).
  */
-import { NODE_DETAIL_FIELDS } from "../model";
+import { NODE_DETAIL_FIELDS } from "../model/node-fields";
 import type { Creator, FaucetResult, NetworkInfo, Node, NodeDetails } from "./types";
 
 /** The response body did not have the shape the spec gives; `problems` name each field, e.g. `node.id: expected a string, got undefined`. */

@@ -1,12 +1,12 @@
 /** Network endpoints: read and update (both `PATCH`), delete (spec 4.3, 4.4). */
-import { PATHS, show, validateNetworkUpdate } from "../model";
+import { show, validateNetworkUpdate } from "../model/rules";
 import { NotFoundError, requireId, requireNoProblems } from "./errors";
 import { toNetwork } from "./mapping";
 import { judgeNotFound, learnNodeSecrets } from "./nodes";
 import type { Context } from "./options";
 import { mapAnswer, request, startCall, type Call, type CallOptions } from "./request";
 import type { DeleteResult, NetworkInfo, NetworkUpdate } from "./types";
-import { apiUrl } from "./url";
+import { apiUrl, PATHS } from "./url";
 
 const UPDATE_FIELDS = ["name", "project"] as const;
 

@@ -5,7 +5,8 @@
  */
 import nodeFetch from "node-fetch";
 import { parse as parseLikeNodeFetch } from "url";
-import type { ChainFamily, NodeAccess } from "../model";
+import type { ChainFamily } from "../model/values";
+import type { NodeAccess } from "../model/node-fields";
 import { everyRequestSignal } from "./options";
 import { isLoopbackHost } from "./url";
 

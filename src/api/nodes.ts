@@ -1,5 +1,6 @@
 /** Node endpoints: list (paginated) and retrieve (spec 4.1, 4.2); and the one judge of a 404. */
-import { NODE_FILTERS, NODE_FILTER_NAMES, PATHS, secretValues, show, validateNodeFilters } from "../model";
+import { NODE_FILTERS, NODE_FILTER_NAMES, show, validateNodeFilters } from "../model/rules";
+import { secretValues } from "../model/node-fields";
 import { ApiError, NotFoundError, invalidInput, requireId, requireNoProblems } from "./errors";
 import { FOREIGN_404 } from "./attempt";
 import { toNode } from "./mapping";
@@ -7,7 +8,7 @@ import type { Context } from "./options";
 import { ListingStats, paginate } from "./pagination";
 import { callError, mapAnswer, request, startCall, type Call, type CallOptions } from "./request";
 import type { Node, NodeFilters } from "./types";
-import { apiUrl } from "./url";
+import { apiUrl, PATHS } from "./url";
 
 /** Options of `listNodes`. */
 export interface ListOptions extends CallOptions {

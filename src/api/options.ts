@@ -1,6 +1,6 @@
 /** The client's options, every default in one place, and the one check that makes them a {@link Context}. */
 import { setMaxListeners } from "events";
-import { closestName, MAX_API_KEY_LENGTH, ownValue, show } from "../model";
+import { closestName, MAX_API_KEY_LENGTH, ownValue, show } from "../model/rules";
 import type { Limiter } from "./limits";
 import { createRedactor, LearnedSecrets, type Redactor } from "./redact";
 import { ApiUrlError, parseApiUrl, type ApiBase } from "./url";

@@ -4,7 +4,7 @@
  * here runs on bounded input; none nests quantifiers.
  */
 import { unescape as looseDecode } from "querystring"; // decodes what it can (malformed: U+FFFD), never throws
-import { SECRET_FIELD_NAMES, secretForms } from "../model";
+import { SECRET_FIELD_NAMES, secretForms } from "../model/node-fields";
 
 /** The text that replaces a credential in errors and logs. */
 export const REDACTED = "[REDACTED]";

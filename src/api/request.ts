@@ -6,7 +6,7 @@ import { attempt, formatDuration, type Answer, type Failure, type HttpRequest } 
 import { createApiError, invalidInput, type ApiError, type ApiErrorInit, type CallLimit } from "./errors";
 import { defaultSleep, MAX_TIMER_MS, type Context } from "./options";
 import { ResponseShapeError } from "./mapping";
-import { show, type Problem } from "../model";
+import { show, type Problem } from "../model/rules";
 
 /** Longest wait a server may ask for (`Retry-After`, `nextFaucetAvailable`); a longer one fails the call, saying when. */
 const MAX_RETRY_AFTER_MS = 60_000;

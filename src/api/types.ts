@@ -1,8 +1,6 @@
 import type {
   CloudProvider,
   NetworkStatus,
-  NodeDetailValues,
-  NodeFilterName,
   NodeRole,
   NodeStatus,
   NodeType,
@@ -11,7 +9,9 @@ import type {
   Protocol,
   PublicNetwork,
   Region,
-} from "../model";
+} from "../model/values";
+import type { NodeDetailValues } from "../model/node-fields";
+import type { NodeFilterName } from "../model/rules";
 
 /** Who created a node or network. */
 export interface Creator {

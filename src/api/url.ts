@@ -1,4 +1,4 @@
-import { MAX_API_URL_LENGTH } from "../model";
+import { MAX_API_URL_LENGTH } from "../model/rules";
 import { redact } from "./redact";
 
 /**
@@ -141,3 +141,12 @@ export function checkApiUrl(apiUrl: unknown): string | undefined {
     throw error;
   }
 }
+
+/** The API paths, all under `/v1/` (spec 4). */
+export const PATHS = {
+  nodes: "/v1/nodes/",
+  node: (id: string) => `/v1/nodes/${encodeURIComponent(id)}/`,
+  network: (id: string) => `/v1/networks/${encodeURIComponent(id)}/`,
+  /** The faucet of a chain (`goerli` in the spec's text; the real service serves several). */
+  faucet: (chain: string) => `/v1/faucet/${encodeURIComponent(chain)}`,
+} as const;

@@ -1,6 +1,8 @@
 /** What the functions look up, Pulumi-free, shared by the TypeScript functions and the plugin: each host passes its {@link Connect}. */
-import { invalidInput, type Node, type NodeFilters, type NodeServiceClient } from "../api";
-import { NODE_FILTER_NAMES, show, unknownProperties } from "../model";
+import { invalidInput } from "../api/errors";
+import { type Node, type NodeFilters } from "../api/types";
+import { type NodeServiceClient } from "../api/client";
+import { NODE_FILTER_NAMES, show, unknownProperties } from "../model/rules";
 import { toNodeConnection, type NodeConnection } from "../provider/node-views";
 import { SETTING_NAMES, type ConnectionArgs, type SettingName } from "../settings";
 import {

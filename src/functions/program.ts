@@ -7,7 +7,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
-import { invalidInput, isApiError, type Node, type RetryWait } from "../api";
+import { invalidInput, isApiError } from "../api/errors";
+import { type Node } from "../api/types";
+import { type RetryWait } from "../api/options";
 import {
   CONFIG_NAMESPACE,
   ConfigReader,
@@ -20,8 +22,8 @@ import {
   withClient,
   type CallSettings,
 } from "../settings";
-import { show } from "../model";
-import { finiteStacks, guardFrames } from "../provider";
+import { show } from "../model/rules";
+import { finiteStacks, guardFrames } from "../provider/error-reports";
 import {
   DEFAULT_GET_NODES_LIMIT,
   listNodes,

@@ -1,16 +1,13 @@
 /** `verify` of the node functions: each node's own endpoint called as an app would before it is handed on. */
-import { EndpointCheckError, invalidInput, normalizeChainId, quoteFromNode, readChainHead } from "../api";
-import type { Node, NodeServiceClient } from "../api";
-import {
-  EXPECTED_CHAIN_IDS,
-  PROTOCOL_CHAINS,
-  PROTOCOLS,
-  PUBLIC_NETWORKS,
-  RPC_PATHS,
-  nodeAccess,
-  show,
-} from "../model";
-import type { Problem, Protocol, PublicNetwork } from "../model";
+import { EndpointCheckError, normalizeChainId, quoteFromNode, readChainHead } from "../api/node-check";
+import { invalidInput } from "../api/errors";
+import type { Node } from "../api/types";
+import type { NodeServiceClient } from "../api/client";
+import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, PROTOCOLS, PUBLIC_NETWORKS, RPC_PATHS } from "../model/values";
+import { nodeAccess } from "../model/node-fields";
+import { show } from "../model/rules";
+import type { Problem } from "../model/rules";
+import type { Protocol, PublicNetwork } from "../model/values";
 import type { VerifiedEndpoint } from "../provider/node-views";
 
 /**

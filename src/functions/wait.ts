@@ -1,6 +1,9 @@
-import { defaultSleep, invalidInput, type Node } from "../api";
+import { defaultSleep } from "../api/options";
+import { invalidInput } from "../api/errors";
+import { type Node } from "../api/types";
 import { VerifyError } from "./verify";
-import { checkOneOf, NODE_STATUSES, NodeStatus, Problem, show } from "../model";
+import { checkOneOf, Problem, show } from "../model/rules";
+import { NODE_STATUSES, NodeStatus } from "../model/values";
 
 /** Wait for nodes to reach a status. Every field is checked before the first poll. */
 export interface WaitFor {

@@ -47,12 +47,3 @@ export interface WireError {
   /** Faucet 429 only: when the next request is possible (a date string). */
   nextFaucetAvailable?: string;
 }
-
-/** The API paths, all under `/v1/` (spec 4). */
-export const PATHS = {
-  nodes: "/v1/nodes/",
-  node: (id: string) => `/v1/nodes/${encodeURIComponent(id)}/`,
-  network: (id: string) => `/v1/networks/${encodeURIComponent(id)}/`,
-  /** The faucet of a chain (`goerli` in the spec's text; the real service serves several). */
-  faucet: (chain: string) => `/v1/faucet/${encodeURIComponent(chain)}`,
-} as const;

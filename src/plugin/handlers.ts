@@ -1,20 +1,13 @@
 /** What the plugin does for each call of the provider protocol, on property maps: the provider core's methods, plus config, secrets per field and import. */
 import * as fs from "fs";
 import * as path from "path";
-import { invalidInput } from "../api";
-import { unknownProperties } from "../model";
-import {
-  engineLog,
-  FUNCTION_TOKENS,
-  kindOf,
-  kindOfToken,
-  readProviderConfig,
-  secretOutputs,
-  setProviderConfig,
-  toNodeResult,
-  type AnyKind,
-  type Diff,
-} from "../provider";
+import { invalidInput } from "../api/errors";
+import { unknownProperties } from "../model/rules";
+import { engineLog, readProviderConfig, setProviderConfig } from "../provider/calls";
+import { FUNCTION_TOKENS, kindOfToken, type AnyKind } from "../provider/kinds";
+import { kindOf, type Diff } from "../provider/checks";
+import { secretOutputs } from "../provider/table";
+import { toNodeResult } from "../provider/node-views";
 import {
   GET_NODE_ARG_NAMES,
   GET_NODE_CONNECTIONS_ARG_NAMES,

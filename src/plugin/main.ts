@@ -1,5 +1,6 @@
 /** The entry of `pulumi-resource-blockchain`: serves the provider and prints its port, which the engine reads. */
-import { engineLog, exitWhenEngineGone, writeStderr } from "../provider";
+import { engineLog, exitWhenEngineGone } from "../provider/calls";
+import { writeStderr } from "../provider/engine-watch";
 import { setWaitReporter } from "../settings";
 import { serve } from "./server";
 import { shutdownGraceMs, shutdownOnSignal } from "./shutdown";

@@ -8,7 +8,7 @@ import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import type * as pluginTypes from "@pulumi/pulumi/proto/plugin_pb";
 import type * as rpcTypes from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as protoTypes from "@pulumi/pulumi/proto/provider_pb";
-import { attachEngine, withResource } from "../provider";
+import { attachEngine, withResource } from "../provider/calls";
 import * as handlers from "./handlers";
 import type { PropertyMap } from "./properties";
 import { cancelCalls, refuseAfterCancel, trackCall } from "./shutdown";

@@ -4,7 +4,7 @@
  * call retrying against a silent service cannot keep the process alive for minutes. The engine's
  * `Cancel` cuts them off at once, the same way, and refuses the calls after it.
  */
-import { beginStopping, interruptCalls, OutcomeUnknownError } from "../provider";
+import { beginStopping, interruptCalls, OutcomeUnknownError } from "../provider/calls";
 
 /** Default grace for the calls in flight, ms. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;

@@ -8,7 +8,7 @@ import { createRequire } from "module";
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as engineRpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as engineProto from "@pulumi/pulumi/proto/engine_pb";
-import { abortEveryRequest } from "../api";
+import { abortEveryRequest } from "../api/options";
 import type { ConfigReader } from "../settings";
 import { engineGone, noticeEngineGone, onEngineGone, watchEngine, writeStderr } from "./engine-watch";
 

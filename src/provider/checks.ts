@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { guardInputValue, isApiError } from "../api";
-import { formatProblems, Problem } from "../model";
+import { guardInputValue } from "../api/redact";
+import { isApiError } from "../api/errors";
+import { formatProblems, Problem } from "../model/rules";
 import { type CallSettings, inspectCall, settingFix, settingsDigest, UNKNOWN, withClient } from "../settings";
 import { readProviderConfig } from "./calls";
 

@@ -1,5 +1,11 @@
-import { invalidInput, isApiError } from "../api";
-import { DEFAULT_FAUCET_CHAIN, Problem, checkAddress, checkFaucetChain, unknownProperties } from "../model";
+import { invalidInput, isApiError } from "../api/errors";
+import {
+  DEFAULT_FAUCET_CHAIN,
+  Problem,
+  checkAddress,
+  checkFaucetChain,
+  unknownProperties,
+} from "../model/rules";
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";

@@ -8,7 +8,7 @@ import { createHash, randomUUID } from "crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "fs";
 import { homedir } from "os";
 import { join } from "path";
-import { DEFAULT_FAUCET_CHAIN } from "../model";
+import { DEFAULT_FAUCET_CHAIN } from "../model/rules";
 
 /** How long an interrupted send keeps blocking automatic sends: one day, the faucet's window. */
 export const JOURNAL_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,13 @@
-import type { NetworkInfo, NetworkUpdate } from "../api";
-import { invalidInput, isApiError } from "../api";
-import { checkId, checkNetworkName, Problem, show, unknownProperties, validateNetworkUpdate } from "../model";
+import type { NetworkInfo, NetworkUpdate } from "../api/types";
+import { invalidInput, isApiError } from "../api/errors";
+import {
+  checkId,
+  checkNetworkName,
+  Problem,
+  show,
+  unknownProperties,
+  validateNetworkUpdate,
+} from "../model/rules";
 import { type CallSettings, ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
 import { CallInterrupted, engineLog, OutcomeUnknownError, readProviderConfig, resourceLabel } from "./calls";
 import {

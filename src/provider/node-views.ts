@@ -3,15 +3,18 @@ import {
   NODE_CREDENTIAL_FIELDS,
   NODE_ENDPOINT_FIELDS,
   NODE_SECRET_FIELDS,
-  type CloudProvider,
   type NodeEndpointName,
-  type NodeRole,
   type NodeSecretName,
+} from "../model/node-fields";
+import {
+  type CloudProvider,
+  type NodeRole,
   type NodeStatus,
   type NodeType,
   type Region,
-} from "../model";
-import { maskUrlCredentials, type Creator, type Node, type NodeDetails } from "../api";
+} from "../model/values";
+import { maskUrlCredentials } from "../api/redact";
+import { type Creator, type Node, type NodeDetails } from "../api/types";
 
 /**
  * A node's metadata, readable and never secret: usable in resource names, previews, logs and

@@ -1,5 +1,5 @@
 /** A kind's property table, a row per property (its doc the schema's): types, inputs, secrets, diff derive from it. */
-import type { Creator } from "../api";
+import type { Creator } from "../api/types";
 import { SETTINGS, type SettingName } from "../settings";
 import { kindOf, type Diff, type PropertyDiff } from "./checks";
 import type { NodeConnection, NodeResult } from "./node-views";

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { KINDS, type FAUCET_DRIP_PROPERTIES } from "../provider";
+import { KINDS } from "../provider/kinds";
+import { type FAUCET_DRIP_PROPERTIES } from "../provider/faucet-drip";
 import { checkDeclaration, providerFor, type ArgsOf, type OutputsOf } from "./shell";
 
 /** Arguments of {@link FaucetDrip}. */

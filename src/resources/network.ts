@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { KINDS, type NETWORK_PROPERTIES } from "../provider";
+import { KINDS } from "../provider/kinds";
+import { type NETWORK_PROPERTIES } from "../provider/network";
 import { checkDeclaration, providerFor, type ArgsOf, type OutputsOf } from "./shell";
 
 /**

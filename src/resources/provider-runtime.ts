@@ -6,15 +6,9 @@
  * `exitWhenEngineGone`), printing nothing more.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import {
-  engineGone,
-  engineLog,
-  exitWhenEngineGone,
-  KINDS,
-  setProviderConfig,
-  type KindMethods,
-  type ResourceKind,
-} from "../provider";
+import { engineGone } from "../provider/engine-watch";
+import { engineLog, exitWhenEngineGone, setProviderConfig } from "../provider/calls";
+import { KINDS, type KindMethods, type ResourceKind } from "../provider/kinds";
 import { setWaitReporter } from "../settings";
 
 /** How long a muted line is waited for, ms (the host prints it right after the call fails). */

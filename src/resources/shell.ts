@@ -1,15 +1,9 @@
 /** The dynamic resources' shell: the checks of a declaration, and the small provider object Pulumi serializes into state. */
 import * as pulumi from "@pulumi/pulumi";
-import { formatProblems, unknownProperties } from "../model";
-import {
-  guardFrames,
-  inputNames,
-  secretOutputs,
-  type Inputs,
-  type PropertyTable,
-  type ResourceKind,
-  type TypeOf,
-} from "../provider";
+import { formatProblems, unknownProperties } from "../model/rules";
+import { guardFrames } from "../provider/error-reports";
+import { inputNames, secretOutputs, type Inputs, type PropertyTable, type TypeOf } from "../provider/table";
+import { type ResourceKind } from "../provider/kinds";
 import { reviewStackConfig } from "../settings";
 
 /** A kind's arguments in a program: its inputs, each a `pulumi.Input` (docs from its property table). */

@@ -1,14 +1,9 @@
-import {
-  NODE_STATUSES,
-  PROTOCOL_CHAINS,
-  SECRET_DETAIL_FIELDS,
-  checkNetworkName,
-  checkOneOf,
-  formatProblems,
-  show,
-  unknownProperties,
-} from "../../model";
-import type { NodeStatus, Problem, WireNetwork, WireNode } from "../../model";
+import { NODE_STATUSES, PROTOCOL_CHAINS } from "../../model/values";
+import { SECRET_DETAIL_FIELDS } from "../../model/node-fields";
+import { checkNetworkName, checkOneOf, formatProblems, show, unknownProperties } from "../../model/rules";
+import type { NodeStatus } from "../../model/values";
+import type { Problem } from "../../model/rules";
+import type { WireNetwork, WireNode } from "../../model/wire";
 import { seedHash } from "./random";
 import type { EndpointState, Store } from "./store";
 

@@ -1,12 +1,5 @@
-import {
-  ARCHIVE_PROTOCOLS,
-  BEACON_PROTOCOLS,
-  PUBLIC_NETWORKS,
-  formatProblems,
-  isId,
-  toChecksumAddress,
-  validateNodePlacement,
-} from "../../model";
+import { ARCHIVE_PROTOCOLS, BEACON_PROTOCOLS, PUBLIC_NETWORKS } from "../../model/values";
+import { formatProblems, isId, toChecksumAddress, validateNodePlacement } from "../../model/rules";
 import type {
   CloudProvider,
   IdKind,
@@ -16,8 +9,8 @@ import type {
   Protocol,
   PublicNetwork,
   Region,
-  WireNodeDetails,
-} from "../../model";
+} from "../../model/values";
+import type { WireNodeDetails } from "../../model/node-fields";
 import { createRng, deriveApiKey, deriveSeed } from "./random";
 import type { Rng } from "./random";
 import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./store";

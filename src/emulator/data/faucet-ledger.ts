@@ -1,4 +1,4 @@
-import { DEFAULT_FAUCET_CHAIN } from "../../model";
+import { DEFAULT_FAUCET_CHAIN } from "../../model/rules";
 import { seedHash } from "./random";
 import { Ring } from "./ring";
 

@@ -1,5 +1,5 @@
-import { PROVIDER_REGION_PAIRS } from "../../model";
-import type { CloudProvider, NodeType, PublicNetwork, Region } from "../../model";
+import { PROVIDER_REGION_PAIRS } from "../../model/values";
+import type { CloudProvider, NodeType, PublicNetwork, Region } from "../../model/values";
 import type { DatasetBuilder } from "./builder";
 
 /** Identifiers of the primary organization's main fixtures, the same for every seed (others vary). */

@@ -3,10 +3,17 @@ import {
   NODE_STATUSES,
   PROVIDER_REGION_PAIRS,
   PUBLIC_NETWORK_NAMES,
-  SECRET_DETAIL_FIELDS,
   SHARED_PROTOCOLS,
-} from "../../model";
-import type { CloudProvider, NetworkStatus, NodeStatus, NodeType, Protocol, Region } from "../../model";
+} from "../../model/values";
+import { SECRET_DETAIL_FIELDS } from "../../model/node-fields";
+import type {
+  CloudProvider,
+  NetworkStatus,
+  NodeStatus,
+  NodeType,
+  Protocol,
+  Region,
+} from "../../model/values";
 import { DatasetBuilder } from "./builder";
 import type { EmulatorFixtures, FixtureRecords } from "./fixtures";
 import { NETWORK_WITH_NODES_NODE_IDS, WELL_KNOWN_IDS, seedFixtures } from "./fixtures";

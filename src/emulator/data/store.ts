@@ -1,4 +1,4 @@
-import { SECRET_DETAIL_FIELDS } from "../../model";
+import { SECRET_DETAIL_FIELDS } from "../../model/node-fields";
 import type {
   CloudProvider,
   NetworkStatus,
@@ -9,11 +9,9 @@ import type {
   Protocol,
   PublicNetwork,
   Region,
-  WireCreator,
-  WireNetwork,
-  WireNode,
-  WireNodeDetails,
-} from "../../model";
+} from "../../model/values";
+import type { WireCreator, WireNetwork, WireNode } from "../../model/wire";
+import type { WireNodeDetails } from "../../model/node-fields";
 import type { NodeEndpointBehaviour } from "./admin";
 import type { Dataset } from "./seed";
 

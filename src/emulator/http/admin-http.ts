@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "crypto";
-import { show } from "../../model";
+import { show } from "../../model/rules";
 import { ProblemsError } from "../data/admin";
 import type { Fault, FaultOptions, RouteDelays } from "./faults";
 import type { ApiRequest, Reply } from "./reply";

@@ -3,8 +3,9 @@
  * behind its credentials, its head advancing on the emulator's clock, unless a rehearsal says otherwise.
  */
 import { createHash } from "crypto";
-import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, RPC_PATHS, isId, ownValue } from "../../model";
-import type { ChainFamily } from "../../model";
+import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, RPC_PATHS } from "../../model/values";
+import { isId, ownValue } from "../../model/rules";
+import type { ChainFamily } from "../../model/values";
 import { DEFAULT_ENDPOINT } from "../data/admin";
 import type { NodeRecord } from "../data/store";
 import type { ApiContext, ApiRequest, Reply } from "./reply";

@@ -1,5 +1,6 @@
-import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue } from "../../model";
-import type { NodeFilterName, OrderBy, Problem } from "../../model";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue } from "../../model/rules";
+import type { NodeFilterName, Problem } from "../../model/rules";
+import type { OrderBy } from "../../model/values";
 import type { NodeRecord, NodeView, Store } from "../data/store";
 import { compare } from "../data/store";
 import type { ApiContext, ApiRequest, Reply } from "./reply";

@@ -1,4 +1,4 @@
-import { checkFaucetChain, formatProblems } from "../../model";
+import { checkFaucetChain, formatProblems } from "../../model/rules";
 import { MAX_BULK } from "../data/seed";
 import { validateFaultOptions, validateRouteDelays } from "./faults";
 import type { FaultOptions, RouteDelays } from "./faults";

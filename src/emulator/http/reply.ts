@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "http";
-import { formatProblems } from "../../model";
-import type { Problem, WireError } from "../../model";
+import { formatProblems } from "../../model/rules";
+import type { Problem } from "../../model/rules";
+import type { WireError } from "../../model/wire";
 import type { FaucetLedger } from "../data/faucet-ledger";
 import type { Store } from "../data/store";
 

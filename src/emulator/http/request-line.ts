@@ -1,6 +1,6 @@
 import { METHODS } from "http";
-import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } from "../../model";
-import type { NodeFilterName } from "../../model";
+import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } from "../../model/rules";
+import type { NodeFilterName } from "../../model/rules";
 import { ARCHIVE_VALUES } from "./node-list";
 import type { Route } from "./routes";
 import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";

@@ -1,5 +1,6 @@
-import { checkAddress, checkId, isId, show, validateNetworkUpdate } from "../../model";
-import type { IdKind, Problem } from "../../model";
+import { checkAddress, checkId, isId, show, validateNetworkUpdate } from "../../model/rules";
+import type { IdKind } from "../../model/values";
+import type { Problem } from "../../model/rules";
 import { nextUtcMidnight } from "../data/faucet-ledger";
 import { listNodes } from "./node-list";
 import type { ApiContext, ApiRequest, Reply } from "./reply";
