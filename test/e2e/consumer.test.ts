@@ -577,6 +577,17 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     expect(appOut.nodeCount).toEqual({ secret: true, value: expected.length });
     expect(appOut.networkName).toEqual({ secret: false, value: "consumer-mainnet" });
 
+    // An infra stack without the outputs the app reads (here the app's own): one line naming the
+    // stack and the output, no Node trace, nothing changed.
+    const wrong = await engine.stack(
+      { stackName: "wrong-infra", workDir: appDir },
+      { "nodes-app:infraStack": { value: "organization/nodes-app/dev" } },
+    );
+    const missing = await engine.failure("app preview, infra output missing", (o) => wrong.preview(o));
+    const errors = missing.split("\n").filter((line) => /^\s*error: /.test(line));
+    expect(errors[0]).toMatch(/^\s*error: organization\/nodes-app\/dev has no output appConfig: /);
+    expect(missing).not.toMatch(/\n\s+at [\w.<>]+ \(|\.js:\d+:\d+/);
+
     await destroy(engine, [
       ["app destroy", app],
       ["infra destroy", infra],

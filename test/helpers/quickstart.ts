@@ -2,7 +2,7 @@
 import type { Stack, UpResult } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
 import { call } from "./emulator";
-import { EngineRun, resource } from "./engine-run";
+import { EngineRun, resource } from "./engine";
 
 /** Their `up`: the network adopted and named `declared`; node metadata readable, the endpoint and key secret. */
 export function expectQuickstartUp(up: UpResult, emulator: RunningEmulator, declared: string): void {
