@@ -172,7 +172,8 @@ test.each(cells)(
     const { name, ...fields } = k.expect;
     expect(cause).toMatchObject(fields);
     if (name) expect(cause.name).toBe(name);
-    // The caller and the id the call was about.
+    // The caller and the id the call was about; a missing setting is the program's, not one call's:
+    // one message for every call of the run (functions.test.ts: "a missing key: the fix, once").
     if (!name) {
       expect(first.toLowerCase()).toContain(s.caller.toLowerCase());
       if (kind !== "malformed id")
