@@ -289,3 +289,42 @@ describe("wait lines and errors name the call the program made", () => {
     expect((await client.getNode(NODE)).id).toBe(NODE);
   });
 });
+
+describe("what a retry's definite answer says of an earlier attempt", () => {
+  test("a DELETE whose first attempt lost its connection, then answered 409, fails with the 409, outcome known", async () => {
+    const { client, calls } = scripted([DROPPED, err(409)]);
+    const e = await failure(client.deleteNetwork("NW-1-2-3"));
+    expect(e).toMatchObject({ kind: "conflict", status: 409 });
+    expect(e.mayHaveBeenProcessed).toBeUndefined();
+    expect(calls.filter((c) => c.init.method === "DELETE")).toHaveLength(2);
+  });
+
+  test("a DELETE whose first attempt lost its connection, then answered the service's 404: already gone", async () => {
+    const { client } = scripted([
+      DROPPED,
+      err(404),
+      { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+    ]);
+    expect(await client.deleteNetwork("NW-1-2-3")).toEqual({ status: "alreadyGone" });
+  });
+
+  test("a DELETE whose retry gets a 503 after a lost connection: still of unknown outcome", async () => {
+    const { client } = scripted([DROPPED, err(503)], { retry: { maxRetries: 1, baseDelayMs: 1 } });
+    const e = await failure(client.deleteNetwork("NW-1-2-3"));
+    expect(e).toMatchObject({ kind: "unavailable", mayHaveBeenProcessed: true });
+    expect(e.limit).toBeUndefined();
+  });
+
+  test("a 404 whose check of the API URL gets no answer is the service's 404, not a wrong URL", async () => {
+    const { client, calls } = scripted([err(404), HANG], { retry: { maxRetries: 1, baseDelayMs: 1 } });
+    const e = await failure(client.getNode(NODE));
+    expect(e).toMatchObject({ kind: "not_found", status: 404, resourceId: NODE });
+    expect(calls.length).toBeGreaterThan(1); // the follow-up was tried
+  });
+
+  test("a 404 whose check of the API URL answers 404 too: the URL is wrong", async () => {
+    const { client } = scripted([err(404), err(404)]);
+    const e = await failure(client.getNode(NODE));
+    expect(e).toMatchObject({ kind: "invalid_response", status: 404 });
+  });
+});
