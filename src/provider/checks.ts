@@ -2,7 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { guardInputValue } from "../api/redact";
 import { isApiError } from "../api/errors";
 import { formatProblems, Problem } from "../model/rules";
-import { type CallSettings, inspectCall, settingFix, settingsDigest, UNKNOWN, withClient } from "../settings";
+import { type CallSettings, inspectCall, settingsDigest, UNKNOWN, withClient } from "../settings";
 import { readProviderConfig } from "./calls";
 
 /** A `check` failure as the dynamic provider protocol carries it. */
@@ -48,8 +48,6 @@ export function toFailures(problems: Problem[], given: Record<string, unknown> =
   });
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 const probes = new Map<string, Promise<CheckFailure | undefined>>();
 
 /** How long the key probe may take at preview, ms; past it, preview goes on without it. */
@@ -70,21 +68,18 @@ export async function checkApiKeyOnce(settings: CallSettings, label = "check"): 
       for await (const _node of client.listNodes(undefined, options)) break;
       return undefined;
     }).catch((err: unknown): CheckFailure | undefined => {
-      if (!isApiError(err)) return undefined;
+      if (!isApiError(err) || (err.kind !== "unauthorized" && err.kind !== "invalid_input")) return undefined;
       const setting =
-        err.kind === "unauthorized"
+        err.kind === "unauthorized" || err.fields?.apiKey
           ? "apiKey"
-          : err.fields?.apiKey
-            ? "apiKey"
-            : err.fields?.apiUrl
-              ? "apiUrl"
-              : undefined;
-      if (!setting || (err.kind !== "unauthorized" && err.kind !== "invalid_input")) return undefined;
-      const source = settings.sources[setting];
-      const property = source === "argument" ? setting : "";
-      if (err.kind === "unauthorized")
-        return { property, reason: `The API key was refused when checked at preview: ${err.message}` };
-      return { property, reason: `${err.message}\n${capitalize(settingFix(setting, source))}.` };
+          : err.fields?.apiUrl
+            ? "apiUrl"
+            : undefined;
+      if (!setting) return undefined;
+      // withClient's hint already says where the setting came from and how to set it there.
+      const property = settings.sources[setting] === "argument" ? setting : "";
+      const lead = err.kind === "unauthorized" ? "The API key was refused when checked at preview: " : "";
+      return { property, reason: `${lead}${err.message}` };
     });
     probes.set(cacheKey, probe);
   }

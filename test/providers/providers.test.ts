@@ -418,6 +418,8 @@ describe("check: the connection settings wherever they come from, and the key on
     expect(failures).toHaveLength(1);
     expect(failures[0].reason).toMatch(/control character/);
     expect(failures[0].reason).toContain("blockchain:apiKey");
+    // The fix, once.
+    expect(failures[0].reason.match(/pulumi config set --secret blockchain:apiKey/g)).toHaveLength(1);
     expect(emulator().requestStats().total).toBe(before);
   });
 });
