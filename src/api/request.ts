@@ -102,18 +102,20 @@ function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Ru
       note: `The requested wait of ${formatDuration(f.retryAfterMs)} is longer than the ${formatDuration(MAX_RETRY_AFTER_MS)} waited at most; try again after it.`,
     };
   }
+  const outOf =
+    attempts >= t.maxAttempts
+      ? "maxRetries"
+      : Date.now() + delayMs >= call.deadlineAt
+        ? "deadlineMs"
+        : undefined;
+  if (outOf === undefined) return undefined;
   // Nothing listens at the URL: more retries or time will not start a service, so no limit is named.
-  if (f.cause === "refused" && (attempts >= t.maxAttempts || Date.now() + delayMs >= call.deadlineAt))
-    return { note: `${gaveUp}.` };
-  if (attempts >= t.maxAttempts) {
-    const note = `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}).`;
-    return { note, limit: "maxRetries" as CallLimit };
-  }
-  if (Date.now() + delayMs >= call.deadlineAt) {
-    const note = `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms.`;
-    return { note, limit: "deadlineMs" as CallLimit };
-  }
-  return undefined;
+  if (f.cause === "refused") return { note: `${gaveUp}.` };
+  const note =
+    outOf === "maxRetries"
+      ? `${gaveUp}: the retries ran out (maxRetries ${t.maxAttempts - 1}).`
+      : `${gaveUp}: another retry would pass the call's deadline of ${call.deadlineMs} ms.`;
+  return { note, limit: outOf as CallLimit };
 }
 
 /** The error of a call, named by its operation and id, its `notes` appended to the hint, then the limit to raise. */
