@@ -16,10 +16,23 @@ import pulumi
 config = pulumi.Config()
 # "<organization>/python-quickstart/dev"; with a self-managed backend (file://, s3://, ...) the
 # organization is the word "organization".
-infra = pulumi.StackReference(config.require("infraStack"))
+infra_stack = config.require("infraStack")
+infra = pulumi.StackReference(infra_stack)
 
-app_config = infra.require_output("appConfig")  # secret: JSON, the nodes with their endpoints
-rpc_url = infra.require_output("firstNodeHttpsEndpoint")  # secret
+
+def need(name):
+    """An output of the infra stack; a missing one (not deployed yet) fails in one line, not a traceback."""
+
+    def check(value):
+        if value is None:
+            raise pulumi.RunError(f"{infra_stack} has no output {name}: run `pulumi up` there first.")
+        return value
+
+    return infra.get_output(name).apply(check)
+
+
+app_config = need("appConfig")  # secret: JSON, the nodes with their endpoints
+rpc_url = need("firstNodeHttpsEndpoint")  # secret
 
 # The app's environment (a container's env, a Kubernetes Secret's data): secret.
 app_environment = pulumi.Output.all(rpc=rpc_url, nodes=app_config).apply(
@@ -27,4 +40,4 @@ app_environment = pulumi.Output.all(rpc=rpc_url, nodes=app_config).apply(
 )
 pulumi.export("appEnvironment", app_environment)
 pulumi.export("nodeCount", app_config.apply(lambda nodes: len(json.loads(nodes))))  # secret too
-pulumi.export("networkName", infra.require_output("networkName"))  # readable
+pulumi.export("networkName", need("networkName"))  # readable
