@@ -1,7 +1,6 @@
 /** FaucetDrip's create never sends twice: an outcome that may have been processed is `unknown`. */
 import { createHash } from "crypto";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "fs";
-import { tmpdir } from "os";
+import { readFileSync, readdirSync, writeFileSync } from "fs";
 import { join } from "path";
 import type { Fault } from "../../src/emulator";
 import { setProviderConfig } from "../../src/provider/calls";
@@ -14,10 +13,10 @@ import {
 import { UNKNOWN } from "../../src/settings";
 import { beginSend, journalDir } from "../../src/provider/faucet-journal";
 import { withEmulator } from "../helpers/emulator";
+import { withJournalDir } from "../helpers/env";
 
 const emulator = withEmulator({ quiet: true });
-let journal: string;
-const savedJournalEnv = process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
+const journal = withJournalDir({ each: true });
 let addressCounter = 0x1000;
 
 /** A fresh lower-case address for each test (the faucet's daily limit is per address). */
@@ -31,18 +30,7 @@ beforeAll(() =>
     (key) => ({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey })[key],
   ),
 );
-beforeEach(() => {
-  journal = mkdtempSync(join(tmpdir(), "faucet-journal-"));
-  process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
-});
-afterEach(() => {
-  rmSync(journal, { recursive: true, force: true });
-});
-afterAll(() => {
-  if (savedJournalEnv === undefined) delete process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
-  else process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = savedJournalEnv;
-  setProviderConfig(undefined);
-});
+afterAll(() => setProviderConfig(undefined));
 
 const faucetPath = { method: "POST", path: "/v1/faucet/" };
 
@@ -54,7 +42,7 @@ describe("FaucetDrip create", () => {
     expect(outs.amountSent).toMatch(/^[0-9]+$/);
     expect(outs.note).toBe("");
     expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
   });
 
   const processedThenUnreadable: [string, Fault][] = [
@@ -78,7 +66,7 @@ describe("FaucetDrip create", () => {
       expect(id).toContain(to);
       // The service did send once; nothing was sent again.
       expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
-      expect(readdirSync(journal)).toEqual([]);
+      expect(readdirSync(journal())).toEqual([]);
     },
   );
 
@@ -87,20 +75,20 @@ describe("FaucetDrip create", () => {
     await createFaucetDrip({ address: to });
     await expect(createFaucetDrip({ address: to })).rejects.toThrow(/429/);
     expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
   });
 
   it("a send left in flight by another (killed) process is not repeated: recorded as unknown", async () => {
     const to = address();
-    expect(journalDir()).toBe(journal);
+    expect(journalDir()).toBe(journal());
     beginSend(emulator().url, to);
-    leaveAsInterrupted(readdirSync(journal)[0]);
+    leaveAsInterrupted(readdirSync(journal())[0]);
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("unknown");
     expect(outs.note).toMatch(/interrupted/);
     expect(emulator().faucetSendCounts().byAddress[to] ?? 0).toBe(0);
     // The entry is consumed: an explicit replace sends.
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
     const again = await createFaucetDrip({ address: to });
     expect(again.outs.outcome).toBe("sent");
     expect(emulator().faucetSendCounts().byAddress[to]).toBe(1);
@@ -109,7 +97,7 @@ describe("FaucetDrip create", () => {
   it("an entry older than the faucet's window does not block a send", async () => {
     const to = address();
     beginSend(emulator().url, to, "goerli", Date.now() - 25 * 3600_000);
-    leaveAsInterrupted(readdirSync(journal)[0]);
+    leaveAsInterrupted(readdirSync(journal())[0]);
     const { outs } = await createFaucetDrip({ address: to });
     expect(outs.outcome).toBe("sent");
   });
@@ -117,20 +105,11 @@ describe("FaucetDrip create", () => {
 
 /** Marks the journal entry in `journal` as written by another (killed) process. */
 function leaveAsInterrupted(file: string): void {
-  const entry = JSON.parse(readFileSync(join(journal, file), "utf8"));
-  writeFileSync(join(journal, file), JSON.stringify({ ...entry, process: "another-process" }));
+  const entry = JSON.parse(readFileSync(join(journal(), file), "utf8"));
+  writeFileSync(join(journal(), file), JSON.stringify({ ...entry, process: "another-process" }));
 }
 
 describe("FaucetDrip chain", () => {
-  /** The state a drip recorded before `chain` existed: no `chain` at all. */
-  const recordedBeforeChains = (to: string): FaucetDripOutputs => ({
-    address: to,
-    outcome: "sent",
-    amountSent: "500000000000000000",
-    transaction: "https://goerli.etherscan.example/tx/0xabc",
-    note: "",
-  });
-
   it("is sent to /v1/faucet/{chain}; goerli when not given; recorded in the outputs", async () => {
     const to = address();
     const sepolia = await createFaucetDrip({ address: to, chain: "sepolia" });
@@ -161,7 +140,7 @@ describe("FaucetDrip chain", () => {
       /not_found[\s\S]*"mainnet"/,
     );
     expect(emulator().faucetSendCount(to)).toBe(0);
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
   });
 
   it("check: an invalid chain is a failure naming chain, the value and what is allowed", async () => {
@@ -191,44 +170,41 @@ describe("FaucetDrip chain", () => {
     expect(emulator().faucetSendCount(to)).toBe(0);
   });
 
-  it("diff: a new chain replaces (update-replace)", async () => {
-    const to = address();
-    const olds = { ...recordedBeforeChains(to), chain: "sepolia" };
-    for (const [news, oldChain] of [
-      [{ address: to, chain: "hoodi" }, "sepolia"],
-      [{ address: to }, "sepolia"],
-      [{ address: to, chain: "sepolia" }, undefined],
-      [{ address: to, chain: UNKNOWN }, "sepolia"],
-    ] as const) {
-      const old = oldChain === undefined ? recordedBeforeChains(to) : { ...olds, chain: oldChain };
-      expect(await diffFaucetDrip("id", old, news)).toEqual({
-        changes: true,
-        replaces: ["chain"],
-        deleteBeforeReplace: false,
-        diffs: ["chain"],
-        detailedDiff: { chain: { kind: "update-replace", inputDiff: false } },
-      });
-    }
-    const both = await diffFaucetDrip("id", olds, { address: address(), chain: "hoodi" });
-    expect(both.replaces).toEqual(["address", "chain"]);
-  });
-
-  it("diff: state recorded before chains existed shows no change without chain or with goerli", async () => {
-    const to = address();
-    const noChange = {
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: false,
-      diffs: [],
-      detailedDiff: {},
+  // `recorded`: the chain in state (absent: state written before chains existed); `given`: the program's.
+  it.each([
+    ["a new chain", "sepolia", { chain: "hoodi" }, ["chain"]],
+    ["chain left out", "sepolia", {}, ["chain"]],
+    ["a chain given, none recorded", undefined, { chain: "sepolia" }, ["chain"]],
+    ["an unknown (preview) chain", "sepolia", { chain: UNKNOWN }, ["chain"]],
+    ["a new address", undefined, { address: "0x" + "cd".repeat(20) }, ["address"]],
+    [
+      "a new address and chain",
+      "sepolia",
+      { address: "0x" + "cd".repeat(20), chain: "hoodi" },
+      ["address", "chain"],
+    ],
+    ["none recorded, none given", undefined, {}, []],
+    ["none recorded, goerli given", undefined, { chain: "goerli" }, []],
+    ["goerli recorded, none given", "goerli", {}, []],
+  ] as const)("diff, %s: replaces %j (update-replace)", async (_what, recorded, given, replaces) => {
+    const to = "0x" + "ab".repeat(20);
+    const olds: FaucetDripOutputs = {
+      address: to,
+      outcome: "sent",
+      amountSent: "500000000000000000",
+      transaction: "https://goerli.etherscan.example/tx/0xabc",
+      note: "",
+      ...(recorded === undefined ? {} : { chain: recorded }),
     };
-    for (const news of [{ address: to }, { address: to, chain: "goerli" }]) {
-      expect(await diffFaucetDrip("id", recordedBeforeChains(to), news)).toEqual(noChange);
-    }
-    // And a new drip of goerli against a program that leaves chain out: the same chain.
-    expect(
-      await diffFaucetDrip("id", { ...recordedBeforeChains(to), chain: "goerli" }, { address: to }),
-    ).toEqual(noChange);
+    expect(await diffFaucetDrip("id", olds, { address: to, ...given })).toEqual({
+      changes: replaces.length > 0,
+      replaces,
+      deleteBeforeReplace: false,
+      diffs: replaces,
+      detailedDiff: Object.fromEntries(
+        replaces.map((p) => [p, { kind: "update-replace", inputDiff: false }]),
+      ),
+    });
   });
 
   it("the journal tells chains apart; goerli keeps the key of entries written before chains existed", async () => {
@@ -237,17 +213,17 @@ describe("FaucetDrip chain", () => {
     // An entry left by an older version: keyed by the API URL and the address only.
     const legacy = createHash("sha256").update(`${url}\n${to}`).digest("hex").slice(0, 32);
     beginSend(url, to);
-    expect(readdirSync(journal)).toEqual([`${legacy}.json`]);
+    expect(readdirSync(journal())).toEqual([`${legacy}.json`]);
     leaveAsInterrupted(`${legacy}.json`);
     // Another chain to the same address is not blocked by it...
     const sepolia = await createFaucetDrip({ address: to, chain: "sepolia" });
     expect(sepolia.outs.outcome).toBe("sent");
-    expect(readdirSync(journal)).toEqual([`${legacy}.json`]);
+    expect(readdirSync(journal())).toEqual([`${legacy}.json`]);
     // ...but goerli (given, or left out) is.
     const goerli = await createFaucetDrip({ address: to, chain: "goerli" });
     expect(goerli.outs).toMatchObject({ outcome: "unknown", chain: "goerli" });
     expect(goerli.outs.note).toMatch(/interrupted/);
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
     expect(
       emulator()
         .faucetSends()
@@ -256,7 +232,7 @@ describe("FaucetDrip chain", () => {
     ).toEqual(["sepolia"]);
     // An interrupted send on hoodi blocks hoodi only.
     beginSend(url, to, "hoodi");
-    const [hoodiEntry] = readdirSync(journal);
+    const [hoodiEntry] = readdirSync(journal());
     expect(hoodiEntry).not.toBe(`${legacy}.json`);
     leaveAsInterrupted(hoodiEntry);
     expect((await createFaucetDrip({ address: to, chain: "hoodi" })).outs.outcome).toBe("unknown");

@@ -1,30 +1,13 @@
 /** Careless inputs are refused before any request, with an error that never quotes a misplaced credential. */
-import { mkdtempSync, readdirSync, rmSync } from "fs";
-import { tmpdir } from "os";
-import { join } from "path";
-import util from "node:util";
+import { readdirSync } from "fs";
 import { checkFaucetDrip, createFaucetDrip } from "../../src/provider/faucet-drip";
 import { checkNetwork, createNetwork } from "../../src/provider/network";
+import { renderings } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
+import { withJournalDir } from "../helpers/env";
 
 const emulator = withEmulator({ quiet: true });
-let journal: string;
-const savedJournalEnv = process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
-
-beforeAll(() => {
-  journal = mkdtempSync(join(tmpdir(), "faucet-journal-"));
-  process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
-});
-afterAll(() => {
-  if (savedJournalEnv === undefined) delete process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
-  else process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = savedJournalEnv;
-  rmSync(journal, { recursive: true, force: true });
-});
-
-function renderings(error: unknown): string[] {
-  const e = error as Error;
-  return [e.message, e.stack ?? "", String(e), JSON.stringify(e), util.inspect(e)];
-}
+const journal = withJournalDir();
 
 const requestsSoFar = () => emulator().requestStats().total;
 
@@ -88,7 +71,7 @@ describe("invalid inputs send nothing and fail clearly", () => {
       expect(e.message).toMatch(/address/);
       for (const text of renderings(e)) expect(text).not.toContain(emulator().apiKey);
     }
-    expect(readdirSync(journal)).toEqual([]);
+    expect(readdirSync(journal())).toEqual([]);
     expect(requestsSoFar()).toBe(before);
   });
 });

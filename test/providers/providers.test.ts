@@ -9,25 +9,18 @@ import { Network } from "../../src/resources/network";
 import { network as networkRuntime } from "../../src/resources/provider-runtime";
 import { UNKNOWN } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";
+import { withEnv } from "../helpers/env";
 
 const emulator = withEmulator();
-const savedEnv = { url: process.env.BLOCKCHAIN_API_URL, key: process.env.BLOCKCHAIN_API_KEY };
+withEnv({ BLOCKCHAIN_API_URL: undefined, BLOCKCHAIN_API_KEY: undefined }, { each: true });
 /** The stack config the provider reads: the emulator's URL and key, with `extra` on top ("" for none). */
 const useConfig = (extra: Record<string, string> = {}) =>
   setProviderConfig(
     (key) => ({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey, ...extra })[key],
   );
 const NO_CONFIG = { "blockchain:apiUrl": "", "blockchain:apiKey": "" };
-beforeAll(() => {
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
-});
 beforeEach(() => useConfig());
-afterAll(() => {
-  setProviderConfig(undefined);
-  if (savedEnv.url !== undefined) process.env.BLOCKCHAIN_API_URL = savedEnv.url;
-  if (savedEnv.key !== undefined) process.env.BLOCKCHAIN_API_KEY = savedEnv.key;
-});
+afterAll(() => setProviderConfig(undefined));
 
 describe("Network provider", () => {
   test("check rejects invalid inputs naming the rule, and accepts unknowns", async () => {
@@ -49,7 +42,8 @@ describe("Network provider", () => {
     expect(unknown.failures).toEqual([]);
   });
 
-  test("adopt, rename, project move, drift, out-of-band delete", async () => {
+  // Destroy's forgetting and forceDestroy's refusal: plugin.test.ts, "Update (from the refreshed state) renames back; Delete …".
+  test("adopt, rename, project move, drift", async () => {
     const id = emulator().fixtures.networkWithNodes;
     const created = await net.createNetwork({ networkId: id, name: "adopted" });
     expect(created.id).toBe(id);
@@ -81,20 +75,6 @@ describe("Network provider", () => {
       name: "renamed",
     });
     expect(restore.changes).toBe(true);
-
-    // Destroy forgets an adopted network by default: no request; forceDestroy sends the DELETE.
-    const deletes = () =>
-      emulator()
-        .requests()
-        .filter((r) => r.method === "DELETE").length;
-    const before = deletes();
-    await net.deleteNetwork(id, moved.outs);
-    expect(deletes()).toBe(before);
-    await expect(net.deleteNetwork(id, { ...moved.outs, forceDestroy: true })).rejects.toThrow(
-      /still has .* nodes|delete its nodes/,
-    );
-    expect(deletes()).toBe(before + 1);
-    expect(emulator().admin.getNetwork(id)).toBeDefined();
   });
 
   test("adopting a network that does not exist explains that networks cannot be created", async () => {
@@ -112,15 +92,11 @@ describe("Network provider", () => {
     async (_when, env, tokens) => {
       if (env) process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
       useConfig({ "blockchain:apiKey": "stale-key-1234567890" });
-      try {
-        const id = emulator().fixtures.networkWithNodes;
-        const err = (await net.readNetwork(id, {} as net.NetworkOutputs).catch((e: Error) => e)) as Error;
-        for (const token of ["401", id, "blockchain:apiKey", ...tokens]) expect(err.message).toContain(token);
-        expect(`${err.message}${err.stack}`).not.toContain("stale-key-1234567890");
-        expect(err.message).not.toContain(emulator().apiKey);
-      } finally {
-        delete process.env.BLOCKCHAIN_API_KEY;
-      }
+      const id = emulator().fixtures.networkWithNodes;
+      const err = (await net.readNetwork(id, {} as net.NetworkOutputs).catch((e: Error) => e)) as Error;
+      for (const token of ["401", id, "blockchain:apiKey", ...tokens]) expect(err.message).toContain(token);
+      expect(`${err.message}${err.stack}`).not.toContain("stale-key-1234567890");
+      expect(err.message).not.toContain(emulator().apiKey);
     },
   );
 
@@ -137,6 +113,13 @@ describe("Network provider", () => {
 
 describe("FaucetDrip provider", () => {
   const address = "0x52908400098527886E0F7030069857D2E4169EE7";
+  const recorded: faucet.FaucetDripOutputs = {
+    address,
+    outcome: "sent",
+    amountSent: "1",
+    transaction: "https://x.example/tx/0xabc",
+    note: "",
+  };
 
   test("check validates the address and the EIP-55 checksum", async () => {
     for (const good of [address, address.toLowerCase(), UNKNOWN])
@@ -152,14 +135,6 @@ describe("FaucetDrip provider", () => {
   });
 
   test("update keeps the recorded outcome and takes over only the connection inputs; read accepts missing props", async () => {
-    const tx = "https://x.example/tx/0xabc";
-    const recorded: faucet.FaucetDripOutputs = {
-      address,
-      outcome: "sent",
-      amountSent: "1",
-      transaction: tx,
-      note: "",
-    };
     const olds = { ...recorded, apiKey: "old-key" };
     const { outs } = await faucet.updateFaucetDrip("drip", olds, { address, apiUrl: emulator().url });
     expect(outs).toEqual({ ...recorded, apiUrl: emulator().url });
@@ -217,8 +192,8 @@ describe("Network check at preview: adoption and call settings", () => {
   });
 });
 
-describe("Network outputs: nodes as the functions return them, connections apart", () => {
-  test("nodes hold metadata and masked endpoints only; connections hold the endpoints and credentials", async () => {
+describe("Network outputs", () => {
+  test("nodes as the functions return them: metadata and masked endpoints only; connections apart, with the endpoints and credentials", async () => {
     const id = emulator().fixtures.networkWithNodes;
     const { outs } = await net.createNetwork({ networkId: id });
     expect(outs.nodes.length).toBeGreaterThan(0);
@@ -249,10 +224,8 @@ describe("Network outputs: nodes as the functions return them, connections apart
     // The engine keeps connections (and the key) secret; nodes stay readable.
     expect(secretOutputs(net.NETWORK_PROPERTIES)).toEqual(["connections", "apiKey"]);
   });
-});
 
-describe("diff: every changed property with its kind", () => {
-  test("update, add, delete in place; networkId replaces", async () => {
+  test("diff: every changed property with its kind: update, add, delete in place; networkId replaces", async () => {
     const id = emulator().fixtures.consortiumNetwork;
     const { outs } = await net.createNetwork({ networkId: id, name: "declared" });
     expect(await net.diffNetwork(id, outs, { networkId: id, name: "declared" })).toEqual({
@@ -285,27 +258,7 @@ describe("diff: every changed property with its kind", () => {
     expect(drift.detailedDiff).toEqual({ name: { kind: "update", inputDiff: false } });
   });
 
-  test("FaucetDrip: a new address is an update-replace", async () => {
-    const olds: faucet.FaucetDripOutputs = {
-      address: "0x" + "ab".repeat(20),
-      outcome: "sent",
-      amountSent: "1",
-      transaction: "https://explorer.example/tx/0xabc",
-      note: "",
-    };
-    expect(await faucet.diffFaucetDrip("d", olds, { address: "0x" + "cd".repeat(20) })).toEqual({
-      changes: true,
-      replaces: ["address"],
-      deleteBeforeReplace: false,
-      diffs: ["address"],
-      detailedDiff: { address: { kind: "update-replace", inputDiff: false } },
-    });
-    expect((await faucet.diffFaucetDrip("d", olds, { address: olds.address })).detailedDiff).toEqual({});
-  });
-});
-
-describe("read: the inputs that match the service, for the diff after a refresh", () => {
-  test("the managed inputs get their current values; the others are left out", async () => {
+  test("read: the managed inputs get their current values (for the diff after a refresh); the others are left out", async () => {
     const id = emulator().fixtures.secondEmptyNetwork;
     const named = await net.createNetwork({ networkId: id, name: "declared", apiUrl: emulator().url });
     expect(named.outs.managedInputs).toEqual(["name"]);
@@ -352,16 +305,11 @@ describe("check: the connection settings wherever they come from, and the key on
     useConfig(NO_CONFIG);
     process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
     process.env.BLOCKCHAIN_API_URL = `http://api.example.com/${emulator().apiKey}`;
-    try {
-      const { failures } = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
-      expect(failures).toHaveLength(1);
-      expect(failures[0].reason).toContain("BLOCKCHAIN_API_URL");
-      expect(failures[0].reason).not.toContain("blockchain:apiUrl");
-      expect(failures[0].reason).not.toContain(emulator().apiKey);
-    } finally {
-      delete process.env.BLOCKCHAIN_API_URL;
-      delete process.env.BLOCKCHAIN_API_KEY;
-    }
+    const { failures } = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
+    expect(failures).toHaveLength(1);
+    expect(failures[0].reason).toContain("BLOCKCHAIN_API_URL");
+    expect(failures[0].reason).not.toContain("blockchain:apiUrl");
+    expect(failures[0].reason).not.toContain(emulator().apiKey);
   });
 
   test("missing settings fail with the command that sets them; unknown inputs are not reported", async () => {
@@ -424,18 +372,16 @@ describe("check: the connection settings wherever they come from, and the key on
   });
 });
 
-describe("errors of the provider runtime: one message, no trace", () => {
-  test("the refused delete says what works, and its stack is its first line", async () => {
+describe("errors of the provider runtime and the constructors", () => {
+  test("the refused delete says what works, in one message, and its stack is its first line", async () => {
     const id = emulator().fixtures.networkWithNodes;
     const { outs } = await networkRuntime.create({ networkId: id, forceDestroy: true });
     const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
     for (const token of [id, "forceDestroy"]) expect(err.message).toContain(token);
     expect(err.stack).toBe(`${err.name}: ${err.message}`);
   });
-});
 
-describe("constructors refuse the import option, saying that networkId adopts", () => {
-  test("Network and FaucetDrip throw a ResourceError without a stack, before registering anything", () => {
+  test("Network and FaucetDrip refuse the import option (networkId adopts) with a ResourceError without a stack, before registering anything", () => {
     const thrown = (f: () => unknown) => {
       try {
         f();

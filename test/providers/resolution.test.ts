@@ -8,14 +8,16 @@ import { setProviderConfig } from "../../src/provider/calls";
 import { configure, invoke } from "../../src/plugin/handlers";
 import { SETTING_NAMES } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";
+import { withEnv } from "../helpers/env";
 
 const emulator = withEmulator();
-const saved = { url: process.env.BLOCKCHAIN_API_URL, key: process.env.BLOCKCHAIN_API_KEY };
+withEnv({ BLOCKCHAIN_API_URL: undefined, BLOCKCHAIN_API_KEY: undefined });
 let reads: Record<string, number> = {};
 
-/** The settings as stack config, every read of it counted. */
-function countedConfig(): void {
-  const values: Record<string, string> = { apiUrl: emulator().url, apiKey: emulator().apiKey };
+/** The settings `values` (default: the emulator's) as stack config, every read of it counted. */
+function countedConfig(
+  values: Record<string, string> = { apiUrl: emulator().url, apiKey: emulator().apiKey },
+) {
   setProviderConfig((fullKey) => {
     const name = fullKey.slice("blockchain:".length);
     reads[name] = (reads[name] ?? 0) + 1;
@@ -32,19 +34,11 @@ function taken(): Record<string, number> {
 
 const ONCE = Object.fromEntries(SETTING_NAMES.map((n) => [n, 1]));
 
-beforeAll(() => {
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
-});
 beforeEach(() => {
   countedConfig();
   taken();
 });
-afterAll(() => {
-  setProviderConfig(undefined);
-  if (saved.url !== undefined) process.env.BLOCKCHAIN_API_URL = saved.url;
-  if (saved.key !== undefined) process.env.BLOCKCHAIN_API_KEY = saved.key;
-});
+afterAll(() => setProviderConfig(undefined));
 
 test("a Network's check, create, read, update and delete each read every setting once", async () => {
   const id = emulator().fixtures.networkWithNodes;
@@ -70,11 +64,7 @@ test("a Network's check, create, read, update and delete each read every setting
 });
 
 test("a refused setting is reported once, in one check, with nothing sent", async () => {
-  setProviderConfig((fullKey) => {
-    const name = fullKey.slice("blockchain:".length);
-    reads[name] = (reads[name] ?? 0) + 1;
-    return name === "apiUrl" ? "http://api.example.com" : name === "timeoutMs" ? "soon" : undefined;
-  });
+  countedConfig({ apiUrl: "http://api.example.com", timeoutMs: "soon" });
   const checked = await net.checkNetwork(undefined, { networkId: emulator().fixtures.networkWithNodes });
   expect(checked.failures.map((f) => f.property)).toEqual(["", "", ""]);
   expect(checked.failures).toHaveLength(3); // the URL refused, the key missing, timeoutMs refused

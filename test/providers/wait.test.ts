@@ -3,6 +3,7 @@ import { getNode, getNodes } from "../../src/functions";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator();
+const conn = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
 
 test("getNode waits until the node reaches the status", async () => {
   const id = emulator().fixtures.beaconNode;
@@ -10,8 +11,7 @@ test("getNode waits until the node reaches the status", async () => {
   const timer = setTimeout(() => emulator().admin.setNodeStatus(id, "running"), 300);
   const node = await getNode({
     id,
-    apiUrl: emulator().url,
-    apiKey: emulator().apiKey,
+    ...conn(),
     waitFor: { status: "running", timeoutSeconds: 10, intervalSeconds: 0.1 },
   });
   clearTimeout(timer);
@@ -23,17 +23,13 @@ test("getNode waits until the node reaches the status", async () => {
 });
 
 test("getNodes fails with a clear timeout error naming the nodes still elsewhere", async () => {
-  const [first] = await getNodes({
-    apiUrl: emulator().url,
-    apiKey: emulator().apiKey,
-    network: emulator().fixtures.networkWithNodes,
-  });
+  const network = emulator().fixtures.networkWithNodes;
+  const [first] = await getNodes({ ...conn(), network });
   emulator().admin.setNodeStatus(first.id, "maintenance");
   await expect(
     getNodes({
-      apiUrl: emulator().url,
-      apiKey: emulator().apiKey,
-      network: emulator().fixtures.networkWithNodes,
+      ...conn(),
+      network,
       waitFor: { status: "running", timeoutSeconds: 0.3, intervalSeconds: 0.1 },
     }),
   ).rejects.toThrow(new RegExp(`^getNodes: .*\\b0\\.3 s\\b.*\\brunning\\b.*${first.id} \\(maintenance\\)`));
@@ -42,11 +38,6 @@ test("getNodes fails with a clear timeout error naming the nodes still elsewhere
 
 test("an unknown status is refused before polling", async () => {
   await expect(
-    getNode({
-      id: emulator().fixtures.beaconNode,
-      apiUrl: emulator().url,
-      apiKey: emulator().apiKey,
-      waitFor: { status: "up" as never },
-    }),
+    getNode({ id: emulator().fixtures.beaconNode, ...conn(), waitFor: { status: "up" as never } }),
   ).rejects.toThrow(/waitFor\.status: .*"up".*\bpending\b/);
 });
