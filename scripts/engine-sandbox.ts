@@ -1,10 +1,8 @@
 /**
- * The one engine runner of the e2e tests, the bad-day matrix, the bench, the demo, the soak and the
- * upgrade baseline. It finds the cached Pulumi engine (`scripts/pulumi-engine.sh`), provisions a
- * sandbox (a temp folder with a `file://` backend and `PULUMI_HOME`, a passphrase secrets provider,
- * no update check or plugin download: nothing leaves the machine or touches the user's setup), runs
- * `pulumi` there or gives the Automation API its options, samples the peak memory of a command's
- * process tree from Linux's `/proc`, and kills a process tree without letting any of it escape.
+ * The one engine runner of the e2e tests and the scripts: finds the engine (`scripts/pulumi-engine.sh`),
+ * provisions a sandbox (temp `file://` backend and `PULUMI_HOME`, passphrase secrets, no update check or
+ * plugin download), runs `pulumi` or the Automation API there, samples a command's process tree from
+ * `/proc` and kills a tree without letting any of it escape.
  */
 import { execFileSync, spawn } from "child_process";
 import * as channels from "diagnostics_channel";
@@ -26,9 +24,6 @@ import { findSecrets } from "../test/helpers/audit";
 import { ROOT } from "./doc-blocks";
 
 export { ROOT };
-
-// ---------------------------------------------------------------------------------------------
-// The engine
 
 /** The engine version the project provisions: the `pkg/v3` that tools/pulumi-engine/cli/go.mod requires. */
 export const ENGINE_VERSION = /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/m.exec(
@@ -83,9 +78,6 @@ export function engineVersion(engineDir: string): string {
     .trim();
 }
 
-// ---------------------------------------------------------------------------------------------
-// The sandbox
-
 /** A sandbox: its temp folder (a workspace may use it as its work dir), the engine's variables and command. */
 export interface EngineSandbox {
   dir: string;
@@ -97,10 +89,7 @@ export interface EngineSandbox {
   cleanup(): void;
 }
 
-/**
- * PATH for the engine: the engine, then the folder of the dynamic providers' plugin
- * (`pulumi-resource-pulumi-nodejs` of `@pulumi/pulumi` in `nodeModules`, else this repository's).
- */
+/** PATH for the engine: the engine, then `@pulumi/pulumi` (its dynamic providers' plugin) of `nodeModules` or this checkout. */
 export function enginePath(engineDir: string, nodeModules?: string): string {
   const pulumiDir = nodeModules
     ? path.join(nodeModules, "@pulumi", "pulumi")
@@ -130,10 +119,8 @@ export async function createEngineSandbox(opts: {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pulumi-blockchain-nodes-${opts.name}-`));
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
   try {
-    const backendDir = path.join(dir, "state");
-    const homeDir = path.join(dir, "home");
-    fs.mkdirSync(backendDir);
-    fs.mkdirSync(homeDir);
+    const [backendDir, homeDir] = [path.join(dir, "state"), path.join(dir, "home")];
+    for (const d of [backendDir, homeDir]) fs.mkdirSync(d);
     const envVars = {
       ...engineEnvironment(opts.engineDir, dir, `${opts.name}-passphrase`),
       ...opts.extraEnv,
@@ -147,10 +134,8 @@ export async function createEngineSandbox(opts: {
 }
 
 /**
- * The variables of Python programs: the engine's Python (`pulumi-python`, with the `pulumi` SDK),
- * and this checkout's generated SDK, `sdk/python`, installed into `dir` as pip installs it (the
- * package and the metadata from which the SDK reads its version) and put on `PYTHONPATH`. pip
- * itself would need `wheel`, which the engine's Python lacks, and builds in the source tree.
+ * The variables of Python programs: the engine's `pulumi-python`, and `sdk/python` laid out in `dir` as pip
+ * installs it (package and metadata) on `PYTHONPATH` (pip would need `wheel`, which the engine's Python lacks).
  */
 export function pythonEnv(dir: string, engineDir: string): Record<string, string> {
   const sdk = path.join(ROOT, "sdk", "python");
@@ -190,9 +175,6 @@ export function filesUnder(dir: string): string[] {
       entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
     );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Processes (Linux `/proc`)
 
 /** A process as `/proc` lists it. */
 export interface ProcessInfo {
@@ -240,10 +222,8 @@ const signal = (pid: number, name: NodeJS.Signals): void => {
 };
 
 /**
- * SIGKILLs processes and every descendant they have, as a CI runner cancelling a job does. Each is
- * stopped (SIGSTOP) as it is found, and the tree listed again until no new one shows: a stopped
- * process starts no other, so none escapes (a provider forked between a listing and the kill
- * would live on, its engine gone, before it ever got a call). Returns the processes signalled.
+ * SIGKILLs processes and all their descendants, as a CI runner cancelling a job does: each SIGSTOPped as
+ * found and the tree listed again until no new one shows, so none forks away. Returns those signalled.
  */
 export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
   const tree = listProcesses().filter((p) => rootPids.includes(p.pid));
@@ -262,10 +242,7 @@ export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
   return tree;
 }
 
-/**
- * The live processes started with `PULUMI_HOME=<homeDir>` in their environment: every process of
- * an engine sandbox (the engine, its language hosts, its providers, whoever their parent is now).
- */
+/** The live processes with `PULUMI_HOME=<homeDir>` in their environment: all of a sandbox's, orphans too. */
 export function processesOfHome(homeDir: string): ProcessInfo[] {
   const marker = `\0PULUMI_HOME=${homeDir}\0`;
   return listProcesses().filter((p) => {
@@ -281,11 +258,7 @@ export function processesOfHome(homeDir: string): ProcessInfo[] {
 /** What a process of a run is: the program (the host's program, the YAML host) or a provider serving it. */
 export type Role = "program" | "provider";
 
-/**
- * The role of a process by its command line: the program is the nodejs host's `node
- * …/@pulumi/pulumi/cmd/run`, the YAML host (it runs the program), or Python running the host's
- * `pulumi-language-python-exec`; a provider is the dynamic-provider host or the plugin.
- */
+/** The role by command line: the program (nodejs `…/cmd/run`, the YAML host, Python's `-exec`) or a provider. */
 export function roleOf(argv: readonly string[]): Role | undefined {
   const base = (a: string) => path.basename(a);
   if (argv.some((a) => /[\\/]@pulumi[\\/]pulumi[\\/]cmd[\\/]run([\\/]index\.js)?$/.test(a))) return "program";
@@ -300,10 +273,7 @@ export function roleOf(argv: readonly string[]): Role | undefined {
 export const ofPackage = (p: ProcessInfo & { role?: Role }): boolean =>
   p.role === "provider" || p.argv.some((a) => /[\\/]cmd[\\/]run\b/.test(a));
 
-/**
- * The peak RSS of each {@link Role} among the descendants of a process, sampled on demand; once
- * seen, a process is followed until it ends, also when its parent is gone (an orphan of a kill).
- */
+/** The peak RSS of each {@link Role} among a process's descendants (followed until they end, orphans too). */
 export class TreeSampler {
   /** Peak MB by role (0: none seen), and the command line of the process that reached it. */
   readonly peaks: Record<Role, { mb: number; argv: string[] }> = {
@@ -334,9 +304,8 @@ export class TreeSampler {
   }
 
   /**
-   * Samples every 200 ms until `until` (`performance.now()` ms), or, `untilGone`, until no process
-   * `matches`; then SIGKILLs what is left (none left to the next run). Returns when the last
-   * process that `matches` was seen alive, and what was left.
+   * Samples every 200 ms until `until` (`performance.now()` ms) or, `untilGone`, no process `matches`; then
+   * SIGKILLs what is left. Returns when a process that `matches` was last seen alive, and what was left.
    */
   async follow(matches: (p: ProcessInfo & { role?: Role }) => boolean, until: number, untilGone: boolean) {
     let [end, alive] = [performance.now(), this.sample()];
@@ -350,13 +319,9 @@ export class TreeSampler {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Running `pulumi`
-
 /** How one `pulumi` command ended. */
 export interface CommandRun {
   args: string[];
-  /** Exit code; `null` when killed by a signal. */
   code: number | null;
   /** stdout and stderr, interleaved as they came; stdout alone. */
   output: string;
@@ -430,27 +395,13 @@ export function runPulumi(o: RunOptions): Promise<CommandRun> {
           killProcessTree(pid!, ...alive.map((p) => p.pid));
         }
       }, o.bounds?.everyMs ?? 200);
-    child.on("error", (error) => {
-      clearInterval(timer);
-      reject(error);
-    });
+    child.on("error", (error) => (clearInterval(timer), reject(error)));
     child.on("close", (code) => {
       clearInterval(timer);
       if (pid !== undefined) o.track?.(pid, false);
-      const peak = (role: Role) => sampler?.peaks[role].mb ?? 0;
-      const seconds = (performance.now() - started) / 1000;
-      resolve({
-        args: [...o.args],
-        code,
-        output,
-        stdout,
-        seconds,
-        programMb: peak("program"),
-        providerMb: peak("provider"),
-        killed,
-        stoppedAt,
-        sampler,
-      });
+      const [programMb, providerMb] = [sampler?.peaks.program.mb ?? 0, sampler?.peaks.provider.mb ?? 0];
+      const ended = { code, output, stdout, seconds: (performance.now() - started) / 1000 };
+      resolve({ args: [...o.args], ...ended, programMb, providerMb, killed, stoppedAt, sampler });
     });
   });
 }
@@ -504,9 +455,6 @@ export function arrivals(url: string) {
   return { seen, end: () => channels.unsubscribe("http.server.request.start", onStart) };
 }
 
-// ---------------------------------------------------------------------------------------------
-// A sandbox for a block of work, with the record of what the engine printed
-
 /** What a command printed and how it ended. */
 export interface CliResult {
   code: number | null;
@@ -548,10 +496,7 @@ export class EngineRun {
     readonly engineDir: string,
   ) {}
 
-  /**
-   * A sandbox named `name` (no prompts; `BLOCKCHAIN_API_KEY`/`_URL` emptied so that programs read the
-   * stack's config only) with `extraEnv` on top, on the engine of `engineDir` (default: {@link findEngine}'s).
-   */
+  /** A sandbox `name` (no prompts; `BLOCKCHAIN_API_*` emptied) with `extraEnv`, on `engineDir` or {@link findEngine}'s. */
   static async start(
     extraEnv: (engineDir: string) => Record<string, string> = () => ({}),
     name = "e2e",
@@ -591,10 +536,7 @@ export class EngineRun {
     return stack;
   }
 
-  /**
-   * Removes the sandbox, and the stacks of projects outside it (their config files with them).
-   * Nothing is destroyed: the resources live in an emulator that goes away too.
-   */
+  /** Removes the sandbox and the stacks of projects outside it; nothing is destroyed (the emulator goes too). */
   async close(): Promise<void> {
     for (const stack of this.stacks) {
       if (stack.workspace.workDir.startsWith(this.sandbox.dir)) continue;
@@ -609,11 +551,7 @@ export class EngineRun {
       );
   }
 
-  /**
-   * SIGKILLs what this sandbox's engines left running: each `pulumi` of {@link run} still running
-   * (a command given up on), with its tree; then any other process with this sandbox's PULUMI_HOME
-   * (a provider whose engine was killed while it was starting, now a child of init). Returns them.
-   */
+  /** SIGKILLs each `pulumi` of {@link run} still running, with its tree, then any process of this PULUMI_HOME. */
   stopLeftovers(): ProcessInfo[] {
     const killed = killProcessTree(...this.running);
     this.running.clear();
@@ -693,10 +631,7 @@ export class EngineRun {
     return (exported.deployment.resources ?? []) as StateResource[];
   }
 
-  /**
-   * Fails unless the backend holds a stack checkpoint and the engine printed something, and no
-   * secret is in the backend's files, in `extraFiles`, or in anything the engine printed.
-   */
+  /** Fails unless there is a checkpoint and a transcript, or if a secret is in them or `extraFiles`. */
   audit(secrets: readonly string[], extraFiles: readonly string[] = []): void {
     const files = [...filesUnder(this.sandbox.backendDir), ...extraFiles.filter((f) => fs.existsSync(f))];
     if (!files.some((f) => f.includes(`${path.sep}stacks${path.sep}`) && f.endsWith(".json")))

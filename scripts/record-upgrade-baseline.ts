@@ -1,15 +1,11 @@
 /**
- * Records the upgrade baseline of a release for test/e2e/upgrade.test.ts, once per release:
- *
- *     npx tsc -p tsconfig.upgrade-baseline.json && \
- *       node build/upgrade-baseline/scripts/record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]
- *
- * With the release's own build (a commit is checked out in a temporary worktree, `npm ci` and
- * built), it runs `pulumi up` of a TypeScript stack on the dynamic providers and a YAML stack on
- * the plugin against the release's emulator (fixed seed), checks that the release previews its own
- * state with no changes, and writes each stack's state and project files to
- * `test/fixtures/upgrade/<version>/`, machine paths and URLs replaced by `__NAME__` placeholders,
- * with `baseline.json`. It writes nothing if any file still holds a machine path or a secret.
+ * Records a release's upgrade baseline for test/e2e/upgrade.test.ts, once per release:
+ * `npx tsc -p tsconfig.upgrade-baseline.json && node build/upgrade-baseline/scripts/record-upgrade-baseline.js
+ * <commit-or-checkout-dir> [--version X.Y.Z]`. With the release's own build (a commit: a temporary worktree,
+ * `npm ci`, built), `pulumi up` of a TypeScript stack (dynamic providers) and a YAML stack (plugin) against
+ * its emulator (fixed seed), a preview with no changes, then each stack's state and project files written to
+ * `test/fixtures/upgrade/<version>/` with `baseline.json`, machine paths and URLs as `__NAME__` placeholders;
+ * nothing is written if a file still holds a machine path or a secret.
  */
 import { execFileSync } from "child_process";
 import * as crypto from "crypto";
@@ -23,10 +19,8 @@ import { ROOT, engineEnvironment, provisionEngine, runPulumi } from "./engine-sa
 import { yamlNetworkProgram } from "./yaml-program";
 
 const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
-/** The seed of the recording emulator, and of the test's. */
-const SEED = 1;
-/** The passphrase of the secrets provider (a test value, not a secret). */
-const PASSPHRASE = "upgrade-baseline-passphrase";
+/** The seed of the recording emulator (and the test's); the secrets provider's passphrase (a test value). */
+const [SEED, PASSPHRASE] = [1, "upgrade-baseline-passphrase"];
 const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
 
 /** What `baseline.json` holds. */
@@ -254,105 +248,6 @@ interface ReleaseEmulator {
   close(): Promise<void>;
 }
 
-/** Where and with what a stack is recorded. */
-interface Recording {
-  release: string;
-  engine: string;
-  env: Record<string, string>;
-  projectsDir: string;
-  sandbox: string;
-  startEmulator: () => Promise<ReleaseEmulator>;
-}
-
-/** What recording a stack gave. */
-interface Recorded {
-  stack: BaselineStack;
-  /** Fixture file name (relative to the baseline's folder) → content, with placeholders. */
-  files: Record<string, string>;
-  fixtures: Baseline["fixtures"];
-  apiKey: string;
-  /** The machine's values that must not be left in any file: the emulator's URL and port. */
-  leftovers: string[];
-  secrets: string[];
-}
-
-/** Runs `up` of one program against a fresh emulator of the release and exports its state. */
-async function recordStack(program: Program, r: Recording): Promise<Recorded> {
-  const emulator = await r.startEmulator();
-  try {
-    const { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress } = emulator.fixtures;
-    const fixtures = { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress };
-    // Inside the release's checkout: the program and the provider process find its build there.
-    const projectDir = path.join(r.projectsDir, program.stack);
-    fs.rmSync(projectDir, { recursive: true, force: true });
-    fs.mkdirSync(projectDir, { recursive: true });
-    const pluginDir = path.join(r.release, "bin");
-    for (const [name, content] of Object.entries(program.files))
-      fs.writeFileSync(path.join(projectDir, name), content.split("__PLUGIN_DIR__").join(pluginDir));
-
-    log(`stack ${program.stack}: up`);
-    const cli = (args: string[]) => pulumi(r.engine, r.env, projectDir, args);
-    await cli(["stack", "init", program.stack]);
-    await cli(["config", "set", "blockchain:apiUrl", emulator.url]);
-    await cli(["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);
-    for (const [key, value] of Object.entries(program.config(fixtures)))
-      await cli(["config", "set", `${program.project}:${key}`, value]);
-    await cli(["up", "--yes", "--skip-preview"]);
-    program.outputs(JSON.parse(await cli(["stack", "output", "--json"])), fixtures);
-    // The release agrees with its own state.
-    await cli(["preview", "--expect-no-changes"]);
-
-    const exported = await cli(["stack", "export"]);
-    const resources: Array<{ urn: string; type: string; id?: string; outputs?: { name?: string } }> =
-      JSON.parse(exported).deployment.resources ?? [];
-    const networkNames: Record<string, string> = {};
-    for (const res of resources.filter((res) => NETWORK_TYPES.includes(res.type))) {
-      const name = res.outputs?.name ?? "";
-      expect(emulator.admin.getNetwork(res.id!)?.name === name, `network ${res.id} is named ${name}`);
-      networkNames[res.id!] = name;
-    }
-
-    const machine: Record<string, string> = {
-      EMULATOR_URL: emulator.url,
-      // The node endpoints' other schemes (wss://) carry the emulator's host and port too.
-      EMULATOR_HOST: new URL(emulator.url).host,
-      PLUGIN_DIR: pluginDir,
-      PROJECT_DIR: projectDir,
-      CHECKOUT: r.release,
-      SANDBOX: r.sandbox,
-      ENGINE_DIR: r.engine,
-    };
-    const names = [...Object.keys(program.files), `Pulumi.${program.stack}.yaml`];
-    const files: Record<string, string> = {};
-    for (const name of names)
-      files[path.join(program.stack, name)] = placeholders(
-        fs.readFileSync(path.join(projectDir, name), "utf8"),
-        machine,
-      );
-    files[`${program.stack}.json`] = placeholders(exported, machine);
-    return {
-      stack: {
-        stack: program.stack,
-        project: program.project,
-        runtime: program.runtime,
-        needs: program.needs,
-        state: `${program.stack}.json`,
-        projectDir: program.stack,
-        files: names,
-        networkNames,
-        urns: resources.map((res) => res.urn),
-      },
-      files,
-      fixtures,
-      apiKey: emulator.apiKey,
-      leftovers: [emulator.url, `:${new URL(emulator.url).port}`],
-      secrets: [emulator.apiKey, ...emulator.secrets()],
-    };
-  } finally {
-    await emulator.close();
-  }
-}
-
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: { version: { type: "string" } },
@@ -382,17 +277,88 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(sandbox, "state"));
     // The release's own emulator, in this process; a fresh one (same seed) for each stack.
     const emulatorModule = require(path.join(release.dir, "dist", "emulator", "index.js"));
-    const recording: Recording = {
-      release: release.dir,
-      engine,
-      env,
-      projectsDir,
-      sandbox,
-      startEmulator: () => emulatorModule.startEmulator({ seed: SEED, quiet: true }),
+
+    /** Runs `up` of one program against a fresh emulator of the release and exports its state. */
+    const recordStack = async ({ stack, project, runtime, needs, ...program }: Program) => {
+      const emulator: ReleaseEmulator = await emulatorModule.startEmulator({ seed: SEED, quiet: true });
+      try {
+        const { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress } = emulator.fixtures;
+        const fixtures = { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress };
+        // Inside the release's checkout: the program and the provider process find its build there.
+        const projectDir = path.join(projectsDir, stack);
+        fs.rmSync(projectDir, { recursive: true, force: true });
+        fs.mkdirSync(projectDir, { recursive: true });
+        const pluginDir = path.join(release.dir, "bin");
+        for (const [name, content] of Object.entries(program.files))
+          fs.writeFileSync(path.join(projectDir, name), content.split("__PLUGIN_DIR__").join(pluginDir));
+
+        log(`stack ${stack}: up`);
+        const cli = (args: string[]) => pulumi(engine, env, projectDir, args);
+        await cli(["stack", "init", stack]);
+        await cli(["config", "set", "blockchain:apiUrl", emulator.url]);
+        await cli(["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);
+        for (const [key, value] of Object.entries(program.config(fixtures)))
+          await cli(["config", "set", `${project}:${key}`, value]);
+        await cli(["up", "--yes", "--skip-preview"]);
+        program.outputs(JSON.parse(await cli(["stack", "output", "--json"])), fixtures);
+        // The release agrees with its own state.
+        await cli(["preview", "--expect-no-changes"]);
+
+        const exported = await cli(["stack", "export"]);
+        const resources: Array<{ urn: string; type: string; id?: string; outputs?: { name?: string } }> =
+          JSON.parse(exported).deployment.resources ?? [];
+        const networkNames: Record<string, string> = {};
+        for (const res of resources.filter((res) => NETWORK_TYPES.includes(res.type))) {
+          const name = res.outputs?.name ?? "";
+          expect(emulator.admin.getNetwork(res.id!)?.name === name, `network ${res.id} is named ${name}`);
+          networkNames[res.id!] = name;
+        }
+
+        const machine: Record<string, string> = {
+          EMULATOR_URL: emulator.url,
+          // The node endpoints' other schemes (wss://) carry the emulator's host and port too.
+          EMULATOR_HOST: new URL(emulator.url).host,
+          PLUGIN_DIR: pluginDir,
+          PROJECT_DIR: projectDir,
+          CHECKOUT: release.dir,
+          SANDBOX: sandbox,
+          ENGINE_DIR: engine,
+        };
+        const names = [...Object.keys(program.files), `Pulumi.${stack}.yaml`];
+        /** Fixture file name (relative to the baseline's folder) → content, with placeholders. */
+        const files: Record<string, string> = { [`${stack}.json`]: placeholders(exported, machine) };
+        for (const name of names)
+          files[path.join(stack, name)] = placeholders(
+            fs.readFileSync(path.join(projectDir, name), "utf8"),
+            machine,
+          );
+        const urns = resources.map((res) => res.urn);
+        return {
+          stack: {
+            stack,
+            project,
+            runtime,
+            needs,
+            state: `${stack}.json`,
+            projectDir: stack,
+            files: names,
+            networkNames,
+            urns,
+          },
+          files,
+          fixtures,
+          apiKey: emulator.apiKey,
+          /** The machine's values that must not be left in any file: the emulator's URL and port. */
+          leftovers: [emulator.url, `:${new URL(emulator.url).port}`],
+          secrets: [emulator.apiKey, ...emulator.secrets()],
+        };
+      } finally {
+        await emulator.close();
+      }
     };
 
-    const recorded: Recorded[] = [];
-    for (const program of PROGRAMS) recorded.push(await recordStack(program, recording));
+    const recorded = [];
+    for (const program of PROGRAMS) recorded.push(await recordStack(program));
     const [first] = recorded;
     for (const r of recorded) {
       const same = JSON.stringify([r.fixtures, r.apiKey]) === JSON.stringify([first.fixtures, first.apiKey]);
@@ -413,15 +379,8 @@ async function main(): Promise<void> {
     written["baseline.json"] = JSON.stringify(baseline, null, 2) + "\n";
 
     // Nothing of this machine, no secret.
-    const leftovers = [
-      os.tmpdir() + path.sep,
-      os.homedir() + path.sep,
-      release.dir,
-      ROOT,
-      "127.0.0.1:",
-      "localhost:",
-      ...recorded.flatMap((r) => r.leftovers),
-    ];
+    const machine = [os.tmpdir() + path.sep, os.homedir() + path.sep, release.dir, ROOT];
+    const leftovers = [...machine, "127.0.0.1:", "localhost:", ...recorded.flatMap((r) => r.leftovers)];
     const secrets = recorded.flatMap((r) => r.secrets);
     for (const [name, text] of Object.entries(written)) {
       for (const left of leftovers) expect(!text.includes(left), `${name} holds no ${left}`);

@@ -13,15 +13,8 @@ import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
 import { createEngineSandbox, provisionEngine } from "./engine-sandbox";
-import {
-  captureOutput,
-  capturedOutput,
-  commandLine,
-  run,
-  say,
-  unhandled,
-  watchUnhandled,
-} from "./reliability/common";
+import { captureOutput, capturedOutput, commandLine, markdownTable, run, say } from "./reliability/common";
+import { unhandled, watchUnhandled } from "./reliability/common";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
 import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
@@ -149,13 +142,18 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
   const all = p.timed.filter((c) => c.plainMs !== undefined);
   const clean = all.filter((c) => !c.faulted);
   const lat = (calls: typeof all, whole = false) => {
-    const [plugin, plain] = [calls.map((c) => (whole ? c.ms : c.servedMs)), calls.map((c) => c.plainMs!)];
-    const [p50, p99, plain50, plain99] = [
-      quantile(plugin, 0.5),
-      quantile(plugin, 0.99),
-      quantile(plain, 0.5),
-      quantile(plain, 0.99),
-    ];
+    const [p50, p99] = [0.5, 0.99].map((q) =>
+      quantile(
+        calls.map((c) => (whole ? c.ms : c.servedMs)),
+        q,
+      ),
+    );
+    const [plain50, plain99] = [0.5, 0.99].map((q) =>
+      quantile(
+        calls.map((c) => c.plainMs!),
+        q,
+      ),
+    );
     return { p50, p99, plain50, plain99 };
   };
   const [c, w, a] = [lat(clean), lat(clean, true), lat(all, true)];
@@ -362,11 +360,13 @@ async function main(): Promise<number> {
     ];
 
     say(`\nSoak figures (${((performance.now() - started) / 60_000).toFixed(1)} min, seed ${args.seed}):\n`);
-    const row = (c: string[]) => say(`| ${c.join(" | ")} |`);
-    row(["figure", "value", "goal", "met"]);
-    row(["---", "---", "---", "---"]);
-    for (const f of figures)
-      row([f.figure, f.value, f.goal, f.met === undefined ? "" : f.met ? "PASS" : "**FAIL**"]);
+    const met = (f: Figure) => (f.met === undefined ? "" : f.met ? "PASS" : "**FAIL**");
+    say(
+      markdownTable(
+        ["figure", "value", "goal", "met"],
+        figures.map((f) => [f.figure, f.value, f.goal, met(f)]),
+      ),
+    );
     const missed = figures.filter((f) => f.met === false);
     say(
       missed.length === 0

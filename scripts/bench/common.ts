@@ -5,6 +5,7 @@ import * as path from "path";
 import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
 
 export { ROOT } from "../doc-blocks";
+import { markdownTable } from "../reliability/common";
 export { withRss } from "../reliability/common";
 
 /** One row of the printed table; `met` undefined: no target. */
@@ -91,10 +92,9 @@ export const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The rows as a Markdown table (pasteable into the README). */
-export function table(rows: Row[]): string {
-  const head = ["section", "figure", "value", "baseline", "ratio", "target", "met"];
-  const line = (c: string[]) => `| ${c.join(" | ")} |`;
-  const met = (r: Row) => (r.met === undefined ? "" : r.met ? "yes" : "**no**");
-  const cells = rows.map((r) => [r.section, r.figure, r.value, r.baseline, r.ratio, r.target, met(r)]);
-  return [line(head), line(head.map(() => "---")), ...cells.map(line)].join("\n");
-}
+export const table = (rows: Row[]): string =>
+  markdownTable(
+    ["section", "figure", "value", "baseline", "ratio", "target", "met"],
+    rows.map((r) => [r.section, r.figure, r.value, r.baseline, r.ratio, r.target, met(r)]),
+  );
+const met = (r: Row) => (r.met === undefined ? "" : r.met ? "yes" : "**no**");

@@ -94,6 +94,10 @@ export function table(title: string, headers: string[], rows: Array<Array<string
   for (const r of body) say(line(r));
 }
 
+/** Rows as a Markdown table, pasteable into the docs (the bench's and the soak's figures). */
+export const markdownTable = (head: string[], rows: string[][]): string =>
+  [head, head.map(() => "---"), ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+
 /** One figure with its goal, for the final summary. */
 export interface Goal {
   section: string;
