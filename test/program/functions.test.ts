@@ -4,6 +4,7 @@ import { NodeServiceClient, type Node } from "../../src/api";
 import { toNodeConnection } from "../../src/provider";
 import { NODE_SECRET_FIELDS, NODE_STATUSES, NODE_TYPES, PROVIDERS, REGIONS } from "../../src/model";
 import { withEmulator } from "../helpers/emulator";
+import { withEnv } from "../helpers/env";
 import { mockedSdk, outputRejection, rejection, valueOf } from "./outputs";
 
 const sdk = mockedSdk();
@@ -11,10 +12,12 @@ const sdk = mockedSdk();
 const TO_JSON_TEXT = "Calling [toJSON] on an [Output<T>]";
 
 const emulator = withEmulator({ pageSize: 4 });
+withEnv({ BLOCKCHAIN_API_KEY: undefined, BLOCKCHAIN_API_URL: undefined }, { each: true });
+const conn = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
 
 /** The raw nodes of the fixture network, read with the client itself. */
 async function rawNodes(): Promise<Node[]> {
-  const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+  const client = new NodeServiceClient(conn());
   return client.listAllNodes(
     { network: emulator().fixtures.networkWithNodes, orderBy: "name" },
     { limit: 100 },
@@ -23,11 +26,7 @@ async function rawNodes(): Promise<Node[]> {
 
 describe("getNode / getNodes: metadata, readable, no secret at all", () => {
   test("plain values (no Output inside), the model's values, masked twins without credentials", async () => {
-    const nodes = await sdk.getNodes({
-      apiUrl: emulator().url,
-      apiKey: emulator().apiKey,
-      network: emulator().fixtures.networkWithNodes,
-    });
+    const nodes = await sdk.getNodes({ ...conn(), network: emulator().fixtures.networkWithNodes });
     expect(nodes.length).toBeGreaterThan(1);
     const text = JSON.stringify(nodes);
     for (const secret of emulator().secrets()) expect(text).not.toContain(secret);
@@ -48,15 +47,11 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
   });
 
   test("getNodeOutput / getNodesOutput: metadata, masked twins and every endpoint and credential, secret as a whole", async () => {
-    const nodes = sdk.getNodesOutput({
-      apiUrl: emulator().url,
-      apiKey: emulator().apiKey,
-      protocol: "ethereum",
-    });
+    const nodes = sdk.getNodesOutput({ ...conn(), protocol: "ethereum" });
     expect(await pulumi.isSecret(nodes)).toBe(true);
     const id = emulator().fixtures.beaconNode;
     const wire = emulator().admin.getNode(id)!;
-    const node = sdk.getNodeOutput({ id, apiUrl: emulator().url, apiKey: emulator().apiKey });
+    const node = sdk.getNodeOutput({ id, ...conn() });
     // The one-liner: the endpoint, as a secret Output<string>.
     const rpc: pulumi.Output<string> = node.httpsEndpoint;
     expect(await pulumi.isSecret(rpc)).toBe(true);
@@ -138,54 +133,26 @@ describe("getNodeConnectionsOutput: connection data, secret as a whole, plain st
 
   test("id: exactly that node, secret; with filters it is refused, naming them", async () => {
     const id = emulator().fixtures.beaconNode;
-    const one = sdk.getNodeConnectionsOutput({ id, apiUrl: emulator().url, apiKey: emulator().apiKey });
+    const one = sdk.getNodeConnectionsOutput({ id, ...conn() });
     expect(await pulumi.isSecret(one)).toBe(true);
-    const [conn, ...rest] = await valueOf(one);
+    const [only, ...rest] = await valueOf(one);
     expect(rest).toEqual([]);
-    expect(conn.id).toBe(id);
-    expect(conn.beaconEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
+    expect(only.id).toBe(id);
+    expect(only.beaconEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
 
-    const e = await outputRejection(
-      sdk.getNodeConnectionsOutput({
-        id,
-        status: "running",
-        apiUrl: emulator().url,
-        apiKey: emulator().apiKey,
-      }),
-    );
+    const e = await outputRejection(sdk.getNodeConnectionsOutput({ id, status: "running", ...conn() }));
     expect(pulumi.RunError.isInstance(e)).toBe(true);
     expect(e.message).toMatch(/\bstatus: .*"running".*\bid\b/);
   });
 
   test("an unknown id fails as a RunError naming it", async () => {
-    const e = await outputRejection(
-      sdk.getNodeConnectionsOutput({
-        id: "ND-999-999-999",
-        apiUrl: emulator().url,
-        apiKey: emulator().apiKey,
-      }),
-    );
+    const e = await outputRejection(sdk.getNodeConnectionsOutput({ id: "ND-999-999-999", ...conn() }));
     expect(pulumi.RunError.isInstance(e)).toBe(true);
     expect(e.message).toContain("ND-999-999-999");
   });
 });
 
 describe("expected failures are pulumi.RunErrors: one message, no trace, one object per message", () => {
-  const saved = { key: process.env.BLOCKCHAIN_API_KEY, url: process.env.BLOCKCHAIN_API_URL };
-  beforeEach(() => {
-    delete process.env.BLOCKCHAIN_API_KEY;
-    delete process.env.BLOCKCHAIN_API_URL;
-  });
-  afterAll(() => {
-    for (const [name, value] of [
-      ["BLOCKCHAIN_API_KEY", saved.key],
-      ["BLOCKCHAIN_API_URL", saved.url],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-
   function expectRunError(e: Error, name: string): void {
     expect(pulumi.RunError.isInstance(e)).toBe(true);
     expect(e).toBeInstanceOf(pulumi.RunError);
@@ -237,8 +204,8 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
   });
 
   test("a refused key from the argument: no other source's hint", async () => {
-    const conn = { apiUrl: emulator().url, apiKey: "wrong-key-argument-123456" };
-    const e = await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, ...conn }));
+    const wrong = { apiUrl: emulator().url, apiKey: "wrong-key-argument-123456" };
+    const e = await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, ...wrong }));
     expectRunError(e, "UnauthorizedError");
     for (const other of ["config set", "export", "blockchain:apiKey", "BLOCKCHAIN_API_KEY"])
       expect(e.message).not.toContain(other);
@@ -265,12 +232,11 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
   });
 
   test("an invalid filter, an unknown node, a waitFor timeout", async () => {
-    const conn = { apiUrl: emulator().url, apiKey: emulator().apiKey };
-    const filter = await rejection(sdk.getNodes({ ...conn, region: "mars-1" as never }));
+    const filter = await rejection(sdk.getNodes({ ...conn(), region: "mars-1" as never }));
     expectRunError(filter, "InvalidInputError");
     expect(filter.message).toMatch(/region/);
 
-    const unknown = await rejection(sdk.getNode({ ...conn, id: "ND-999-999-998" }));
+    const unknown = await rejection(sdk.getNode({ ...conn(), id: "ND-999-999-998" }));
     expectRunError(unknown, "NotFoundError");
 
     const id = emulator().fixtures.beaconNode;
@@ -278,7 +244,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     try {
       const timeout = await rejection(
         sdk.getNode({
-          ...conn,
+          ...conn(),
           id,
           waitFor: { status: "running", timeoutSeconds: 0.2, intervalSeconds: 0.1 },
         }),
@@ -293,7 +259,6 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
 
 describe("settings: resolved once per call", () => {
   test("one getNodeOutput and one getNodes read each setting's stack config once, settings from the environment", async () => {
-    const saved = { url: process.env.BLOCKCHAIN_API_URL, key: process.env.BLOCKCHAIN_API_KEY };
     process.env.BLOCKCHAIN_API_URL = emulator().url;
     process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
     const get = jest.spyOn(pulumi.Config.prototype, "get");
@@ -312,10 +277,6 @@ describe("settings: resolved once per call", () => {
       expect(reads()).toEqual(once);
     } finally {
       get.mockRestore();
-      process.env.BLOCKCHAIN_API_URL = saved.url;
-      process.env.BLOCKCHAIN_API_KEY = saved.key;
-      if (saved.url === undefined) delete process.env.BLOCKCHAIN_API_URL;
-      if (saved.key === undefined) delete process.env.BLOCKCHAIN_API_KEY;
     }
   });
 });

@@ -4,34 +4,19 @@ import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import { NodeServiceClient } from "../../src/api";
 import { withEmulator } from "../helpers/emulator";
-import { outputRejection, rejection, valueOf } from "./outputs";
+import { mockedSdk, outputRejection, rejection, valueOf } from "./outputs";
 
 const NETWORK_TYPE = "pulumi-nodejs:dynamic/blockchain:Network";
-let preview = false;
-
-/** Mocks in which a Network's registration is its update in the emulator (none in a preview). */
-function setMocks(dryRun: boolean): void {
-  preview = dryRun;
-  pulumi.runtime.setMocks(
-    {
-      async newResource(args) {
-        if (args.type !== NETWORK_TYPE) return { id: `${args.name}-id`, state: args.inputs };
-        if (preview) return { id: undefined, state: args.inputs };
-        const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
-        const network = await client.updateNetwork(args.inputs.networkId, { name: args.inputs.name });
-        return { id: network.id, state: { ...args.inputs, name: network.name } };
-      },
-      call: (args) => args.inputs,
-    },
-    "program",
-    "test",
-    dryRun,
-  );
-}
-setMocks(false);
-
-// Loaded after setMocks, as a program would be.
-const sdk: typeof import("../../src") = require("../../src");
+/** The package under mocks in which a Network's registration is its update in the emulator (none in a preview). */
+const mocked = (preview: boolean) =>
+  mockedSdk(async (args) => {
+    if (args.type !== NETWORK_TYPE) return { id: `${args.name}-id`, state: args.inputs };
+    if (preview) return { id: undefined, state: args.inputs };
+    const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
+    const network = await client.updateNetwork(args.inputs.networkId, { name: args.inputs.name });
+    return { id: network.id, state: { ...args.inputs, name: network.name } };
+  }, preview);
+const sdk = mocked(false);
 
 const emulator = withEmulator({ pageSize: 4 });
 const conn = () => ({ apiUrl: emulator().url, apiKey: emulator().apiKey });
@@ -144,8 +129,8 @@ test("parent: a failure is a ResourceError of the parent, the message alone", as
 });
 
 describe("in a preview that creates the network", () => {
-  beforeAll(() => setMocks(true));
-  afterAll(() => setMocks(false));
+  beforeAll(() => void mocked(true));
+  afterAll(() => void mocked(false));
 
   test("a lookup that depends on it is unknown and secret, and reads nothing", async () => {
     emulator().resetRequests();

@@ -5,63 +5,35 @@
  * the cause, once. Message words are checked here and nowhere else. `PRINT_MESSAGES=1` prints the
  * table as a user sees it.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
-import * as pulumi from "@pulumi/pulumi";
 import * as net from "../../src/provider/network";
 import { invoke } from "../../src/plugin/handlers";
+import { startScriptedServer, type ScriptedServer } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
-import { outputRejection, rejection } from "./outputs";
+import { withEnv } from "../helpers/env";
+import { mockedSdk, outputRejection, rejection } from "./outputs";
 
-pulumi.runtime.setMocks(
-  { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
-  "program",
-  "test",
-  false,
-);
-const sdk: typeof import("../../src") = require("../../src");
+const sdk = mockedSdk();
 
 const emulator = withEmulator();
-const servers: http.Server[] = [];
+withEnv({ BLOCKCHAIN_API_URL: undefined, BLOCKCHAIN_API_KEY: undefined, CI: undefined });
 let refusedUrl = "";
-let hangingUrl = "";
-let failingUrl = "";
+let hanging: ScriptedServer;
+let failing: ScriptedServer;
 
-async function serve(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const saved = {
-  url: process.env.BLOCKCHAIN_API_URL,
-  key: process.env.BLOCKCHAIN_API_KEY,
-  ci: process.env.CI,
-};
 beforeAll(async () => {
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
-  delete process.env.CI;
-  refusedUrl = await serve(() => undefined);
-  await new Promise((resolve) => servers.pop()?.close(resolve));
-  hangingUrl = await serve(() => undefined);
-  failingUrl = await serve((_req, res) => {
-    res.writeHead(503, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "unavailable", message: "down for maintenance" } }));
-  });
+  const refused = await startScriptedServer();
+  refusedUrl = refused.url;
+  await refused.close();
+  hanging = await startScriptedServer();
+  hanging.fallback = { hang: true };
+  failing = await startScriptedServer();
+  failing.fallback = {
+    status: 503,
+    body: { error: { code: "unavailable", message: "down for maintenance" } },
+  };
 });
 afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-  for (const [k, v] of [
-    ["BLOCKCHAIN_API_URL", saved.url],
-    ["BLOCKCHAIN_API_KEY", saved.key],
-    ["CI", saved.ci],
-  ] as const)
-    if (v !== undefined) process.env[k] = v;
+  await Promise.all([hanging.close(), failing.close()]);
   if (process.env.PRINT_MESSAGES) console.log(printed.join("\n"));
 });
 
@@ -93,13 +65,13 @@ const KINDS: Record<string, Kind> = {
     not: /maxRetries|deadlineMs|timeoutMs/,
   },
   "deadline passed": {
-    connection: () => ({ apiUrl: hangingUrl, apiKey: "k-1234567890", deadlineMs: 300 }),
+    connection: () => ({ apiUrl: hanging.url, apiKey: "k-1234567890", deadlineMs: 300 }),
     expect: { kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" },
     fix: /Raise deadlineMs\.\ndeadlineMs is an argument of every resource and function/,
     not: /raise (maxRetries|timeoutMs)/i,
   },
   "retries ran out (503)": {
-    connection: () => ({ apiUrl: failingUrl, apiKey: "k-1234567890", maxRetries: 1 }),
+    connection: () => ({ apiUrl: failing.url, apiKey: "k-1234567890", maxRetries: 1 }),
     expect: { kind: "unavailable", limit: "maxRetries" },
     fix: /Raise maxRetries\.\nmaxRetries is an argument of every resource and function/,
     not: /raise (deadlineMs|timeoutMs)/i,

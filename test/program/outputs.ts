@@ -29,15 +29,16 @@ export function outputRejection(output: pulumi.Output<unknown>): Promise<Error> 
 }
 
 /**
- * Pulumi's mocks as most of this tier's tests use them (a resource's state is its inputs, a call
- * answers its arguments), then the package, loaded after them as a program loads it.
+ * Pulumi's mocks (a call answers its arguments; by default a resource's state is its inputs), in a
+ * preview if `dryRun`, then the package, loaded after them as a program loads it.
  */
-export function mockedSdk(): typeof import("../../src") {
-  pulumi.runtime.setMocks(
-    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
-    "program",
-    "test",
-    false,
-  );
+export function mockedSdk(
+  newResource: pulumi.runtime.Mocks["newResource"] = (args) => ({
+    id: `${args.name}-id`,
+    state: args.inputs,
+  }),
+  dryRun = false,
+): typeof import("../../src") {
+  pulumi.runtime.setMocks({ newResource, call: (args) => args.inputs }, "program", "test", dryRun);
   return require("../../src");
 }

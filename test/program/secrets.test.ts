@@ -1,32 +1,16 @@
 /** A program using Network under `pulumi.runtime.setMocks` (the functions: functions.test.ts). */
 import * as pulumi from "@pulumi/pulumi";
 import { withEmulator } from "../helpers/emulator";
+import { mockedSdk, valueOf } from "./outputs";
 
 type Registered = { type: string; name: string; inputs: Record<string, unknown> };
 const registered: Registered[] = [];
 
-pulumi.runtime.setMocks(
-  {
-    newResource(args) {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-      const state = { ...args.inputs, nodes: [{ id: "ND-1-1-1", details: { authKey: "mock-auth-key" } }] };
-      return { id: `${args.name}-id`, state };
-    },
-    call(args) {
-      return args.inputs;
-    },
-  },
-  "program",
-  "test",
-  false,
-);
-
-// Loaded after setMocks, as a program would be.
-const sdk: typeof import("../../src") = require("../../src");
-
-function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => output.apply(resolve));
-}
+const sdk = mockedSdk((args) => {
+  registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+  const state = { ...args.inputs, nodes: [{ id: "ND-1-1-1", details: { authKey: "mock-auth-key" } }] };
+  return { id: `${args.name}-id`, state };
+});
 
 const emulator = withEmulator({ pageSize: 4 });
 

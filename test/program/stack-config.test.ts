@@ -1,23 +1,14 @@
 /** The blockchain:* stack config reviewed: a mistyped key named once, a plain-text API key refused before registration. */
 import * as pulumi from "@pulumi/pulumi";
-import { getNodesOutput, Network } from "../../src";
-import { outputRejection } from "./outputs";
+import { mockedSdk, outputRejection } from "./outputs";
 
 const KEY = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
 
 const registered: string[] = [];
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push(args.type);
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: (args) => args.inputs,
-  },
-  "program",
-  "test",
-  false,
-);
+const { getNodesOutput, Network } = mockedSdk((args) => {
+  registered.push(args.type);
+  return { id: `${args.name}-id`, state: args.inputs };
+});
 
 test("a plain-text API key: a Network is refused before registering, a function fails, both naming the command; no key shown", async () => {
   pulumi.runtime.setAllConfig(
