@@ -11,7 +11,6 @@ import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "node:util";
 
-/** The parts of a package schema this check reads. */
 export interface SchemaProperty {
   type?: string;
   $ref?: string;
@@ -105,10 +104,7 @@ const outputRoots = (s: PackageSchema) => [
   ...Object.values(s.functions ?? {}).map((f) => f.outputs?.properties),
 ];
 
-/**
- * Compares one property map of the old schema with the new one: removed and retyped properties,
- * and, for inputs, newly required ones; for outputs, ones no longer always set.
- */
+/** One property map, old against new: removed and retyped; inputs newly required; outputs no longer always set. */
 function compareProperties(
   what: string,
   role: "input" | "output" | "property",
@@ -139,11 +135,7 @@ function compareProperties(
   }
 }
 
-/**
- * The entries of one section (`resources`, `functions`, `types`) of the old schema with the same
- * token's entry of the new one, in the old schema's order; an entry the new schema no longer has
- * is reported as removed (`removed: <kind> <token>`) instead.
- */
+/** Each entry of a section of the old schema with the new one's of its token; one the new lacks is a removal. */
 function* keptEntries<T>(
   kind: string,
   before: Record<string, T> | undefined,
@@ -152,11 +144,8 @@ function* keptEntries<T>(
 ): Generator<[token: string, before: T, after: T]> {
   for (const [token, old] of Object.entries(before ?? {})) {
     const now = after?.[token];
-    if (!now) {
-      out.push({ kind: "removed", name: short(token), message: `removed: ${kind} ${token}` });
-      continue;
-    }
-    yield [token, old, now];
+    if (now) yield [token, old, now];
+    else out.push({ kind: "removed", name: short(token), message: `removed: ${kind} ${token}` });
   }
 }
 
@@ -187,13 +176,8 @@ export function compareSchemas(before: PackageSchema, after: PackageSchema): Bre
     required: s.config?.defaults,
   });
   compareProperties("the provider's config (config.variables)", "input", config(before), config(after), out);
-  compareProperties(
-    "the provider's inputs",
-    "input",
-    inputsOf(before.provider),
-    inputsOf(after.provider),
-    out,
-  );
+  const provider = [inputsOf(before.provider), inputsOf(after.provider)] as const;
+  compareProperties("the provider's inputs", "input", ...provider, out);
 
   // Types: a new required property breaks a type used by inputs, a property no longer always set
   // breaks a type used by outputs (the new schema's uses); removed and retyped properties break either.
@@ -235,10 +219,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/**
- * Whether going from release `from` to `to` may break: a higher major version, or, while `from`
- * is below 1.0.0, a higher minor version.
- */
+/** Whether going from `from` to `to` may break: a higher major, or below 1.0.0 a higher minor. */
 export function isMajorBump(from: string, to: string): boolean {
   const [a, b] = [parseVersion(from), parseVersion(to)];
   if (!a || !b) return false;
@@ -247,10 +228,8 @@ export function isMajorBump(from: string, to: string): boolean {
 }
 
 /**
- * The text under the breaking-change heading(s) of the CHANGELOG section of `version`: the
- * section is the `## ` heading whose first word is the version (brackets and a `v` allowed), up to
- * the next `## `; a breaking heading is a `### ` heading with the word "breaking". Undefined when
- * the section or such a heading is missing.
+ * The text under the `### …breaking…` heading(s) of the CHANGELOG section of `version` (the `## ` heading
+ * whose first word is the version, brackets and a `v` allowed, to the next `## `); undefined without one.
  */
 export function breakingNotes(changelog: string, version: string): string | undefined {
   const lines = changelog.split(/\r?\n/);
@@ -258,12 +237,10 @@ export function breakingNotes(changelog: string, version: string): string | unde
   const heading = new RegExp(`^##\\s+\\[?v?${escaped}\\]?(?=\\s|$)`);
   const start = lines.findIndex((line) => heading.test(line));
   if (start < 0) return undefined;
-  let end = lines.findIndex((line, i) => i > start && /^##\s/.test(line));
-  if (end < 0) end = lines.length;
+  const end = lines.findIndex((line, i) => i > start && /^##\s/.test(line));
   const notes: string[] = [];
-  let inBreaking = false;
-  let found = false;
-  for (const line of lines.slice(start + 1, end)) {
+  let [inBreaking, found] = [false, false];
+  for (const line of lines.slice(start + 1, end < 0 ? undefined : end)) {
     if (/^###\s/.test(line)) {
       inBreaking = /\bbreaking\b/i.test(line);
       found ||= inBreaking;
@@ -287,10 +264,7 @@ export interface Verdict {
   lines: string[];
 }
 
-/**
- * Applies the rule (see the header) to the breaking changes from the released schema of
- * `releasedVersion` to the current one, the package's `version` and its CHANGELOG.
- */
+/** The rule (see the header) on the breaks from the schema of `releasedVersion` to `version`'s, and the CHANGELOG. */
 export function decide(input: {
   released: PackageSchema;
   releasedVersion: string;
@@ -351,12 +325,12 @@ export function main(args: string[], log = console.log, error = console.error): 
         changelog: { type: "string", default: "CHANGELOG.md" },
       },
     });
-    const [schemaFile, releasedDir, packageFile, changelogFile] = [
-      values.schema,
-      values.released,
-      values.package,
-      values.changelog,
-    ];
+    const {
+      schema: schemaFile,
+      released: releasedDir,
+      package: packageFile,
+      changelog: changelogFile,
+    } = values;
     const version = String(JSON.parse(fs.readFileSync(packageFile, "utf8")).version);
     if (!parseVersion(version))
       throw new Error(`${packageFile}: version ${version} is not major.minor.patch`);
