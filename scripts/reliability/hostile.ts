@@ -7,6 +7,7 @@ import * as http from "http";
 import type { AddressInfo, Socket } from "net";
 import { Readable, pipeline } from "stream";
 import { buffer } from "stream/consumers";
+import { setTimeout as sleep } from "timers/promises";
 import * as zlib from "zlib";
 import { ApiError, NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
@@ -20,27 +21,20 @@ const NETWORK_OPS: Op[] = ["readNetwork", "updateNetwork", "deleteNetwork"];
 const SINGLE_OPS: Op[] = ["getNode", ...NETWORK_OPS, "requestTestTokens", "listAllNodes"];
 
 /** What the handler knows about a request: the case's hits so far, its base URL, the path below it. */
-interface Ctx {
-  hits: number;
-  base: string;
-  path: string;
-  method: string;
-}
+type Ctx = { hits: number; base: string; path: string; method: string };
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, ctx: Ctx) => void;
 
-interface Scenario {
+/** `expect` `any`: a success is a fair answer too. */
+type Scenario = {
   name: string;
   group: string;
   ops: Array<Op | ListOp>;
-  /** `any`: a success is a fair answer too. */
   expect: "reject" | "any";
   handle: Handler;
-}
+};
 
 const CLIENT = { timeoutMs: 1000, deadlineMs: 3000, retries: 2 };
-const LIST_DEADLINE_MS = 4000;
-const GRACE_MS = 1000;
-const GIB = 1024 * 1024 * 1024;
+const [LIST_DEADLINE_MS, GRACE_MS, GIB] = [4000, 1000, 1024 * 1024 * 1024];
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, headers = {}): void {
   const length = String(Buffer.byteLength(body));
@@ -313,7 +307,7 @@ export async function runHostile(seed: number): Promise<Goal[]> {
     const o: Outcome = { name, group, expect, op: c.op, status: "pending", ms: 0, deadline };
     // Waited for at most a watchdog's time: a call still pending keeps running.
     const start = performance.now();
-    let timer: NodeJS.Timeout | undefined;
+    const watchdog = sleep(c.op === "listNodes" ? 90_000 : deadline + 15_000, undefined, { ref: false });
     await Promise.race([
       calls[c.op](client).then(
         (value) => Object.assign(o, { status: "resolved", detail: JSON.stringify(value)?.slice(0, 80) }),
@@ -322,11 +316,8 @@ export async function runHostile(seed: number): Promise<Goal[]> {
           Object.assign(o, { status: "rejected", error });
         },
       ),
-      new Promise(
-        (resolve) => (timer = setTimeout(resolve, c.op === "listNodes" ? 90_000 : deadline + 15_000)),
-      ),
+      watchdog,
     ]);
-    clearTimeout(timer);
     return Object.assign(o, { ms: performance.now() - start });
   };
 
