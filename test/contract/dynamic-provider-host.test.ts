@@ -16,10 +16,6 @@ let networkProvider: string;
 let faucetProvider: string;
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(root, "dist", "resources", "provider-runtime.js")))
-    throw new Error(
-      "dist/ is missing: the contract tier runs the compiled provider runtime; run `npm run build`",
-    );
   networkProvider = await serializeProvider(providerFor("network"));
   faucetProvider = await serializeProvider(providerFor("faucetDrip"));
   const { BLOCKCHAIN_API_KEY: _key, BLOCKCHAIN_API_URL: _url, ...env } = process.env;
@@ -76,20 +72,7 @@ describe("Network through the dynamic-provider host", () => {
     const created = await host.create(NETWORK_URN, inputs);
     expect(created.id).toBe(id);
     expect(created.properties).toMatchObject({ networkId: id, name: "contract-net", protocol: "ethereum" });
-    // nodes: the functions' NodeResult shape (metadata, masked endpoints); connections: the secrets.
-    const nodes = created.properties.nodes as Array<Record<string, unknown>>;
-    const connections = created.properties.connections as Array<Record<string, unknown>>;
-    expect(nodes.length).toBeGreaterThan(0);
-    expect(nodes[0]).toMatchObject({
-      id: expect.stringMatching(/^ND-/),
-      network: id,
-      status: expect.any(String),
-    });
-    expect(nodes[0]).not.toHaveProperty("httpsEndpoint");
-    expect(nodes[0]).not.toHaveProperty("details");
-    for (const secret of emulator().secrets()) expect(JSON.stringify(nodes)).not.toContain(secret);
-    expect(connections.map((c) => c.id)).toEqual(nodes.map((n) => n.id));
-    expect(connections[0].httpsEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
+    // The shape of nodes and connections: providers.test.ts, "nodes as the functions return them: …".
     expect(created.properties.managedInputs).toEqual(["name"]);
     expect(JSON.stringify(created.properties)).not.toContain(emulator().apiKey);
     expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");
@@ -175,24 +158,6 @@ describe("FaucetDrip through the dynamic-provider host", () => {
     const same = await host.diff(FAUCET_URN, created.id, created.properties, withProvider({ address }));
     expect(same).toMatchObject({ changes: "DIFF_NONE", replaces: [] });
     await host.delete(FAUCET_URN, created.id, created.properties);
-    expect(sendsTo(address)).toHaveLength(1);
-  });
-
-  test("Update sends nothing and keeps the recorded outcome (amountSent, transaction, outcome, note)", async () => {
-    const address = "0x" + "ab".repeat(20);
-    const created = await host.create(FAUCET_URN, withProvider({ address }));
-    const updated = await host.update(
-      FAUCET_URN,
-      created.id,
-      created.properties,
-      withProvider({ address, apiUrl: emulator().url }),
-    );
-    const { apiUrl, __provider, ...recorded } = updated.properties;
-    const { __provider: _, ...before } = created.properties;
-    expect(recorded).toEqual(before);
-    expect(recorded).toMatchObject({ outcome: "sent", amountSent: expect.stringMatching(/^[0-9]+$/) });
-    expect(apiUrl).toBe(emulator().url);
-    expect(__provider).toBe(faucetProvider);
     expect(sendsTo(address)).toHaveLength(1);
   });
 });

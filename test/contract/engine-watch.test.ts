@@ -8,7 +8,7 @@ import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { fakeEngine, sleep } from "../helpers/plugin-client";
+import { fakeEngine, sleep, until } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
 const DIST = path.join(root, "dist", "provider");
@@ -53,11 +53,7 @@ function watched(mode: string, ...rest: string[]): { file: string; args: string[
 
 /** The reason written to `file`, once it is there (a generous deadline). */
 async function reason(file: string, what = "the reason"): Promise<string> {
-  const end = Date.now() + 10_000;
-  while (!fs.existsSync(file)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+  await until(what, () => (fs.existsSync(file) ? true : undefined));
   await sleep(50);
   return fs.readFileSync(file, "utf8");
 }

@@ -1,9 +1,8 @@
 /** A stopped plugin answers its waiting calls after a bounded grace and exits; a cut send is unknown. */
 import * as fs from "fs";
-import * as http from "http";
-import { AddressInfo } from "net";
 import * as os from "os";
 import * as path from "path";
+import { startScriptedServer, type ScriptedServer } from "../helpers/client";
 import { PluginClient, Props, settle, sleep, until } from "../helpers/plugin-client";
 
 const GRACE_MS = 500;
@@ -15,30 +14,13 @@ const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 const NETWORK_ID = "NW-100-000-1";
 
 /** A server that takes every request and never answers it. */
-async function silentServer(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
-  const requests: string[] = [];
-  const server = http.createServer((req) => {
-    requests.push(`${req.method} ${req.url}`);
-    req.resume();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-let silent: Awaited<ReturnType<typeof silentServer>>;
+let silent: ScriptedServer;
 const plugins: PluginClient[] = [];
 const journals: string[] = [];
 
 beforeAll(async () => {
-  silent = await silentServer();
+  silent = await startScriptedServer();
+  silent.fallback = { hang: true };
 });
 afterAll(async () => {
   await Promise.all(plugins.map((p) => p.stop()));
@@ -57,13 +39,14 @@ describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent s
     });
     plugins.push(plugin);
     await plugin.configure({ apiUrl: silent.url, apiKey: "plugin-shutdown-test-key-Zq81" });
-    silent.requests.length = 0;
+    silent.hits.length = 0;
 
     const create = settle(plugin.create(FAUCET_URN, { address: ADDRESS }));
     const props: Props = { networkId: NETWORK_ID };
     const read = settle(plugin.read(NETWORK_URN, NETWORK_ID, props, props));
-    await until("both requests", () => (silent.requests.length >= 2 ? true : undefined));
-    expect(silent.requests.sort()).toEqual(["PATCH /v1/networks/NW-100-000-1/", "POST /v1/faucet/goerli"]);
+    const requests = () => silent.hits.map((h) => `${h.method} ${h.url}`);
+    await until("both requests", () => (silent.hits.length >= 2 ? true : undefined));
+    expect(requests().sort()).toEqual(["PATCH /v1/networks/NW-100-000-1/", "POST /v1/faucet/goerli"]);
 
     plugin.kill(signal);
     const exit = await Promise.race([plugin.exited(), sleep(EXIT_BOUND_MS).then(() => "still running")]);
@@ -82,7 +65,7 @@ describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent s
     // Once, no stack trace.
     expect(r.err?.details).not.toMatch(/\n\s+at /);
     // One faucet request in all.
-    expect(silent.requests.filter((line) => line.startsWith("POST"))).toHaveLength(1);
+    expect(requests().filter((line) => line.startsWith("POST"))).toHaveLength(1);
   }, 20_000);
 });
 

@@ -177,9 +177,8 @@ export class PluginClient {
     args: string[] = [],
     options: { exec?: boolean; cwd?: string } = {},
   ): Promise<PluginClient> {
-    if (bin === PLUGIN_BIN && !fs.existsSync(PLUGIN_MAIN)) {
-      throw new Error(`${path.relative(root, PLUGIN_MAIN)} is missing: run npm run build first`);
-    }
+    // The plugin and the dynamic-provider host's provider runtime both run the build.
+    if (!fs.existsSync(PLUGIN_MAIN)) throw new Error("dist/ is missing: run `npm run build` first");
     const child = spawn(options.exec ? bin : process.execPath, options.exec ? args : [bin, ...args], {
       cwd: options.cwd ?? (bin === PLUGIN_BIN ? root : path.dirname(bin)),
       env: { PATH: process.env.PATH, ...env },

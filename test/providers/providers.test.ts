@@ -134,10 +134,12 @@ describe("FaucetDrip provider", () => {
     });
   });
 
-  test("update keeps the recorded outcome and takes over only the connection inputs; read accepts missing props", async () => {
+  test("update sends nothing, keeps the recorded outcome and takes over only the connection inputs; read accepts missing props", async () => {
     const olds = { ...recorded, apiKey: "old-key" };
+    const before = emulator().requestStats().total;
     const { outs } = await faucet.updateFaucetDrip("drip", olds, { address, apiUrl: emulator().url });
     expect(outs).toEqual({ ...recorded, apiUrl: emulator().url });
+    expect(emulator().requestStats().total).toBe(before);
     expect(await faucet.readFaucetDrip("drip", olds)).toEqual({ id: "drip", props: olds });
     expect(await faucet.readFaucetDrip("drip", undefined)).toEqual({ id: "drip", props: undefined });
   });
