@@ -1,11 +1,9 @@
 /**
- * The bad-day matrix, as data: the programs the README, docs/ and examples/ show ({@link PROGRAMS}) ×
- * a service's bad days ({@link BAD_DAYS}) × verbs and stack states, and × stops while the service holds
- * a write ({@link STOPS}), run under the real engine by the engine runner (`scripts/engine-sandbox.ts`),
- * measured (seconds to end, requests after a stop, peak MB of program/provider, the first line a user
- * sees) and judged by {@link judge}. `npm run bench -- --only bad-days` prints the table;
- * `test/e2e/bad-days.test.ts` judges the runs with its own expectations. Commands run as a CI job runs
- * them (docs/ci.md): `--non-interactive`, the API URL and key in the environment, two at a time.
+ * The bad-day matrix: the programs the docs show ({@link PROGRAMS}) × a service's bad days ({@link BAD_DAYS})
+ * × verbs and stack states, and × stops while the service holds a write ({@link STOPS}), run under the real
+ * engine (`scripts/engine-sandbox.ts`) as a CI job runs them (docs/ci.md: `--non-interactive`, URL and key in
+ * the environment, two at a time), measured and judged by {@link judge}. `npm run bench -- --only bad-days`
+ * prints the table; `test/e2e/bad-days.test.ts` judges the runs with its own expectations.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -50,7 +48,7 @@ export const BAD_DAYS = (
 ).map(([id, label, networkId = HEALTHY_IDS.networkId]) => ({ id, label, networkId }));
 export type BadDay = (typeof BAD_DAYS)[number];
 
-/** Makes a day's emulator bad; returns the API URL the programs are given. */
+/** Makes a day's emulator bad; returns the API URL the programs get. */
 export async function beginDay(day: BadDayId, e: RunningEmulator): Promise<string> {
   switch (day) {
     case "unreachable":
@@ -114,7 +112,6 @@ export const PROGRAMS: readonly BadDayProgram[] = (
 
 /** The README's programs run every (verb, stack state); the others `up` on an existing stack, the heaviest. */
 export const README_PROGRAMS = ["readme-project", "readme-quick-look"] as const;
-
 export function defaultCells(program: string): ReadonlyArray<readonly [Verb, StackState]> {
   if (!(README_PROGRAMS as readonly string[]).includes(program)) return [["up", "existing"]];
   return (["new", "existing"] as const).flatMap((s) =>
