@@ -47,7 +47,7 @@ export async function runBadDays(log: (line: string) => void): Promise<Row[]> {
       figure: `${r.program}: ${r.day} \`${r.verb}\`, ${r.state} stack (s, program RSS)`,
       value: figures(r),
     };
-    if (r.day === "healthy") return { ...row, baseline: "", ratio: "", target: "" };
+    if (r.day === "healthy") return row;
     const problems = judge(r);
     return {
       ...row,

@@ -9,9 +9,8 @@ import { markdownTable } from "../reliability/common";
 export { withRss } from "../reliability/common";
 
 /** One row of the printed table; `met` undefined: no target. */
-export type Row = Record<"section" | "figure" | "value" | "baseline" | "ratio" | "target", string> & {
-  met?: boolean;
-};
+export type Row = Record<"section" | "figure" | "value", string> &
+  Partial<Record<"baseline" | "ratio" | "target", string>> & { met?: boolean };
 
 /** An emulator running in a child process (`emulator-child.js`). */
 export interface EmulatorProcess {
@@ -63,6 +62,19 @@ export async function startEmulatorProcess(options: EmulatorOptions): Promise<Em
   };
 }
 
+/** Runs `body` with an emulator process of `options`, closed after. */
+export async function withEmulatorProcess<T>(
+  options: EmulatorOptions,
+  body: (emulator: EmulatorProcess) => Promise<T>,
+): Promise<T> {
+  const emulator = await startEmulatorProcess(options);
+  try {
+    return await body(emulator);
+  } finally {
+    await emulator.close();
+  }
+}
+
 /** A plain GET over node's http; resolves with the body. */
 export function get(url: string, headers: Record<string, string>, agent?: http.Agent): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -90,11 +102,19 @@ export const mb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(
 export const x = (v: number): string => `${v.toFixed(2)}x`;
 export const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The ratio, target and verdict of a figure that must be at most `max` times its baseline. */
+export const atMost = (r: number, max: number) => ({ ratio: x(r), target: `<= ${max}x`, met: r <= max });
+/** The same for one that must be at least `min` times faster. */
+export const faster = (r: number, min: number) => ({
+  ratio: `${x(r)} faster`,
+  target: `>= ${min}x faster`,
+  met: r >= min,
+});
 
 /** The rows as a Markdown table (pasteable into the README). */
 export const table = (rows: Row[]): string =>
   markdownTable(
     ["section", "figure", "value", "baseline", "ratio", "target", "met"],
-    rows.map((r) => [r.section, r.figure, r.value, r.baseline, r.ratio, r.target, met(r)]),
+    rows.map((r) => [r.section, r.figure, r.value, r.baseline ?? "", r.ratio ?? "", r.target ?? "", met(r)]),
   );
 const met = (r: Row) => (r.met === undefined ? "" : r.met ? "yes" : "**no**");

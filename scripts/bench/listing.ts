@@ -8,7 +8,7 @@ import { fork } from "child_process";
 import * as http from "http";
 import * as path from "path";
 import { NodeServiceClient } from "../../src/api";
-import { get, mb, ms, startEmulatorProcess, timed, withRss, x } from "./common";
+import { atMost, faster, get, mb, ms, timed, withEmulatorProcess, withRss, x } from "./common";
 import type { EmulatorProcess, Row } from "./common";
 
 const NODES = 10_000;
@@ -65,8 +65,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
   const base = { seed: 1, pageSize: PAGE_SIZE, faults: { latencyMs: LATENCY_MS } };
   const throttled = { ...base, rateLimit: RATE_LIMIT, requestLogCapacity: 100_000 };
-  const emulator = await startEmulatorProcess({ ...base, nodes: NODES });
-  try {
+  await withEmulatorProcess({ ...base, nodes: NODES }, async (emulator) => {
     const client = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     await client.listAllNodes({ status: "pending" }, { limit: NODES * 2 }); // load and warm every path
     const seq = await timed(() => plainLoop(emulator, "list"));
@@ -87,25 +86,19 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
         figure: "listAllNodes: wall time (requests)",
         value: `${ms(par.ms)} (${requests})`,
         baseline: `plain sequential loop ${ms(seq.ms)} (${seq.result})`,
-        ratio: `${x(seq.ms / par.ms)} faster`,
-        target: ">= 4x faster",
-        met: seq.ms / par.ms >= 4,
+        ...faster(seq.ms / par.ms, 4),
       },
       {
         section,
         figure: `the same against the floor ceil(P/${IN_FLIGHT}) x L`,
         value: ms(par.ms),
         baseline: `floor ${ms(floor)}`,
-        ratio: x(par.ms / floor),
-        target: "<= 1.5x",
-        met: par.ms / floor <= 1.5,
+        ...atMost(par.ms / floor, 1.5),
       },
       {
         section,
         figure: "peak RSS growth during the listing (sampled every 5 ms)",
         value: mb(peakGrowth),
-        baseline: "",
-        ratio: "",
         target: "<= 64 MB",
         met: peakGrowth <= 64 * 1024 * 1024,
       },
@@ -120,16 +113,11 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       value: ms(first.ms),
       baseline: `this process's ${ms(par.ms)}`,
       ratio: x(first.ms / par.ms),
-      target: "",
     });
 
     const ids = par.result.slice(0, 100).map((n) => n.id);
-    const plain = await timed(() =>
-      plainLoop(
-        emulator,
-        ids.map((id) => `${emulator.url}/v1/nodes/${id}/`),
-      ),
-    );
+    const urls = ids.map((id) => `${emulator.url}/v1/nodes/${id}/`);
+    const plain = await timed(() => plainLoop(emulator, urls));
     const fresh = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     const atOnce = await timed(() => Promise.all(ids.map((id) => fresh.getNode(id))));
     log(`100 getNode at once: ${ms(atOnce.ms)}; 100 sequential requests ${ms(plain.ms)}`);
@@ -138,16 +126,11 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       figure: "wall time",
       value: ms(atOnce.ms),
       baseline: `100 sequential requests ${ms(plain.ms)}`,
-      ratio: `${x(plain.ms / atOnce.ms)} faster`,
-      target: ">= 4x faster",
-      met: plain.ms / atOnce.ms >= 4,
+      ...faster(plain.ms / atOnce.ms, 4),
     });
-  } finally {
-    await emulator.close();
-  }
+  });
 
-  const limited = await startEmulatorProcess({ ...throttled, nodes: NODES });
-  try {
+  await withEmulatorProcess({ ...throttled, nodes: NODES }, async (limited) => {
     const section = `default settings, emulator rate limit ${RATE_LIMIT}/s (L ${LATENCY_MS} ms)`;
     const client = new NodeServiceClient({ apiUrl: limited.url, apiKey: limited.apiKey });
     await limited.statuses();
@@ -162,15 +145,12 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
         figure: `one listing of ${pages} pages: wall time`,
         value: ms(one.ms),
         baseline: `P/R ${ms(ideal)}`,
-        ratio: x(one.ms / ideal),
-        target: "<= 1.5x",
-        met: one.ms / ideal <= 1.5,
+        ...atMost(one.ms / ideal, 1.5),
       },
       {
         section,
         figure: "its requests answered 429",
         value: `${refused} of ${total}`,
-        baseline: "",
         ratio: share,
         target: "<= 10%",
         met: refused <= total * 0.1,
@@ -192,13 +172,10 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       target: "all complete, <= 1.5x",
       met: failed === 0 && all.ms / allIdeal <= 1.5,
     });
-  } finally {
-    await limited.close();
-  }
+  });
 
   // A new process's first listing: how much of its start the limit refuses.
-  const cold = await startEmulatorProcess({ ...throttled, nodes: COLD_NODES });
-  try {
+  await withEmulatorProcess({ ...throttled, nodes: COLD_NODES }, async (cold) => {
     await cold.statuses();
     const [first] = await listInProcesses(cold, 1);
     const { refused, total, share } = refusals(await cold.statuses());
@@ -214,8 +191,6 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       target: "<= 10%",
       met: first.nodes > 0 && refused <= total * 0.1,
     });
-  } finally {
-    await cold.close();
-  }
+  });
   return rows;
 }

@@ -8,7 +8,7 @@
 import { spawn } from "child_process";
 import { providerFor } from "../../src/resources/shell";
 import { PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
-import { ROOT, median, ms, startEmulatorProcess, timed, x } from "./common";
+import { ROOT, atMost, median, ms, timed, withEmulatorProcess, x } from "./common";
 import type { Row } from "./common";
 import { runPlugin } from "./plugin";
 
@@ -54,16 +54,13 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
     });
   }
 
-  const emulator = await startEmulatorProcess({ seed: 1 });
-  try {
+  return withEmulatorProcess({ seed: 1 }, async (emulator) => {
     const id = emulator.fixtures.networkWithNodes;
     const bareRun = () => bare(`${emulator.url}/v1/networks/${id}/`, emulator.apiKey);
     const env = { ...process.env };
     delete env.BLOCKCHAIN_API_KEY;
     delete env.BLOCKCHAIN_API_URL;
-    const hostRuns: number[] = [];
-    const listening: number[] = [];
-    const bareRuns: number[] = [];
+    const [hostRuns, listening, bareRuns]: number[][] = [[], [], []];
     for (let i = 0; i < RUNS; i++) {
       const host = await timed(async () => {
         const t = performance.now();
@@ -78,17 +75,14 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
       await host.result.stop();
       bareRuns.push(await bareRun());
     }
-    const h = median(hostRuns);
-    const b = median(bareRuns);
+    const [h, b] = [median(hostRuns), median(bareRuns)];
     log(`cold start: host ${hostRuns.map(ms).join(", ")}; bare ${bareRuns.map(ms).join(", ")}`);
     rows.push({
       section: "provider host cold start",
       figure: `start of the dynamic-provider host to the first completed Network read (median of ${RUNS})`,
       value: ms(h),
       baseline: `bare Node.js process, same PATCH: ${ms(b)}`,
-      ratio: x(h / b),
-      target: "<= 2x",
-      met: h / b <= 2,
+      ...atMost(h / b, 2),
     });
     if (h / b > 2) {
       const l = median(listening);
@@ -98,11 +92,8 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
         value: ms(l),
         baseline: `then configure + read: ${ms(h - l)}`,
         ratio: `${x(l / h)} of the cold start`,
-        target: "",
       });
     }
     return [...rows, ...(await runPlugin(emulator, id, bareRun, h, log))];
-  } finally {
-    await emulator.close();
-  }
+  });
 }

@@ -4,14 +4,13 @@
  * the other figures (at most 100 requests/s), so it is never their bottleneck.
  */
 import * as http from "http";
-import { get, startEmulatorProcess } from "./common";
+import { get, withEmulatorProcess } from "./common";
 import type { Row } from "./common";
 
 const SECONDS = 3;
 
 export async function runThroughput(log: (line: string) => void): Promise<Row[]> {
-  const emulator = await startEmulatorProcess({ seed: 1, nodes: 10_000, pageSize: 100 });
-  try {
+  return withEmulatorProcess({ seed: 1, nodes: 10_000, pageSize: 100 }, async (emulator) => {
     const rows: Row[] = [];
     const auth = { Authorization: `Bearer ${emulator.apiKey}` };
     for (const clients of [1, 8]) {
@@ -39,7 +38,5 @@ export async function runThroughput(log: (line: string) => void): Promise<Row[]>
       });
     }
     return rows;
-  } finally {
-    await emulator.close();
-  }
+  });
 }
