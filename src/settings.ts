@@ -19,7 +19,6 @@ import { NodeServiceClient } from "./api/client";
 import { redact } from "./api/redact";
 import { MAX_API_KEY_LENGTH, unknownProperties } from "./model/rules";
 
-/** The stack configuration namespace. */
 export const CONFIG_NAMESPACE = "blockchain";
 
 /** One connection setting: its type, environment variable and, for a number, its bounds and default. */
@@ -60,7 +59,6 @@ export const SETTINGS = {
   maxRetries: { type: "integer", env: "BLOCKCHAIN_MAX_RETRIES", min: 0, max: MAX_RETRIES_LIMIT, defaultValue: DEFAULT_MAX_RETRIES },
 } as const satisfies Record<string, SettingSpec>;
 
-/** The name of a connection setting. */
 export type SettingName = keyof typeof SETTINGS;
 /** The names of the limits of a call (the numeric settings). */
 export type CallSettingName = {
@@ -82,7 +80,6 @@ export const CALL_SETTING_NAMES = SETTING_NAMES.filter(
 /** The full stack config key of a setting, e.g. `blockchain:apiKey`. */
 export const configKey = (name: SettingName) => `${CONFIG_NAMESPACE}:${name}`;
 
-/** Full stack configuration key of the API key. */
 export const CONFIG_API_KEY = configKey("apiKey");
 
 /** The engine's value of an input not known yet (preview): `@pulumi/pulumi`'s `unknownValue`, without loading the SDK. */
@@ -91,7 +88,6 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Reads a full configuration key such as `blockchain:apiKey`; undefined when not set. */
 export type ConfigReader = (fullKey: string) => string | undefined;
 
-/** Where a setting was found. */
 export type SettingSource = "argument" | "stack config" | "environment";
 
 /** A setting is missing or refused: the message says exactly how to set it. */
@@ -104,7 +100,6 @@ export function settingValue(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
-/** A setting's value and where it was found. */
 export interface FoundSetting {
   value: string;
   source: SettingSource;
@@ -224,7 +219,6 @@ export function reviewStackConfig(
   for (const message of stackConfigWarnings(all)) warn(message);
 }
 
-/** The resolved connection settings. */
 export interface Settings {
   apiUrl: string;
   apiKey: string;
@@ -232,10 +226,8 @@ export interface Settings {
   sources: { apiUrl: SettingSource; apiKey: SettingSource };
 }
 
-/** The message of a missing API URL: the command that sets it. */
 export const MISSING_API_URL = `No API URL for the blockchain node service. Set it with \`pulumi config set ${configKey("apiUrl")} https://<api host>\`.`;
 
-/** The message of a missing API key: the command that sets it. */
 export const MISSING_API_KEY = `No API key for the blockchain node service. Set it with \`pulumi config set --secret ${CONFIG_API_KEY} <key>\`.`;
 
 /** Reason of a `check` failure for an `apiUrl` argument that is given but blank. */
@@ -366,7 +358,6 @@ const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
 
 /** A refused key (401) or an unreachable URL says where it came from and how to set it there; a timeout names the call setting. */
 export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
-  // A URL or key the client refused says where it came from and how to fix it there.
   const refused = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
   if (refused) return appendHint(error as Error, `${capitalize(settingFix(refused, sources[refused]))}.`);
   if (isApiError(error) && error.kind === "unauthorized") {

@@ -107,27 +107,19 @@ export async function attempt(t: Context, req: HttpRequest, timeoutMs: number, d
   const tooLarge = (detail: string) =>
     unusable(res?.status ?? 0, "response_too_large", `${where}: the response ${detail}`);
   try {
-    const init = {
-      method: req.method,
-      headers,
-      body,
-      signal: controller.signal,
-      redirect: "manual" as const,
-    };
-    res = await (t.fetch ?? watchedNodeFetch)(req.url, { ...init, size: MAX_RESPONSE_BYTES });
+    const init = { method: req.method, headers, body, signal: controller.signal, size: MAX_RESPONSE_BYTES };
+    res = await (t.fetch ?? watchedNodeFetch)(req.url, { ...init, redirect: "manual" });
     const declared = Number(res.headers.get("content-length") ?? NaN);
-    if (declared > MAX_RESPONSE_BYTES) {
+    if (declared > MAX_RESPONSE_BYTES)
       return tooLarge(
         `declares ${declared} bytes (Content-Length), more than the ${MAX_RESPONSE_BYTES} read at most`,
       );
-    }
     text = await res.text();
     // A fetch other than node-fetch may ignore `size`: the cap still holds.
     if (text.length > MAX_RESPONSE_BYTES) throw Object.assign(new Error(), { type: "max-size" });
   } catch (error) {
-    if ((error as { type?: unknown })?.type === "max-size") {
+    if ((error as { type?: unknown })?.type === "max-size")
       return tooLarge(`body passed the ${MAX_RESPONSE_BYTES} bytes read at most; the rest was not read`);
-    }
     everyRequestSignal.throwIfAborted();
     if (controller.signal.aborted)
       return { failure: timedOut(where, timeoutMs, res !== undefined, deadlineMs) };

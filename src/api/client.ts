@@ -1,10 +1,7 @@
 /** `NodeServiceClient`: the typed client of the service, composing the endpoint modules; and the names its users need. */
-import * as faucet from "./faucet";
 import { createHash } from "crypto";
 import { sharedLimiter } from "./limits";
-import * as networks from "./networks";
 import * as nodes from "./nodes";
-import type { ListAllOptions, ListOptions } from "./nodes";
 import { checkOptions, type Context, type NodeServiceClientOptions } from "./options";
 import type { CallOptions } from "./request";
 import type { DeleteResult, FaucetResult, NetworkInfo, NetworkUpdate, Node, NodeFilters } from "./types";
@@ -85,12 +82,12 @@ export class NodeServiceClient {
    * The nodes of the networks the caller's organization is part of, pages fetched as you iterate
    * (following `next`). A wrong filter throws an `InvalidInputError` here, before any request.
    */
-  listNodes(filters?: NodeFilters, options?: ListOptions): AsyncIterable<Node> {
+  listNodes(filters?: NodeFilters, options?: nodes.ListOptions): AsyncIterable<Node> {
     return nodes.listNodes(this.t, filters, options);
   }
 
   /** Every matching node up to the required `limit`; more matching nodes fail rather than truncate. */
-  listAllNodes(filters: NodeFilters | undefined, options: ListAllOptions): Promise<Node[]> {
+  listAllNodes(filters: NodeFilters | undefined, options: nodes.ListAllOptions): Promise<Node[]> {
     return nodes.listAllNodes(this.t, filters, options);
   }
 
@@ -101,17 +98,17 @@ export class NodeServiceClient {
 
   /** A network and its nodes, read with a `PATCH` of an empty body `{}` (the service has no GET). */
   readNetwork(id: string, options?: CallOptions): Promise<NetworkInfo> {
-    return networks.readNetwork(this.t, id, options);
+    return nodes.readNetwork(this.t, id, options);
   }
 
   /** Changes a network's `name` and/or `project`; with neither, reads it. */
   updateNetwork(id: string, update: NetworkUpdate, options?: CallOptions): Promise<NetworkInfo> {
-    return networks.updateNetwork(this.t, id, update, options);
+    return nodes.updateNetwork(this.t, id, update, options);
   }
 
   /** Deletes a network: `deleted`, or `alreadyGone` on the service's own 404; any other failure throws. */
   deleteNetwork(id: string, options?: CallOptions): Promise<DeleteResult> {
-    return networks.deleteNetwork(this.t, id, options);
+    return nodes.deleteNetwork(this.t, id, options);
   }
 
   /**
@@ -119,7 +116,7 @@ export class NodeServiceClient {
    * /v1/faucet/{chain}`); `amountSent` is the exact wei amount as a string.
    */
   requestTestTokens(address: string, chain?: string, options?: CallOptions): Promise<FaucetResult> {
-    return faucet.requestTestTokens(this.t, address, chain, options);
+    return nodes.requestTestTokens(this.t, address, chain, options);
   }
 
   /** A credential-free description for logs. */

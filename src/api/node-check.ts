@@ -119,9 +119,8 @@ function requestTarget(listed: URL, pathname: string): URL {
   } catch {
     // refused by node-fetch's parser: not sent
   }
-  if (target.origin !== listed.origin || legacy !== listed.origin) {
+  if (target.origin !== listed.origin || legacy !== listed.origin)
     throw new EndpointCheckError("unsupported", "its HTTPS endpoint names its host ambiguously: not checked");
-  }
   return target;
 }
 
@@ -198,9 +197,8 @@ export async function readChainHead(
         controller.signal,
       ).catch((error: unknown) => {
         everyRequestSignal.throwIfAborted();
-        if (controller.signal.aborted) {
+        if (controller.signal.aborted)
           throw new EndpointCheckError("unreachable", `no answer within ${timeoutMs / 1000} s`);
-        }
         throw failure(error, quote);
       });
       if (latencyMs < 0) latencyMs = Math.round(performance.now() - started);
@@ -287,9 +285,8 @@ async function send(
     return bad(`it answered ${method} with error ${quote(said)}`);
   }
   if (!res.ok) return bad(`it answered HTTP ${res.status}`);
-  if (!json || typeof json !== "object" || !("result" in json)) {
+  if (!json || typeof json !== "object" || !("result" in json))
     return bad(`it answered ${method} with JSON that is not a JSON-RPC answer`);
-  }
   return { result: json.result };
 }
 

@@ -22,7 +22,6 @@ const DEFAULT_MAX_REQUESTS_PER_SECOND = 0;
 const DEFAULT_MAX_CONCURRENT_REQUESTS = 8;
 /** Largest timer Node.js honours (2^31 - 1 ms, about 24.8 days): longer ones fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
-/** Largest `retry.maxRetries`. */
 export const MAX_RETRIES_LIMIT = 100;
 
 const everyRequest = new AbortController();

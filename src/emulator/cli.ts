@@ -2,8 +2,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
-import { EMULATOR_DEFAULTS, resolveOptions } from "./http/options";
-import type { EmulatorOptions } from "./http/options";
+import { EMULATOR_DEFAULTS, resolveOptions, type EmulatorOptions } from "./http/options";
 import type { RunningEmulator } from "./http/running-emulator";
 import { startEmulator } from "./http/server";
 
@@ -46,7 +45,6 @@ const SWITCHES = [
   ["help, -h", "", "", "show this help and exit"],
 ] as const;
 
-/** The command's usage text. */
 export const USAGE = `Usage: blockchain-nodes-emulator [options]
 
 Serves a local, in-memory emulator of the blockchain node service API over HTTP.
@@ -139,8 +137,6 @@ export function packageVersion(): string {
 }
 
 /** What `--json` prints on start: the text banner's facts as one object (url, seed, keys, admin key, ids, env). */
-export type StartInfo = ReturnType<typeof startInfo>;
-
 function startInfo(emulator: RunningEmulator, seed: number) {
   const { url, apiKey, keys, adminKey } = emulator;
   const env = { BLOCKCHAIN_API_URL: url, BLOCKCHAIN_API_KEY: apiKey };

@@ -5,8 +5,7 @@ import type { Node } from "../api/types";
 import type { NodeServiceClient } from "../api/client";
 import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, PROTOCOLS, PUBLIC_NETWORKS, RPC_PATHS } from "../model/values";
 import { nodeAccess } from "../model/node-fields";
-import { show } from "../model/rules";
-import type { Problem } from "../model/rules";
+import { show, type Problem } from "../model/rules";
 import type { Protocol, PublicNetwork } from "../model/values";
 import type { VerifiedEndpoint } from "../provider/node-views";
 
@@ -81,11 +80,7 @@ const FIELDS: Record<string, Rule> = {
 };
 
 /** Checks a `verify` argument before any request, naming every bad field as `host.spell` writes it; `undefined`: none asked. */
-export function checkVerify(
-  operation: string,
-  verify: unknown,
-  host: VerifyHost = {},
-): VerifySettings | undefined {
+export function checkVerify(operation: string, verify: unknown, host: VerifyHost = {}) {
   if (verify === undefined || verify === false) return undefined;
   const spell = host.spell ?? camelSpelling;
   const shape = `expected true or { ${Object.keys(FIELDS)

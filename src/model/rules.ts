@@ -33,7 +33,7 @@ export interface Problem {
 }
 
 /** A problem of `value` (shown with {@link show}) at `field`. */
-export const problem = (field: string, value: unknown, allowed: string): Problem => ({
+export const problem = (field: string, value: unknown, allowed: string) => ({
   field,
   value: show(value),
   allowed,
@@ -120,7 +120,7 @@ export function unknownProperties(
   given: Record<string, unknown>,
   known: readonly string[],
   what = "property",
-): Problem[] {
+) {
   const problems: Problem[] = [];
   for (const key of Object.keys(given)) {
     if (key.startsWith("__") || given[key] === undefined || known.includes(key)) continue;
@@ -214,13 +214,8 @@ export function combinationProblems(c: Combination, prefix = ""): Problem[] {
   }
   const networkProtocol = protocolOfPublicNetwork(publicNetwork);
   if (protocol !== undefined && networkProtocol !== undefined && networkProtocol !== protocol) {
-    problems.push(
-      problem(
-        prefix + "publicNetwork",
-        publicNetwork,
-        `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`,
-      ),
-    );
+    const allowed = `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`;
+    problems.push(problem(prefix + "publicNetwork", publicNetwork, allowed));
   }
   const effectiveProtocol = protocol ?? networkProtocol;
   if (type === "shared" && effectiveProtocol !== undefined && !allowsSharedNodes(effectiveProtocol)) {
@@ -283,15 +278,10 @@ export type NodeFilterName = keyof typeof NODE_FILTERS;
 /** All camelCase filter names, in the appendix's order (`orderBy` last). */
 export const NODE_FILTER_NAMES = Object.keys(NODE_FILTERS) as NodeFilterName[];
 
-/** The query parameter that carries the page number. */
 export const PAGE_QUERY = "page";
 
 /** Checks one filter value; a `name` that is not a filter is a problem too, never a crash. */
-export function checkFilterValue(
-  name: NodeFilterName,
-  value: unknown,
-  field: string = name,
-): Problem | undefined {
+export function checkFilterValue(name: NodeFilterName, value: unknown, field: string = name) {
   if (!isOwnKey(NODE_FILTERS, name)) return unknownFilter(field, value);
   const rule: FilterRule = NODE_FILTERS[name].rule;
   switch (rule.kind) {
@@ -310,11 +300,8 @@ export function checkFilterValue(
 
 function unknownFilter(field: string, value: unknown): Problem {
   const close = closestName(field.slice(field.lastIndexOf(".") + 1), NODE_FILTER_NAMES);
-  return problem(
-    field,
-    value,
-    `unknown filter${close ? `; did you mean \`${close}\`?` : ""}; expected one of ${NODE_FILTER_NAMES.join(", ")}`,
-  );
+  const allowed = `unknown filter${close ? `; did you mean \`${close}\`?` : ""}; expected one of ${NODE_FILTER_NAMES.join(", ")}`;
+  return problem(field, value, allowed);
 }
 
 /** Every problem of a filter object (unknown keys, values, combinations that never match); never throws. */
@@ -337,7 +324,6 @@ export function validateNodeFilters(filters: Record<string, unknown>, prefix = "
 /** The faucet's chain when none is given: `goerli`, the one the interface's text names. */
 export const DEFAULT_FAUCET_CHAIN = "goerli";
 
-/** The longest faucet chain name accepted. */
 export const MAX_FAUCET_CHAIN_LENGTH = 63;
 
 /** A faucet chain name: one path segment as it is (never escaped, cannot leave `/v1/faucet/`). */
@@ -368,16 +354,12 @@ export function toChecksumAddress(address: string): string {
 
 /** Checks an EVM address: `0x` and 40 hex digits; mixed case must match its EIP-55 checksum. */
 export function checkAddress(field: string, value: unknown): Problem | undefined {
-  if (typeof value !== "string" || !HEX_ADDRESS.test(value)) {
+  if (typeof value !== "string" || !HEX_ADDRESS.test(value))
     return problem(field, value, "expected 0x followed by 40 hex digits (a 20-byte address)");
-  }
   const digits = value.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return undefined;
   const expected = toChecksumAddress(value);
   if (expected === value) return undefined;
-  return problem(
-    field,
-    value,
-    `the mixed-case checksum (EIP-55) does not match; the checksummed form is ${expected}, or write it all lowercase`,
-  );
+  const allowed = `the mixed-case checksum (EIP-55) does not match; the checksummed form is ${expected}, or write it all lowercase`;
+  return problem(field, value, allowed);
 }

@@ -15,7 +15,6 @@ import { engineGone, noticeEngineGone, onEngineGone, watchEngine, writeStderr } 
 /** The stack config handed to a dynamic provider's `configure` (read at call time, never serialized). */
 let providerConfig: ConfigReader | undefined;
 
-/** Stores the reader of the stack config handed to a dynamic provider's `configure`. */
 export function setProviderConfig(reader: ConfigReader | undefined): void {
   providerConfig = reader;
 }
@@ -23,7 +22,6 @@ export function setProviderConfig(reader: ConfigReader | undefined): void {
 /** Reads a full key (`blockchain:apiKey`) of the stack config handed to `configure`; undefined before it. */
 export const readProviderConfig: ConfigReader = (fullKey) => providerConfig?.(fullKey);
 
-/** The severities a line may have. */
 export type LogSeverity = "info" | "warning";
 
 const callContext = new AsyncLocalStorage<{ urn: string }>();

@@ -25,9 +25,7 @@ export interface Diff {
   changes: boolean;
   replaces: string[];
   deleteBeforeReplace: boolean;
-  /** Every changed property. */
   diffs: string[];
-  /** Each changed property and how. */
   detailedDiff: Record<string, PropertyDiff>;
 }
 
@@ -143,14 +141,10 @@ export async function checkNetworkExists(
     return [];
   } catch (err) {
     if (!isApiError(err) || err.kind !== "validation" || !err.fields?.network) return [];
-    return [
-      {
-        property: "networkId",
-        reason:
-          `${id} does not exist in the service, or is not visible to this API key's organization (the service refused ` +
-          `it as a node filter: ${err.message}). Networks cannot be created through the API: create it in the service's ` +
-          `console, or set networkId to the id of an existing network (the console shows it, NW-...).`,
-      },
-    ];
+    const reason =
+      `${id} does not exist in the service, or is not visible to this API key's organization (the service refused ` +
+      `it as a node filter: ${err.message}). Networks cannot be created through the API: create it in the service's ` +
+      `console, or set networkId to the id of an existing network (the console shows it, NW-...).`;
+    return [{ property: "networkId", reason }];
   }
 }

@@ -76,12 +76,11 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
     // No managed input: the imported program's preview shows no change; `name` or `project` added later are managed.
     async pluginRead(id, read) {
       const found = await read(id, { managedInputs: [] } as unknown as NetworkOutputs);
-      if (!found.id) {
+      if (!found.id)
         throw new Error(
           `Network ${id}: cannot import it: the service answered 404 (it does not exist, or this API key's ` +
             `organization cannot see it). Check the id, and the provider's apiKey.`,
         );
-      }
       return { id: found.id, props: found.props as NetworkOutputs, inputs: { networkId: found.id } };
     },
   },
@@ -92,8 +91,7 @@ const network: ResourceKind<NetworkInputs, NetworkOutputs> = {
       "drift; update changes only what changed. The stack never created the network, so destroy and a " +
       "replacement forget it and leave it in the service; with `forceDestroy: true` they delete it (the service " +
       "refuses while nodes remain). Preview only reads: a `networkId` that does not exist is named by `up`. " +
-      "Import an existing one with " +
-      "`pulumi import blockchain:index:Network <name> NW-…`.",
+      "Import an existing one with `pulumi import blockchain:index:Network <name> NW-…`.",
     needs: "at least the id of the network to adopt",
     example: (name) => `new Network(${JSON.stringify(name)}, { networkId: "NW-…" })`,
   },
@@ -134,13 +132,11 @@ const faucetDrip: ResourceKind<FaucetDripInputs, FaucetDripOutputs> = {
   },
 };
 
-/** Every resource kind, by key. */
 export const KINDS = { network, faucetDrip } as const;
 
 /** A kind seen by a host that handles every kind alike: its values are the engine's plain values. */
 export type AnyKind = ResourceKind<unknown, unknown>;
 
-/** Every resource kind, as a list. */
 export const KIND_LIST: readonly AnyKind[] = Object.values(KINDS) as readonly AnyKind[];
 
 /** The kind of a type token; an unknown token is an error naming the ones served. */

@@ -135,48 +135,35 @@ function networkOutputs(
 }
 
 function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
-  const problems: Problem[] = unknownProperties(news as Record<string, unknown>, NETWORK_INPUT_NAMES);
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
-  if (news.networkId !== UNKNOWN) {
-    const p = checkId("network", "networkId", news.networkId);
-    if (p) problems.push(p);
-  }
-  if (known(news.name)) {
-    const p = checkNetworkName("name", news.name);
-    if (p) problems.push(p);
-  }
-  if (known(news.project)) problems.push(...validateNetworkUpdate({ project: news.project }));
-  if (known(news.forceDestroy) && typeof news.forceDestroy !== "boolean")
-    problems.push({
-      field: "forceDestroy",
-      value: show(news.forceDestroy),
-      allowed: "expected true or false",
-    });
-  return problems;
+  return [
+    ...unknownProperties(news as Record<string, unknown>, NETWORK_INPUT_NAMES),
+    news.networkId === UNKNOWN ? undefined : checkId("network", "networkId", news.networkId),
+    known(news.name) ? checkNetworkName("name", news.name) : undefined,
+    ...(known(news.project) ? validateNetworkUpdate({ project: news.project }) : []),
+    known(news.forceDestroy) && typeof news.forceDestroy !== "boolean"
+      ? { field: "forceDestroy", value: show(news.forceDestroy), allowed: "expected true or false" }
+      : undefined,
+  ].filter((p): p is Problem => p !== undefined);
 }
 
 /** Refuses invalid inputs before any request (direct callers may skip `check`). */
 function requireValidInputs(inputs: NetworkInputs, operation: string): void {
   const problems = inputProblems(inputs);
-  if (problems.length > 0) {
-    throw invalidInput(operation, problems);
-  }
+  if (problems.length > 0) throw invalidInput(operation, problems);
 }
 
 /**
  * `check`: the inputs and the connection settings; when all is valid, the API key (once per
  * process) and, for a new `networkId`, that the network exists. Unknown values pass.
  */
-export async function checkNetwork(
-  olds: unknown,
-  news: UncheckedInputs<NetworkInputs>,
-): Promise<Checked<NetworkInputs>> {
+export async function checkNetwork(olds: unknown, news: UncheckedInputs<NetworkInputs>) {
   const failures = toFailures(inputProblems(news), news);
   const id = typeof news.networkId === "string" ? ` (${news.networkId})` : "";
   const label = `${resourceLabel("Network").operation}${id}`;
   const exists = (settings: CallSettings) => checkNetworkExists(label, olds, news, settings);
   failures.push(...(await checkConnection(label, news, failures, exists)));
-  return { inputs: news as NetworkInputs, failures };
+  return { inputs: news as NetworkInputs, failures } satisfies Checked<NetworkInputs>;
 }
 
 /** `diff`: `networkId` replaces, the rest updates in place (see `diffOf`). */
@@ -282,11 +269,7 @@ export async function readNetwork(
 }
 
 /** `update`: PATCHes only what changed. */
-export async function updateNetwork(
-  id: string,
-  olds: NetworkOutputs,
-  news: NetworkInputs,
-): Promise<{ outs: NetworkOutputs }> {
+export async function updateNetwork(id: string, olds: NetworkOutputs, news: NetworkInputs) {
   requireValidInputs(news, "updating network");
   try {
     const update = pendingUpdate(news, olds);

@@ -6,15 +6,9 @@ import {
   type NodeEndpointName,
   type NodeSecretName,
 } from "../model/node-fields";
-import {
-  type CloudProvider,
-  type NodeRole,
-  type NodeStatus,
-  type NodeType,
-  type Region,
-} from "../model/values";
+import type { CloudProvider, NodeRole, NodeStatus, NodeType, Region } from "../model/values";
 import { maskUrlCredentials } from "../api/redact";
-import { type Creator, type Node, type NodeDetails } from "../api/types";
+import type { Creator, Node, NodeDetails } from "../api/types";
 
 /**
  * A node's metadata, readable and never secret: usable in resource names, previews, logs and

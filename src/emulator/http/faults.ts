@@ -1,6 +1,5 @@
 import { createRng, deriveSeed } from "../data/random";
-import type { Reply } from "./reply";
-import { JSON_TYPE, errorReply } from "./reply";
+import { JSON_TYPE, errorReply, type Reply } from "./reply";
 import { FAUCET_TEMPLATE, NETWORK_TEMPLATE, matchRoute } from "./routes";
 
 /**
@@ -125,9 +124,8 @@ function validateFault(f: Fault): void {
   check(after === undefined || after === "processing", `a fault's after must be "processing" or absent`);
   if ("status" in f) {
     check(isOneOf(FAULT_STATUSES, f.status), `fault status must be one of ${FAULT_STATUSES.join(", ")}`);
-    for (const key of ["retryAfter", "body", "contentType"] as const) {
+    for (const key of ["retryAfter", "body", "contentType"] as const)
       check(f[key] === undefined || typeof f[key] === "string", `fault ${key} must be a string`);
-    }
   } else if ("drop" in f) {
     check(f.drop === true, `a drop fault is { drop: true }`);
   } else if ("malformed" in f) {
@@ -288,18 +286,14 @@ export class FaultInjector {
         : { delayMs: 0, instead: outcome, label: name };
     }
     if (!matches(this.options.match, method, path)) return { delayMs: 0 };
-    const { latencyMs: latency, retryAfterSeconds } = this.options;
+    const { latencyMs: latency, retryAfterSeconds: retry } = this.options;
     const delayMs =
       typeof latency === "number"
         ? latency
         : latency
           ? this.rng.int(Math.ceil(latency[0]), Math.floor(latency[1]))
           : 0;
-    const random = this.random(
-      method,
-      path,
-      retryAfterSeconds == null ? undefined : String(retryAfterSeconds),
-    );
+    const random = this.random(method, path, retry == null ? undefined : String(retry));
     const label = [delayMs > 0 ? "latency" : undefined, random.label].filter(Boolean).join("+");
     return { ...random, delayMs, label: label || undefined };
   }
