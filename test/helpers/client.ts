@@ -154,6 +154,8 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
+const NO_SCRIPT: Script = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
+
 /** Starts a {@link ScriptedServer}. */
 export async function startScriptedServer(): Promise<ScriptedServer> {
   let queue: Script[] = [];
@@ -162,7 +164,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   const state: ScriptedServer = {
     url: "",
     hits,
-    fallback: { status: 500, body: { error: { code: "no_script", message: "no script left" } } },
+    fallback: NO_SCRIPT,
     script(...scripts) {
       queue = [...scripts];
       hits.length = 0;
@@ -273,9 +275,7 @@ export function withScriptedServer(apiKey: string): {
     return running;
   };
   beforeAll(async () => void (running = await startScriptedServer()));
-  beforeEach(() => {
-    current().fallback = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
-  });
+  beforeEach(() => void (current().fallback = NO_SCRIPT));
   afterEach(() => current().settled(150));
   afterAll(async () => {
     await current().close();

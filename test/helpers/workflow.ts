@@ -17,7 +17,7 @@ const yaml = require("js-yaml") as { load(text: string): unknown };
 
 type Env = Record<string, string>;
 
-/** A step as written in the workflow. */
+/** A step, a job, a workflow as written in the file. */
 export interface Step {
   name?: string;
   uses?: string;
@@ -29,7 +29,6 @@ export interface Step {
   "working-directory"?: string;
 }
 
-/** A job as written in the workflow. */
 export interface Job {
   name?: string;
   needs?: string | string[];
@@ -39,7 +38,6 @@ export interface Job {
   steps: Step[];
 }
 
-/** A workflow as written in its file. */
 export interface Workflow {
   env?: Record<string, unknown>;
   jobs: Record<string, Job>;
@@ -57,7 +55,6 @@ export interface RunJob {
 /** How a job or a step ended. */
 export type Outcome = "success" | "failure" | "cancelled" | "skipped";
 
-/** The workflow in `file`. */
 export function loadWorkflow(file: string): Workflow {
   return yaml.load(fs.readFileSync(file, "utf8")) as Workflow;
 }
@@ -95,17 +92,13 @@ export function stepRuns(
   condition: string | undefined,
   state: { failed: boolean; cancelled: boolean },
 ): boolean {
-  const expression = (condition ?? "success()").replace(/^\$\{\{\s*|\s*\}\}$/g, "").trim();
-  switch (expression) {
-    case "success()":
-      return !state.failed && !state.cancelled;
-    case "failure()":
-      return state.failed && !state.cancelled;
-    case "always()":
-      return true;
-    default:
-      throw new Error(`if: ${condition} is not modelled`);
-  }
+  const runs: boolean | undefined = (<Record<string, boolean>>{
+    "success()": !state.failed && !state.cancelled,
+    "failure()": state.failed && !state.cancelled,
+    "always()": true,
+  })[(condition ?? "success()").replace(/^\$\{\{\s*|\s*\}\}$/g, "").trim()];
+  if (runs === undefined) throw new Error(`if: ${condition} is not modelled`);
+  return runs;
 }
 
 /** The values of the contexts an expression may read. */

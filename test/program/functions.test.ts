@@ -203,14 +203,6 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     expect(e.message).not.toContain("blockchain:apiKey");
   });
 
-  test("a refused key from the argument: no other source's hint", async () => {
-    const wrong = { apiUrl: emulator().url, apiKey: "wrong-key-argument-123456" };
-    const e = await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, ...wrong }));
-    expectRunError(e, "UnauthorizedError");
-    for (const other of ["config set", "export", "blockchain:apiKey", "BLOCKCHAIN_API_KEY"])
-      expect(e.message).not.toContain(other);
-  });
-
   test("a plain-http API URL says where it came from and how to replace it there", async () => {
     const url = "http://api.example.com";
     const key = { apiKey: "a-well-formed-key-1234567890" };

@@ -57,6 +57,7 @@ const KINDS: Record<string, Kind> = {
     connection: () => ({ ...good(), apiKey: "not-the-key-0000" }),
     expect: { kind: "unauthorized", code: "authentication_failed" },
     fix: /came from the apiKey argument: pass the right key/,
+    not: /config set|export|blockchain:apiKey|BLOCKCHAIN_API_KEY/,
   },
   "nothing listening": {
     connection: () => ({ apiUrl: refusedUrl, apiKey: "k-1234567890", maxRetries: 1 }),

@@ -35,9 +35,3 @@ test("getNodes fails with a clear timeout error naming the nodes still elsewhere
   ).rejects.toThrow(new RegExp(`^getNodes: .*\\b0\\.3 s\\b.*\\brunning\\b.*${first.id} \\(maintenance\\)`));
   emulator().admin.setNodeStatus(first.id, "running");
 });
-
-test("an unknown status is refused before polling", async () => {
-  await expect(
-    getNode({ id: emulator().fixtures.beaconNode, ...conn(), waitFor: { status: "up" as never } }),
-  ).rejects.toThrow(/waitFor\.status: .*"up".*\bpending\b/);
-});
