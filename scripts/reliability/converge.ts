@@ -66,14 +66,13 @@ function randomFilters(rng: Rng, f: Fixtures): NodeFilters {
   }
 }
 
-function randomName(rng: Rng): string {
-  return rng.pick([
+const randomName = (rng: Rng): string =>
+  rng.pick([
     `net-${rng.hex(6)}`,
     `Réseau ${rng.int(1, 999)}`,
     `prod ${rng.hex(3)} (eu)`,
     `n${rng.int(0, 9)}`,
   ]);
-}
 
 function randomSequence(rng: Rng, f: Fixtures): Op[] {
   const networks = [f.networkWithNodes, f.emptyNetwork, f.secondEmptyNetwork, f.consortiumNetwork];
@@ -106,10 +105,7 @@ interface Side {
   declared: Map<string, net.NetworkInputs>;
 }
 
-/**
- * A digest of what a step decided, where `emulator` listens left out: its nodes answer at its own
- * origin (`<url>/node/<id>/<key>`), which differs between the two emulators of a run.
- */
+/** A digest of what a step decided, `emulator`'s host left out (its nodes answer at its own origin). */
 function digest(value: unknown, emulator: RunningEmulator): string {
   const text = JSON.stringify(value).split(new URL(emulator.url).host).join("<emulator>");
   return createHash("sha256").update(text).digest("hex").slice(0, 16);
@@ -121,11 +117,7 @@ function outsDigest(outs: net.NetworkOutputs, emulator: RunningEmulator): string
   return digest(rest, emulator);
 }
 
-/**
- * Errors a user answers by running the step again: the client's transient kinds (providers rethrow
- * them as Errors named after the client's classes), and a write of unknown outcome (the user runs
- * `pulumi refresh`, then the step again).
- */
+/** Errors a user answers by running the step again: the client's transient kinds, and a write of unknown outcome. */
 const RUN_AGAIN = /^(RateLimited|Unavailable|Timeout|Network|InvalidResponse|OutcomeUnknown)Error$/;
 
 /** Performs one step on one side; its outcome, as a line to compare. */
@@ -182,10 +174,7 @@ async function perform(side: Side, op: Op): Promise<string> {
   }
 }
 
-/**
- * Plays a sequence. An error the user answers by running the step again is run again (5 times at
- * most), each counted by `saw` with its cause; any other error is the step's outcome.
- */
+/** Plays a sequence: a step whose error {@link RUN_AGAIN} names runs again (5 times at most); each error goes to `saw`. */
 async function play(side: Side, ops: Op[], where: string, saw: (cause: string, again: boolean) => void) {
   const outcomes: string[] = [];
   for (const [i, op] of ops.entries()) {
