@@ -1,8 +1,7 @@
 /**
- * The soak's engine cycles, each program in its own stack of one sandboxed backend, until the
- * time is up: up (a new name and faucet address), refresh, a rename out of band undone by
- * `up --refresh`, destroy (the network retained), up again. A failed step runs again, up to
- * {@link MAX_ATTEMPTS} times; after every step the state is compared with the emulator.
+ * The soak's engine cycles, each program in its own stack of one sandboxed backend, until the time is up: up
+ * (a new name and faucet address), refresh, a rename out of band undone by `up --refresh`, destroy (the network
+ * retained), up again; a failed step runs again up to {@link MAX_ATTEMPTS} times; the state checked after each.
  */
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
@@ -40,13 +39,12 @@ function causeOf(error: unknown): string {
     lines.find((l) => /^error: /.test(l) && !/^error: (update|preview|refresh|destroy) failed/.test(l)) ??
     lines.find((l) => l !== "") ??
     "";
-  return line
-    .replace(/^error: /, "")
-    .replace(/0x[0-9a-fA-F]{40}/g, "0x…")
-    .replace(/\b(NW|ND|PR|RG)-[\d-]+/g, "$1-…")
-    .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<emulator>")
-    .slice(0, 140);
+  return foldIds(line.replace(/^error: /, "").replace(/0x[0-9a-fA-F]{40}/g, "0x…")).slice(0, 140);
 }
+
+/** `text` with the service's ids and the emulator's URL folded, so that one cause counts once. */
+export const foldIds = (text: string): string =>
+  text.replace(/\b(NW|ND|PR|RG)-[\d-]+/g, "$1-…").replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<emulator>");
 
 /** Runs the cycles of both stacks until `deadline` (`performance.now()`; the first cycle always runs). */
 export async function runCycles(options: {

@@ -1,11 +1,9 @@
 /**
- * One plugin process spoken to over gRPC as the engine does, across at least `calls` calls: a
- * seeded mix of Check, Diff, Read and Invokes against a faulted emulator of its own. Calls that
- * reach the service start {@link HTTP_GAP_MS} after the previous one and are timed, whole and from
- * the arrival of their first request (after any wait of the limiter, which slows the process
- * after the faults' 429s), against a plain HTTP client replaying the same requests until one
- * meets no fault; local calls fill the time between. RSS (VmRSS) is sampled every 100 calls
- * after the warm-up.
+ * One plugin process spoken to over gRPC as the engine does, across at least `calls` seeded Check, Diff, Read
+ * and Invoke calls against a faulted emulator. Calls that reach the service start {@link HTTP_GAP_MS} after the
+ * previous one and are timed, whole and from the arrival of their first request (after the limiter's waits),
+ * against a plain HTTP client replaying the same requests until one meets no fault; local calls fill the time
+ * between. RSS (VmRSS) is sampled every 100 calls after the warm-up.
  */
 import * as fs from "fs";
 import * as http from "http";
@@ -15,6 +13,7 @@ import type { LoggedRequest, RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../../test/helpers/plugin-client";
 import type { Props } from "../../test/helpers/plugin-client";
 import { rngFor } from "../reliability/common";
+import { foldIds } from "./cycles";
 
 export const HTTP_GAP_MS = 105;
 export const WARMUP_CALLS = 1_000;
@@ -55,10 +54,7 @@ const rssKb = (pid: number): number =>
 /** The cause of a failed call: the first line of the gRPC error's details, ids and numbers folded. */
 function causeOf(error: unknown): string {
   const e = error as { details?: string; message?: string };
-  return (e.details ?? e.message ?? String(error))
-    .split("\n")[0]
-    .replace(/\b(NW|ND|PR|RG)-[\d-]+/g, "$1-…")
-    .replace(/https?:\/\/127\.0\.0\.1:\d+/g, "<emulator>")
+  return foldIds((e.details ?? e.message ?? String(error)).split("\n")[0])
     .replace(/\b\d+(\.\d+)? ?(ms|s)\b/g, "N $2")
     .slice(0, 120);
 }
