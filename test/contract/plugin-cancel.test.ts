@@ -7,14 +7,16 @@
  * past a write's bound, through the host that hears no Cancel: one PATCH, one failure.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { NODE_STATUSES } from "../../src/model";
 import { providerFor } from "../../src/resources/shell";
 import { recordArrivals, withEmulator } from "../helpers/emulator";
-import { residentMb, underStandInEngine, type EngineParent } from "../helpers/engine-parent";
+import { residentMb, underStandInEngine } from "../helpers/engine-parent";
+import { withJournalDir } from "../helpers/env";
 import {
+  DYNAMIC_PROVIDER_HOST,
   GRPC_STATUS,
+  PLUGIN_BIN,
   PluginClient,
   Props,
   serializeProvider,
@@ -37,8 +39,8 @@ const PROC = fs.existsSync("/proc/self/status");
 
 const emulator = withEmulator();
 const arrivals = recordArrivals(emulator);
+const journal = withJournalDir();
 const started: PluginClient[] = [];
-const journals: string[] = [];
 let networkProvider = "";
 
 beforeAll(async () => {
@@ -47,7 +49,6 @@ beforeAll(async () => {
 afterEach(() => emulator().setRouteDelays({}));
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()));
-  for (const dir of journals) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const patches = () => arrivals().filter((a) => a.method === "PATCH");
@@ -115,9 +116,7 @@ describe("Cancel", () => {
   }, 30_000);
 
   test("a faucet send cut off is recorded as unknown and its journal entry kept, as at a shutdown", async () => {
-    const journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-cancel-journal-"));
-    journals.push(journal);
-    const plugin = await startPlugin({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal });
+    const plugin = await startPlugin({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal() });
     emulator().setRouteDelays({ faucetMs: HOLD_MS });
     const address = emulator().fixtures.faucetAddress;
     const create = settle(plugin.create(FAUCET_URN, { address }));
@@ -129,7 +128,7 @@ describe("Cancel", () => {
     expect(created.ok?.properties).toMatchObject({ address, outcome: "unknown", amountSent: "" });
     expect(String(created.ok?.properties.note)).toContain("(Cancel)");
     // The entry stays: the next run records the send as unknown and never sends again.
-    expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    expect(fs.readdirSync(journal()).filter((f) => f.endsWith(".json"))).toHaveLength(1);
     await until("the held send's connection to close", () => post.closedAt, BOUND_MS);
     expect(arrivals().filter((a) => a.method === "POST")).toHaveLength(1);
   }, 30_000);
@@ -154,18 +153,9 @@ describe("Cancel", () => {
 
 /** A provider under a stand-in engine, configured, asked for a rename the service holds. */
 async function heldRename(dynamic: boolean) {
-  const plugin = [process.execPath, path.join(root, "bin", "pulumi-resource-blockchain")];
   const env = { HOME: process.env.HOME, PULUMI_NODEJS_PROJECT: "contract" };
-  const parent: EngineParent = await underStandInEngine(
-    dynamic
-      ? [
-          process.execPath,
-          path.join(path.dirname(require.resolve("@pulumi/pulumi/package.json")), "cmd", "dynamic-provider"),
-        ]
-      : plugin,
-    env,
-    root,
-  );
+  const command = [process.execPath, dynamic ? DYNAMIC_PROVIDER_HOST : PLUGIN_BIN];
+  const parent = await underStandInEngine(command, env, root);
   started.push(parent.client);
   await parent.client.configure(
     dynamic

@@ -1,8 +1,7 @@
 /** A stopped plugin answers its waiting calls after a bounded grace and exits; a cut send is unknown. */
 import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import { startScriptedServer, type ScriptedServer } from "../helpers/client";
+import { withJournalDir } from "../helpers/env";
 import { PluginClient, Props, settle, sleep, until } from "../helpers/plugin-client";
 
 const GRACE_MS = 500;
@@ -16,7 +15,7 @@ const NETWORK_ID = "NW-100-000-1";
 /** A server that takes every request and never answers it. */
 let silent: ScriptedServer;
 const plugins: PluginClient[] = [];
-const journals: string[] = [];
+const journal = withJournalDir({ each: true });
 
 beforeAll(async () => {
   silent = await startScriptedServer();
@@ -25,16 +24,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(plugins.map((p) => p.stop()));
   await silent.close();
-  for (const dir of journals) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent service", (signal) => {
   test("the calls in flight are answered after the grace and the process exits; the faucet send is recorded as unknown", async () => {
-    const journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-shutdown-journal-"));
-    journals.push(journal);
     const plugin = await PluginClient.start({
       HOME: process.env.HOME,
-      BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal,
+      BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal(),
       BLOCKCHAIN_SHUTDOWN_GRACE_MS: String(GRACE_MS),
     });
     plugins.push(plugin);
@@ -57,7 +53,7 @@ describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent s
     expect(created.ok?.properties).toMatchObject({ address: ADDRESS, outcome: "unknown", amountSent: "" });
     expect(String(created.ok?.properties.note)).toMatch(/stopped/);
     // The entry stays: a run that lost this answer records the send as unknown, never sends again.
-    expect(fs.readdirSync(journal).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    expect(fs.readdirSync(journal()).filter((f) => f.endsWith(".json"))).toHaveLength(1);
 
     const r = await read;
     expect(r.err?.details).toMatch(/provider was stopped/);

@@ -1,9 +1,9 @@
 /** The `blockchain` plugin driven over gRPC as the engine drives it, against the emulator. */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { startScriptedServer } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
+import { withJournalDir } from "../helpers/env";
 import { failure, GRPC_STATUS, isSecret, PluginClient, Props, secret } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
@@ -395,13 +395,11 @@ describe("functions", () => {
 });
 
 describe("FaucetDrip", () => {
-  let journal: string;
+  const journal = withJournalDir();
   let drip: PluginClient;
   beforeAll(async () => {
-    journal = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-faucet-journal-"));
-    drip = await startPlugin(config(), { BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal });
+    drip = await startPlugin(config(), { BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal() });
   });
-  afterAll(() => fs.rmSync(journal, { recursive: true, force: true }));
 
   test("Check, Create, Diff and Delete of a FaucetDrip: one send, recorded; a new address replaces it", async () => {
     const address = emulator().fixtures.faucetAddress;

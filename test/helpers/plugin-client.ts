@@ -151,7 +151,8 @@ const failures = (resp: any): Failure[] =>
 /** The plugin launcher, and the build it runs. */
 export const PLUGIN_BIN = path.join(root, "bin", "pulumi-resource-blockchain");
 const PLUGIN_MAIN = path.join(root, "dist", "plugin", "pulumi-resource-blockchain.js");
-const DYNAMIC_PROVIDER_HOST = path.join(
+/** `@pulumi/pulumi`'s dynamic-provider host. */
+export const DYNAMIC_PROVIDER_HOST = path.join(
   path.dirname(require.resolve("@pulumi/pulumi/package.json")),
   "cmd",
   "dynamic-provider",
