@@ -11,9 +11,7 @@ import { emulatorConfig, EngineRun, provisionEngine } from "./engine-sandbox";
 
 const steps: { step: string; seconds: number; result: string }[] = [];
 
-function banner(text: string): void {
-  console.log(`\n=== ${text}`);
-}
+const banner = (text: string): void => console.log(`\n=== ${text}`);
 
 async function timed<T>(step: string, run: () => Promise<T>, describe: (value: T) => string): Promise<T> {
   banner(step);
@@ -26,9 +24,8 @@ async function timed<T>(step: string, run: () => Promise<T>, describe: (value: T
 }
 
 function printOutputs(outputs: OutputMap): void {
-  for (const [key, { value, secret }] of Object.entries(outputs)) {
+  for (const [key, { value, secret }] of Object.entries(outputs))
     console.log(`  ${key.padEnd(30)} ${secret ? "[secret]" : JSON.stringify(value)}`);
-  }
 }
 
 async function main(): Promise<void> {

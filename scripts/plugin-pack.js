@@ -56,14 +56,8 @@ function tarHeader(name, size, mode, mtime) {
   put("00", 263, 2);
   put("root", 265, 32);
   put("root", 297, 32);
-  put(
-    block
-      .reduce((sum, byte) => sum + byte, 0)
-      .toString(8)
-      .padStart(6, "0") + "\0 ",
-    148,
-    8,
-  );
+  const checksum = block.reduce((sum, byte) => sum + byte, 0);
+  put(checksum.toString(8).padStart(6, "0") + "\0 ", 148, 8);
   return block;
 }
 
@@ -81,11 +75,8 @@ function tarGz(os, mtime) {
   for (const [name, file, mode] of entries) {
     const data = fs.readFileSync(file);
     unpacked += data.length;
-    parts.push(
-      tarHeader(name, data.length, mode, mtime),
-      data,
-      Buffer.alloc((512 - (data.length % 512)) % 512),
-    );
+    const padding = Buffer.alloc((512 - (data.length % 512)) % 512);
+    parts.push(tarHeader(name, data.length, mode, mtime), data, padding);
   }
   parts.push(Buffer.alloc(1024)); // two empty blocks end the archive
   return { data: zlib.gzipSync(Buffer.concat(parts), { level: 9 }), unpacked };

@@ -12,7 +12,7 @@ import { NodeServiceClient } from "../src/api";
 import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
-import { createEngineSandbox, provisionEngine } from "./engine-sandbox";
+import { EngineRun, provisionEngine } from "./engine-sandbox";
 import { captureOutput, capturedOutput, commandLine, markdownTable, run, say } from "./reliability/common";
 import { unhandled, watchUnhandled } from "./reliability/common";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
@@ -278,11 +278,7 @@ async function main(): Promise<number> {
   for (const e of [cyclesEmulator, pluginEmulator]) e.setFaults(FAULTS);
   cyclesEmulator.resetRequests();
 
-  const sandbox = await createEngineSandbox({
-    engineDir: engine,
-    name: "soak",
-    extraEnv: { PULUMI_SKIP_CONFIRMATIONS: "true", BLOCKCHAIN_API_KEY: "", BLOCKCHAIN_API_URL: "" },
-  });
+  const { sandbox } = await EngineRun.start(undefined, "soak", engine);
   // The FaucetDrip journal of the engine's providers, in the sandbox.
   sandbox.envVars.BLOCKCHAIN_FAUCET_JOURNAL_DIR = path.join(sandbox.dir, "faucet-journal");
   const log = (line: string) =>
