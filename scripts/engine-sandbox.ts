@@ -44,11 +44,9 @@ function cachedEngine(): string {
 /** Where the engine is: PULUMI_ENGINE_DIR, else a `pulumi` on PATH, else the project's cache; or why not. */
 export function findEngine(): { dir: string } | { reason: string } {
   const explicit = process.env.PULUMI_ENGINE_DIR;
-  if (explicit) {
-    return hasEngine(explicit)
-      ? { dir: explicit }
-      : { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
-  }
+  if (explicit && !hasEngine(explicit))
+    return { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
+  if (explicit) return { dir: explicit };
   const fromPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && hasEngine(dir));
   if (fromPath) return { dir: fromPath };
   if (hasEngine(cachedEngine())) return { dir: cachedEngine() };
@@ -71,11 +69,8 @@ export function provisionEngine(): string {
 
 /** The engine's version line, e.g. `v3.274.1`. */
 export function engineVersion(engineDir: string): string {
-  return execFileSync(path.join(engineDir, "pulumi"), ["version"], {
-    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-  })
-    .toString()
-    .trim();
+  const env = { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" };
+  return String(execFileSync(path.join(engineDir, "pulumi"), ["version"], { env })).trim();
 }
 
 /** A sandbox: its temp folder (a workspace may use it as its work dir), the engine's variables and command. */

@@ -15,7 +15,7 @@ import * as path from "path";
 import * as prettier from "prettier";
 import { parseArgs } from "util";
 import { secretForms } from "../src/model";
-import { ROOT, engineEnvironment, provisionEngine, runPulumi } from "./engine-sandbox";
+import { ROOT, engineEnvironment, engineVersion, provisionEngine, runPulumi } from "./engine-sandbox";
 import { yamlNetworkProgram } from "./yaml-program";
 
 const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
@@ -368,7 +368,7 @@ async function main(): Promise<void> {
     const baseline: Baseline = {
       version,
       commit,
-      engine: run(path.join(engine, "pulumi"), ["version"], ROOT).trim(),
+      engine: engineVersion(engine),
       seed: SEED,
       passphrase: PASSPHRASE,
       fixtures: first.fixtures,

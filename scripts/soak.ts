@@ -4,7 +4,6 @@
  * and one plugin process across at least 10,000 calls (`./soak/plugin-calls.ts`), then a secrets
  * audit and the faucet's sends. Exits 1 when a goal is missed.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { parseArgs } from "util";
@@ -12,7 +11,7 @@ import { NodeServiceClient } from "../src/api";
 import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
-import { EngineRun, provisionEngine } from "./engine-sandbox";
+import { EngineRun, engineVersion, provisionEngine } from "./engine-sandbox";
 import { captureOutput, capturedOutput, commandLine, markdownTable, run, say } from "./reliability/common";
 import { unhandled, watchUnhandled } from "./reliability/common";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
@@ -248,14 +247,13 @@ async function main(): Promise<number> {
   delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
   const engine = provisionEngine();
-  const engineVersion = execFileSync(path.join(engine, "pulumi"), ["version"]).toString().trim();
   const rates = Object.entries(FAULTS).filter(([k]) => /rate/i.test(k));
   const share = rates.reduce((sum, [, v]) => sum + Number(v), 0);
   say(
     `soak: ${args.minutes} min, seed ${args.seed}, at least ${n(GOALS.minCalls)} plugin calls; rerun with: npm run soak -- --minutes ${args.minutes} --seed ${args.seed}`,
   );
   say(
-    `node ${process.version}, ${process.platform}/${process.arch}; engine ${engineVersion}; source: ${sourceState()}`,
+    `node ${process.version}, ${process.platform}/${process.arch}; engine ${engineVersion(engine)}; source: ${sourceState()}`,
   );
   say(
     `faults on every request of every emulator: ${Math.round(share * 100)}% (${Object.entries(FAULTS)
