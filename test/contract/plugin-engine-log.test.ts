@@ -95,25 +95,23 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   const warnings = () => engine.logged.filter((l) => l.severity === LOG_SEVERITY.WARNING);
   const network = () => emulator().fixtures.networkWithNodes;
 
-  async function invoke(runtime: string, tok: string, args: Props): Promise<Props> {
+  /** `blockchain:index:<fn>` invoked by a plugin in a `runtime` program's folder. */
+  async function invoke(runtime: string, fn: string, args: Props): Promise<Props> {
     const plugin = await pluginFor(runtime);
     await configure(plugin);
-    const { return: ret } = await plugin.invoke(tok, args);
+    const { return: ret } = await plugin.invoke(`blockchain:index:${fn}`, args);
     answers.push(ret);
     return ret;
   }
-  async function refused(runtime: string, tok: string, args: Props): Promise<string> {
-    const { details } = await failure(invoke(runtime, tok, args));
+  async function refused(runtime: string, fn: string, args: Props): Promise<string> {
+    const { details } = await failure(invoke(runtime, fn, args));
     answers.push(details);
     expect(details).not.toMatch(/\n\s+at |\/node\//);
     return details;
   }
 
   test("getNodes with minVerified 2 (YAML): the two that pass, freshest first; one warning names both left out", async () => {
-    const ret = await invoke("yaml", "blockchain:index:getNodes", {
-      network: network(),
-      verify: { minVerified: 2 },
-    });
+    const ret = await invoke("yaml", "getNodes", { network: network(), verify: { minVerified: 2 } });
     const nodes = ret.nodes as Array<Props & { verified: Props }>;
     expect(nodes.map((n) => n.id)).toEqual([D, A]);
     expect(nodes[0].verified.headAgeSeconds as number).toBeLessThan(
@@ -135,10 +133,7 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   });
 
   test("getNodeConnections with the same verify (Go): the healthy set's connections, in its order, secret", async () => {
-    const ret = await invoke("go", "blockchain:index:getNodeConnections", {
-      network: network(),
-      verify: { minVerified: 2 },
-    });
+    const ret = await invoke("go", "getNodeConnections", { network: network(), verify: { minVerified: 2 } });
     expect(isSecret(ret.connections)).toBe(true);
     const connections = (ret.connections as { value: Array<{ id: string; httpsEndpoint: string }> }).value;
     expect(connections.map((c) => c.id)).toEqual([D, A]);
@@ -148,14 +143,8 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   });
 
   test("fewer pass than asked: one failure, no warning; its hints in the schema's spelling for YAML, snake_case for Python", async () => {
-    const yaml = await refused("yaml", "blockchain:index:getNodes", {
-      network: network(),
-      verify: { minVerified: 3 },
-    });
-    const python = await refused("python", "blockchain:index:getNodes", {
-      network: network(),
-      verify: { min_verified: 3 },
-    });
+    const yaml = await refused("yaml", "getNodes", { network: network(), verify: { minVerified: 3 } });
+    const python = await refused("python", "getNodes", { network: network(), verify: { min_verified: 3 } });
     for (const details of [yaml, python])
       expect(details).toMatch(new RegExp(`^getNodes: 2 of 4 .*\\b3\\b.*${B}: `));
     for (const field of ["verify.minVerified", "verify.maxHeadAgeSeconds"]) expect(yaml).toContain(field);
@@ -166,10 +155,7 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   });
 
   test("getNode refuses a minVerified above 1 (Python), naming it as Python spells it and getNodes", async () => {
-    const details = await refused("python", "blockchain:index:getNode", {
-      id: A,
-      verify: { min_verified: 2 },
-    });
+    const details = await refused("python", "getNode", { id: A, verify: { min_verified: 2 } });
     expect(details).toContain("verify.min_verified");
     expect(details).toContain("getNodes");
   });
