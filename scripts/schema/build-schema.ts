@@ -59,6 +59,13 @@ const arrayOf = (items: SchemaProperty, description?: string, extra?: SchemaProp
   ...extra,
 });
 const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
+/** An object type whose properties are all required. */
+const allRequired = (description: string, properties: Record<string, SchemaProperty>): ObjectSpec => ({
+  type: "object",
+  description,
+  properties,
+  required: Object.keys(properties),
+});
 
 /** A doc lookup that fails on a member without a doc: every property of the schema is documented. */
 type Doc = (owner: string, member?: string) => string;
@@ -111,10 +118,8 @@ function types(doc: Doc): Record<string, ObjectSpec> {
       Object.entries(types).map(([name, type]) => [name, { type, description: doc(owner, name) }]),
     ),
   });
-  const connection: Record<string, SchemaProperty> = {
-    id: str(doc("NodeConnection", "id")),
-    name: str(doc("NodeConnection", "name")),
-  };
+  const connection: Record<string, SchemaProperty> = {};
+  for (const k of ["id", "name"]) connection[k] = str(doc("NodeConnection", k));
   for (const k of NODE_SECRET_FIELDS) connection[k] = str(doc("NodeConnection", k), { secret: true });
   return {
     [token("NodeResult")]: {
@@ -129,27 +134,17 @@ function types(doc: Doc): Record<string, ObjectSpec> {
       properties: connection,
       required: ["id", "name"],
     },
-    [token("Creator")]: {
-      type: "object",
-      description: "Who created a network or a node.",
-      properties: {
-        id: str("The creator's user id."),
-        email: str("The creator's email address."),
-        firstName: str("The creator's first name."),
-        lastName: str("The creator's last name."),
-        organization: ref("CreatorOrganization", "The creator's organization."),
-      },
-      required: ["id", "email", "firstName", "lastName", "organization"],
-    },
-    [token("CreatorOrganization")]: {
-      type: "object",
-      description: "An organization: its id (`RG-…`) and name.",
-      properties: {
-        id: str("The organization's id, e.g. `RG-123-456`."),
-        name: str("The organization's name."),
-      },
-      required: ["id", "name"],
-    },
+    [token("Creator")]: allRequired("Who created a network or a node.", {
+      id: str("The creator's user id."),
+      email: str("The creator's email address."),
+      firstName: str("The creator's first name."),
+      lastName: str("The creator's last name."),
+      organization: ref("CreatorOrganization", "The creator's organization."),
+    }),
+    [token("CreatorOrganization")]: allRequired("An organization: its id (`RG-…`) and name.", {
+      id: str("The organization's id, e.g. `RG-123-456`."),
+      name: str("The organization's name."),
+    }),
     [token("WaitFor")]: {
       ...documented("WaitFor", { status: "string", timeoutSeconds: "number", intervalSeconds: "number" }),
       required: ["status"],
