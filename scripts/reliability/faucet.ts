@@ -1,7 +1,6 @@
 /**
- * Section 2: no second faucet send. FaucetDrip creates against emulators that lose answers after
- * processing and send unreadable 200s, with no daily limit (a second send is counted, not
- * refused); the emulator's `faucetSendCounts` is the judge.
+ * Section 2: no second faucet send. FaucetDrip creates against emulators that lose answers after processing and
+ * send unreadable 200s, with no daily limit (a second send is counted); `faucetSendCounts` is the judge.
  */
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";

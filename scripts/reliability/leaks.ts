@@ -1,7 +1,6 @@
 /**
- * Section 4: leak scan. Every error and text kept by the sections above, rendered the ways a user
- * or a log pipeline would, and everything written to stdout and stderr (verbose emulators' logs
- * included), searched for every credential and endpoint URL the emulators served and every API key.
+ * Section 4: leak scan. Every error and text the sections kept, rendered as a user or a log pipeline would, and
+ * all of stdout and stderr (emulators' logs too), searched for every credential, endpoint URL and API key served.
  */
 import { inspect } from "util";
 import { NodeServiceClient } from "../../src/api";
@@ -45,8 +44,7 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
   const started = performance.now();
   const walk = await walkNodes(deriveSeed(seed, "leaks"));
   const hits: Array<{ where: string; kind: string; encoded: boolean }> = [];
-  let texts = 0;
-  let chars = 0;
+  let [texts, chars] = [0, 0];
   const scan = (where: string, text: string) => {
     texts++;
     chars += text.length;
