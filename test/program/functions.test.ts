@@ -249,26 +249,24 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
   });
 });
 
-describe("settings: resolved once per call", () => {
-  test("one getNodeOutput and one getNodes read each setting's stack config once, settings from the environment", async () => {
-    process.env.BLOCKCHAIN_API_URL = emulator().url;
-    process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
-    const get = jest.spyOn(pulumi.Config.prototype, "get");
-    const reads = () => {
-      const counts: Record<string, number> = {};
-      for (const [key] of get.mock.calls) counts[key] = (counts[key] ?? 0) + 1;
-      get.mockClear();
-      return counts;
-    };
-    const once = { apiUrl: 1, apiKey: 1, timeoutMs: 1, deadlineMs: 1, maxRetries: 1 };
-    try {
-      const node = await valueOf(sdk.getNodeOutput({ id: emulator().fixtures.beaconNode }));
-      expect(node.id).toBe(emulator().fixtures.beaconNode);
-      expect(reads()).toEqual(once);
-      await sdk.getNodes({ network: emulator().fixtures.networkWithNodes, orderBy: "name" });
-      expect(reads()).toEqual(once);
-    } finally {
-      get.mockRestore();
-    }
-  });
+test("settings resolved once per call: one getNodeOutput and one getNodes read each setting's stack config once, settings from the environment", async () => {
+  process.env.BLOCKCHAIN_API_URL = emulator().url;
+  process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
+  const get = jest.spyOn(pulumi.Config.prototype, "get");
+  const reads = () => {
+    const counts: Record<string, number> = {};
+    for (const [key] of get.mock.calls) counts[key] = (counts[key] ?? 0) + 1;
+    get.mockClear();
+    return counts;
+  };
+  const once = { apiUrl: 1, apiKey: 1, timeoutMs: 1, deadlineMs: 1, maxRetries: 1 };
+  try {
+    const node = await valueOf(sdk.getNodeOutput({ id: emulator().fixtures.beaconNode }));
+    expect(node.id).toBe(emulator().fixtures.beaconNode);
+    expect(reads()).toEqual(once);
+    await sdk.getNodes({ network: emulator().fixtures.networkWithNodes, orderBy: "name" });
+    expect(reads()).toEqual(once);
+  } finally {
+    get.mockRestore();
+  }
 });

@@ -14,37 +14,35 @@ const sdk = mockedSdk((args) => {
 
 const emulator = withEmulator({ pageSize: 4 });
 
-describe("Network", () => {
-  test("registers the dynamic type with connections and apiKey as secret outputs (nodes readable), the key as a secret input", async () => {
-    let seen: pulumi.ResourceTransformationArgs | undefined;
-    const net = new sdk.Network(
-      "main",
-      {
-        networkId: emulator().fixtures.networkWithNodes,
-        name: "program-net",
-        apiUrl: emulator().url,
-        apiKey: emulator().apiKey,
-      },
-      {
-        transformations: [
-          (args) => {
-            seen = args;
-            return undefined;
-          },
-        ],
-      },
-    );
-    expect(await valueOf(net.networkId)).toBe(emulator().fixtures.networkWithNodes);
-    expect(await pulumi.isSecret(net.networkId)).toBe(false);
-    expect(await pulumi.isSecret(net.name)).toBe(false);
-    // The engine marks these secret from additionalSecretOutputs (mocks do not apply it).
-    const secretOutputs = (seen!.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
-    expect(secretOutputs).toEqual(expect.arrayContaining(["connections", "apiKey"]));
-    expect(secretOutputs).not.toContain("nodes");
-    expect(await pulumi.isSecret(seen!.props.apiKey as pulumi.Output<string>)).toBe(true);
-    const reg = registered.find((r) => r.name === "main")!;
-    expect(reg.type).toBe("pulumi-nodejs:dynamic/blockchain:Network");
-    expect(typeof reg.inputs.__provider).toBe("string");
-    expect(reg.inputs.__provider as string).not.toContain(emulator().apiKey);
-  });
+test("Network registers the dynamic type with connections and apiKey as secret outputs (nodes readable), the key as a secret input", async () => {
+  let seen: pulumi.ResourceTransformationArgs | undefined;
+  const net = new sdk.Network(
+    "main",
+    {
+      networkId: emulator().fixtures.networkWithNodes,
+      name: "program-net",
+      apiUrl: emulator().url,
+      apiKey: emulator().apiKey,
+    },
+    {
+      transformations: [
+        (args) => {
+          seen = args;
+          return undefined;
+        },
+      ],
+    },
+  );
+  expect(await valueOf(net.networkId)).toBe(emulator().fixtures.networkWithNodes);
+  expect(await pulumi.isSecret(net.networkId)).toBe(false);
+  expect(await pulumi.isSecret(net.name)).toBe(false);
+  // The engine marks these secret from additionalSecretOutputs (mocks do not apply it).
+  const secretOutputs = (seen!.opts as pulumi.CustomResourceOptions).additionalSecretOutputs;
+  expect(secretOutputs).toEqual(expect.arrayContaining(["connections", "apiKey"]));
+  expect(secretOutputs).not.toContain("nodes");
+  expect(await pulumi.isSecret(seen!.props.apiKey as pulumi.Output<string>)).toBe(true);
+  const reg = registered.find((r) => r.name === "main")!;
+  expect(reg.type).toBe("pulumi-nodejs:dynamic/blockchain:Network");
+  expect(typeof reg.inputs.__provider).toBe("string");
+  expect(reg.inputs.__provider as string).not.toContain(emulator().apiKey);
 });
