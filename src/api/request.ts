@@ -86,7 +86,6 @@ function throttled(f: Failure): boolean {
   return f.status === 429 || (f.status === 503 && f.retryAfterMs !== undefined);
 }
 
-/** The note on a POST that may have been processed. */
 const MAY_HAVE_BEEN_PROCESSED = "It may have been processed, so it is not repeated automatically.";
 
 /** The note on a PATCH or DELETE that got no answer after it may have reached the service. */
@@ -97,11 +96,10 @@ const MAY_HAVE_BEEN_APPLIED =
 function stopNote(t: Context, call: Call, f: Failure, attempts: number, rule: Rule, delayMs: number) {
   const gaveUp = `Gave up after ${attempts} attempt${attempts === 1 ? "" : "s"}`;
   if (!rule.retry) return { note: attempts > 1 ? `${gaveUp}.` : undefined, limit: f.error.limit };
-  if (f.retryAfterMs !== undefined && f.retryAfterMs > MAX_RETRY_AFTER_MS) {
+  if (f.retryAfterMs !== undefined && f.retryAfterMs > MAX_RETRY_AFTER_MS)
     return {
       note: `The requested wait of ${formatDuration(f.retryAfterMs)} is longer than the ${formatDuration(MAX_RETRY_AFTER_MS)} waited at most; try again after it.`,
     };
-  }
   const outOf =
     attempts >= t.maxAttempts
       ? "maxRetries"
@@ -232,22 +230,12 @@ export async function request(t: Context, whole: Call, req: HttpRequest): Promis
     if (unanswered) {
       // No limit to raise: the write may have been applied, and is not sent again.
       const init = { ...f.error, hint: undefined, attempts, mayHaveBeenProcessed: true, limit: undefined };
-      throw callError(
-        t,
-        call,
-        init,
-        attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined,
-        MAY_HAVE_BEEN_APPLIED,
-      );
+      const gaveUp = attempts > 1 ? `Gave up after ${attempts} attempts.` : undefined;
+      throw callError(t, call, init, gaveUp, MAY_HAVE_BEEN_APPLIED);
     }
     const mayHaveBeenProcessed = post ? sent : undefined;
-    throw callError(
-      t,
-      call,
-      { ...f.error, attempts, mayHaveBeenProcessed, limit: stop?.limit },
-      stop?.note,
-      mayHaveBeenProcessed ? MAY_HAVE_BEEN_PROCESSED : undefined,
-    );
+    const init = { ...f.error, attempts, mayHaveBeenProcessed, limit: stop?.limit };
+    throw callError(t, call, init, stop?.note, mayHaveBeenProcessed ? MAY_HAVE_BEEN_PROCESSED : undefined);
   }
 }
 

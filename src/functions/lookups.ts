@@ -121,16 +121,11 @@ async function settled<T>(
  * Lists the matching nodes (waits for their status and checks their endpoints when asked), for the
  * views to shape; `host`: how the caller's language spells arguments, where a warning goes.
  */
-export function listNodes(
-  operation: string,
-  args: GetNodesArgs,
-  connect: Connect,
-  host: VerifyHost = {},
-): Promise<CheckedNode[]> {
+export function listNodes(operation: string, args: GetNodesArgs, connect: Connect, host: VerifyHost = {}) {
   const [connection, { limit = DEFAULT_GET_NODES_LIMIT, waitFor, verify, ...filters }] = connectionOf(args);
   const known = { protocol: filters.protocol, publicNetwork: filters.publicNetwork } as Known;
   return connect(connection, (client) => {
-    const list = () => client.listAllNodes(filters, { limit, operation });
+    const list = (): Promise<CheckedNode[]> => client.listAllNodes(filters, { limit, operation });
     return settled(
       operation,
       { waitFor, verify },
@@ -145,12 +140,7 @@ export function listNodes(
 }
 
 /** Reads one node (waits for its status and checks its endpoint when asked), for the views to shape. */
-export function readNode(
-  operation: string,
-  args: GetNodeArgs,
-  connect: Connect,
-  host: VerifyHost = {},
-): Promise<CheckedNode> {
+export function readNode(operation: string, args: GetNodeArgs, connect: Connect, host: VerifyHost = {}) {
   const unknown = unknownProperties(
     args as unknown as Record<string, unknown>,
     GET_NODE_ARG_NAMES,
@@ -170,17 +160,12 @@ export function readNode(
     const check = async (n: Node, verified: (ns: Node[]) => Promise<CheckedNode[]>) =>
       (await verified([n]))[0];
     const label = `${operation} ${id}`;
-    return settled(operation, { waitFor, verify, label }, read, (n) => [n], check, client, host);
+    return settled<CheckedNode>(operation, { waitFor, verify, label }, read, (n) => [n], check, client, host);
   });
 }
 
-/** The arguments given that select a list, so cannot come with an `id`. */
-const listOnly = (args: GetNodeConnectionsArgs) =>
-  Object.keys(args).filter(
-    (k) =>
-      !["id", "waitFor", "verify", ...SETTING_NAMES].includes(k) &&
-      (args as Record<string, unknown>)[k] !== undefined,
-  );
+/** The arguments that do not select a list: the only ones that can come with an `id`. */
+const NOT_LISTING = ["id", "waitFor", "verify", ...SETTING_NAMES];
 
 /** The connections of the listed nodes, or of the one node `args.id` (an `id` with list arguments is refused). */
 export async function nodeConnections(
@@ -191,17 +176,12 @@ export async function nodeConnections(
 ): Promise<NodeConnection[]> {
   const { id, ...rest } = args;
   if (id === undefined) return (await list(rest)).map(toNodeConnection);
-  const extra = listOnly(args);
+  const given = args as Record<string, unknown>;
+  const extra = Object.keys(given).filter((k) => !NOT_LISTING.includes(k) && given[k] !== undefined);
   if (extra.length > 0) {
-    throw invalidInput(
-      operation,
-      extra.map((field) => ({
-        field,
-        value: show((args as Record<string, unknown>)[field]),
-        allowed: "not with id: pass either id (one node) or filters (a list)",
-      })),
-      { resourceId: id },
-    );
+    const allowed = "not with id: pass either id (one node) or filters (a list)";
+    const problems = extra.map((field) => ({ field, value: show(given[field]), allowed }));
+    throw invalidInput(operation, problems, { resourceId: id });
   }
   const [connection, { waitFor, verify }] = connectionOf(rest);
   return [toNodeConnection(await read({ id, waitFor, verify, ...connection }))];

@@ -56,9 +56,7 @@ function logWait(event: RetryWait): void {
 }
 
 /** The TypeScript host of `verify`: names as the schema spells them; a warning under the call's `parent`. */
-const verifyHost: VerifyHost = {
-  warn: (message) => pulumi.log.warn(message, callParent.getStore()),
-};
+const verifyHost: VerifyHost = { warn: (message) => pulumi.log.warn(message, callParent.getStore()) };
 
 /** A call's settings, resolved once from its arguments, the stack config (reviewed first) and the environment. */
 function callSettings(args: ConnectionArgs): CallSettings {
@@ -81,7 +79,6 @@ const inFlight = new Map<string, Promise<unknown>>();
 
 /** A hash of `kind`, the arguments and the settings the call will use: no credential kept as text. */
 function keyOf(kind: string, args: Record<string, unknown>, settings: CallSettings): string {
-  const connection = settingsDigest(settings);
   const stable = (value: unknown): unknown => {
     if (typeof value !== "object" || value === null) return value;
     if (Array.isArray(value)) return value.map(stable);
@@ -93,9 +90,8 @@ function keyOf(kind: string, args: Record<string, unknown>, settings: CallSettin
         .map((k) => [k, stable(record[k])]),
     );
   };
-  return createHash("sha256")
-    .update(JSON.stringify([kind, stable(args), connection]))
-    .digest("hex");
+  const text = JSON.stringify([kind, stable(args), settingsDigest(settings)]);
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** The result of `run` for these arguments, made once per run (`"run"`) or shared while in flight (`"flight"`). */
@@ -230,17 +226,13 @@ function dependencies(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulum
   });
 }
 
+type Unsecret<T> = pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string };
+
 /** The arguments with a secret `apiKey` unwrapped: the key is used, never returned. */
-export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(
-  args: T,
-): pulumi.Output<pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string }> {
+export function unsecretArgs<T extends { apiKey?: pulumi.Input<string> }>(args: T) {
   const { apiKey, ...rest } = args;
-  return pulumi
-    .all([pulumi.output(rest), pulumi.unsecret(pulumi.output(apiKey))])
-    .apply(
-      ([r, key]) =>
-        ({ ...(r as object), apiKey: key }) as pulumi.Unwrap<Omit<T, "apiKey">> & { apiKey?: string },
-    );
+  const all = pulumi.all([pulumi.output(rest), pulumi.unsecret(pulumi.output(apiKey))]);
+  return all.apply(([r, key]) => ({ ...(r as object), apiKey: key }) as Unsecret<T>);
 }
 
 /**
@@ -256,9 +248,8 @@ export function lookupOutput<P, T>(
   const allowed = "expected resources, e.g. { dependsOn: [network] }";
   return pulumi.secret(pulumi.all([unsecretArgs(args), dependencies(opts.dependsOn)])).apply(([a, wrong]) =>
     failingQuietly(async () => {
-      if (wrong.length > 0) {
+      if (wrong.length > 0)
         throw invalidInput(operation, [{ field: "dependsOn", value: show(wrong[0]), allowed }]);
-      }
       return lookup(a as P, opts.dependsOn !== undefined);
     }, opts.parent),
   );

@@ -25,10 +25,7 @@ import { configKey, inspectCall, SETTING_NAMES, unknownSettings, withClient } fr
 import { PropertyMap, revealProps, sealProps, secret, UNKNOWN } from "./properties";
 
 /** A `check` failure: the property (may be `""`) and why. */
-export interface Failure {
-  property: string;
-  reason: string;
-}
+export type Failure = { property: string; reason: string };
 
 /** What `diff` answers: the provider core's `Diff`, for the resources and the provider's config alike. */
 export type { Diff } from "../provider";
@@ -58,11 +55,8 @@ export function checkConfig(news: PropertyMap): { inputs: PropertyMap; failures:
   const { apiKey } = props;
   let inputs = apiKey !== undefined && apiKey !== UNKNOWN ? { ...news, apiKey: secret(news.apiKey) } : news;
   // A refused apiUrl may be a key pasted in the wrong place: never handed back in plain text.
-  if (
-    failures.some((f) => f.reason.startsWith("apiUrl:")) &&
-    props.apiUrl !== undefined &&
-    props.apiUrl !== UNKNOWN
-  )
+  const urlRefused = failures.some((f) => f.reason.startsWith("apiUrl:"));
+  if (urlRefused && props.apiUrl !== undefined && props.apiUrl !== UNKNOWN)
     inputs = { ...inputs, apiUrl: secret(news.apiUrl) };
   return { inputs, failures };
 }
@@ -84,12 +78,7 @@ export function diffConfig(olds: PropertyMap, news: PropertyMap): Diff {
   const n = revealProps(news).props;
   const diffs = ["apiUrl", "apiKey"].filter((k) => (o[k] ?? undefined) !== (n[k] ?? undefined));
   const detailedDiff: Diff["detailedDiff"] = {};
-  for (const k of diffs) {
-    detailedDiff[k] = {
-      kind: kindOf(o[k], n[k], false),
-      inputDiff: true,
-    };
-  }
+  for (const k of diffs) detailedDiff[k] = { kind: kindOf(o[k], n[k], false), inputDiff: true };
   return { changes: diffs.length > 0, replaces: [], deleteBeforeReplace: false, diffs, detailedDiff };
 }
 
@@ -131,7 +120,6 @@ function sealOutputs(kind: AnyKind, outs: unknown, secretInputs: Set<string>): P
   return sealProps(outs as PropertyMap, [...secretOutputs(kind.properties), ...secretInputs]);
 }
 
-/** `create` of a resource. */
 export async function create(urn: string, news: PropertyMap) {
   const kind = resourceKind(urn);
   const input = revealProps(news);
@@ -160,7 +148,6 @@ export async function read(urn: string, id: string, props: PropertyMap, inputs: 
   };
 }
 
-/** `update` of a resource. */
 export async function update(urn: string, id: string, olds: PropertyMap, news: PropertyMap) {
   const kind = resourceKind(urn);
   const input = revealProps(news);
@@ -168,7 +155,6 @@ export async function update(urn: string, id: string, olds: PropertyMap, news: P
   return { props: sealOutputs(kind, outs ?? {}, input.secretKeys) };
 }
 
-/** `delete` of a resource. */
 export async function remove(urn: string, id: string, props: PropertyMap): Promise<void> {
   await resourceKind(urn).methods.delete(id, revealProps(props).props);
 }
@@ -241,9 +227,8 @@ export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMa
   const plain = revealProps(args).props;
   for (const name of ["waitFor", "verify"]) {
     const value = plain[name];
-    if (value && typeof value === "object" && !Array.isArray(value)) {
+    if (value && typeof value === "object" && !Array.isArray(value))
       plain[name] = Object.fromEntries(Object.entries(value).map(([k, v]) => [camel(k), v]));
-    }
   }
   const known = FUNCTION_ARGS[tok];
   const problems = known ? unknownProperties(plain, known, "argument") : [];
@@ -254,13 +239,10 @@ export async function invoke(tok: string, args: PropertyMap): Promise<PropertyMa
         { ...toNodeResult(await readNode("getNode", plain as unknown as GetNodeArgs, connect, verifyHost)) },
         [],
       );
-    case FUNCTION_TOKENS.getNodes:
-      return sealProps(
-        {
-          nodes: (await listNodes("getNodes", plain as GetNodesArgs, connect, verifyHost)).map(toNodeResult),
-        },
-        [],
-      );
+    case FUNCTION_TOKENS.getNodes: {
+      const nodes = await listNodes("getNodes", plain as GetNodesArgs, connect, verifyHost);
+      return sealProps({ nodes: nodes.map(toNodeResult) }, []);
+    }
     case FUNCTION_TOKENS.getNodeConnections: {
       const connections = await nodeConnections(
         "getNodeConnections",

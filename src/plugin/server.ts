@@ -157,24 +157,18 @@ export const providerService = {
     const result = await handlers.invoke(req.getTok(), toJs(req.getArgs()));
     return new proto.InvokeResponse().setReturn(toStruct(result));
   }, true),
-  check: answer(
-    async (req: protoTypes.CheckRequest) =>
-      checkResponse(
-        await withResource(req.getUrn(), () =>
-          handlers.check(req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())),
-        ),
-      ),
-    true,
-  ),
+  check: answer(async (req: protoTypes.CheckRequest) => {
+    const [urn, olds, news] = [req.getUrn(), toJs(req.getOlds()), toJs(req.getNews())];
+    return checkResponse(await withResource(urn, () => handlers.check(urn, olds, news)));
+  }, true),
   diff: answer(
     async (req: protoTypes.DiffRequest) =>
       diffResponse(await handlers.diff(req.getUrn(), req.getId(), toJs(req.getOlds()), toJs(req.getNews()))),
     true,
   ),
   create: answer(async (req: protoTypes.CreateRequest) => {
-    const { id, props } = await withResource(req.getUrn(), () =>
-      handlers.create(req.getUrn(), toJs(req.getProperties())),
-    );
+    const urn = req.getUrn();
+    const { id, props } = await withResource(urn, () => handlers.create(urn, toJs(req.getProperties())));
     return new proto.CreateResponse().setId(id).setProperties(toStruct(props));
   }, true),
   read: answer(async (req: protoTypes.ReadRequest) => {
@@ -191,9 +185,8 @@ export const providerService = {
     return new proto.UpdateResponse().setProperties(toStruct(props));
   }, true),
   delete: answer(async (req: protoTypes.DeleteRequest) => {
-    await withResource(req.getUrn(), () =>
-      handlers.remove(req.getUrn(), req.getId(), toJs(req.getProperties())),
-    );
+    const urn = req.getUrn();
+    await withResource(urn, () => handlers.remove(urn, req.getId(), toJs(req.getProperties())));
     return new Empty();
   }, true),
   // Answered at once, never refused: Cancel is advisory and may come again.
@@ -208,9 +201,7 @@ export const providerService = {
 };
 
 /** Serves the plugin on 127.0.0.1 (a free port) and resolves with the port; `onWarm` runs after the first call. */
-export function serve(
-  options: { onWarm?: () => void } = {},
-): Promise<{ port: number; server: grpcTypes.Server }> {
+export function serve(options: { onWarm?: () => void } = {}) {
   onWarm = options.onWarm;
   const server = new grpc.Server({
     "grpc.max_receive_message_length": 1024 * 1024 * 400,
@@ -220,7 +211,7 @@ export function serve(
     rpc.ResourceProviderService,
     providerService as unknown as grpcTypes.UntypedServiceImplementation,
   );
-  return new Promise((resolve, reject) => {
+  return new Promise<{ port: number; server: grpcTypes.Server }>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) =>
       err ? reject(err) : resolve({ port, server }),
     );

@@ -11,8 +11,7 @@ import type {
   Region,
 } from "../../model/values";
 import type { WireNodeDetails } from "../../model/node-fields";
-import { createRng, deriveApiKey, deriveSeed } from "./random";
-import type { Rng } from "./random";
+import { createRng, deriveApiKey, deriveSeed, type Rng } from "./random";
 import type { NetworkRecord, NodeRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./store";
 
 const FIRST_NAMES = "Ada Grace Linus Margaret Ken Barbara Dennis Radia Vint Hedy".split(" ");
@@ -117,7 +116,7 @@ export class DatasetBuilder {
     status: NetworkStatus,
     id?: string,
     name?: string,
-  ): NetworkRecord {
+  ) {
     const organization = this.projects.find((p) => p.id === projectId)!.organization;
     const network: NetworkRecord = {
       id: id ?? this.newId("network"),
@@ -187,14 +186,10 @@ export class DatasetBuilder {
 
   private materialize(plan: NodePlan): NodeRecord {
     const { network } = plan;
-    const problems = validateNodePlacement({
-      ...plan,
-      protocol: network.protocol,
-      publicNetwork: network.publicNetwork,
-    });
-    if (plan.beacon && !(BEACON_PROTOCOLS as readonly Protocol[]).includes(network.protocol)) {
-      problems.push({ field: "beacon_endpoint", value: network.protocol, allowed: "Ethereum nodes only" });
-    }
+    const { protocol, publicNetwork } = network;
+    const problems = validateNodePlacement({ ...plan, protocol, publicNetwork });
+    if (plan.beacon && !(BEACON_PROTOCOLS as readonly Protocol[]).includes(protocol))
+      problems.push({ field: "beacon_endpoint", value: protocol, allowed: "Ethereum nodes only" });
     const id = plan.id ?? this.newId("node");
     if (problems.length > 0)
       throw new Error(`emulator seed ${this.seed}: ${id}: ${formatProblems(problems)}`);
@@ -203,7 +198,7 @@ export class DatasetBuilder {
       plan.name ??
       (this.rng.chance(0.25)
         ? `${this.rng.pick(NICKNAMES)} ${String(this.rng.int(1, 12)).padStart(2, "0")}`
-        : `${publicNetworkLabel(network.publicNetwork)} ${variant} node`);
+        : `${publicNetworkLabel(publicNetwork)} ${variant} node`);
     return {
       id,
       name,
@@ -215,7 +210,7 @@ export class DatasetBuilder {
       region: plan.region,
       status: plan.status,
       ...(plan.archive === undefined ? {} : { archive: plan.archive }),
-      details: this.details(id, network.protocol, plan),
+      details: this.details(id, protocol, plan),
       creator: this.userOf(plan.organization),
       createdAt: this.tick(1, 48),
     };
@@ -227,12 +222,8 @@ export class DatasetBuilder {
     const details: WireNodeDetails = {};
     if (fullMode) details.mode = plan.archive ? "archive" : fullMode;
     details.version = this.rng.pick(versions.split(" "));
-    if (namespaces) {
-      details.api_namespaces = [
-        ...namespaces.split(" "),
-        ...(plan.archive && archiveNamespaces ? [archiveNamespaces] : []),
-      ];
-    }
+    const archiveOnly = plan.archive && archiveNamespaces ? [archiveNamespaces] : [];
+    if (namespaces) details.api_namespaces = [...namespaces.split(" "), ...archiveOnly];
     if (plan.status === "pending") return details;
     const authKey = this.credential(() => this.rng.hex(32));
     const base = `${this.origin}/node/${id.toLowerCase()}`;
