@@ -171,7 +171,6 @@ export function filesUnder(dir: string): string[] {
     );
 }
 
-/** A process as `/proc` lists it. */
 export interface ProcessInfo {
   pid: number;
   ppid: number;
@@ -314,7 +313,6 @@ export class TreeSampler {
   }
 }
 
-/** How one `pulumi` command ended. */
 export interface CommandRun {
   args: string[];
   code: number | null;
@@ -333,7 +331,6 @@ export interface CommandRun {
   sampler?: TreeSampler;
 }
 
-/** Options of {@link runPulumi}. */
 export interface RunOptions {
   sandbox: Pick<EngineSandbox, "engineDir" | "envVars">;
   cwd: string;
@@ -346,7 +343,6 @@ export interface RunOptions {
   stop?: { signals: readonly NodeJS.Signals[]; when: () => boolean };
   /** Told of the command's pid when it starts (`running`), and when it has ended. */
   track?: (pid: number, running: boolean) => void;
-  /** Told of what it prints, as it comes. */
   onOutput?: (chunk: string) => void;
 }
 
@@ -450,7 +446,6 @@ export function arrivals(url: string) {
   return { seen, end: () => channels.unsubscribe("http.server.request.start", onStart) };
 }
 
-/** What a command printed and how it ended. */
 export interface CliResult {
   code: number | null;
   output: string;
@@ -512,7 +507,6 @@ export class EngineRun {
     return new EngineRun(sandbox, found.dir);
   }
 
-  /** The Automation API's options of a workspace in this sandbox. */
   get workspaceOptions() {
     return { pulumiCommand: this.sandbox.command, envVars: this.sandbox.envVars };
   }
