@@ -29,9 +29,7 @@ export function docBlock(file: string, lang: string, marker: string): string {
 }
 
 /** The one ```ts block of README.md that contains `marker`. */
-export function readmeBlock(marker: string): string {
-  return docBlock("README.md", "ts", marker);
-}
+export const readmeBlock = (marker: string): string => docBlock("README.md", "ts", marker);
 
 /** The fenced block of README.md under a line that starts with `file` in backquotes and ends with a colon. */
 export function readmeFile(file: string): string {

@@ -176,13 +176,10 @@ function expect(ok: boolean, what: string): void {
   if (!ok) throw new Error(`recording check failed: ${what}`);
 }
 
-function log(text: string): void {
-  console.log(`record-upgrade-baseline: ${text}`);
-}
+const log = (text: string): void => console.log(`record-upgrade-baseline: ${text}`);
 
-function run(command: string, args: string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
-}
+const run = (command: string, args: string[], cwd: string): string =>
+  execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
 
 /** The release's built checkout: the folder given, or a temporary worktree of the commit given. */
 function checkoutOf(target: string): { dir: string; cleanup: () => void } {

@@ -67,9 +67,7 @@ export function run(name: string, main: () => Promise<number>): void {
 /** `details`: print every problem line instead of the first few. */
 export const settings = { details: false };
 
-export function say(line = ""): void {
-  process.stdout.write(`${line}\n`);
-}
+export const say = (line = ""): void => void process.stdout.write(`${line}\n`);
 
 /** Prints the first few problem lines (all of them with `--details`), secrets scrubbed. */
 export function sayProblems(lines: string[], first = 15): void {
@@ -115,9 +113,8 @@ export function zeroGoal(section: string, figure: string, count: number): Goal {
 /** Every error and user-visible text produced, for the leak scan. */
 export const evidence: Array<{ section: string; where: string; value: unknown }> = [];
 
-export function keep(section: string, where: string, value: unknown): void {
-  evidence.push({ section, where, value });
-}
+export const keep = (section: string, where: string, value: unknown): void =>
+  void evidence.push({ section, where, value });
 
 /** Secrets to look for, each with what it is (shown instead of the value). */
 export const secrets = new Map<string, string>();

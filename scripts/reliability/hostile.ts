@@ -59,9 +59,8 @@ const stream = (res: http.ServerResponse, headers: object, body: Readable) =>
   pipeline(body, res.writeHead(200, { "Content-Type": "application/json", ...headers }), () => undefined);
 
 /** Raw bytes on the socket (no HTTP framing by Node), then close. */
-function raw(req: http.IncomingMessage, text: string): void {
-  req.socket.write(text, () => req.socket.end());
-}
+const raw = (req: http.IncomingMessage, text: string): void =>
+  void req.socket.write(text, () => req.socket.end());
 
 type Outcome = Pick<Scenario, "name" | "group" | "expect"> & {
   op: Op | ListOp;

@@ -86,9 +86,8 @@ function filterProperty(name: NodeFilterName, doc: string): SchemaProperty {
 }
 
 /** Every filter of `GET /v1/nodes/`, documented as the client's `NodeFilters`. */
-function filterProperties(doc: Doc): Record<string, SchemaProperty> {
-  return Object.fromEntries(NODE_FILTER_NAMES.map((n) => [n, filterProperty(n, doc("NodeFilters", n))]));
-}
+const filterProperties = (doc: Doc): Record<string, SchemaProperty> =>
+  Object.fromEntries(NODE_FILTER_NAMES.map((n) => [n, filterProperty(n, doc("NodeFilters", n))]));
 
 // prettier-ignore
 const NODE_RESULT_REQUIRED = ["id", "name", "network", "organization", "type", "role", "provider", "region", "status", "configuration", "createdAt"];
