@@ -241,9 +241,7 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulum
     path_dir=$(dirname "$path_pulumi")
     complete=1
     for h in "${HOSTS[@]}"; do have_host "$path_dir" "$h" || complete=0; done
-    if [[ $complete == 1 ]] && venv_valid && python_wrapper_valid "$path_dir"; then
-      finish "$path_dir" "$path_ver"
-    fi
+    [[ $complete == 1 ]] && venv_valid && python_wrapper_valid "$path_dir" && finish "$path_dir" "$path_ver"
     mkdir -p "$shim_dir/bin"
     for h in "${HOSTS[@]}"; do
       if ! target=$(find_host "$h"); then
@@ -270,15 +268,11 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulum
   fi
 fi
 
-if [[ $force_build == 0 ]] && cache_valid; then
-  use_cache
-fi
+[[ $force_build == 0 ]] && cache_valid && use_cache
 
 need_go "the Pulumi CLI"
 take_lock
-if [[ $force_build == 0 ]] && cache_valid; then # built by a concurrent run
-  use_cache
-fi
+[[ $force_build == 0 ]] && cache_valid && use_cache # built by a concurrent run
 
 log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about $first_build_minutes minutes on 2 cores)..."
 ensure_venv
