@@ -188,32 +188,30 @@ async function endsSilently(pid: number, before: number): Promise<number> {
   return peak;
 }
 
-(PROC ? describe.each : describe.skip.each)([
-  ["Pulumi's dynamic-provider host", true],
-  ["the plugin", false],
-])("%s, its engine gone", (_name, dynamic) => {
-  test("its engine SIGKILLed during a rename the service holds: it exits, sending nothing more, its memory bounded", async () => {
+(PROC ? test.each : test.skip.each)([
+  ["Pulumi's dynamic-provider host, its engine SIGKILLed", true, "SIGKILL"],
+  ["the plugin, its engine SIGKILLed", false, "SIGKILL"],
+  [
+    "Pulumi's dynamic-provider host, its engine's address closing (parent alive, standard input open)",
+    true,
+    "SIGUSR1",
+  ],
+] as const)(
+  "%s during a rename the service holds: it exits, sending nothing more, its memory bounded",
+  async (_name, dynamic, signal) => {
     const { parent, start } = await heldRename(dynamic);
-    void start("renamed-while-held");
-    await until("the rename at the service", () => (patches().some((a) => a.complete()) ? true : undefined));
-    const before = arrivals().length;
-    parent.client.kill("SIGKILL");
-    expect(await endsSilently(parent.providerPid, before)).toBeLessThan(RSS_BOUND_MB);
-  }, 60_000);
-});
-
-(PROC ? describe : describe.skip)("Pulumi's dynamic-provider host, its engine alive", () => {
-  test("its engine's address closing (its parent alive, its standard input open) ends it, sending nothing more", async () => {
-    const { parent, start } = await heldRename(true);
     const renamed = start("renamed-while-held");
     await until("the rename at the service", () => (patches().some((a) => a.complete()) ? true : undefined));
     const before = arrivals().length;
-    parent.client.kill("SIGUSR1");
-    await endsSilently(parent.providerPid, before);
+    parent.client.kill(signal);
+    expect(await endsSilently(parent.providerPid, before)).toBeLessThan(RSS_BOUND_MB);
     // The answer could not reach the engine either way: the call ends with the provider.
     expect((await renamed).err).toBeDefined();
-  }, 60_000);
+  },
+  60_000,
+);
 
+(PROC ? describe : describe.skip)("Pulumi's dynamic-provider host, its engine alive", () => {
   test("a rename the service holds past a write's bound: one PATCH, one line naming the network and the name, no limit to raise, no wait logged", async () => {
     const { parent, start } = await heldRename(true);
     const details = (await start("renamed-past-bound")).err?.details;
