@@ -2,6 +2,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startScriptedServer } from "../helpers/client";
+import type { RunningEmulator } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import { withJournalDir } from "../helpers/env";
 import { failure, GRPC_STATUS, isSecret, PluginClient, Props, secret } from "../helpers/plugin-client";
@@ -64,6 +65,7 @@ function expectNamed(details: string, ...tokens: string[]): void {
 }
 
 const emulator = withEmulator({ pageSize: 5 });
+let fixtures: RunningEmulator["fixtures"];
 /** Every plugin started here, stopped after the tests; each is also audited for the API keys. */
 const plugins: PluginClient[] = [];
 let plugin: PluginClient;
@@ -77,6 +79,7 @@ async function startPlugin(config?: Props, env: NodeJS.ProcessEnv = {}): Promise
 const config = () => ({ apiUrl: emulator().url, apiKey: secret(emulator().apiKey) });
 
 beforeAll(async () => {
+  fixtures = emulator().fixtures;
   plugin = await startPlugin(config());
 });
 afterAll(async () => {
@@ -122,11 +125,7 @@ describe("provider config", () => {
 
   test("configured with nothing, and no BLOCKCHAIN_API_* in its environment: Check fails naming blockchain:apiKey, to be set --secret", async () => {
     const bare = await startPlugin({});
-    const { failures } = await bare.check(
-      NETWORK_URN,
-      {},
-      { networkId: emulator().fixtures.networkWithNodes },
-    );
+    const { failures } = await bare.check(NETWORK_URN, {}, { networkId: fixtures.networkWithNodes });
     expect(failures.length).toBeGreaterThan(0);
     const reasons = failures.map((f) => f.reason).join("\n");
     for (const token of ["blockchain:apiKey", "--secret"]) expect(reasons).toContain(token);
@@ -137,7 +136,7 @@ describe("provider config", () => {
       apiUrl: emulator().url,
       apiKey: "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
     });
-    const networkId = emulator().fixtures.networkWithNodes;
+    const networkId = fixtures.networkWithNodes;
     expect(await pending.check(NETWORK_URN, {}, { networkId })).toEqual({
       inputs: { networkId },
       failures: [],
@@ -157,7 +156,7 @@ describe("provider config", () => {
 });
 
 describe("Network", () => {
-  const id = () => emulator().fixtures.networkWithNodes;
+  const id = () => fixtures.networkWithNodes;
   let inputs: Props;
   let created: { id: string; properties: Props };
   /** The state after the refresh: what the engine hands Update as olds. */
@@ -196,10 +195,7 @@ describe("Network", () => {
       replaces: [],
       diffs: [],
     });
-    const other = await plugin.diff(NETWORK_URN, id(), olds, {
-      ...inputs,
-      networkId: emulator().fixtures.emptyNetwork,
-    });
+    const other = await plugin.diff(NETWORK_URN, id(), olds, { ...inputs, networkId: fixtures.emptyNetwork });
     expect(other).toMatchObject({ changes: "DIFF_SOME", replaces: ["networkId"] });
     expect(other.detailedDiff.networkId.kind).toBe("UPDATE_REPLACE");
     const renamed = await plugin.diff(NETWORK_URN, id(), olds, { ...inputs, name: "renamed" });
@@ -316,7 +312,7 @@ describe("Network", () => {
 
 describe("functions", () => {
   test("getNodes: nodes readable, masked endpoints only", async () => {
-    const network = emulator().fixtures.networkWithNodes;
+    const network = fixtures.networkWithNodes;
     const { return: ret } = await plugin.invoke("blockchain:index:getNodes", { network });
     const nodes = ret.nodes as Array<Props>;
     expect(isSecret(ret.nodes)).toBe(false);
@@ -328,12 +324,12 @@ describe("functions", () => {
 
   test("getNodeConnections: the list wrapped as a secret, real endpoints inside", async () => {
     const { return: ret } = await plugin.invoke("blockchain:index:getNodeConnections", {
-      network: emulator().fixtures.networkWithNodes,
+      network: fixtures.networkWithNodes,
     });
     expect(Object.keys(ret)).toEqual(["connections"]);
     expect(isSecret(ret.connections)).toBe(true);
     const beacon = (ret.connections as { value: Array<Props> }).value.find(
-      (c) => c.id === emulator().fixtures.beaconNode,
+      (c) => c.id === fixtures.beaconNode,
     )!;
     expect(emulator().secrets()).toEqual(
       expect.arrayContaining([beacon.httpsEndpoint, beacon.beaconEndpoint]),
@@ -342,13 +338,11 @@ describe("functions", () => {
   });
 
   test("getNode: one node's metadata, masked", async () => {
-    const { return: node } = await plugin.invoke("blockchain:index:getNode", {
-      id: emulator().fixtures.beaconNode,
-    });
+    const { return: node } = await plugin.invoke("blockchain:index:getNode", { id: fixtures.beaconNode });
     expect(node).toMatchObject({
-      id: emulator().fixtures.beaconNode,
-      network: emulator().fixtures.networkWithNodes,
-      organization: emulator().fixtures.organization,
+      id: fixtures.beaconNode,
+      network: fixtures.networkWithNodes,
+      organization: fixtures.organization,
       beaconEndpointMasked: expect.any(String),
     });
     expectNothingPlain(node);
@@ -358,8 +352,8 @@ describe("functions", () => {
     emulator().resetRequests();
     const cases: Array<[string, Props, string[]]> = [
       ["getNodes", { region: "mars" }, ["region", "mars"]],
-      ["getNodeConnections", { id: emulator().fixtures.beaconNode, region: "us-east-1" }, ["region", "id"]],
-      ["getNode", { idd: emulator().fixtures.beaconNode }, ["idd:", "`id`"]],
+      ["getNodeConnections", { id: fixtures.beaconNode, region: "us-east-1" }, ["region", "id"]],
+      ["getNode", { idd: fixtures.beaconNode }, ["idd:", "`id`"]],
       ["getNodes", { name: "n".repeat(1024 * 1024) }, ["name:", "1048576", "255"]],
     ];
     for (const [fn, args, tokens] of cases) {
@@ -371,7 +365,7 @@ describe("functions", () => {
   });
 
   test("a second plugin configured with the other organization's key lists only that organization's nodes", async () => {
-    const org = emulator().fixtures.otherOrganization;
+    const org = fixtures.otherOrganization;
     const other = await startPlugin({ apiUrl: emulator().url, apiKey: secret(emulator().keys[org]) });
     const myIds = ((await plugin.invoke("blockchain:index:getNodes", {})).return.nodes as Array<Props>).map(
       (n) => n.id,
@@ -380,7 +374,7 @@ describe("functions", () => {
     expect(theirNodes.length).toBeGreaterThan(0);
     for (const n of theirNodes) expect(n.organization).toBe(org);
     expect(theirNodes.filter((n) => myIds.includes(n.id))).toEqual([]);
-    expect(myIds).toContain(emulator().fixtures.beaconNode);
+    expect(myIds).toContain(fixtures.beaconNode);
   });
 
   test("an unknown token is an error naming it and the served tokens, for invoke and for check", async () => {
@@ -402,7 +396,7 @@ describe("FaucetDrip", () => {
   });
 
   test("Check, Create, Diff and Delete of a FaucetDrip: one send, recorded; a new address replaces it", async () => {
-    const address = emulator().fixtures.faucetAddress;
+    const address = fixtures.faucetAddress;
     const checked = await drip.check(FAUCET_URN, {}, { address });
     expect(checked.failures).toEqual([]);
     const before = emulator().faucetSendCount(address);
@@ -449,15 +443,10 @@ describe("FaucetDrip", () => {
 });
 
 test("Check refuses a property the schema does not know, naming it in the reason (the engine prints the value of a property named) and the close known name; a value that may be a key is described by its length", async () => {
-  const id = emulator().fixtures.networkWithNodes;
+  const id = fixtures.networkWithNodes;
   const cases: Array<[string, Props, string, string[]]> = [
     [NETWORK_URN, { networkId: id, nmae: "renamed" }, "nmae:", ["`name`"]],
-    [
-      FAUCET_URN,
-      { address: emulator().fixtures.faucetAddress, amount: 5 },
-      "amount:",
-      ["`address`", "`chain`"],
-    ],
+    [FAUCET_URN, { address: fixtures.faucetAddress, amount: 5 }, "amount:", ["`address`", "`chain`"]],
     [NETWORK_URN, { networkId: id, bogus: true }, "bogus:", []],
     [NETWORK_URN, { networkId: id, apikey: KEY }, "apikey:", [String(KEY.length)]],
   ];
