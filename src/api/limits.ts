@@ -115,10 +115,7 @@ export class RequestLimiter implements Limiter {
         this.pausedUntil,
         burst || this.rate(now) === Infinity ? now : this.nextSlot,
       );
-      if (slot >= deadlineAt) {
-        release();
-        return undefined;
-      }
+      if (slot >= deadlineAt) return void release();
       // The next start is spaced by the rate at this one's on the ramp (its end voids the slots
       // taken on it), else by the rate now: a slot taken after a cut stands.
       const rate = this.rate(this.slowStart ? slot : now);

@@ -188,11 +188,9 @@ export function extractAmountSent(rawJson: string): string {
   if (raw === undefined) throw new ResponseShapeError(["amountSent: missing"]);
   const token = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
   const digits = integerDigits(token);
-  if (digits === undefined) {
-    throw new ResponseShapeError([
-      `amountSent: expected a non-negative integer amount of wei, got ${raw.length > 60 ? `${raw.slice(0, 57)}...` : raw}`,
-    ]);
-  }
+  const shown = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
+  if (digits === undefined)
+    throw new ResponseShapeError([`amountSent: expected a non-negative integer amount of wei, got ${shown}`]);
   return digits;
 }
 

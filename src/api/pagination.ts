@@ -108,12 +108,11 @@ export async function* paginate<T>(
       if (!Array.isArray(results))
         throw fail(`"results" is not an array (got ${results === null ? "null" : typeof results})`);
       // Any count above zero over an empty first page (even one too large to use) is a stall.
-      if (n === 1 && typeof page.count === "number" && page.count > 0 && results.length === 0) {
+      if (n === 1 && typeof page.count === "number" && page.count > 0 && results.length === 0)
         throw fail(
           `empty while its count says ${page.count} nodes match; the listing cannot be trusted`,
           "pagination_stalled",
         );
-      }
       if (n === 1 && isCount(page.count)) {
         const pages = page.count === 0 ? 1 : Math.ceil(page.count / Math.max(1, results.length));
         bound = {
@@ -130,17 +129,15 @@ export async function* paginate<T>(
           throw fail(`"next" is not a URL reference`);
         }
         const shown = new URL(next);
-        if (seen.has(next)) {
+        if (seen.has(next))
           throw fail(
             `"next" points back to a page already fetched (${shown.pathname}${shown.search}); the listing would never end`,
             "pagination_loop",
           );
-        }
         if (results.length === 0)
           throw fail("empty but links to another page; the listing would never end", "pagination_stalled");
-      } else if (page.next !== null && page.next !== undefined && page.next !== "") {
+      } else if (page.next !== null && page.next !== undefined && page.next !== "")
         throw fail(`"next" is neither a string nor null`);
-      }
       items += results.length;
       if (items > bound.items || (next !== undefined && stats.pages >= bound.pages)) {
         const detail = `after ${stats.pages} pages and ${items} nodes the service still links to another page, but ${bound.reason}; stopping so the listing ends`;

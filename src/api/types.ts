@@ -132,10 +132,9 @@ export interface NodeFilters {
   orderBy?: OrderBy;
 }
 
-/** `true` only when `A` and `B` are the same set of names. */
-type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-/** Accepts `true` only. */
-type Assert<T extends true> = T;
+/** Compile-time checks: `SameNames` is `true` only for the same set of names; `Assert` takes `true` only. */
+export type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export type Assert<T extends true> = T;
 /** Compile-time check: the keys of `NodeFilters` are exactly the model's filter names (`NODE_FILTERS`). */
 type _NodeFiltersAreTheModelsFilters = Assert<SameNames<keyof NodeFilters, NodeFilterName>>;
 

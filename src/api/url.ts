@@ -50,20 +50,17 @@ function notAUrl(text: string): ApiUrlError {
  * at most the scheme, host and path (of a non-URL only its length: it may be a key in the wrong place).
  */
 export function parseApiUrl(apiUrl: unknown): ApiBase {
-  if (apiUrl !== undefined && apiUrl !== null && typeof apiUrl !== "string") {
+  if (apiUrl !== undefined && apiUrl !== null && typeof apiUrl !== "string")
     throw new ApiUrlError(
       `the API URL must be a string, got ${Array.isArray(apiUrl) ? "an array" : `a ${typeof apiUrl}`}; ${EXPECTED}`,
     );
-  }
-  if (typeof apiUrl !== "string" || apiUrl.trim() === "") {
+  if (typeof apiUrl !== "string" || apiUrl.trim() === "")
     throw new ApiUrlError(`the API URL is missing; ${EXPECTED}`);
-  }
   const text = apiUrl.trim();
-  if (text.length > MAX_API_URL_LENGTH) {
+  if (text.length > MAX_API_URL_LENGTH)
     throw new ApiUrlError(
       `the API URL is ${text.length} characters long, more than the ${MAX_API_URL_LENGTH} accepted; ${EXPECTED}`,
     );
-  }
   let url: URL;
   try {
     url = new URL(text);
@@ -72,21 +69,18 @@ export function parseApiUrl(apiUrl: unknown): ApiBase {
   }
   // `key:value` parses as a URL of scheme `key:`: without a host it is no web address at all.
   if (url.host === "") throw notAUrl(text);
-  if (url.username || url.password) {
+  if (url.username || url.password)
     throw new ApiUrlError(
       `the API URL ${showUrl(url)} contains credentials (user:password@); remove them and pass the API key as the apiKey option`,
     );
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
+  if (url.protocol !== "https:" && url.protocol !== "http:")
     throw new ApiUrlError(
       `the API URL uses the scheme ${url.protocol}; the service is reached over https://`,
     );
-  }
-  if (!url.hostname.startsWith("[") && !isDnsName(url.hostname)) {
+  if (!url.hostname.startsWith("[") && !isDnsName(url.hostname))
     throw new ApiUrlError(
       `the API URL's host name is not a valid DNS name (${url.hostname.length} characters; at most 253, each label at most 63); ${EXPECTED}`,
     );
-  }
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     const path = url.pathname === "/" ? "" : url.pathname;
     const host = redact(`https://${url.host}${path}`).slice("https://".length);

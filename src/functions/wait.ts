@@ -21,9 +21,7 @@ export interface WaitFor {
   intervalSeconds?: number;
 }
 
-/** Default wait timeout, in seconds. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
-/** Default poll interval, in seconds. */
 export const DEFAULT_WAIT_INTERVAL_SECONDS = 5;
 /** Longest `waitFor.timeoutSeconds` accepted: one day. */
 export const MAX_WAIT_TIMEOUT_SECONDS = 86_400;
@@ -42,11 +40,8 @@ const WAIT_FOR_FIELDS = ["status", ...Object.keys(WAIT_NUMBERS)];
 
 /** The checked settings of a wait. */
 export interface WaitSettings {
-  /** The wanted status. */
   status: NodeStatus;
-  /** Seconds before giving up. */
   timeoutSeconds: number;
-  /** Milliseconds between polls. */
   intervalMs: number;
 }
 

@@ -149,16 +149,13 @@ export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptio
     clearTimeout(graceTimer);
     const why = reason ?? "the provider was stopped";
     const open = [...inFlight];
-    if (open.length > 0) {
+    if (open.length > 0)
       options.log(
         `pulumi-resource-blockchain: ${why}; ${open.length} call${open.length === 1 ? "" : "s"} still in flight after the ${options.graceMs} ms grace (${SHUTDOWN_GRACE_ENV}) are cut off`,
       );
-    }
     // Work that must record its outcome (a faucet send) does so, and its call is answered.
-    await cutOff(
-      why,
-      `${why} while this call was in flight; calls get ${options.graceMs} ms to finish (${SHUTDOWN_GRACE_ENV}), and this one had not. Run the command again.`,
-    );
+    const message = `${why} while this call was in flight; calls get ${options.graceMs} ms to finish (${SHUTDOWN_GRACE_ENV}), and this one had not. Run the command again.`;
+    await cutOff(why, message);
     // The answers are on their way; tryShutdown exits once they are sent. If it does not, close hard.
     flushTimer = setTimeout(() => {
       server.forceShutdown();
@@ -167,10 +164,7 @@ export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptio
   };
 
   return (signal: string) => {
-    if (reason !== undefined) {
-      void force();
-      return;
-    }
+    if (reason !== undefined) return void force();
     reason = `the provider was stopped (${signal})`;
     beginStopping(reason);
     server.tryShutdown(() => exit(forced ? 1 : 0));

@@ -8,7 +8,7 @@ import {
 } from "../model/node-fields";
 import type { CloudProvider, NodeRole, NodeStatus, NodeType, Region } from "../model/values";
 import { maskUrlCredentials } from "../api/redact";
-import type { Creator, Node, NodeDetails } from "../api/types";
+import type { Assert, Creator, Node, NodeDetails, SameNames } from "../api/types";
 
 /**
  * A node's metadata, readable and never secret: usable in resource names, previews, logs and
@@ -105,9 +105,7 @@ export interface MaskedEndpoints {
 }
 
 /** One masked twin per endpoint field of the model's table, and no other field. */
-type _OneTwinPerEndpoint = Assert<Same<keyof MaskedEndpoints, `${NodeEndpointName}Masked`>>;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
+type _OneTwinPerEndpoint = Assert<SameNames<keyof MaskedEndpoints, `${NodeEndpointName}Masked`>>;
 
 /** `value` without its `undefined` fields (outputs and stack exports must not carry `undefined`). */
 function defined<T extends object>(value: T): T {

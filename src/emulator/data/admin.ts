@@ -1,7 +1,6 @@
-import { NODE_STATUSES, PROTOCOL_CHAINS } from "../../model/values";
+import { NODE_STATUSES, PROTOCOL_CHAINS, type NodeStatus } from "../../model/values";
 import { SECRET_DETAIL_FIELDS } from "../../model/node-fields";
 import { checkNetworkName, checkOneOf, formatProblems, show, unknownProperties } from "../../model/rules";
-import type { NodeStatus } from "../../model/values";
 import type { Problem } from "../../model/rules";
 import type { WireNetwork, WireNode } from "../../model/wire";
 import { seedHash } from "./random";
@@ -127,9 +126,8 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
       const node = store.nodes.get(nodeId);
       if (!node) return undefined;
       const details = node.details as Record<string, string | undefined>;
-      if (details.auth_key === undefined) {
+      if (details.auth_key === undefined)
         throw new RangeError(`node ${nodeId} has no credentials to rotate yet (status ${node.status})`);
-      }
       const hash = fresh("node", nodeId);
       const next: Record<string, string> = {
         auth_username: `rotated-${hash.slice(32, 36)}-${hash.slice(36, 40)}`,
@@ -140,10 +138,9 @@ export function createAdmin(store: Store, seed: number, now = () => new Date()):
       const swaps = Object.entries(next).flatMap(([name, now]) =>
         details[name] ? [[details[name], now]] : [],
       );
-      for (const [field, value] of Object.entries(details)) {
+      for (const [field, value] of Object.entries(details))
         if (typeof value === "string")
           details[field] = swaps.reduce((t, [old, now]) => t.replaceAll(old, now), value);
-      }
       store.secrets.push(...SECRET_DETAIL_FIELDS.flatMap((f) => details[f] ?? []));
       return nodeWire(nodeId);
     },

@@ -3,13 +3,11 @@
  * behind its credentials, its head advancing on the emulator's clock, unless a rehearsal says otherwise.
  */
 import { createHash } from "crypto";
-import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, RPC_PATHS } from "../../model/values";
+import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, RPC_PATHS, type ChainFamily } from "../../model/values";
 import { isId, ownValue } from "../../model/rules";
-import type { ChainFamily } from "../../model/values";
 import { DEFAULT_ENDPOINT } from "../data/admin";
 import type { NodeRecord } from "../data/store";
-import type { ApiContext, ApiRequest, Reply } from "./reply";
-import { JSON_TYPE, errorReply, json, notFound } from "./reply";
+import { JSON_TYPE, errorReply, json, notFound, type ApiContext, type ApiRequest, type Reply } from "./reply";
 
 /** Every chain's genesis (unix seconds): block `n` is made at `GENESIS + n * blockSeconds`. */
 const GENESIS = Date.UTC(2020, 0, 1) / 1000;

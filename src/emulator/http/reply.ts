@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders } from "http";
-import { formatProblems } from "../../model/rules";
-import type { Problem } from "../../model/rules";
+import { formatProblems, type Problem } from "../../model/rules";
 import type { WireError } from "../../model/wire";
 import type { FaucetLedger } from "../data/faucet-ledger";
 import type { Store } from "../data/store";
@@ -17,7 +16,6 @@ export interface Reply {
 /** The JSON content type of every JSON answer. */
 export const JSON_TYPE = "application/json";
 
-/** A JSON reply. */
 export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
   return { status, headers: { "Content-Type": JSON_TYPE, ...headers }, body: JSON.stringify(value) };
 }

@@ -1,6 +1,5 @@
-import { checkAddress, checkId, isId, show, validateNetworkUpdate } from "../../model/rules";
+import { checkAddress, checkId, isId, show, validateNetworkUpdate, type Problem } from "../../model/rules";
 import type { IdKind } from "../../model/values";
-import type { Problem } from "../../model/rules";
 import { nextUtcMidnight } from "../data/faucet-ledger";
 import { listNodes } from "./node-list";
 import type { ApiContext, ApiRequest, Reply } from "./reply";
@@ -49,10 +48,8 @@ export function fitTemplate(template: string, path: string): string | undefined 
   if (segments.length !== parts.length) return undefined;
   let param = "";
   for (const [i, segment] of segments.entries()) {
-    if (!segment.startsWith("{")) {
-      if (segment !== parts[i]) return undefined;
-      continue;
-    }
+    if (!segment.startsWith("{") && segment !== parts[i]) return undefined;
+    if (!segment.startsWith("{")) continue;
     try {
       param = decodeURIComponent(parts[i]);
     } catch {
@@ -146,9 +143,8 @@ export function deleteNetwork(_req: ApiRequest, ctx: ApiContext, organization: s
  * address the model refuses, 429 `rate_limited` with `nextFaucetAvailable` past the daily limit.
  */
 export function requestTokens(req: ApiRequest, ctx: ApiContext, _organization: string, chain: string): Reply {
-  if (!ctx.faucetChains.includes(chain)) {
+  if (!ctx.faucetChains.includes(chain))
     return notFound(`The faucet has no chain ${show(chain)}; it serves ${ctx.faucetChains.join(", ")}.`);
-  }
   const body = parseJsonObject(req.body, req.headers["content-type"]);
   if ("reply" in body) return body.reply;
   const address = body.value.address;

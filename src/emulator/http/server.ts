@@ -10,10 +10,8 @@ import { ADMIN_PREFIX, handleAdminRequest } from "./admin-http";
 import { announcedTooLarge, readBody, refuseAndClose } from "./body-limit";
 import type { RouteDelays } from "./faults";
 import { FaultInjector, faultReply, malformedReply, routeDelayMs, validateRouteDelays } from "./faults";
-import type { EmulatorOptions } from "./options";
-import { resolveOptions } from "./options";
-import type { ApiContext, Reply } from "./reply";
-import { bearerKey, errorReply, rateLimiter } from "./reply";
+import { resolveOptions, type EmulatorOptions } from "./options";
+import { bearerKey, errorReply, rateLimiter, type ApiContext, type Reply } from "./reply";
 import { describeRequest, routeTemplate } from "./request-line";
 import { answerNode, nodeRequestShape } from "./node-endpoints";
 import { handleApiRequest } from "./routes";
@@ -31,9 +29,7 @@ const TOO_LARGE = () => errorReply(413, "payload_too_large", "Request body too l
  * @example
  * const emulator = await startEmulator({ seed: 7, routeDelays: { faucetMs: 500 } });
  * emulator.enqueueFaults([{ malformed: "html" }, { status: 504, after: "processing" }]);
- * const res = await fetch(`${emulator.url}/v1/nodes/`, {
- *   headers: { Authorization: `Bearer ${emulator.apiKey}` },
- * });
+ * const res = await fetch(`${emulator.url}/v1/nodes/`, { headers: { Authorization: `Bearer ${emulator.apiKey}` } });
  * await emulator.close();
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -193,9 +189,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       reply = SERVER_ERROR();
     }
     const after = decision.after;
-    if (after === undefined || after === "drop" || !("malformed" in after)) {
+    if (after === undefined || after === "drop" || !("malformed" in after))
       return finish(after === "drop" ? undefined : (after ?? reply));
-    }
     const malformed = malformedReply(after.malformed, reply);
     if (!malformed) labels[0] = `${labels[0]}-not-applied`;
     finish(malformed ?? reply);
