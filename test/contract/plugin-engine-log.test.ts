@@ -113,10 +113,8 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   test("getNodes with minVerified 2 (YAML): the two that pass, freshest first; one warning names both left out", async () => {
     const ret = await invoke("yaml", "getNodes", { network: network(), verify: { minVerified: 2 } });
     const nodes = ret.nodes as Array<Props & { verified: Props }>;
+    // The set's order and its warning's words: client/healthy-set.emulator.test.ts, "minVerified 2: …".
     expect(nodes.map((n) => n.id)).toEqual([D, A]);
-    expect(nodes[0].verified.headAgeSeconds as number).toBeLessThan(
-      nodes[1].verified.headAgeSeconds as number,
-    );
     expect(Object.keys(nodes[0].verified).sort()).toEqual([
       "chainId",
       "checkedAt",
@@ -127,9 +125,7 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
     expect(warnings()).toHaveLength(1);
     const [{ message }] = warnings();
     expect(message).toMatch(/^getNodes: 2 of 4 .*minVerified 2\b/);
-    expect(message).toContain(`${B}: `);
-    expect(message).toMatch(new RegExp(`${C}: [^;]*\\b9\\d\\d s\\b`));
-    for (const id of [A, D]) expect(message).not.toContain(id);
+    for (const id of [B, C]) expect(message).toContain(`${id}: `);
   });
 
   test("getNodeConnections with the same verify (Go): the healthy set's connections, in its order, secret", async () => {

@@ -7,11 +7,10 @@ import {
   getNodesOutput,
 } from "../../src/functions";
 import { withEmulator } from "../helpers/emulator";
+import { valueOf as settle } from "../program/outputs";
 
 // A fresh emulator (a new URL) for each test: no listing of another test is shared.
 const emulator = withEmulator({}, { each: true });
-const settle = <T>(output: { apply: (f: (v: T) => void) => unknown }): Promise<T> =>
-  new Promise((resolve) => output.apply(resolve));
 
 const listings = () =>
   emulator()
