@@ -211,9 +211,8 @@ export function reviewStackConfig(
   warn: (message: string) => unknown,
 ): void {
   const all = runtime.allConfig();
-  if (settingValue(all[CONFIG_API_KEY]) && !(runtime.isConfigSecret?.(CONFIG_API_KEY) ?? true)) {
+  if (settingValue(all[CONFIG_API_KEY]) && !(runtime.isConfigSecret?.(CONFIG_API_KEY) ?? true))
     throw new SettingsError(PLAIN_TEXT_KEY);
-  }
   if (reviewed) return;
   reviewed = true;
   for (const message of stackConfigWarnings(all)) warn(message);
@@ -299,10 +298,9 @@ export function inspectCall(
     problems.push({ property: url.source === "argument" ? "apiUrl" : "", reason: redact(text, secrets) });
   }
   const limits = readCallSettings(args as CallSettingArgs, config, env);
-  for (const p of limits.problems) {
+  for (const p of limits.problems)
     if (args[p.name] !== UNKNOWN)
       problems.push({ property: p.source === "argument" ? p.name : "", reason: p.reason });
-  }
   if (problems.length > 0 || !url || !key) return { problems };
   const sources = { apiUrl: url.source, apiKey: key.source };
   const overrides = overridesEnvKey(key, env);
@@ -360,9 +358,8 @@ const REFUSED_SETTING: Record<string, "apiUrl" | "apiKey"> = {
 export function withSettingHints(error: unknown, sources: Settings["sources"], overrides = false): unknown {
   const refused = isApiError(error) ? REFUSED_SETTING[error.code] : undefined;
   if (refused) return appendHint(error as Error, `${capitalize(settingFix(refused, sources[refused]))}.`);
-  if (isApiError(error) && error.kind === "unauthorized") {
+  if (isApiError(error) && error.kind === "unauthorized")
     return appendHint(error, `The API key was refused; ${settingFix("apiKey", sources.apiKey, overrides)}.`);
-  }
   if (isApiError(error) && error.limit) return appendHint(error, callSettingHint(error.limit));
   // Nothing answered at the URL (refused, no such host): the URL is the setting to look at.
   if (isApiError(error) && error.kind === "network" && error.mayHaveBeenProcessed !== true)

@@ -75,14 +75,13 @@ export class ApiError extends Error {
     this.attempts = init.attempts ?? 0;
     if (init.status !== undefined) this.status = init.status;
     if (init.resourceId !== undefined) this.resourceId = redactor(init.resourceId);
-    if (init.fields !== undefined) {
+    if (init.fields !== undefined)
       this.fields = Object.fromEntries(
         Object.entries(init.fields).map(([field, list]) => [
           redactor(field),
           list.map((m) => redactor(String(m))),
         ]),
       );
-    }
     if (init.nextFaucetAvailable !== undefined) this.nextFaucetAvailable = redactor(init.nextFaucetAvailable);
     if (init.mayHaveBeenProcessed !== undefined) this.mayHaveBeenProcessed = init.mayHaveBeenProcessed;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;

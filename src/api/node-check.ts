@@ -96,9 +96,8 @@ function accessForms(listed: URL, access: NodeAccess) {
   const forms: { pathname: string; authorization?: string }[] = [];
   const { key, username: user, password: pass } = access;
   const segments = listed.pathname.split("/");
-  if (key && !segments.includes(key) && !segments.includes(encodeURIComponent(key))) {
+  if (key && !segments.includes(key) && !segments.includes(encodeURIComponent(key)))
     forms.push({ pathname: `${listed.pathname.replace(/\/$/, "")}/${encodeURIComponent(key)}` });
-  }
   const basic = user && pass ? `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}` : undefined;
   if (forms.length === 0 || basic) forms.push({ pathname: listed.pathname, authorization: basic });
   return forms;

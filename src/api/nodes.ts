@@ -147,19 +147,17 @@ export async function listAllNodes(t: Context, filters: NodeFilters | undefined,
       redactor: t.redact,
     });
   const checkCount = (count: number) => {
-    if (count > (limit as number)) {
+    if (count > (limit as number))
       throw tooMany(
         `more than ${limit} nodes match${filtered}: the first page counts ${count}; narrow the filters or raise limit to at least ${count} (stopped after the first page)`,
       );
-    }
   };
   const nodes: Node[] = [];
   for await (const page of listing(t, call, query, { stopAfterItems: limit, checkCount }, stats)) {
-    if (nodes.length + page.length > (limit as number)) {
+    if (nodes.length + page.length > (limit as number))
       throw tooMany(
         `more than ${limit} nodes match${filtered}; narrow the filters or raise limit (stopped after ${stats.pages} page${stats.pages === 1 ? "" : "s"})`,
       );
-    }
     nodes.push(...page);
   }
   return nodes;

@@ -318,11 +318,10 @@ function checkUrlAndKey(rawUrl: unknown, rawKey: unknown, secrets: string[]): Ap
   let base: ApiBase | undefined;
   try {
     base = parseApiUrl(rawUrl);
-    if (key.length >= 8 && (rawUrl as string).includes(key)) {
+    if (key.length >= 8 && (rawUrl as string).includes(key))
       throw new ApiUrlError(
         "the API URL contains the API key; give the key only as apiKey, never in the URL",
       );
-    }
   } catch (error) {
     if (!(error instanceof ApiUrlError)) throw error;
     // A refused URL may be a key put in the wrong place: it is redacted too.

@@ -190,7 +190,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   return 0;
 }
 
-if (require.main === module) {
+if (require.main === module)
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
@@ -198,4 +198,3 @@ if (require.main === module) {
       process.exit(1);
     },
   );
-}

@@ -40,7 +40,6 @@ export const NODE_DETAIL_FIELDS = {
   authKey: { wire: "auth_key", secret: true, value: "credential", use: "key" },
 } as const satisfies Record<string, NodeDetailField>;
 
-/** The table's type. */
 export type NodeDetailTable = typeof NODE_DETAIL_FIELDS;
 /** The public name of a field of a node's details. */
 export type NodeDetailName = keyof NodeDetailTable;
@@ -62,14 +61,13 @@ export type WireNodeDetails = {
 
 const NAMES = Object.keys(NODE_DETAIL_FIELDS) as NodeDetailName[];
 
+const namesOf = (value: NodeDetailField["value"]) =>
+  NAMES.filter((k) => NODE_DETAIL_FIELDS[k].value === value);
+
 /** The endpoint fields, each with a masked twin in the readable view. */
-export const NODE_ENDPOINT_FIELDS = NAMES.filter(
-  (k) => NODE_DETAIL_FIELDS[k].value === "endpoint",
-) as readonly NodeEndpointName[];
+export const NODE_ENDPOINT_FIELDS = namesOf("endpoint") as readonly NodeEndpointName[];
 /** The credential fields (besides the endpoints, which may embed them). */
-export const NODE_CREDENTIAL_FIELDS = NAMES.filter(
-  (k) => NODE_DETAIL_FIELDS[k].value === "credential",
-) as readonly NodeCredentialName[];
+export const NODE_CREDENTIAL_FIELDS = namesOf("credential") as readonly NodeCredentialName[];
 /** Every secret field: the endpoints, then the credentials. */
 export const NODE_SECRET_FIELDS: readonly NodeSecretName[] = [
   ...NODE_ENDPOINT_FIELDS,

@@ -207,11 +207,10 @@ export function combinationProblems(c: Combination, prefix = ""): Problem[] {
   const { provider, region, protocol, publicNetwork, type } = c; // fields named with `prefix`
   const problems: Problem[] = [];
   const regions = regionsOf(provider);
-  if (regions && typeof region === "string" && !(regions as readonly string[]).includes(region)) {
+  if (regions && typeof region === "string" && !(regions as readonly string[]).includes(region))
     problems.push(
       problem(prefix + "region", region, `provider ${String(provider)} offers only ${regions.join(", ")}`),
     );
-  }
   const networkProtocol = protocolOfPublicNetwork(publicNetwork);
   if (protocol !== undefined && networkProtocol !== undefined && networkProtocol !== protocol) {
     const allowed = `${String(publicNetwork)} belongs to protocol ${networkProtocol}, not ${String(protocol)}`;

@@ -39,9 +39,8 @@ export function resourceLabel(kind: string): { operation: string } {
 
 /** `host:port` of the engine: the engine passes it as the last argument of a provider process. */
 export function engineAddress(argv: readonly string[] = process.argv): string | undefined {
-  for (let i = argv.length - 1; i >= 2; i--) {
+  for (let i = argv.length - 1; i >= 2; i--)
     if (/^(?:[\w.-]+|\[[0-9a-fA-F:.]+\]):\d{1,5}$/.test(argv[i])) return argv[i];
-  }
   return undefined;
 }
 

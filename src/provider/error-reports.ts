@@ -46,9 +46,8 @@ let guarding = false;
  */
 export function guardFrames(version = process.versions.node): void {
   if (guarding || !inspectLoops(version)) return;
-  for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+  for (const event of ["uncaughtException", "unhandledRejection"] as const)
     if (process.listenerCount(event) === 0) return;
-  }
   guarding = true;
   process.prependListener("uncaughtException", (error) => finiteStacks(error));
   process.prependListener("unhandledRejection", (reason) => finiteStacks(reason));

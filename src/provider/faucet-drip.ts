@@ -139,11 +139,10 @@ export async function createFaucetDrip(inputs: FaucetDripInputs) {
   try {
     return await withClient(inputs, readProviderConfig, async (client) => {
       const begun = beginSend(client.apiUrl, inputs.address, chain);
-      if (begun.interrupted) {
+      if (begun.interrupted)
         return unknownOutcome(
           `was started at ${begun.startedAt} by a run that was interrupted before its answer was recorded`,
         );
-      }
       // Kept when the send was cut off: the request may have been processed.
       let keepEntry = false;
       try {
@@ -158,11 +157,10 @@ export async function createFaucetDrip(inputs: FaucetDripInputs) {
           keepEntry = true;
           return unknownOutcome(`was under way when ${err.reason}`);
         }
-        if (isApiError(err) && err.mayHaveBeenProcessed === true) {
+        if (isApiError(err) && err.mayHaveBeenProcessed === true)
           return unknownOutcome(
             `reached the service but got no usable answer (${err.status ?? err.kind} ${err.code})`,
           );
-        }
         throw err;
       } finally {
         if (!keepEntry) finishSend(client.apiUrl, inputs.address, chain);

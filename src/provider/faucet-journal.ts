@@ -29,8 +29,7 @@ interface Entry {
 export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env.BLOCKCHAIN_FAUCET_JOURNAL_DIR;
   if (explicit !== undefined && explicit.trim() !== "") return explicit;
-  const home =
-    env.PULUMI_HOME && env.PULUMI_HOME.trim() !== "" ? env.PULUMI_HOME : join(homedir(), ".pulumi");
+  const home = env.PULUMI_HOME?.trim() ? env.PULUMI_HOME : join(homedir(), ".pulumi");
   return join(home, "blockchain-nodes", "faucet-journal");
 }
 

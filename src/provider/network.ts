@@ -230,14 +230,13 @@ export async function createNetwork(inputs: NetworkInputs): Promise<{ id: string
     };
   } catch (err) {
     if (err instanceof OutcomeUnknownError) throw err;
-    if (isApiError(err) && err.kind === "not_found") {
+    if (isApiError(err) && err.kind === "not_found")
       throw new Error(
         `Network ${inputs.networkId}: cannot adopt it: the service answered 404 (it does not exist, or this API key's ` +
           `organization cannot see it). Networks cannot be created through the API: create it in the service's console, ` +
           `then set networkId to its id.`,
         { cause: err },
       );
-    }
     throw describeError(err, "adopting network", inputs.networkId);
   }
 }
@@ -311,9 +310,8 @@ export async function deleteNetwork(id: string, props: NetworkOutputs): Promise<
   } catch (err) {
     if (err instanceof OutcomeUnknownError) throw err;
     // The refusal's status is not documented: 409 or 400 are both plausible.
-    if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation")) {
+    if (isApiError(err) && (err.kind === "conflict" || err.kind === "validation"))
       throw describeError(err, "deleting network", id, DELETE_REFUSED_HINT);
-    }
     throw describeError(err, "deleting network", id);
   }
 }

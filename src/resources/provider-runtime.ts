@@ -6,6 +6,7 @@
  * `exitWhenEngineGone`), printing nothing more.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Assert, SameNames } from "../api/types";
 import { engineGone } from "../provider/engine-watch";
 import { engineLog, exitWhenEngineGone, setProviderConfig } from "../provider/calls";
 import { KINDS, type KindMethods, type ResourceKind } from "../provider/kinds";
@@ -91,6 +92,4 @@ export const network = dynamicProvider(KINDS.network);
 export const faucetDrip = dynamicProvider(KINDS.faucetDrip);
 
 /** Every kind of the registry is exported under its key. */
-type _EveryKindServed = Assert<Same<keyof typeof KINDS, "network" | "faucetDrip">>;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
+type _EveryKindServed = Assert<SameNames<keyof typeof KINDS, "network" | "faucetDrip">>;

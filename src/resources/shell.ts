@@ -101,20 +101,18 @@ export function checkDeclaration(
     const id = typeof opts.import === "string" ? opts.import : undefined;
     throw refuse(kind.importing.dynamicRefusal(name, id));
   }
-  if (args === undefined || args === null || typeof args !== "object") {
+  if (args === undefined || args === null || typeof args !== "object")
     throw refuse(
       `${kind.name} ${JSON.stringify(name)}: the arguments are missing: pass ${kind.docs.needs}, ` +
         `e.g. ${kind.docs.example(name)}.`,
     );
-  }
   const problems = unknownProperties(
     args as Record<string, unknown>,
     inputNames(kind.properties),
     "argument",
   );
-  if (problems.length > 0) {
+  if (problems.length > 0)
     throw refuse(`${kind.name} ${JSON.stringify(name)}: ${formatProblems(problems).split("\n").join("; ")}`);
-  }
   const given = args as Record<string, pulumi.Input<unknown>>;
   const props: pulumi.Inputs = {};
   for (const [k, spec] of Object.entries(kind.properties)) {

@@ -2,9 +2,8 @@ import { createHash } from "crypto";
 
 /** Every value derived from the seed (keys, sub-seeds, hashes): SHA-256 of `blockchain-nodes-emulator/<parts>`, hex. */
 export function seedHash(...parts: ReadonlyArray<string | number>): string {
-  return createHash("sha256")
-    .update(["blockchain-nodes-emulator", ...parts].join("/"))
-    .digest("hex");
+  const text = ["blockchain-nodes-emulator", ...parts].join("/");
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** An independent 32-bit seed for one purpose (`data`, `faults`) of the user's seed. */

@@ -6,14 +6,7 @@ import {
   SHARED_PROTOCOLS,
 } from "../../model/values";
 import { SECRET_DETAIL_FIELDS } from "../../model/node-fields";
-import type {
-  CloudProvider,
-  NetworkStatus,
-  NodeStatus,
-  NodeType,
-  Protocol,
-  Region,
-} from "../../model/values";
+import type { NetworkStatus, NodeStatus, NodeType, Protocol } from "../../model/values";
 import { DatasetBuilder } from "./builder";
 import type { EmulatorFixtures, FixtureRecords } from "./fixtures";
 import { NETWORK_WITH_NODES_NODE_IDS, WELL_KNOWN_IDS, seedFixtures } from "./fixtures";
@@ -147,8 +140,8 @@ function nodeType(rng: Rng, protocol: Protocol, preferShared: boolean): NodeType
 }
 
 /** `count` provider/region pairs: every pair, then again, each round shuffled. */
-function cycle(rng: Rng, count: number): Array<{ provider: CloudProvider; region: Region }> {
-  const out: Array<{ provider: CloudProvider; region: Region }> = [];
+function cycle(rng: Rng, count: number): (typeof PROVIDER_REGION_PAIRS)[number][] {
+  const out: (typeof PROVIDER_REGION_PAIRS)[number][] = [];
   while (out.length < count) out.push(...rng.shuffle(PROVIDER_REGION_PAIRS));
   return out.slice(0, count);
 }

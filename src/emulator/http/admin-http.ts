@@ -96,9 +96,8 @@ export function handleAdminRequest(req: AdminRequest, target: RunningEmulator, a
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
   if (!match || !sameKey(match[1], adminKey)) {
     const headers = { "WWW-Authenticate": 'Bearer realm="emulator-admin"' };
-    return errorReply(401, "authentication_failed", "The admin endpoints need the emulator's admin key.", {
-      headers,
-    });
+    const message = "The admin endpoints need the emulator's admin key.";
+    return errorReply(401, "authentication_failed", message, { headers });
   }
   const handler = Object.hasOwn(methods, req.method) ? methods[req.method] : undefined;
   if (!handler) return methodNotAllowed(req.method, Object.keys(methods));

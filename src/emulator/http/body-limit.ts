@@ -62,8 +62,7 @@ export function refuseAndClose(req: http.IncomingMessage, reply: Reply): void {
     "",
     "",
   ].join("\r\n");
-  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS);
-  timer.unref();
+  const timer = setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
   socket.once("close", () => clearTimeout(timer));
   socket.end(head + body);
 }

@@ -219,9 +219,8 @@ export function malformedReply(kind: MalformedKind, real: Reply): Reply | undefi
   const jsonReply = (body: string): Reply => ({ status: 200, headers: { "Content-Type": JSON_TYPE }, body });
   if (kind === "html") return { status: 200, headers: { "Content-Type": "text/html" }, body: MALFORMED_HTML };
   if (kind === "truncated-json") return jsonReply(real.body.slice(0, Math.max(1, real.body.length >> 1)));
-  if (kind === "non-integer-amount") {
+  if (kind === "non-integer-amount")
     return "amountSent" in object ? jsonReply(JSON.stringify({ ...object, amountSent: 0.5 })) : undefined;
-  }
   if (!("transaction" in object)) return undefined;
   const { transaction: _dropped, ...rest } = object;
   return jsonReply(JSON.stringify(rest));

@@ -1,10 +1,8 @@
 import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue } from "../../model/rules";
 import type { NodeFilterName, Problem } from "../../model/rules";
 import type { OrderBy } from "../../model/values";
-import type { NodeRecord, NodeView, Store } from "../data/store";
-import { compare } from "../data/store";
-import type { ApiContext, ApiRequest, Reply } from "./reply";
-import { errorReply, json, validationError } from "./reply";
+import { compare, type NodeRecord, type NodeView, type Store } from "../data/store";
+import { errorReply, json, validationError, type ApiContext, type ApiRequest, type Reply } from "./reply";
 
 /** The filters of `GET /v1/nodes/` (camelCase names of the model), already validated. */
 type NodeListFilters = { [K in Exclude<NodeFilterName, "orderBy">]?: K extends "archive" ? boolean : string };

@@ -1,7 +1,6 @@
 import { checkFaucetChain, formatProblems } from "../../model/rules";
 import { MAX_BULK } from "../data/seed";
-import { validateFaultOptions, validateRouteDelays } from "./faults";
-import type { FaultOptions, RouteDelays } from "./faults";
+import { validateFaultOptions, validateRouteDelays, type FaultOptions, type RouteDelays } from "./faults";
 
 /** Options of {@link startEmulator}; every field is optional. */
 export interface EmulatorOptions {
@@ -67,18 +66,15 @@ export function resolveOptions(options: EmulatorOptions) {
     const value = options[name];
     if (value === undefined) return fallback;
     const [min, max] = INTEGER_RANGES[name];
-    if (!Number.isSafeInteger(value) || value < min || value > max) {
+    if (!Number.isSafeInteger(value) || value < min || value > max)
       throw new RangeError(`emulator option ${name} must be an integer from ${min} to ${max}, got ${value}`);
-    }
     return value;
   };
   const host = options.host ?? EMULATOR_DEFAULTS.host;
-  if (typeof host !== "string" || host.trim() === "") {
+  if (typeof host !== "string" || host.trim() === "")
     throw new TypeError("emulator option host must be a non-empty string");
-  }
-  if (options.now !== undefined && typeof options.now !== "function") {
+  if (options.now !== undefined && typeof options.now !== "function")
     throw new TypeError("emulator option now must be a function returning a Date");
-  }
   if (options.routeDelays !== undefined) validateRouteDelays(options.routeDelays);
   if (options.faults !== undefined) validateFaultOptions(options.faults);
   return {
@@ -103,9 +99,8 @@ export function resolveOptions(options: EmulatorOptions) {
 /** A non-empty list of distinct chain names the model allows. */
 function faucetChains(chains: readonly string[] | undefined): readonly string[] {
   if (chains === undefined) return EMULATOR_DEFAULTS.faucetChains;
-  if (!Array.isArray(chains) || chains.length === 0) {
+  if (!Array.isArray(chains) || chains.length === 0)
     throw new TypeError("emulator option faucetChains must be a non-empty array of chain names");
-  }
   const problems = chains.flatMap((chain, i) => checkFaucetChain(`faucetChains[${i}]`, chain) ?? []);
   if (problems.length > 0) throw new RangeError(`emulator option ${formatProblems(problems)}`);
   const duplicate = chains.find((chain, i) => chains.indexOf(chain) !== i);

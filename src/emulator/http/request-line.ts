@@ -2,8 +2,7 @@ import { METHODS } from "http";
 import { NODE_FILTERS, NODE_FILTER_NAMES, PAGE_QUERY, checkFilterValue, isId } from "../../model/rules";
 import type { NodeFilterName } from "../../model/rules";
 import { ARCHIVE_VALUES } from "./node-list";
-import type { Route } from "./routes";
-import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute } from "./routes";
+import { FAUCET_TEMPLATE, NODES_TEMPLATE, matchRoute, type Route } from "./routes";
 import { EMULATOR_DEFAULTS } from "./options";
 import { nodeRequestShape } from "./node-endpoints";
 import { adminTemplate } from "./admin-http";
@@ -42,9 +41,8 @@ export function describeRequest(
 ): string {
   const parts = [KNOWN_METHODS.has(method) ? method : "(other method)"];
   const matched = matchRoute(path);
-  if (!matched) {
-    parts.push(nodeRequestShape(path)?.path ?? adminTemplate(path) ?? UNMATCHED_ROUTE);
-  } else {
+  if (!matched) parts.push(nodeRequestShape(path)?.path ?? adminTemplate(path) ?? UNMATCHED_ROUTE);
+  else {
     parts.push(templateOf(matched, faucetChains));
     const id = idPart(matched.route, matched.id);
     if (id) parts.push(id);
@@ -55,8 +53,7 @@ export function describeRequest(
 }
 
 function idPart(route: Route, id: string): string | undefined {
-  if (!route.idKind) return undefined;
-  return `id=${isId(route.idKind, id) ? id : HIDDEN}`;
+  return route.idKind ? `id=${isId(route.idKind, id) ? id : HIDDEN}` : undefined;
 }
 
 function queryPart(isNodeList: boolean, rawQuery: string): string | undefined {
@@ -68,9 +65,7 @@ function queryPart(isNodeList: boolean, rawQuery: string): string | undefined {
     if (isNodeList && (name === PAGE_QUERY || FILTER_BY_QUERY.has(name))) {
       shown.delete(name); // the last value is the one applied: show it in its place
       shown.set(name, safeValue(name, value));
-    } else {
-      others++;
-    }
+    } else others++;
   }
   const items = [...shown].map(([name, value]) => `${name}=${value}`);
   if (others > 0) items.push(`+${others} other query ${others === 1 ? "parameter" : "parameters"}`);
