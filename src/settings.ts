@@ -100,10 +100,7 @@ export function settingValue(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
-export interface FoundSetting {
-  value: string;
-  source: SettingSource;
-}
+export type FoundSetting = { value: string; source: SettingSource };
 
 /** The first source that sets a string setting: the argument, the stack config, the environment. */
 export function pick(

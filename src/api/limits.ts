@@ -1,12 +1,11 @@
 /**
- * The bound on requests to one service, shared by the clients of a process: at most
- * `maxConcurrentRequests` attempts in flight, and a send rate that adapts to the service. A process
- * starts slowly, as well-kept clients do (slow start): its first {@link INITIAL_BURST} attempts at
- * once, then {@link START_RATE} requests/s from its first attempt, doubling every second for
- * {@link SLOW_START_MS} (to 160/s), then unpaced, until the service first throttles (429, or 503
- * with Retry-After); from then on AIMD, as TCP and the AWS SDKs' adaptive mode: a share of what the
- * service served in the last second, recovering additively. `maxRequestsPerSecond`, when set, is a
- * hard cap on top (and no attempts start at once).
+ * The bound on requests to one service, shared by the clients of a process: at most `maxConcurrentRequests`
+ * attempts in flight, and a send rate that adapts to the service. A process starts slowly, as well-kept
+ * clients do (slow start): its first {@link INITIAL_BURST} attempts at once, then {@link START_RATE}
+ * requests/s from its first attempt, doubling every second for {@link SLOW_START_MS} (to 160/s), then
+ * unpaced, until the service first throttles (429, or 503 with Retry-After); from then on AIMD, as TCP and
+ * the AWS SDKs' adaptive mode: a share of what the service served in the last second, recovering additively.
+ * `maxRequestsPerSecond`, when set, is a hard cap on top (and no attempts start at once).
  */
 
 /** The send rate of a process's first second, requests/s; it doubles every second until the first throttle. */
@@ -38,10 +37,7 @@ export interface Limiter {
 }
 
 /** A clock: tests pass a fake one. */
-export interface Clock {
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
-}
+export type Clock = { now: () => number; sleep: (ms: number) => Promise<void> };
 
 const realClock: Clock = {
   now: () => Date.now(),

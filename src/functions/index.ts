@@ -1,12 +1,7 @@
 /** The data-source functions: readable node metadata, and Output forms adding secret endpoints and credentials. */
 import * as pulumi from "@pulumi/pulumi";
-import {
-  toNodeResult,
-  toNodeWithConnection,
-  type NodeConnection,
-  type NodeResult,
-  type NodeWithConnection,
-} from "../provider/node-views";
+import { toNodeResult, toNodeWithConnection } from "../provider/node-views";
+import type { NodeConnection, NodeResult, NodeWithConnection } from "../provider/node-views";
 import { nodeConnections, type GetNodeArgs, type GetNodeConnectionsArgs, type GetNodesArgs } from "./lookups";
 import { checkPromiseOptions, failingQuietly, fetchNode, fetchNodes, lookupOutput } from "./program";
 

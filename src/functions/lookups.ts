@@ -5,15 +5,8 @@ import { type NodeServiceClient } from "../api/client";
 import { NODE_FILTER_NAMES, show, unknownProperties } from "../model/rules";
 import { toNodeConnection, type NodeConnection } from "../provider/node-views";
 import { SETTING_NAMES, type ConnectionArgs, type SettingName } from "../settings";
-import {
-  camelSpelling,
-  checkVerify,
-  verifyNodes,
-  type CheckedNode,
-  type Known,
-  type VerifyHost,
-  type VerifyOptions,
-} from "./verify";
+import { camelSpelling, checkVerify, verifyNodes } from "./verify";
+import type { CheckedNode, Known, VerifyHost, VerifyOptions } from "./verify";
 import { waitUntil, type WaitFor } from "./wait";
 
 /** The filters of the node list (`GET /v1/nodes/`): the client's `NodeFilters`. */

@@ -24,14 +24,8 @@ import {
 } from "../settings";
 import { show } from "../model/rules";
 import { finiteStacks, guardFrames } from "../provider/error-reports";
-import {
-  DEFAULT_GET_NODES_LIMIT,
-  listNodes,
-  readNode,
-  type Connect,
-  type GetNodeArgs,
-  type GetNodesArgs,
-} from "./lookups";
+import { DEFAULT_GET_NODES_LIMIT, listNodes, readNode } from "./lookups";
+import type { Connect, GetNodeArgs, GetNodesArgs } from "./lookups";
 import { VerifyError, type VerifyHost } from "./verify";
 import { WaitTimeoutError } from "./wait";
 
@@ -184,15 +178,14 @@ class Watched<T> extends Promise<T> {
 }
 
 /**
- * Runs `body` for a call under `parent`, failing with its expected failures quietly ({@link asRunError}).
- * The failure is a rejection of a promise already marked handled, never a `throw` in an async
- * function: Pulumi's language host enables V8's debugger, which then looks for a handler of each
- * such throw through every path of the Outputs built on this call, and that search grows
- * exponentially with the program's Outputs (minutes and gigabytes for the README's program).
- * The Output or the caller's `await` still fails with it; a result nobody took (a Promise form
- * not awaited, as a data source is written) fails the program as an unhandled rejection of its
- * own, which has no handler to search for. A bug leaves with its stack's frames made finite to
- * inspect ({@link finiteStacks}), its message as it was.
+ * Runs `body` for a call under `parent`, failing with its expected failures quietly ({@link asRunError}). The
+ * failure is a rejection of a promise already marked handled, never a `throw` in an async function: Pulumi's
+ * language host enables V8's debugger, which then looks for a handler of each such throw through every path
+ * of the Outputs built on this call, and that search grows exponentially with the program's Outputs (minutes
+ * and gigabytes for the README's program). The Output or the caller's `await` still fails with it; a result
+ * nobody took (a Promise form not awaited, as a data source is written) fails the program as an unhandled
+ * rejection of its own, which has no handler to search for. A bug leaves with its stack's frames made finite
+ * to inspect ({@link finiteStacks}), its message as it was.
  */
 export function failingQuietly<T>(body: () => Promise<T>, parent?: pulumi.Resource): Promise<T> {
   const result: Watched<T> = new Watched((resolve, reject) => {

@@ -48,10 +48,7 @@ export const camelSpelling: Spelling = (name) => name;
 export const snakeSpelling: Spelling = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** What a host gives `verify`: how its language spells the arguments (default camelCase), and where a warning goes. */
-export interface VerifyHost {
-  spell?: Spelling;
-  warn?: (message: string) => void | Promise<void>;
-}
+export type VerifyHost = { spell?: Spelling; warn?: (message: string) => void | Promise<void> };
 
 /** A node as looked up, with its check's result when `verify` was asked for. */
 export type CheckedNode = Node & { verified?: VerifiedEndpoint };

@@ -39,11 +39,7 @@ const WAIT_NUMBERS = {
 const WAIT_FOR_FIELDS = ["status", ...Object.keys(WAIT_NUMBERS)];
 
 /** The checked settings of a wait. */
-export interface WaitSettings {
-  status: NodeStatus;
-  timeoutSeconds: number;
-  intervalMs: number;
-}
+export type WaitSettings = { status: NodeStatus; timeoutSeconds: number; intervalMs: number };
 
 /** The clock and timer a wait uses (injectable for tests). */
 export interface WaitClock {

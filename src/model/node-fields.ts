@@ -9,12 +9,7 @@ export interface NodeDetailField {
 }
 
 /** How an app reaches a node: its RPC endpoint and the credentials for it, as the service gives them. */
-export interface NodeAccess {
-  url?: string;
-  key?: string;
-  username?: string;
-  password?: string;
-}
+export type NodeAccess = { url?: string; key?: string; username?: string; password?: string };
 
 /** Every field of a node's details, in the order the views show them. */
 export const NODE_DETAIL_FIELDS = {

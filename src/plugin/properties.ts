@@ -47,10 +47,7 @@ export function reveal(value: unknown): { value: unknown; found: boolean } {
 }
 
 /** A property map with its secrets revealed, and the names of its top-level properties that held one. */
-export interface Revealed {
-  props: PropertyMap;
-  secretKeys: Set<string>;
-}
+export type Revealed = { props: PropertyMap; secretKeys: Set<string> };
 
 /** Reveals every secret of a property map, remembering which top-level properties were secret. */
 export function revealProps(props: PropertyMap | undefined | null): Revealed {

@@ -109,10 +109,7 @@ export function refuseAfterCancel(): void {
 }
 
 /** The parts of a gRPC server a shutdown uses. */
-export interface StoppableServer {
-  tryShutdown(callback: (error?: Error) => void): void;
-  forceShutdown(): void;
-}
+export type StoppableServer = { tryShutdown(callback: (error?: Error) => void): void; forceShutdown(): void };
 
 /** What a shutdown needs besides the server; injectable for tests. */
 export interface ShutdownOptions {
@@ -125,9 +122,8 @@ export interface ShutdownOptions {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The handler of SIGTERM / SIGINT: the first signal stops taking calls (exit 0 once all are
- * answered, a moment later); when the grace runs out, or at a second signal, the calls in flight
- * are cut off (exit 1).
+ * The handler of SIGTERM / SIGINT: the first signal stops taking calls (exit 0 once all are answered, a
+ * moment later); when the grace runs out, or at a second signal, the calls in flight are cut off (exit 1).
  */
 export function shutdownOnSignal(server: StoppableServer, options: ShutdownOptions) {
   let reason: string | undefined;

@@ -66,11 +66,11 @@ export function attachEngine(address: string): void {
  */
 let reached = false;
 
-interface Channel {
+type Channel = {
   client: engineRpc.EngineClient;
   proto: typeof engineProto;
   metadata: typeof grpcTypes.Metadata;
-}
+};
 
 let channel: Channel | null | undefined;
 
@@ -181,9 +181,8 @@ export function beginStopping(reason: string): void {
 }
 
 /**
- * Cuts off every piece of work running through {@link interruptible}, and any started later; and
- * ends every HTTP request and wait of the process (`abortEveryRequest`), which then throw a
- * {@link CallInterrupted}.
+ * Cuts off every piece of work running through {@link interruptible}, and any started later; and ends every
+ * HTTP request and wait of the process (`abortEveryRequest`), which then throw a {@link CallInterrupted}.
  */
 export function interruptCalls(reason: string): void {
   stopping ??= reason;

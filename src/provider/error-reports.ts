@@ -1,15 +1,14 @@
 /**
- * Keeps the report of an error this package lets out finite. Pulumi's Node.js language host prints
- * every uncaught error with `util.inspect(err, { colors: true })`; on Node.js releases with
- * nodejs/node#59446 and without its fix nodejs/node#64022 (20.19.6 to 20.20.x among them:
- * nodejs/node#64011) that call never returns for a stack frame whose `node_modules` path has no
- * separator after the package (`node_modules/@pulumi/output.ts:…`: Pulumi's own source maps make
- * such frames), and the process grows by hundreds of MB a second without printing the cause.
- * Applied to frame lines only, never to a message: by the functions to the errors they let out;
- * and, on the affected releases only, to every uncaught error of a program once it declares a
- * resource or calls a function of the package (never at import), since Pulumi's own errors (a
- * resource that failed to register) carry such frames and would hang the run.
- * Held by test/program/bad-days.test.ts and the bad-day matrix (test/e2e/bad-days.test.ts).
+ * Keeps the report of an error this package lets out finite. Pulumi's Node.js language host prints every
+ * uncaught error with `util.inspect(err, { colors: true })`; on Node.js releases with nodejs/node#59446 and
+ * without its fix nodejs/node#64022 (20.19.6 to 20.20.x among them: nodejs/node#64011) that call never
+ * returns for a stack frame whose `node_modules` path has no separator after the package
+ * (`node_modules/@pulumi/output.ts:…`: Pulumi's own source maps make such frames), and the process grows by
+ * hundreds of MB a second without printing the cause. Applied to frame lines only, never to a message: by the
+ * functions to the errors they let out; and, on the affected releases only, to every uncaught error of a
+ * program once it declares a resource or calls a function of the package (never at import), since Pulumi's
+ * own errors (a resource that failed to register) carry such frames and would hang the run. Held by
+ * test/program/bad-days.test.ts and the bad-day matrix (test/e2e/bad-days.test.ts).
  */
 
 /** A stack frame the affected `util.inspect` loops on: after `node_modules/` (and a scope), no further separator. */

@@ -1,24 +1,11 @@
 import { invalidInput, isApiError } from "../api/errors";
-import {
-  DEFAULT_FAUCET_CHAIN,
-  Problem,
-  checkAddress,
-  checkFaucetChain,
-  unknownProperties,
-} from "../model/rules";
+import { DEFAULT_FAUCET_CHAIN, checkAddress, checkFaucetChain, unknownProperties } from "../model/rules";
 import { UNKNOWN, withClient } from "../settings";
 import { Checked, checkConnection, describeError, toFailures, UncheckedInputs } from "./checks";
 import { beginSend, finishSend } from "./faucet-journal";
 import { CallInterrupted, interruptible, readProviderConfig, resourceLabel } from "./calls";
-import {
-  diffOf,
-  inputNames,
-  outputsOf,
-  setting,
-  type Inputs,
-  type Outputs,
-  type PropertyTable,
-} from "./table";
+import { diffOf, inputNames, outputsOf, setting } from "./table";
+import type { Inputs, Outputs, PropertyTable } from "./table";
 
 /** The properties of a FaucetDrip (each row's doc is the input's doc; `@output` the output's, where it differs). */
 export const FAUCET_DRIP_PROPERTIES = {
@@ -91,7 +78,7 @@ export async function checkFaucetDrip(_olds: unknown, news: UncheckedInputs<Fauc
     ...unknownProperties(news as Record<string, unknown>, FAUCET_DRIP_INPUT_NAMES),
     news.address === UNKNOWN ? undefined : checkAddress("address", news.address),
     news.chain === undefined || news.chain === UNKNOWN ? undefined : checkFaucetChain("chain", news.chain),
-  ].filter((p): p is Problem => p !== undefined);
+  ].filter((p) => p !== undefined);
   const failures = toFailures(problems, news);
   failures.push(...(await checkConnection(resourceLabel("FaucetDrip").operation, news, failures)));
   return { inputs: news as FaucetDripInputs, failures } satisfies Checked<FaucetDripInputs>;
@@ -134,7 +121,7 @@ export async function createFaucetDrip(inputs: FaucetDripInputs) {
     });
   // The inputs are checked before anything is written or sent; a bad one is never echoed whole.
   const problems = [checkAddress("address", inputs.address), checkFaucetChain("chain", chain)];
-  const found = problems.filter((p): p is Problem => p !== undefined);
+  const found = problems.filter((p) => p !== undefined);
   if (found.length > 0) throw invalidInput("requesting test tokens", found);
   try {
     return await withClient(inputs, readProviderConfig, async (client) => {

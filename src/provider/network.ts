@@ -1,36 +1,13 @@
 import type { NetworkInfo, NetworkUpdate } from "../api/types";
 import { invalidInput, isApiError } from "../api/errors";
-import {
-  checkId,
-  checkNetworkName,
-  Problem,
-  show,
-  unknownProperties,
-  validateNetworkUpdate,
-} from "../model/rules";
+import { checkId, checkNetworkName, show, unknownProperties, validateNetworkUpdate } from "../model/rules";
 import { type CallSettings, ConnectionArgs, SETTING_NAMES, UNKNOWN, withClient } from "../settings";
 import { CallInterrupted, engineLog, OutcomeUnknownError, readProviderConfig, resourceLabel } from "./calls";
-import {
-  Checked,
-  checkConnection,
-  checkNetworkExists,
-  describeError,
-  Diff,
-  toFailures,
-  UncheckedInputs,
-} from "./checks";
+import { checkConnection, checkNetworkExists, describeError, toFailures } from "./checks";
+import type { Checked, Diff, UncheckedInputs } from "./checks";
 import { toNodeConnection, toNodeResult } from "./node-views";
-import {
-  diffOf,
-  inputNames,
-  managedInputsOf,
-  outputsOf,
-  refreshedInputs,
-  setting,
-  type Inputs,
-  type Outputs,
-  type PropertyTable,
-} from "./table";
+import { diffOf, inputNames, managedInputsOf, outputsOf, refreshedInputs, setting } from "./table";
+import type { Inputs, Outputs, PropertyTable } from "./table";
 
 /** The properties of a Network (each row's doc is the input's doc; `@output` the output's, where it differs). */
 export const NETWORK_PROPERTIES = {
@@ -134,7 +111,7 @@ function networkOutputs(
   });
 }
 
-function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
+function inputProblems(news: UncheckedInputs<NetworkInputs>) {
   const known = (v: unknown) => v !== undefined && v !== UNKNOWN;
   return [
     ...unknownProperties(news as Record<string, unknown>, NETWORK_INPUT_NAMES),
@@ -144,7 +121,7 @@ function inputProblems(news: UncheckedInputs<NetworkInputs>): Problem[] {
     known(news.forceDestroy) && typeof news.forceDestroy !== "boolean"
       ? { field: "forceDestroy", value: show(news.forceDestroy), allowed: "expected true or false" }
       : undefined,
-  ].filter((p): p is Problem => p !== undefined);
+  ].filter((p) => p !== undefined);
 }
 
 /** Refuses invalid inputs before any request (direct callers may skip `check`). */

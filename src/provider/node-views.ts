@@ -1,11 +1,6 @@
 /** The two views of a node, one place for the functions and `Network`: readable metadata, and secret connections. */
-import {
-  NODE_CREDENTIAL_FIELDS,
-  NODE_ENDPOINT_FIELDS,
-  NODE_SECRET_FIELDS,
-  type NodeEndpointName,
-  type NodeSecretName,
-} from "../model/node-fields";
+import { NODE_CREDENTIAL_FIELDS, NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../model/node-fields";
+import type { NodeEndpointName, NodeSecretName } from "../model/node-fields";
 import type { CloudProvider, NodeRole, NodeStatus, NodeType, Region } from "../model/values";
 import { maskUrlCredentials } from "../api/redact";
 import type { Assert, Creator, Node, NodeDetails, SameNames } from "../api/types";

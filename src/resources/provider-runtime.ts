@@ -1,9 +1,8 @@
 /**
- * The dynamic providers, loaded by name in the provider process at call time (nothing captured by
- * value). Pulumi's host prints each error of `check`, `diff`, `read` and `delete` again with its
- * trace, and offers no way to turn it off: that copy is dropped here. The host ignores the engine's
- * `Cancel`; what this process can hear is its engine going away, and then it stops (see
- * `exitWhenEngineGone`), printing nothing more.
+ * The dynamic providers, loaded by name in the provider process at call time (nothing captured by value).
+ * Pulumi's host prints each error of `check`, `diff`, `read` and `delete` again with its trace, and offers no
+ * way to turn it off: that copy is dropped here. The host ignores the engine's `Cancel`; what this process
+ * can hear is its engine going away, and then it stops (see `exitWhenEngineGone`), printing nothing more.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Assert, SameNames } from "../api/types";

@@ -79,10 +79,9 @@ export function makeProvider(
 }
 
 /**
- * Checks a declaration before it reaches the engine: a plain-text API key in stack config, the
- * `import` option (which the dynamic host cannot serve), missing arguments and unknown ones are
- * refused with a `pulumi.ResourceError`.
- * Returns the properties to register and the options with the kind's secret outputs.
+ * Checks a declaration before it reaches the engine: a plain-text API key in stack config, the `import`
+ * option (which the dynamic host cannot serve), missing arguments and unknown ones are refused with a
+ * `pulumi.ResourceError`. Returns the properties to register and the options with the kind's secret outputs.
  */
 export function checkDeclaration(
   kind: ResourceKind<unknown, unknown>,

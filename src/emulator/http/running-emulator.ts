@@ -11,6 +11,7 @@ export type RequestStats = { total: number; retained: number; capacity: number }
 
 /** One request as seen by the emulator, in memory only; headers and bodies are never recorded. */
 export interface LoggedRequest {
+  /** HTTP method. */
   method: string;
   /** The matched route template, e.g. `/v1/networks/{id}/` or `/node/{id}`, or `(unmatched route)`. */
   route: string;
