@@ -31,9 +31,7 @@ export async function startEmulatorProcess(options: EmulatorOptions): Promise<Em
   const child = spawn(
     process.execPath,
     [path.join(__dirname, "emulator-child.js"), JSON.stringify(options)],
-    {
-      stdio: ["ignore", "pipe", "inherit", "ipc"],
-    },
+    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
   );
   type Info = Omit<EmulatorProcess, "requests" | "statuses" | "close">;
   const info = await new Promise<Info>((resolve, reject) => {

@@ -212,11 +212,7 @@ function functions(doc: Doc) {
         },
         required: ["id"],
       },
-      outputs: {
-        type: "object",
-        properties: nodeResultProperties(doc),
-        required: NODE_RESULT_REQUIRED,
-      },
+      outputs: { type: "object", properties: nodeResultProperties(doc), required: NODE_RESULT_REQUIRED },
     },
     [FUNCTION_TOKENS.getNodes]: {
       description:
@@ -234,15 +230,10 @@ function functions(doc: Doc) {
       description:
         "The endpoints and credentials of nodes: those of the list that `getNodes` returns for the same " +
         `filters, or of the one node \`id\`. ${CONNECTIONS_NOTE}`,
-      inputs: {
-        type: "object",
-        properties: { id: str(doc("GetNodeConnectionsArgs", "id")), ...listInputs },
-      },
+      inputs: { type: "object", properties: { id: str(doc("GetNodeConnectionsArgs", "id")), ...listInputs } },
       outputs: {
         type: "object",
-        properties: {
-          connections: arrayOf(ref("NodeConnection"), doc("NodeConnection"), { secret: true }),
-        },
+        properties: { connections: arrayOf(ref("NodeConnection"), doc("NodeConnection"), { secret: true }) },
         required: ["connections"],
       },
     },
@@ -281,10 +272,7 @@ function resources(docs: DocLookup) {
           inputProperties: Object.fromEntries(
             inputs.map(([n, s]) => [
               n,
-              {
-                ...property(s, doc(table, n)),
-                willReplaceOnChanges: s.change === "replace" || undefined,
-              },
+              { ...property(s, doc(table, n)), willReplaceOnChanges: s.change === "replace" || undefined },
             ]),
           ),
           requiredInputs: inputs.filter(([, s]) => s.input === "required").map(([n]) => n),
