@@ -8,9 +8,8 @@ import * as path from "path";
 /** The checkout, wherever this file was compiled to. */
 export const ROOT = (() => {
   let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "scripts", "pulumi-engine.sh")) && dir !== path.dirname(dir)) {
+  while (!fs.existsSync(path.join(dir, "scripts", "pulumi-engine.sh")) && dir !== path.dirname(dir))
     dir = path.dirname(dir);
-  }
   return dir;
 })();
 

@@ -112,9 +112,8 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
         g.first.push(await create(g.emulator, a, `emulator ${gi} create ${j}`));
       // The next `pulumi up`: creates that failed are attempted again; unknown outcomes are recorded, not resent.
       for (const [j, o] of g.first.entries()) {
-        if (o.kind === "refused" || o.kind === "failed") {
+        if (o.kind === "refused" || o.kind === "failed")
           g.second.set(j, await create(g.emulator, g.addresses[j], `emulator ${gi} re-create ${j}`));
-        }
       }
     });
 

@@ -84,9 +84,8 @@ export async function runHostile(seed: number): Promise<Goal[]> {
   await emulator.close();
   const faucet = `{"amountSent":1000000000000000000,"transaction":"https://goerli.etherscan.io/tx/0x${"ab".repeat(32)}"}`;
   const goodBody = (ctx: Ctx): string => {
-    if (ctx.method === "GET" && ctx.path === "/v1/nodes/") {
+    if (ctx.method === "GET" && ctx.path === "/v1/nodes/")
       return JSON.stringify({ count: 1, next: null, previous: null, results: [node] });
-    }
     if (ctx.method === "GET") return JSON.stringify(node);
     if (ctx.method === "PATCH") return JSON.stringify(network);
     return ctx.method === "POST" ? faucet : JSON.stringify({ status: "deleted" });

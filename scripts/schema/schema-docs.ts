@@ -30,14 +30,11 @@ export function surfaceDocs(srcDir: string): DocLookup {
   for (const file of program.getSourceFiles()) {
     if (!path.resolve(file.fileName).startsWith(root + path.sep)) continue;
     ts.forEachChild(file, (node) => {
-      if ((ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) && node.name) {
+      if ((ts.isInterfaceDeclaration(node) || ts.isClassDeclaration(node)) && node.name)
         decls.set(node.name.text, node as typeof node & { name: ts.Identifier });
-      }
-      if (ts.isVariableStatement(node)) {
-        for (const d of node.declarationList.declarations) {
+      if (ts.isVariableStatement(node))
+        for (const d of node.declarationList.declarations)
           if (ts.isIdentifier(d.name)) decls.set(d.name.text, d as typeof d & { name: ts.Identifier });
-        }
-      }
     });
   }
   const text = (symbol: ts.Symbol | undefined) => {
