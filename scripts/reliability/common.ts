@@ -31,9 +31,7 @@ export function captureOutput(): void {
   }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
     capturedOutput.push(String(chunk));
-    const lines = String(chunk)
-      .split("\n")
-      .filter((l) => l !== "");
+    const lines = String(chunk).split("\n").filter(Boolean);
     if (lines.length === 0 || !lines.every((l) => EMULATOR_LINE.test(l))) return err(chunk, ...rest);
     capturedEmulatorLines += lines.length;
     (rest.find((r) => typeof r === "function") as (() => void) | undefined)?.();
@@ -56,9 +54,8 @@ export function run(name: string, main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (error: unknown) => {
-      process.stderr.write(
-        `${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : error}\n`,
-      );
+      const text = error instanceof Error ? (error.stack ?? error.message) : error;
+      process.stderr.write(`${name} failed: ${text}\n`);
       process.exit(2);
     },
   );
