@@ -21,9 +21,15 @@ const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 
 const { server, client, fails } = withScriptedServer(API_KEY);
 
+/** The Network provider (both hosts') neither reads nor deletes: unexpected_not_found, never gone. */
+async function providerRefuses(apiUrl: string, apiKey: string): Promise<void> {
+  const props = { networkId: NETWORK_ID, apiUrl, apiKey, forceDestroy: true } as never;
+  await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
+  await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
+}
+
 describe("only the service's own 404 means gone", () => {
   const emulator = withEmulator({ quiet: true });
-
   const key = () => emulator().apiKey;
 
   it.each(["/api", "/v2", "/v1/v1"])(
@@ -41,15 +47,7 @@ describe("only the service's own 404 means gone", () => {
   );
 
   it("the Network provider neither drops nor forgets a network behind a wrong base path", async () => {
-    const props = {
-      networkId: NETWORK_ID,
-      apiUrl: `${emulator().url}/api`,
-      apiKey: key(),
-      forceDestroy: true,
-    } as never;
-    await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
-    await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
-    // Still there.
+    await providerRefuses(`${emulator().url}/api`, key());
     const c = testClient(emulator().url, key());
     expect((await c.readNetwork(NETWORK_ID)).id).toBe(NETWORK_ID);
   });
@@ -80,14 +78,7 @@ describe("only the service's own 404 means gone", () => {
         expect(e.message).toContain(token);
       const r = await fails(client().readNetwork(NETWORK_ID));
       expect(r.code).toBe("unexpected_not_found");
-      const props = {
-        networkId: NETWORK_ID,
-        apiUrl: server.url,
-        apiKey: API_KEY,
-        forceDestroy: true,
-      } as never;
-      await expect(providerRead(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
-      await expect(providerDelete(NETWORK_ID, props)).rejects.toThrow(/\bunexpected_not_found\b/);
+      await providerRefuses(server.url, API_KEY);
       expect(server.hits.map((h) => h.method)).toEqual(["DELETE", "PATCH", "PATCH", "DELETE"]);
     },
   );
@@ -150,35 +141,25 @@ describe("a faucet answer that cannot be read may have been processed", () => {
 
 describe("listings always end", () => {
   const node = (i: number) => wireNode({ id: `ND-100-000-${i}` });
-
-  it("empty pages each with a fresh next: a typed error after two requests", async () => {
+  /** Every request answered, after `delayMs`, with page n (counted from 1) of a listing that never ends. */
+  const endless = (page: (n: number) => object, delayMs = 0) => {
     let n = 0;
     server.fallback = (_req, res) => {
-      n++;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ count: 0, next: `/v1/nodes/?page=${n + 1}`, previous: null, results: [] }));
+      const body = JSON.stringify({ next: `/v1/nodes/?page=${++n + 1}`, previous: null, ...page(n) });
+      setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(body), delayMs);
     };
     server.script();
+  };
+
+  it("empty pages each with a fresh next: a typed error after two requests", async () => {
+    endless(() => ({ count: 0, results: [] }));
     const e = await fails(collect(client().listNodes()));
     expect(e.code).toBe("pagination_stalled");
     expect(server.hits.length).toBeLessThanOrEqual(2);
   });
 
   it("full pages forever: stopped by what the first page's count promised", async () => {
-    let n = 0;
-    server.fallback = (_req, res) => {
-      n++;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          count: 4,
-          next: `/v1/nodes/?page=${n + 1}`,
-          previous: null,
-          results: [node(2 * n), node(2 * n + 1)],
-        }),
-      );
-    };
-    server.script();
+    endless((n) => ({ count: 4, results: [node(2 * n), node(2 * n + 1)] }));
     const e = await fails(collect(client().listNodes()));
     expect(e.code).toBe("pagination_overrun");
     expect(e.message).toMatch(/count \(4\) promised 2 pages/);
@@ -186,15 +167,7 @@ describe("listings always end", () => {
   });
 
   it("a listing past its call's deadline is a timeout error", async () => {
-    let n = 0;
-    server.fallback = (_req, res) => {
-      n++;
-      setTimeout(() => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ next: `/v1/nodes/?page=${n + 1}`, previous: null, results: [node(n)] }));
-      }, 40);
-    };
-    server.script();
+    endless((n) => ({ results: [node(n)] }), 40);
     const e = await fails(client().listAllNodes(undefined, { limit: 1_000_000, deadlineMs: 300 }));
     expect(e).toMatchObject({ kind: "timeout", code: "deadline_exceeded", limit: "deadlineMs" });
   });
@@ -282,10 +255,15 @@ describe("the key is never echoed from input errors", () => {
 });
 
 describe("server text is capped and escaped in messages, kept longer on serverMessage", () => {
+  /** The error of an update the server refuses with 400 and `error`. */
+  const refusedWith = (error: object) => {
+    server.script({ status: 400, body: { error } });
+    return fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+  };
+
   it("a 1 MB error message becomes a short message; serverMessage keeps its first 16,384 characters", async () => {
     const long = "x".repeat(1024 * 1024);
-    server.script({ status: 400, body: { error: { code: "validation_error", message: long } } });
-    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    const e = await refusedWith({ code: "validation_error", message: long });
     expect(e.message.length).toBeLessThan(4_000);
     expect(e.serverMessage).toBe(`${long.slice(0, MAX_REDACTED_CHARS)}…`);
     expect(JSON.stringify(e).length).toBeLessThan(8_000);
@@ -293,11 +271,7 @@ describe("server text is capped and escaped in messages, kept longer on serverMe
 
   it("escape and carriage-return sequences cannot reach a terminal or a log", async () => {
     const hostile = "ok\u001b[2J\u001b]0;pwned\u0007\rFAKE LOG LINE\nsecond\u009b";
-    server.script({
-      status: 400,
-      body: { error: { code: "bad\u001b[31m", message: hostile, fields: { "na\rme": [hostile] } } },
-    });
-    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    const e = await refusedWith({ code: "bad\u001b[31m", message: hostile, fields: { "na\rme": [hostile] } });
     // eslint-disable-next-line no-control-regex
     const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
     expect(e.message).not.toMatch(controls);
@@ -310,17 +284,8 @@ describe("server text is capped and escaped in messages, kept longer on serverMe
   });
 
   it("fields that are objects are shown as JSON, never [object Object]", async () => {
-    server.script({
-      status: 400,
-      body: {
-        error: {
-          code: "validation_error",
-          message: "Invalid.",
-          fields: { name: [{ code: "blank" }], project: { x: 1 } },
-        },
-      },
-    });
-    const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+    const fields = { name: [{ code: "blank" }], project: { x: 1 } };
+    const e = await refusedWith({ code: "validation_error", message: "Invalid.", fields });
     expect(e.message).not.toContain("[object Object]");
     expect(e.fields?.name).toEqual(['{"code":"blank"}']);
   });
@@ -328,8 +293,7 @@ describe("server text is capped and escaped in messages, kept longer on serverMe
   it("a key in a long server message is redacted before the message is cut", async () => {
     for (const at of [990, 995, 999, 1000, 1003]) {
       const message = `${"m".repeat(at)}${API_KEY}${"n".repeat(50)}`;
-      server.script({ status: 400, body: { error: { code: "validation_error", message } } });
-      const e = await fails(client().updateNetwork("NW-123-456-7", { name: "n" }));
+      const e = await refusedWith({ code: "validation_error", message });
       expect(e.message).not.toContain(API_KEY.slice(0, 6));
       expect(e.serverMessage).not.toContain(API_KEY);
     }

@@ -237,19 +237,23 @@ describe("against servers of this test", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
-  /** A JSON-RPC node answering eth_chainId with `chain` and a head dated `seconds`. */
-  const evm = (answer: { chain?: unknown; seconds?: (req: http.IncomingMessage) => number }) =>
+  /** A JSON-RPC node answering eth_chainId with `chain` and a head dated `seconds`, after `delayMs`. */
+  const evm = (
+    answer: { chain?: unknown; seconds?: () => number; delayMs?: number },
+    onRequest?: http.RequestListener,
+  ) =>
     serve((req, res) => {
+      onRequest?.(req, res);
       let body = "";
       req.on("data", (c) => (body += c));
       req.on("end", () => {
         const { id, method } = JSON.parse(body) as { id: number; method: string };
-        const seconds = answer.seconds?.(req) ?? Math.floor(Date.now() / 1000);
+        const seconds = answer.seconds?.() ?? Math.floor(Date.now() / 1000);
         const result =
           method === "eth_chainId"
             ? (answer.chain ?? "0x1")
             : { number: "0x10", timestamp: `0x${seconds.toString(16)}` };
-        res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+        setTimeout(() => res.end(JSON.stringify({ jsonrpc: "2.0", id, result })), answer.delayMs ?? 0);
       });
     });
   const node = (id: string, httpsEndpoint: string, authKey = "k3y-0123456789"): Node =>
@@ -311,20 +315,9 @@ describe("against servers of this test", () => {
   test("at most 8 checks are in flight in the process: one call of 24 nodes and 9 separate calls of 3 at once", async () => {
     let inFlight = 0;
     let most = 0;
-    const url = await serve((req, res) => {
+    const url = await evm({ delayMs: 50 }, (_req, res) => {
       most = Math.max(most, ++inFlight);
       res.on("finish", () => inFlight--);
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        const { id, method } = JSON.parse(body) as { id: number; method: string };
-        const head = { number: "0x10", timestamp: `0x${Math.floor(Date.now() / 1000).toString(16)}` };
-        setTimeout(
-          () =>
-            res.end(JSON.stringify({ jsonrpc: "2.0", id, result: method === "eth_chainId" ? "0x1" : head })),
-          50,
-        );
-      });
     });
     const settings = checkVerify("getNodes", true)!;
     const sizes = [24, 3, 3, 3, 3, 3, 3, 3, 3, 3];
