@@ -70,6 +70,7 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
   const rng = rngFor(options.seed, "faucet");
   const seen = new Set<string>();
   const groups: Group[] = [];
+  const failed = (x?: Outcome) => x !== undefined && (x.kind === "refused" || x.kind === "failed");
   for (let i = 0; i < emulators; i++) {
     const prefunded = i === emulators - 1;
     const emulator = await startEmulator({
@@ -93,11 +94,8 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
     }
     if (prefunded) {
       // Funded today already, by someone else: the faucet refuses these (429, next window).
-      const client = new NodeServiceClient({
-        apiUrl: emulator.url,
-        apiKey: emulator.apiKey,
-        maxRequestsPerSecond: 0,
-      });
+      const { url: apiUrl, apiKey } = emulator;
+      const client = new NodeServiceClient({ apiUrl, apiKey, maxRequestsPerSecond: 0 });
       for (const a of addresses) await client.requestTestTokens(a);
     }
     emulator.setFaults(faults(i));
@@ -111,10 +109,9 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
       for (const [j, a] of g.addresses.entries())
         g.first.push(await create(g.emulator, a, `emulator ${gi} create ${j}`));
       // The next `pulumi up`: creates that failed are attempted again; unknown outcomes are recorded, not resent.
-      for (const [j, o] of g.first.entries()) {
-        if (o.kind === "refused" || o.kind === "failed")
+      for (const [j, o] of g.first.entries())
+        if (failed(o))
           g.second.set(j, await create(g.emulator, g.addresses[j], `emulator ${gi} re-create ${j}`));
-      }
     });
 
     // `violations` break the goal that every outcome matches the sends.
@@ -122,7 +119,6 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
     const add = (label: string) => figures.set(label, (figures.get(label) ?? 0) + 1);
     const violations: string[] = [];
     let duplicates = 0;
-    const failed = (x?: Outcome) => x !== undefined && (x.kind === "refused" || x.kind === "failed");
     for (const [gi, g] of groups.entries()) {
       const counts = g.emulator.faucetSendCounts().byAddress;
       for (const r of g.emulator.requests().filter((r) => r.method === "POST")) {
