@@ -63,6 +63,28 @@ describe("list nodes", () => {
     expect(ids(nodes)).toEqual(ids(all));
   });
 
+  it("pages fetched ahead, with faults on list pages: the same nodes in the same order as a walk of one page at a time", async () => {
+    const retry = { baseDelayMs: 1, maxDelayMs: 5, maxRetries: 6 };
+    const walk = (maxConcurrentRequests: number) =>
+      client({ maxConcurrentRequests, retry }).listAllNodes(undefined, { limit: 1000 });
+    const sequential = await walk(1);
+    expect(sequential.length).toBeGreaterThan(PAGE_SIZE * 10);
+    emulator().resetRequests();
+    const match = { path: "/v1/nodes/" };
+    emulator().enqueueFaults([
+      { status: 503, match },
+      { status: 502, match },
+      { drop: true, match },
+      { status: 504, match },
+    ]);
+    expect((await walk(8)).map((n) => n.id)).toEqual(sequential.map((n) => n.id));
+    const statuses = emulator()
+      .requests()
+      .map((r) => r.status);
+    expect(statuses.filter((s) => s !== 200).length).toBe(4);
+    expect(statuses.filter((s) => s === 200).length).toBe(Math.ceil(sequential.length / PAGE_SIZE));
+  });
+
   it("includes the fixtures' nodes and maps details", () => {
     const beacon = all.find((n) => n.id === emulator().fixtures.beaconNode);
     expect(beacon?.network).toBe(emulator().fixtures.networkWithNodes);
