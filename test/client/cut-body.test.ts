@@ -128,9 +128,9 @@ describe("a body cut off mid-stream fails at once, not after the per-attempt tim
       if (n === 1) s.end(JSON_HEAD(Buffer.byteLength(page1)) + page1);
       else s.end(JSON_HEAD(4000) + '{"count":2,"next":null,"results":[');
     });
-    const seen: string[] = [];
+    const [seen, listing] = [[] as string[], client(server.url).listNodes()];
     const iterate = async () => {
-      for await (const node of client(server.url).listNodes()) seen.push(node.id);
+      for await (const node of listing) seen.push(node.id);
     };
     expect((await fails(iterate())).code).toBe("body_interrupted");
     expect(seen).toEqual(["ND-100-000-1"]);
