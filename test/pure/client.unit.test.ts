@@ -8,21 +8,22 @@ import {
   NotFoundError,
   isApiError,
 } from "../../src/api";
-import { FakeAnswer, collect, recordingFetch, rejection, wireNetwork, wireNode } from "../helpers/client";
+import {
+  FakeAnswer,
+  collect,
+  recordingFetch,
+  rejection,
+  testClient,
+  wireNetwork,
+  wireNode,
+} from "../helpers/client";
 
 const API_KEY = "unit-test-key-0123456789abcdef";
 const NETWORK_ID = "NW-123-456-7";
 
 function client(answer?: Parameters<typeof recordingFetch>[0], apiUrl = "https://api.example.com") {
   const { fetch, calls } = recordingFetch(answer);
-  const c = new NodeServiceClient({
-    apiUrl,
-    apiKey: API_KEY,
-    fetch,
-    maxRequestsPerSecond: 0,
-    retry: { baseDelayMs: 1, maxDelayMs: 2 },
-  });
-  return { client: c, calls };
+  return { client: testClient(apiUrl, API_KEY, { fetch }), calls };
 }
 
 function page(results: unknown[], next: string | null, count = results.length): FakeAnswer {
@@ -111,50 +112,25 @@ describe("requests", () => {
     expect(calls[0].init.redirect).toBe("manual");
   });
 
-  it("maps every filter to its query name", async () => {
+  it('maps every filter to its query name; archive becomes "true"/"false"; undefined filters are left out', async () => {
     const { client: c, calls } = client(() => page([], null));
-    await collect(
-      c.listNodes({
-        project: "PR-1-2",
-        organization: "RG-1-2",
-        network: "NW-1-2",
-        region: "us-east-1",
-        provider: "aws",
-        protocol: "ethereum",
-        role: "peer",
-        type: "dedicated",
-        archive: false,
-        publicNetwork: "ethereum-mainnet",
-        name: "a b&c",
-        projectType: "public",
-        status: "running",
-        orderBy: "-created_at",
-      }),
-    );
+    const same = { project: "PR-1-2", organization: "RG-1-2", network: "NW-1-2", region: "us-east-1" };
+    const more = { provider: "aws", protocol: "ethereum", role: "peer", type: "dedicated", name: "a b&c" };
+    const renamed = { publicNetwork: "ethereum-mainnet", projectType: "public", orderBy: "-created_at" };
+    await collect(c.listNodes({ ...same, ...more, ...renamed, archive: false, status: "running" } as never));
     const url = new URL(calls[0].url);
     expect(url.pathname).toBe("/v1/nodes/");
     expect(Object.fromEntries(url.searchParams)).toEqual({
-      project: "PR-1-2",
-      organization: "RG-1-2",
-      network: "NW-1-2",
-      region: "us-east-1",
-      provider: "aws",
-      protocol: "ethereum",
-      role: "peer",
-      type: "dedicated",
+      ...same,
+      ...more,
       archive: "false",
       public_network: "ethereum-mainnet",
-      name: "a b&c",
       project_type: "public",
       status: "running",
       order_by: "-created_at",
     });
-  });
-
-  it('archive true becomes "true"; undefined filters are left out', async () => {
-    const { client: c, calls } = client(() => page([], null));
     await collect(c.listNodes({ archive: true, name: undefined }));
-    expect(new URL(calls[0].url).search).toBe("?archive=true");
+    expect(new URL(calls[1].url).search).toBe("?archive=true");
   });
 
   it("readNetwork is a PATCH with an empty JSON body", async () => {
@@ -208,18 +184,6 @@ describe("requests", () => {
     expect(calls.map((call) => new URL(call.url).pathname)).toEqual(["/v1/nodes/ND-1-2-3/", "/v1/nodes/"]);
   });
 
-  it("getNode 404 when the node list 404s too: the API URL looks wrong, not a missing node", async () => {
-    const { client: c } = client(() => ({
-      status: 404,
-      body: { error: { code: "not_found", message: "Unknown path." } },
-    }));
-    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error.code).toBe("unexpected_not_found");
-    expect(error.message).toContain("https://api.example.com/v1/nodes/ND-1-2-3/");
-    expect(error.message).toContain("(404 not_found)");
-  });
-
   it("a 404 of the node list itself: the API URL looks wrong", async () => {
     const { client: c } = client(() => ({
       status: 404,
@@ -230,37 +194,35 @@ describe("requests", () => {
     expect(error.code).toBe("unexpected_not_found");
   });
 
-  it("a 2xx with a non-JSON body is an invalid_response error, not a crash", async () => {
-    const { client: c, calls } = client(() => ({
-      status: 200,
-      text: "<html>hi</html>",
-      headers: { "content-type": "text/html" },
-    }));
-    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(error).toBeInstanceOf(InvalidResponseError);
-    expect(error).toMatchObject({ status: 200, code: "invalid_json" });
-    expect(error.message).toMatch(/text\/html, 15 characters.*"<html>hi<\/html>"/);
-    expect(calls).toHaveLength(1);
-  });
-
-  it("a 2xx of the wrong shape names the fields", async () => {
-    const { client: c } = client(() => ({ status: 200, body: { id: "ND-1-2-3" } }));
-    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(error.kind).toBe("invalid_response");
-    expect(error.message).toContain("node.name");
-  });
-
-  it("a redirect is not followed", async () => {
-    const { client: c, calls } = client(() => ({
-      status: 302,
-      text: "",
-      headers: { location: "https://evil.example/x" },
-    }));
-    const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
-    expect(error.code).toBe("unexpected_redirect");
-    expect(error.message).toMatch(/evil\.example/);
-    expect(calls).toHaveLength(1);
-  });
+  it.each([
+    [
+      "a 2xx with a non-JSON body",
+      { status: 200, text: "<html>hi</html>", headers: { "content-type": "text/html" } },
+      { kind: "invalid_response", status: 200, code: "invalid_json" },
+      /text\/html, 15 characters.*"<html>hi<\/html>"/,
+    ],
+    [
+      "a 2xx of the wrong shape",
+      { status: 200, body: { id: "ND-1-2-3" } },
+      { kind: "invalid_response" },
+      /node\.name/,
+    ],
+    [
+      "a redirect",
+      { status: 302, text: "", headers: { location: "https://evil.example/x" } },
+      { kind: "unknown", code: "unexpected_redirect" },
+      /evil\.example/,
+    ],
+  ])(
+    "%s is an error naming what came, of its kind; sent once, a redirect not followed",
+    async (_what, answer, fields, text) => {
+      const { client: c, calls } = client(() => answer);
+      const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
+      expect(error).toMatchObject(fields);
+      expect(error.message).toMatch(text);
+      expect(calls).toHaveLength(1);
+    },
+  );
 
   it("the faucet result keeps amountSent exact", async () => {
     const { client: c, calls } = client(() => ({
@@ -348,18 +310,9 @@ describe("pagination", () => {
     expect(calls).toHaveLength(2);
   });
 
-  it("results that are not an array are a clear error", async () => {
-    const { client: c } = client(() => ({
-      status: 200,
-      body: { count: 1, next: null, results: { id: "x" } },
-    }));
-    const error = (await rejection(collect(c.listNodes()))) as ApiError;
-    expect(error.kind).toBe("invalid_response");
-    expect(error.message).toContain('"results"');
-  });
-
-  it("an empty first page whose count is too large to use, or a next link that is not HTTP, is a clear error", async () => {
+  it("results not an array, an empty first page whose count is too large to use, or a next link that is not HTTP: a clear error", async () => {
     for (const [body, token] of [
+      [{ count: 1, next: null, results: { id: "x" } }, '"results"'],
       [{ count: Number.MAX_VALUE, next: null, results: [] }, "count"],
       [{ count: 2, next: "javascript:alert(1)", results: nodes.slice(0, 1) }, '"next"'],
     ] as const) {
@@ -378,19 +331,14 @@ describe("pagination", () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("listAllNodes collects up to the limit", async () => {
+  it("listAllNodes collects up to the limit, and fails rather than truncate when more than limit exist", async () => {
     const answers = [page(nodes.slice(0, 3), "?page=2"), page(nodes.slice(3), null)];
-    const { client: c } = client((_url, i) => answers[i]);
+    const { client: c, calls } = client((_url, i) => answers[i % 2]);
     expect(await c.listAllNodes(undefined, { limit: 5 })).toHaveLength(5);
-  });
-
-  it("listAllNodes fails rather than truncate when more than limit exist", async () => {
-    const answers = [page(nodes.slice(0, 3), "?page=2"), page(nodes.slice(3), null)];
-    const { client: c, calls } = client((_url, i) => answers[i]);
     const error = (await rejection(c.listAllNodes({ protocol: "ethereum" }, { limit: 4 }))) as ApiError;
     expect(isApiError(error)).toBe(true);
     expect(error.code).toBe("limit_exceeded");
     expect(error.message).toContain("protocol=ethereum");
-    expect(calls).toHaveLength(2);
+    expect(calls).toHaveLength(4);
   });
 });

@@ -40,15 +40,6 @@ function scripted(answers: FakeAnswer[], options: Partial<NodeServiceClientOptio
 const failure = async (promise: Promise<unknown>) => (await rejection(promise)) as ApiError;
 
 describe("the rules, in order: the first that matches decides", () => {
-  test("an unusable 2xx answer is not retried", async () => {
-    const { client, calls } = scripted([
-      { status: 200, text: "<html>", headers: { "content-type": "text/html" } },
-      OK,
-    ]);
-    expect((await failure(client.getNode(NODE))).code).toBe("invalid_json");
-    expect(calls).toHaveLength(1);
-  });
-
   test.each([
     ["429", err(429)],
     ["503 with Retry-After", err(503, { "retry-after": "0" })],
@@ -60,12 +51,10 @@ describe("the rules, in order: the first that matches decides", () => {
   });
 
   test.each([
-    ["502", err(502)],
-    ["503 without Retry-After", err(503)],
-    ["500", err(500)],
-    ["a timeout", HANG],
-    ["a dropped connection", DROPPED],
-    ["an unreadable 200", { status: 200, text: '{"amountSent": 5' }],
+    ...[502, 503, 500].map((status) => [String(status), err(status)] as const),
+    ["a timeout", HANG] as const,
+    ["a dropped connection", DROPPED] as const,
+    ["an unreadable 200", { status: 200, text: '{"amountSent": 5' }] as const,
   ])("any other failed POST is sent once, and may have been processed: %s", async (_what, first) => {
     const { client, calls } = scripted([first, FAUCET_OK]);
     const e = await failure(client.requestTestTokens(ADDRESS));
@@ -111,14 +100,8 @@ describe("the rules, in order: the first that matches decides", () => {
   });
 
   test.each([
-    ["400", err(400)],
-    ["401", err(401)],
-    ["403", err(403)],
-    ["409", err(409)],
-    ["422", err(422)],
-    ["500", err(500)],
-    ["501", err(501)],
-    ["a DNS failure", DNS],
+    ...[400, 401, 403, 409, 422, 500, 501].map((status) => [String(status), err(status)] as const),
+    ["a DNS failure", DNS] as const,
   ])("anything else is not retried: %s", async (_what, first) => {
     const { client, calls } = scripted([first, OK]);
     const e = await failure(client.getNode(NODE));
@@ -249,9 +232,7 @@ describe("wait lines and errors name the call the program made", () => {
         err(503),
         { status: 200, body: { count: 0, next: null, results: [] } },
       ],
-      {
-        retry: { baseDelayMs: 1, maxDelayMs: 1 },
-      },
+      { retry: { baseDelayMs: 1, maxDelayMs: 1 } },
     );
     await client.listAllNodes(undefined, { limit: 10, operation: "getNodesOutput" });
     expect(waits).toMatchObject([
@@ -276,16 +257,10 @@ describe("wait lines and errors name the call the program made", () => {
   });
 
   test("a listener that throws does not fail the call", async () => {
-    const { fetch } = recordingFetch((_u, i) => (i === 0 ? err(503) : OK));
-    const client = new NodeServiceClient({
-      apiUrl: "https://api.example.com",
-      apiKey: "retry-test-key-0123456789",
-      fetch,
-      retry: { baseDelayMs: 1 },
-      onWait: () => {
-        throw new Error("log down");
-      },
-    });
+    const onWait = () => {
+      throw new Error("log down");
+    };
+    const { client } = scripted([err(503), OK], { onWait });
     expect((await client.getNode(NODE)).id).toBe(NODE);
   });
 });
@@ -320,11 +295,5 @@ describe("what a retry's definite answer says of an earlier attempt", () => {
     const e = await failure(client.getNode(NODE));
     expect(e).toMatchObject({ kind: "not_found", status: 404, resourceId: NODE });
     expect(calls.length).toBeGreaterThan(1); // the follow-up was tried
-  });
-
-  test("a 404 whose check of the API URL answers 404 too: the URL is wrong", async () => {
-    const { client } = scripted([err(404), err(404)]);
-    const e = await failure(client.getNode(NODE));
-    expect(e).toMatchObject({ kind: "invalid_response", status: 404 });
   });
 });
