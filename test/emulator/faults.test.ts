@@ -35,11 +35,8 @@ describe("one-shot and random faults", () => {
     expect([a.status, a.headers.get("retry-after"), a.json.error.code]).toEqual([429, "2", "throttled"]);
     expect((await nodes()).headers.get("retry-after")).toBe(date);
     const c = await nodes();
-    expect([c.status, c.headers.get("retry-after"), c.json.error.code]).toEqual([
-      503,
-      null,
-      "service_unavailable",
-    ]);
+    expect(c).toMatchObject({ status: 503, json: { error: { code: "service_unavailable" } } });
+    expect(c.headers.get("retry-after")).toBeNull();
     expect((await nodes(null)).status).toBe(401);
     expect(record(emulator())).toBe("429 429, 503 503, 503 503, 401");
   });
@@ -105,11 +102,8 @@ describe("one-shot and random faults", () => {
       { malformed: "truncated-json", match: { method: "PATCH" } },
     ]);
     const list = await nodes();
-    expect([list.status, list.headers.get("content-type"), list.text]).toEqual([
-      200,
-      "text/html",
-      expect.stringMatching(/^<!DOCTYPE html>/),
-    ]);
+    expect([list.status, list.headers.get("content-type")]).toEqual([200, "text/html"]);
+    expect(list.text).toMatch(/^<!DOCTYPE html>/);
     const renamed = await rename("applied");
     expect([renamed.status, renamed.json, networkName()]).toEqual([200, undefined, "applied"]);
     expect(renamed.text).toMatch(/^\{"id":/);

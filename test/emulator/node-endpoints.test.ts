@@ -46,12 +46,8 @@ const PROBES: Record<
   async evm(endpoint) {
     const id = (await rpc(endpoint, "eth_chainId")).json;
     const block = (await rpc(endpoint, "eth_getBlockByNumber", ["latest", false])).json.result;
-    expect([id.jsonrpc, id.id, block.hash, block.parentHash]).toEqual([
-      "2.0",
-      7,
-      expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      expect.stringMatching(/^0x[0-9a-f]{64}$/),
-    ]);
+    expect(id).toMatchObject({ jsonrpc: "2.0", id: 7 });
+    for (const hash of [block.hash, block.parentHash]) expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
     return { chainId: id.result, time: parseInt(block.timestamp, 16), height: parseInt(block.number, 16) };
   },
   async bitcoin(endpoint) {
@@ -155,12 +151,7 @@ describe("node endpoints", () => {
     const evm = await rpc(endpoint("evm"), "eth_nope");
     expect([evm.status, evm.json.id, evm.json.error.code]).toEqual([200, 7, -32601]);
     const bitcoin = await send(endpoint("bitcoin"), { jsonrpc: "1.0", id: 3, method: "nope", params: [] });
-    expect([bitcoin.status, bitcoin.json.result, bitcoin.json.error.code, bitcoin.json.id]).toEqual([
-      404,
-      null,
-      -32601,
-      3,
-    ]);
+    expect(bitcoin).toMatchObject({ status: 404, json: { result: null, error: { code: -32601 }, id: 3 } });
     for (const family of ["evm", "near", "starknet"] as const) {
       const bad = await send(endpoint(family), "{not json");
       expect([bad.status, bad.json.error.code, bad.json.id]).toEqual([200, -32700, null]);
@@ -187,12 +178,9 @@ describe("node endpoints", () => {
       await send(bare, undefined, basic(d.auth_username, "wrong")),
       await send(`${emulator().url}/node/${node.id.toLowerCase()}/${"0".repeat(32)}/chains/main/chain_id`),
     ];
+    const realm = 'Basic realm="node"';
     for (const r of refusals) {
-      expect([r.status, r.headers.get("www-authenticate"), typeof r.json]).toEqual([
-        401,
-        'Basic realm="node"',
-        "object",
-      ]);
+      expect([r.status, r.headers.get("www-authenticate"), typeof r.json]).toEqual([401, realm, "object"]);
     }
     const rotated = emulator().admin.rotateCredentials(node.id)!.details;
     expect(await status(`${rotated.https_endpoint}/chains/main/chain_id`)).toBe(200);
@@ -267,12 +255,8 @@ describe("node endpoints", () => {
     expect([html.status, html.headers.get("content-type"), html.json]).toEqual([200, "text/html", undefined]);
     emulator().admin.setNodeEndpoint(id, { answer: "huge" });
     const huge = await send(endpoint("evm"), { jsonrpc: "2.0", id: 42, method: "eth_chainId", params: [] });
-    expect([huge.status, huge.json.jsonrpc, huge.json.id, huge.json.result.length]).toEqual([
-      200,
-      "2.0",
-      42,
-      64 * 1024 * 1024,
-    ]);
+    expect(huge).toMatchObject({ status: 200, json: { jsonrpc: "2.0", id: 42 } });
+    expect(huge.json.result).toHaveLength(64 * 1024 * 1024);
   });
 
   test("rehearsal values are checked: 400 naming each bad field; unknown node 404; the admin key only", async () => {
