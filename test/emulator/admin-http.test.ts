@@ -42,11 +42,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect([emulator().routeDelays(), (await admin("route-delays")).json]).toEqual([delays, delays]);
     expect((await drip()).status).toBe(200);
     const bad = await admin("route-delays", { method: "PUT", body: { faucetMs: -5 } });
-    expect([bad.status, bad.json.error.code, bad.json.error.message]).toEqual([
-      400,
-      "validation_error",
-      expect.stringContaining("faucetMs"),
-    ]);
+    expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
+    expect(bad.json.error.message).toContain("faucetMs");
     const faults = [{ malformed: "truncated-json" }, { status: 504, after: "processing" }];
     expect((await admin("faults/queue", { method: "POST", body: { faults } })).json).toEqual({
       random: {},
@@ -89,11 +86,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
       node(),
     );
     const bad = await admin(`nodes/${node()}`, { method: "PATCH", body: { status: "asleep", nmae: "x" } });
-    expect([bad.status, bad.json.error.code, Object.keys(bad.json.error.fields).sort()]).toEqual([
-      400,
-      "validation_error",
-      ["nmae", "status"],
-    ]);
+    expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
+    expect(Object.keys(bad.json.error.fields).sort()).toEqual(["nmae", "status"]);
     expect(bad.json.error.fields.nmae[0]).toContain("`name`");
     const blank = await admin(`nodes/${node()}`, { method: "PATCH", body: { name: " " } });
     expect(Object.keys(blank.json.error.fields)).toEqual(["name"]);
@@ -120,11 +114,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect((await admin("nodes/ND-999-999-999/rotate-credentials", { method: "POST" })).status).toBe(404);
     const pending = (await api("/v1/nodes/?status=pending")).json.results[0];
     const refused = await admin(`nodes/${pending.id}/rotate-credentials`, { method: "POST" });
-    expect([refused.status, refused.json.error.code, refused.json.error.message]).toEqual([
-      400,
-      "validation_error",
-      expect.stringContaining(pending.id),
-    ]);
+    expect([refused.status, refused.json.error.code]).toEqual([400, "validation_error"]);
+    expect(refused.json.error.message).toContain(pending.id);
   });
 
   test("keys/{organization}/rotate answers the new key; the old one is refused with 401 from then on", async () => {
@@ -136,11 +127,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     const refused = await api("/v1/nodes/", { key: old });
     expect([refused.status, refused.json.error.code]).toEqual([401, "authentication_failed"]);
     expect((await api("/v1/nodes/", { key: apiKey })).status).toBe(200);
-    expect([emulator().apiKey, emulator().keys[organization], emulator().keys[otherOrganization]]).toEqual([
-      apiKey,
-      apiKey,
-      otherKey,
-    ]);
+    expect([emulator().apiKey, emulator().keys[organization]]).toEqual([apiKey, apiKey]);
+    expect(emulator().keys[otherOrganization]).toBe(otherKey);
     expect(emulator().secrets()).toEqual(expect.arrayContaining([old, apiKey]));
     expect(emulator().admin.rotateKey(organization)).not.toBe(apiKey);
     expect((await admin("keys/RG-999-999/rotate", { method: "POST" })).status).toBe(404);

@@ -58,11 +58,8 @@ describe("POST /v1/faucet/{chain}", () => {
     ["missing", undefined],
   ])("%s: 400 validation_error on address, nothing sent", async (_label, address) => {
     const a = await drip(address);
-    expect([a.status, a.json.error.code, Object.keys(a.json.error.fields)]).toEqual([
-      400,
-      "validation_error",
-      ["address"],
-    ]);
+    expect([a.status, a.json.error.code]).toEqual([400, "validation_error"]);
+    expect(Object.keys(a.json.error.fields)).toEqual(["address"]);
     expect(emulator().faucetSendCounts().total).toBe(0);
   });
 
@@ -74,16 +71,11 @@ describe("POST /v1/faucet/{chain}", () => {
     const b = await call(emulator(), "/v1/faucet/goerli", { method: "POST", rawBody: "{address", headers });
     expect([b.status, b.json.error.code]).toEqual([400, "parse_error"]);
     const slash = await call(emulator(), "/v1/faucet/goerli/", { method: "POST", body: { address: "0x" } });
-    expect([slash.status, slash.json.error.message]).toEqual([
-      404,
-      expect.stringContaining("/v1/faucet/goerli?"),
-    ]);
+    expect(slash.status).toBe(404);
+    expect(slash.json.error.message).toContain("/v1/faucet/goerli?");
     const get = await call(emulator(), "/v1/faucet/goerli");
-    expect([get.status, get.headers.get("allow"), get.json.error.code]).toEqual([
-      405,
-      "POST",
-      "method_not_allowed",
-    ]);
+    expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
+    expect(get.json.error.code).toBe("method_not_allowed");
   });
 
   test.each([
@@ -115,10 +107,8 @@ describe("faucet options and records", () => {
       expect((await drip(address)).status).toBe(429);
       expect((await drip(address, "bnb-testnet")).status).toBe(200);
       const goerli = await drip(address, "goerli");
-      expect([goerli.status, goerli.json.error.message]).toEqual([
-        404,
-        expect.stringContaining("amoy, bnb-testnet"),
-      ]);
+      expect(goerli.status).toBe(404);
+      expect(goerli.json.error.message).toContain("amoy, bnb-testnet");
       expect(emulator.faucetSends().map((s) => [s.address, s.chain])).toEqual([
         [address, "amoy"],
         [address, "bnb-testnet"],

@@ -61,11 +61,8 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
       id,
       "project" in body && body.project === "foreign" ? { project: foreignProject } : body,
     );
-    expect([a.status, a.json.error.code, Object.keys(a.json.error.fields).sort()]).toEqual([
-      400,
-      "validation_error",
-      fields,
-    ]);
+    expect([a.status, a.json.error.code]).toEqual([400, "validation_error"]);
+    expect(Object.keys(a.json.error.fields).sort()).toEqual(fields);
     expect(stored(id)).toMatchObject({ name: "Ethereum Mainnet", project });
   });
 
@@ -99,23 +96,16 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
   test("DELETE: 204 without a body for a network without nodes, then 404; 409 conflict while it has nodes; a missing or foreign one: 404, and it survives", async () => {
     const { emptyNetwork, secondEmptyNetwork, networkWithNodes, foreignNetwork } = emulator().fixtures;
     const a = await send("DELETE", emptyNetwork);
-    expect([a.status, a.text, a.headers.get("content-type"), stored(emptyNetwork)]).toEqual([
-      204,
-      "",
-      null,
-      undefined,
-    ]);
+    expect([a.status, a.text, a.headers.get("content-type")]).toEqual([204, "", null]);
+    expect(stored(emptyNetwork)).toBeUndefined();
     expect([(await send("DELETE", emptyNetwork)).status, (await patch(emptyNetwork)).status]).toEqual([
       404, 404,
     ]);
     expect((await send("DELETE", secondEmptyNetwork)).status).toBe(204);
     const count = stored(networkWithNodes)!.nodes.length;
     const refused = await send("DELETE", networkWithNodes);
-    expect([refused.status, refused.json.error.code, refused.json.error.message]).toEqual([
-      409,
-      "conflict",
-      expect.stringContaining(`${count} nodes`),
-    ]);
+    expect([refused.status, refused.json.error.code]).toEqual([409, "conflict"]);
+    expect(refused.json.error.message).toContain(`${count} nodes`);
     expect(emulator().admin.removeNodes(networkWithNodes)).toBe(count);
     expect((await send("DELETE", networkWithNodes)).status).toBe(204);
     expect([

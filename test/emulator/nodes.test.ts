@@ -141,11 +141,8 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     ["order_by", "id"],
   ])("%s=%s: 400 validation_error with fields.%s", async (query, value) => {
     const a = await call(emulator(), `/v1/nodes/?${query}=${encodeURIComponent(value)}`);
-    expect([a.status, a.headers.get("content-type"), a.json.error.code]).toEqual([
-      400,
-      "application/json",
-      "validation_error",
-    ]);
+    expect([a.status, a.json.error.code]).toEqual([400, "validation_error"]);
+    expect(a.headers.get("content-type")).toBe("application/json");
     expect(a.json.error.fields).toEqual({ [query]: [expect.any(String)] });
   });
 
@@ -182,10 +179,8 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     expect([first.json.previous, first.json.results.length, first.json.count > 10]).toEqual([null, 10, true]);
     expect(first.json.next).toBe(`${url}/v1/nodes/?order_by=name&type=dedicated&page=2`);
     const second = await call(emulator(), first.json.next.slice(url.length));
-    expect([second.json.previous, second.json.count]).toEqual([
-      `${url}/v1/nodes/?order_by=name&type=dedicated`,
-      first.json.count,
-    ]);
+    expect(second.json.previous).toBe(`${url}/v1/nodes/?order_by=name&type=dedicated`);
+    expect(second.json.count).toBe(first.json.count);
     const pages = Math.ceil(all.length / 10);
     expect(pages).toBeGreaterThanOrEqual(4);
     const last = await call(emulator(), `/v1/nodes/?page=${pages}`);
@@ -224,10 +219,8 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     const fields =
       "mode version api_namespaces graphql_endpoint https_endpoint wss_endpoint beacon_endpoint auth_username auth_password auth_key";
     expect(Object.keys(beacon.details).sort()).toEqual(fields.split(" ").sort());
-    expect([beacon.configuration, beacon.creator.organization.id]).toEqual([
-      { archive: true },
-      emulator().fixtures.organization,
-    ]);
+    expect(beacon.configuration).toEqual({ archive: true });
+    expect(beacon.creator.organization.id).toBe(emulator().fixtures.organization);
     for (const id of ["ND-999-999-999", "nd-100-000-001", "NW-100-000-1", "ND-100-000-001x"]) {
       const a = await call(emulator(), `/v1/nodes/${id}/`);
       expect([a.status, a.json.error.code]).toEqual([404, "not_found"]);

@@ -20,11 +20,8 @@ describe("paths, methods, request record and lifecycle", () => {
     "/",
   ])("%s: 404 not_found JSON", async (path) => {
     const a = await rawRequest(emulator(), path, { method: path.includes("networks") ? "PATCH" : "GET" });
-    expect([a.status, a.headers["content-type"], JSON.parse(a.text).error.code]).toEqual([
-      404,
-      "application/json",
-      "not_found",
-    ]);
+    expect([a.status, a.headers["content-type"]]).toEqual([404, "application/json"]);
+    expect(JSON.parse(a.text).error.code).toBe("not_found");
   });
 
   test("an encoded valid id is served; an unknown path needs no key; a missing slash gets a hint", async () => {
@@ -36,11 +33,8 @@ describe("paths, methods, request record and lifecycle", () => {
 
   test("wrong method: 405 with Allow (after authentication); HEAD is GET without a body; a body over 1 MiB: 413", async () => {
     const a = await call(emulator(), "/v1/nodes/", { method: "POST", body: {} });
-    expect([a.status, a.headers.get("allow"), a.json.error.code]).toEqual([
-      405,
-      "GET, HEAD",
-      "method_not_allowed",
-    ]);
+    expect([a.status, a.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    expect(a.json.error.code).toBe("method_not_allowed");
     const b = await call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`);
     expect([b.status, b.headers.get("allow")]).toEqual([405, "PATCH, DELETE"]);
     expect((await call(emulator(), "/v1/nodes/", { method: "PUT", key: null })).status).toBe(401);
@@ -51,11 +45,8 @@ describe("paths, methods, request record and lifecycle", () => {
       method: "PATCH",
       body,
     });
-    expect([big.status, big.json.error.code, EMULATOR_DEFAULTS.maxBodyBytes]).toEqual([
-      413,
-      "payload_too_large",
-      1024 * 1024,
-    ]);
+    expect([big.status, big.json.error.code]).toEqual([413, "payload_too_large"]);
+    expect(EMULATOR_DEFAULTS.maxBodyBytes).toBe(1024 * 1024);
   });
 
   test("the request record keeps method, route, path, query (last value wins), status and arrival time, never headers", async () => {
