@@ -18,6 +18,7 @@ import { checkVerify, verifyNodes, VerifyError, type VerifyOptions } from "../..
 import { WaitTimeoutError } from "../../src/functions/wait";
 import { testClient } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
+import type { NodeEndpointBehaviour } from "../../src/emulator";
 
 const emulator = withEmulator({ seed: 11, quiet: true });
 const client = () => testClient(emulator().url, emulator().apiKey);
@@ -39,6 +40,18 @@ async function nodeOf(protocol: Protocol): Promise<{ node: Node; publicNetwork: 
   }
   throw new Error(`no running ${protocol} node in the seed`);
 }
+
+/** Nodes whose endpoint a test rehearses a behaviour on: set back to normal after each test. */
+const rehearsed = new Set<string>();
+const rehearse = (id: string, behaviour: Partial<NodeEndpointBehaviour>) => {
+  rehearsed.add(id);
+  emulator().admin.setNodeEndpoint(id, behaviour);
+};
+afterEach(() => {
+  const normal = { chainId: null, stalledSeconds: null, answer: "normal" } as const;
+  for (const id of rehearsed) emulator().admin.setNodeEndpoint(id, normal);
+  rehearsed.clear();
+});
 
 const verify = (nodes: Node[], options: boolean | VerifyOptions = true) =>
   verifyNodes("getNodes", nodes, checkVerify("getNodes", options)!, client());
@@ -78,40 +91,24 @@ describe.each(["ethereum", "avalanche", "bitcoin", "near", "starknet", "tezos"] 
     test("serving another chain fails (lasting) naming both; expectedChainId accepts it", async () => {
       const { node, publicNetwork } = await nodeOf(protocol);
       const other = OTHER_CHAIN[protocol] ?? "5";
-      emulator().admin.setNodeEndpoint(node.id, { chainId: other });
-      try {
-        const expected = EXPECTED_CHAIN_IDS[publicNetwork][0];
-        const error = await failure(
-          verify([node]),
-          node.id,
-          other,
-          publicNetwork,
-          expected,
-          "verify.expectedChainId",
-        );
-        expect(error).toMatchObject({ name: "VerifyError", lasting: true });
-        const expectedChainId = protocol === "ethereum" || protocol === "avalanche" ? "0x5" : other;
-        const [checked] = await verify([node], { expectedChainId });
-        expect(checked.verified!.chainId).toBe(other);
-      } finally {
-        emulator().admin.setNodeEndpoint(node.id, { chainId: null });
-      }
+      rehearse(node.id, { chainId: other });
+      const expected = EXPECTED_CHAIN_IDS[publicNetwork][0];
+      const tokens = [node.id, other, publicNetwork, expected, "verify.expectedChainId"];
+      const error = await failure(verify([node]), ...tokens);
+      expect(error).toMatchObject({ name: "VerifyError", lasting: true });
+      const expectedChainId = protocol === "ethereum" || protocol === "avalanche" ? "0x5" : other;
+      const [checked] = await verify([node], { expectedChainId });
+      expect(checked.verified!.chainId).toBe(other);
     });
 
     test("a stalled head fails with its age and the bound; a larger maxHeadAgeSeconds accepts it", async () => {
       const { node } = await nodeOf(protocol);
       const limit = PROTOCOL_CHAINS[protocol].maxHeadAgeSeconds;
-      emulator().admin.setNodeEndpoint(node.id, { stalledSeconds: limit + 500 });
-      try {
-        const error = await failure(verify([node]), node.id);
-        expect(error.message).toMatch(
-          new RegExp(`\\b(${limit + 500}|${limit + 501}) s\\b.*\\b${limit} s\\b`),
-        );
-        const [checked] = await verify([node], { maxHeadAgeSeconds: limit + 1000 });
-        expect(checked.verified!.headAgeSeconds).toBeGreaterThanOrEqual(limit + 500);
-      } finally {
-        emulator().admin.setNodeEndpoint(node.id, { stalledSeconds: null });
-      }
+      rehearse(node.id, { stalledSeconds: limit + 500 });
+      const error = await failure(verify([node]), node.id);
+      expect(error.message).toMatch(new RegExp(`\\b(${limit + 500}|${limit + 501}) s\\b.*\\b${limit} s\\b`));
+      const [checked] = await verify([node], { maxHeadAgeSeconds: limit + 1000 });
+      expect(checked.verified!.headAgeSeconds).toBeGreaterThanOrEqual(limit + 500);
     });
   },
 );
@@ -132,15 +129,11 @@ describe("what the endpoint does to the check", () => {
     [{ answer: "not-json" }, /\btext\/html\b/, 2],
   ] as const)("%j fails at once naming it", async (behaviour, expected, timeoutSeconds) => {
     const { node } = await nodeOf("bsc");
-    emulator().admin.setNodeEndpoint(node.id, behaviour);
-    try {
-      const started = Date.now();
-      const error = await failure(verify([node], { timeoutSeconds }), node.id);
-      expect(error.message).toMatch(expected);
-      expect(Date.now() - started).toBeLessThan(4000);
-    } finally {
-      emulator().admin.setNodeEndpoint(node.id, { answer: "normal" });
-    }
+    rehearse(node.id, behaviour);
+    const started = Date.now();
+    const error = await failure(verify([node], { timeoutSeconds }), node.id);
+    expect(error.message).toMatch(expected);
+    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   test("a node not running, or showing no endpoint, fails without a request to it, naming both and waitFor", async () => {
