@@ -197,7 +197,8 @@ describe("when a call stops, its error says why and names the limit that ran out
     expect(e.limit).toBe("deadlineMs");
     expect(e.message.match(/raise deadlineMs/gi)).toHaveLength(1);
     const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
-    expect(hinted.message).toContain("blockchain:deadlineMs 120000");
+    expect(hinted).toBe(e);
+    expect(hinted.message).toContain("pulumi config set blockchain:deadlineMs 120000");
     expect(hinted.message).toContain("BLOCKCHAIN_DEADLINE_MS=120000");
   });
 
