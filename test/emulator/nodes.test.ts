@@ -1,6 +1,5 @@
 import { NODE_FILTERS, SECRET_DETAIL_FIELDS } from "../../src/model";
 import type { NodeFilterName, WireNetwork, WireNode } from "../../src/model";
-import { startEmulator } from "../../src/emulator";
 import { call, listAll, rawRequest, withEmulator } from "../helpers/emulator";
 
 const EMPTY_PAGE = { count: 0, next: null, previous: null, results: [] };
@@ -200,14 +199,12 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
     expect((await call(emulator(), "/v1/nodes/?name=nothing&page=1")).json).toEqual(EMPTY_PAGE);
   });
 
-  test("links use the request's Host header; an unsafe Host falls back to the server's URL; pageSize option", async () => {
+  // The pageSize option: seed.test.ts ("a listing of 10,000 generated nodes, in pages of the set size").
+  test("links use the request's Host header; an unsafe Host falls back to the server's URL", async () => {
     const a = await rawRequest(emulator(), "/v1/nodes/", { headers: { Host: "nodes.example.test:8443" } });
     expect(JSON.parse(a.text).next).toBe("http://nodes.example.test:8443/v1/nodes/?page=2");
     const b = await rawRequest(emulator(), "/v1/nodes/", { headers: { Host: "evil.test/x?@" } });
     expect(JSON.parse(b.text).next).toBe(`${emulator().url}/v1/nodes/?page=2`);
-    const small = await startEmulator({ seed: 5, pageSize: 25 });
-    const c = await call(small, "/v1/nodes/").finally(() => small.close());
-    expect([c.json.results.length, c.json.count]).toEqual([25, all.length]);
   });
 
   test("one node: exactly as listed; the beacon node carries every documented details field; an unknown or ill-formed id 404", async () => {
