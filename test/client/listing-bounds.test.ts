@@ -33,9 +33,7 @@ describe("a collect-all whose first page announces more than its limit", () => {
     const e = await fails(client().listAllNodes({ protocol: "ethereum" }, { limit: 1000 }));
     expect(e.kind).toBe("invalid_input");
     expect(e.code).toBe("limit_exceeded");
-    expect(e.message).toContain("1000000000");
-    expect(e.message).toContain("1000");
-    expect(e.message).toContain("protocol=ethereum");
+    for (const token of ["1000000000", "1000", "protocol=ethereum"]) expect(e.message).toContain(token);
     expect(e.message).toMatch(/\blimit\b/);
     expect(e.attempts).toBe(1);
     await server.settled(150);
