@@ -141,23 +141,11 @@ describe("blockchain-nodes-emulator command", () => {
     const afterProcessing = { dropAfterProcessingRate: 0.1, rate5xxAfterProcessing: 0.2, malformedRate: 0.3 };
     const match = { method: "POST", path: "/v1/faucet/" };
     const capacities = { requestLogCapacity: 500, faucetSendLogCapacity: 50, maxBodyBytes: 4096 };
-    const sizes = {
-      port: 8080,
-      host: "0.0.0.0",
-      seed: 7,
-      pageSize: 5,
-      rateLimit: 10,
-      nodes: 10_000,
-      networks: 100,
-    };
+    const server = { port: 8080, host: "0.0.0.0", seed: 7, pageSize: 5, rateLimit: 10 };
+    const sizes = { nodes: 10_000, networks: 100, ...capacities };
     const routeDelays = { faucetMs: 1500, networkUpdateMs: 250 };
-    const all = {
-      quiet: true,
-      ...sizes,
-      ...capacities,
-      faults: { ...faults, ...afterProcessing, match },
-      routeDelays,
-    };
+    const options = { quiet: true, ...server, ...sizes, routeDelays };
+    const all = { ...options, faults: { ...faults, ...afterProcessing, match } };
     expect(parseCliArgs(line.split(" "))).toEqual(serveWith(all, "json"));
     expect(parseCliArgs(["--faucet-chains", "sepolia, hoodi,amoy"])).toEqual(
       serveWith({ quiet: true, faucetChains: ["sepolia", "hoodi", "amoy"] }),
