@@ -18,10 +18,7 @@ export interface SchemaProperty {
   additionalProperties?: SchemaProperty;
   oneOf?: SchemaProperty[];
 }
-interface ObjectSpec {
-  properties?: Record<string, SchemaProperty>;
-  required?: string[];
-}
+type ObjectSpec = { properties?: Record<string, SchemaProperty>; required?: string[] };
 interface TypeSpec extends ObjectSpec {
   type?: string;
   enum?: Array<{ name?: string; value?: unknown }>;
@@ -30,10 +27,7 @@ interface ResourceSpec extends ObjectSpec {
   inputProperties?: Record<string, SchemaProperty>;
   requiredInputs?: string[];
 }
-interface FunctionSpec {
-  inputs?: ObjectSpec;
-  outputs?: ObjectSpec;
-}
+type FunctionSpec = { inputs?: ObjectSpec; outputs?: ObjectSpec };
 /** A package schema (the subset read here). */
 export interface PackageSchema {
   version?: string;
@@ -258,11 +252,7 @@ export function namedIn(notes: string, name: string): boolean {
 }
 
 /** What the check decides, with the lines to print. */
-export interface Verdict {
-  ok: boolean;
-  breaks: Break[];
-  lines: string[];
-}
+export type Verdict = { ok: boolean; breaks: Break[]; lines: string[] };
 
 /** The rule (see the header) on the breaks from the schema of `releasedVersion` to `version`'s, and the CHANGELOG. */
 export function decide(input: {
