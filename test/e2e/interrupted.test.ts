@@ -1,15 +1,16 @@
 /**
  * Runs killed (the engine's whole tree SIGKILLed) while the emulator holds the faucet send or the
  * network PATCH: the next `up`, after `pulumi cancel` and `refresh --clear-pending-creates` as the
- * pinned engine asks, converges without asking the faucet twice or leaking a secret. (Runs stopped
- * by Ctrl-C or SIGTERM: the bad-day matrix's stops, test/e2e/bad-days.test.ts.)
+ * pinned engine asks, converges without asking the faucet twice or leaking a secret. A run stopped
+ * by Ctrl-C leaves no lock or pending operation: the next `up` succeeds as it is. (The bad-day
+ * matrix's stops, test/e2e/bad-days.test.ts, time them and check what they print.)
  */
 import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
 import type { IncomingMessage, Server } from "http";
 import * as os from "os";
 import * as path from "path";
-import type { Stack, UpResult } from "@pulumi/pulumi/automation";
+import { CommandError, type Stack, type UpResult } from "@pulumi/pulumi/automation";
 import { FAUCET_AMOUNT_WEI, RunningEmulator, startEmulator } from "../../src/emulator";
 import { FaucetDrip, Network } from "../../src";
 import {
@@ -25,6 +26,7 @@ import {
   EngineRun,
   type StateResource,
 } from "../helpers/engine";
+import { until } from "../helpers/plugin-client";
 
 const STEP_TIMEOUT = 240_000;
 /** How long the emulator holds the faucet send and each network PATCH during the killed run. */
@@ -54,16 +56,6 @@ function watchArrivals(port: number): { arrivals: Arrival[]; stop(): void } {
   };
   diagnostics.subscribe("http.server.request.start", onStart);
   return { arrivals, stop: () => diagnostics.unsubscribe("http.server.request.start", onStart) };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The `pulumi up` process this test process started (the Automation API spawns it). */
@@ -167,7 +159,7 @@ class Run {
       () => undefined,
       (err: Error) => err,
     );
-    await waitFor(
+    await until(
       "the requests to hold",
       () => {
         const r = ready();
@@ -175,13 +167,13 @@ class Run {
       },
       120_000,
     );
-    const engine = await waitFor("the engine process", engineProcess, 10_000);
+    const engine = await until("the engine process", engineProcess, 10_000);
     this.killed = killProcessTree(engine.pid);
     const err = await up;
     expect(err).toBeDefined();
     // The whole tree is gone, the dynamic provider (which held the connection) included.
     expect(this.killed.some((p) => p.argv.join(" ").includes("dynamic-provider"))).toBe(true);
-    await waitFor(
+    await until(
       "the killed processes to be gone",
       () => {
         const alive = new Set(listProcesses().map((p) => p.pid));
@@ -191,7 +183,7 @@ class Run {
     );
     // Every request that had arrived is answered (to nobody) once its hold is over.
     const arrivedCount = this.watcher.arrivals.length;
-    await waitFor(
+    await until(
       "the held requests to be finished by the emulator",
       () => (this.emulator.requestStats().total >= arrivedCount ? true : undefined),
       HOLD_MS * 4,
@@ -371,6 +363,35 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       });
       expect(drip.transaction).toMatch(/^https?:\/\//);
       expect(up.outputs.outcome.value).toBe("sent");
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "Ctrl-C while the network's read is held, before the faucet's turn: the run stops, leaving no lock or pending operation, and the next up sends once",
+    async () => {
+      const run = new Run("ctrl-c", true);
+      runs.push(run);
+      await run.start();
+      run.emulator.setRouteDelays({ networkUpdateMs: HOLD_MS });
+      const ctrlC = new AbortController();
+      const stopped = run.stack.up({ ...run.engine.recorded("up stopped by Ctrl-C"), signal: ctrlC.signal });
+      await until(
+        "the network's read",
+        () => run.arrived("PATCH", NETWORKS_PATH)[0]?.request.complete || undefined,
+        120_000,
+      );
+      ctrlC.abort();
+      await expect(stopped).rejects.toBeInstanceOf(CommandError);
+      run.emulator.setRouteDelays({});
+      // Pulumi's dynamic-provider host ignores Cancel: the network's create ran to its end; the faucet's never began.
+      expect(run.arrived("POST", FAUCET_ROUTE)).toEqual([]);
+      expect((await run.state()).pending).toEqual([]);
+
+      const up = await run.stack.up(run.engine.recorded("up after Ctrl-C"));
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.outputs).toMatchObject({ networkName: { value: DESIRED_NAME }, outcome: { value: "sent" } });
+      expect(run.emulator.faucetSendCount(run.address)).toBe(1);
     },
     STEP_TIMEOUT,
   );
