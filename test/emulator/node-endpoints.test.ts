@@ -54,20 +54,16 @@ const PROBES: Record<
     const info = (
       await send(endpoint, { jsonrpc: "1.0", id: "probe", method: "getblockchaininfo", params: [] })
     ).json;
+    const { bestblockhash: hash, blocks: height, time } = info.result;
     expect(info).toMatchObject({
       error: null,
       id: "probe",
-      result: { verificationprogress: 1, headers: info.result.blocks },
+      result: { verificationprogress: 1, headers: height },
     });
-    const header = (await rpc(endpoint, "getblockheader", [info.result.bestblockhash, true])).json.result;
-    expect(header).toMatchObject({
-      hash: info.result.bestblockhash,
-      height: info.result.blocks,
-      confirmations: 1,
-      time: info.result.time,
-    });
+    const header = (await rpc(endpoint, "getblockheader", [hash, true])).json.result;
+    expect(header).toMatchObject({ hash, height, confirmations: 1, time });
     expect(header.mediantime).toBeLessThan(header.time);
-    return { chainId: info.result.chain, time: info.result.time, height: info.result.blocks };
+    return { chainId: info.result.chain, time, height };
   },
   async near(endpoint) {
     const { chain_id: chainId, sync_info: sync } = (await rpc(endpoint, "status")).json.result;
