@@ -1,14 +1,6 @@
 /** The request limiter on a fake clock: in-flight bound, slow start until throttled, cut and recovery, caps, deadlines. */
-import {
-  CUT,
-  INITIAL_BURST,
-  MAX_PAUSE_MS,
-  MIN_RATE,
-  RECOVERY,
-  RequestLimiter,
-  START_RATE,
-} from "../../src/api/limits";
-import { SLOW_START_MS, sharedLimiter } from "../../src/api/limits";
+import { CUT, INITIAL_BURST, MAX_PAUSE_MS, MIN_RATE, RECOVERY, RequestLimiter } from "../../src/api/limits";
+import { SLOW_START_MS, START_RATE, sharedLimiter } from "../../src/api/limits";
 
 /**
  * A fake clock whose sleep advances time and records each wait; `duringSleep` runs once, as a sleep
@@ -57,6 +49,22 @@ async function pastRamp(clock: Clock, maxInFlight = 8) {
   await serve(limiter, clock, 1, 0);
   clock.advance(20_000);
   return limiter;
+}
+
+/** A limiter past its ramp on a fresh clock, that then served `n` attempts `everyMs` apart. */
+async function served(n: number, everyMs: number) {
+  const clock = fakeClock();
+  const limiter = await pastRamp(clock);
+  await serve(limiter, clock, n, everyMs);
+  return { clock, limiter };
+}
+
+/** A fresh limiter (20 places) whose first INITIAL_BURST attempts are in flight. */
+async function inBurst() {
+  const clock = fakeClock();
+  const limiter = new RequestLimiter(0, 20, clock);
+  const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+  return { clock, limiter, burst };
 }
 
 describe("RequestLimiter", () => {
@@ -126,9 +134,7 @@ describe("RequestLimiter", () => {
   );
 
   test("the throttle that ends the slow start cuts to CUT x what was served last second, the burst included", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 20, clock);
-    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    const { clock, limiter, burst } = await inBurst();
     clock.advance(50);
     for (const release of burst) release!({ throttled: false });
     await refuse(limiter, 1000);
@@ -136,9 +142,7 @@ describe("RequestLimiter", () => {
   });
 
   test("the end of the slow start, heard while an attempt waits on the ramp, voids its slot: it takes one at the new pace", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 20, clock);
-    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    const { clock, limiter, burst } = await inBurst();
     const start = clock.now();
     // The next slot is 1000 / START_RATE ms away; a 429 with Retry-After arrives while it waits.
     clock.duringSleep = () => burst[0]!({ throttled: true, retryAfterMs: 1000 });
@@ -148,9 +152,7 @@ describe("RequestLimiter", () => {
   });
 
   test("at the end of the slow start, the attempts waiting on the ramp take slots a step apart from now", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 20, clock);
-    const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
+    const { clock, limiter, burst } = await inBurst();
     for (const release of burst.slice(1)) release!({ throttled: false });
     clock.frozen = true;
     const waiting = [0, 1, 2].map(() => limiter.take(Infinity)); // slots on the ramp
@@ -162,9 +164,7 @@ describe("RequestLimiter", () => {
   });
 
   test("after the slow start, attempts queued at once are spaced by the rate when they queue", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 10, 50);
+    const { clock, limiter } = await served(10, 50);
     await refuse(limiter);
     clock.advance(5000); // recovering
     const step = 1000 / limiter.rate();
@@ -175,9 +175,7 @@ describe("RequestLimiter", () => {
   });
 
   test("after the slow start, a throttle heard while an attempt waits leaves its slot", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 10, 50);
+    const { clock, limiter } = await served(10, 50);
     await refuse(limiter); // the slow start ends: 7 requests/s, no pause
     clock.advance(1500);
     const first = await limiter.take(Infinity);
@@ -192,9 +190,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a 429 without Retry-After: no pause, starts spaced 1000 / rate apart", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 20, 50);
+    const { clock, limiter } = await served(20, 50);
     await refuse(limiter);
     const rate = limiter.rate();
     expect(rate).toBeCloseTo(20 * CUT);
@@ -209,18 +205,14 @@ describe("RequestLimiter", () => {
   });
 
   test("one cut per burst: the other refusals of the same second do not cut again", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 10, 50);
+    const { limiter } = await served(10, 50);
     const inFlight = await Promise.all(Array.from({ length: 6 }, () => limiter.take(Infinity)));
     for (const release of inFlight) release!({ throttled: true, retryAfterMs: 1000 });
     expect(limiter.rate()).toBeCloseTo(10 * CUT);
   });
 
   test("answers within a second of a cut to requests sent before it raise the cut to CUT x what was served", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 5, 10);
+    const { clock, limiter } = await served(5, 10);
     const inFlight = await Promise.all(Array.from({ length: 4 }, () => limiter.take(Infinity)));
     await refuse(limiter, 1000);
     expect(limiter.rate()).toBeCloseTo(5 * CUT);
@@ -238,9 +230,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a throttle met after a cut cuts again without pausing the process", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 10, 50);
+    const { clock, limiter } = await served(10, 50);
     await refuse(limiter, 1000);
     await serve(limiter, clock, 10, 100);
     const paced = limiter.rate();
@@ -252,9 +242,7 @@ describe("RequestLimiter", () => {
   });
 
   test("recovers additively: the same step every second", async () => {
-    const clock = fakeClock();
-    const limiter = await pastRamp(clock);
-    await serve(limiter, clock, 10, 50);
+    const { clock, limiter } = await served(10, 50);
     await refuse(limiter);
     const cut = limiter.rate();
     const step = Math.max(MIN_RATE, cut * RECOVERY);

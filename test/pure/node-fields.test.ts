@@ -2,6 +2,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { NODE_DETAIL_FIELDS } from "../../src/model";
+import { wireNode as wire } from "../helpers/client";
 
 const SRC = path.resolve(__dirname, "..", "..", "src");
 const TABLE = path.join(SRC, "model", "node-fields.ts");
@@ -76,21 +77,7 @@ describe("a made-up secret field added to the table", () => {
     });
   });
 
-  const wireNode = (details: Record<string, unknown>) => ({
-    id: "ND-100-000-001",
-    name: "n",
-    network: "NW-100-000-1",
-    organization: "RG-100-001",
-    type: "dedicated",
-    role: "peer",
-    provider: "aws",
-    region: "us-east-1",
-    status: "running",
-    configuration: {},
-    details,
-    created_at: "2024-01-01T00:00:00Z",
-    creator: { id: "", email: "", first_name: "", last_name: "", organization: { id: "", name: "" } },
-  });
+  const wireNode = (details: Record<string, unknown>) => wire({ organization: "RG-100-001", details });
 
   test("is a secret field of the model", () => {
     expect(mod.model.NODE_SECRET_FIELDS).toContain("signerSeed");

@@ -1,13 +1,8 @@
 /** Pages fetched ahead: the items and order of a `next` walk, bounded in flight, stopped early, or a walk. */
 import fc from "fast-check";
-import {
-  InvalidInputError,
-  NodeServiceClient,
-  isApiError,
-  type FetchLike,
-  type FetchResponseLike,
-} from "../../src/api";
-import { rejection, wireNode } from "../helpers/client";
+import { InvalidInputError, NodeServiceClient, isApiError } from "../../src/api";
+import type { FetchLike, FetchResponseLike } from "../../src/api";
+import { rejection, testClient, wireNode } from "../helpers/client";
 
 const BASE = "https://api.example.com";
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -83,37 +78,28 @@ function server(o: ServerOptions): Server {
   return { fetch, urls, peak: () => peak, answered: () => answered };
 }
 
-function client(fetch: FetchLike, maxConcurrentRequests = 8, extra: object = {}): NodeServiceClient {
-  return new NodeServiceClient({
-    apiUrl: BASE,
-    apiKey: "unit-test-key-0123456789abcdef",
+const client = (fetch: FetchLike, maxConcurrentRequests = 8): NodeServiceClient =>
+  testClient(BASE, "unit-test-key-0123456789abcdef", {
     fetch,
-    maxRequestsPerSecond: 0,
     maxConcurrentRequests,
     retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetries: 10 },
-    ...extra,
   });
-}
 
 const ids = (total: number) => Array.from({ length: total }, (_, i) => nodeId(i));
 const filters = { protocol: "ethereum" } as const;
 
 describe("pages fetched ahead", () => {
-  it("returns the items of a sequential walk, in order, with at most maxConcurrentRequests in flight", async () => {
-    const s = server({ total: 205, pageSize: 10, latency: (_u, i) => 1 + ((i * 7) % 5) });
-    const nodes = await client(s.fetch, 4).listAllNodes(filters, { limit: 1000 });
-    expect(nodes.map((n) => n.id)).toEqual(ids(205));
-    expect(s.urls).toHaveLength(21);
-    expect(new Set(s.urls).size).toBe(21);
-    expect(s.peak()).toBe(4);
-  });
-
-  it("walks one page at a time with maxConcurrentRequests 1", async () => {
-    const s = server({ total: 50, pageSize: 10 });
-    const nodes = await client(s.fetch, 1).listAllNodes(filters, { limit: 1000 });
-    expect(nodes.map((n) => n.id)).toEqual(ids(50));
-    expect(s.peak()).toBe(1);
-  });
+  it.each([4, 1])(
+    "returns the items of a sequential walk, in order, each page once, %i at most in flight",
+    async (concurrency) => {
+      const s = server({ total: 205, pageSize: 10, latency: (_u, i) => 1 + ((i * 7) % 5) });
+      const nodes = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
+      expect(nodes.map((n) => n.id)).toEqual(ids(205));
+      expect(s.urls).toHaveLength(21);
+      expect(new Set(s.urls).size).toBe(21);
+      expect(s.peak()).toBe(concurrency);
+    },
+  );
 
   it("the bound holds across every call of one client", async () => {
     const s = server({ total: 60, pageSize: 5, latency: () => 3 });

@@ -1,20 +1,15 @@
 /** Any answer settles a call with a value or an ApiError; an unreadable faucet answer may be processed. */
 import fc from "fast-check";
 import { ApiError, NodeServiceClient } from "../../src/api";
-import { FakeAnswer, collect, recordingFetch, wireNetwork, wireNode } from "../helpers/client";
+import { FakeAnswer, collect, recordingFetch, testClient, wireNetwork, wireNode } from "../helpers/client";
 
 const API_KEY = "property-key-Zx81Qp0Lm7Vb3Nc5";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 
 function clientAnswering(answers: FakeAnswer[]): { client: NodeServiceClient; calls: () => number } {
   const { fetch, calls } = recordingFetch((_url, i) => answers[Math.min(i, answers.length - 1)]);
-  const client = new NodeServiceClient({
-    apiUrl: "https://api.example.com",
-    apiKey: API_KEY,
-    fetch,
-    maxRequestsPerSecond: 0,
-    retry: { maxRetries: 2, baseDelayMs: 0, maxDelayMs: 0 },
-  });
+  const retry = { maxRetries: 2, baseDelayMs: 0, maxDelayMs: 0 };
+  const client = testClient("https://api.example.com", API_KEY, { fetch, retry });
   return { client, calls: () => calls.length };
 }
 

@@ -28,31 +28,21 @@ describe("waitFor is checked completely before the first poll", () => {
     return error as InvalidInputError;
   }
 
-  it.each([
-    ["intervalSeconds", NaN],
-    ["intervalSeconds", Infinity],
-    ["intervalSeconds", 0],
-    ["intervalSeconds", -1],
-    ["intervalSeconds", 0.01],
-    ["intervalSeconds", MAX_WAIT_INTERVAL_SECONDS + 1],
-    ["intervalSeconds", "5"],
-    ["intervalSeconds", null],
-    ["timeoutSeconds", NaN],
-    ["timeoutSeconds", Infinity],
-    ["timeoutSeconds", -1],
-    ["timeoutSeconds", MAX_WAIT_TIMEOUT_SECONDS + 1],
-    ["timeoutSeconds", "600"],
-    ["status", "up"],
-    ["status", "constructor"],
-    ["status", 1],
-    ["status", undefined],
-  ])("waitFor.%s = %p is refused, naming the field", async (field, value) => {
-    const waitFor: Record<string, unknown> = { status: "running", timeoutSeconds: 10, intervalSeconds: 1 };
-    waitFor[field] = value;
-    const e = await refusal(waitFor);
-    expect(Object.keys(e.fields ?? {})).toEqual([`waitFor.${field}`]);
-    expect(e.fields?.[`waitFor.${field}`][0]).toMatch(/^got /);
-  });
+  const BAD: Record<string, unknown[]> = {
+    intervalSeconds: [NaN, Infinity, 0, -1, 0.01, MAX_WAIT_INTERVAL_SECONDS + 1, "5", null],
+    timeoutSeconds: [NaN, Infinity, -1, MAX_WAIT_TIMEOUT_SECONDS + 1, "600"],
+    status: ["up", "constructor", 1, undefined],
+  };
+  it.each(Object.entries(BAD).flatMap(([field, values]) => values.map((value) => [field, value] as const)))(
+    "waitFor.%s = %p is refused, naming the field",
+    async (field, value) => {
+      const waitFor: Record<string, unknown> = { status: "running", timeoutSeconds: 10, intervalSeconds: 1 };
+      waitFor[field] = value;
+      const e = await refusal(waitFor);
+      expect(Object.keys(e.fields ?? {})).toEqual([`waitFor.${field}`]);
+      expect(e.fields?.[`waitFor.${field}`][0]).toMatch(/^got /);
+    },
+  );
 
   it("a NaN interval (it used to poll forever) is refused with the allowed range", async () => {
     const e = await refusal({ status: "running", timeoutSeconds: 0.2, intervalSeconds: NaN });
