@@ -68,13 +68,8 @@ describe("list nodes", () => {
     const sequential = await walk(1);
     expect(sequential.length).toBeGreaterThan(PAGE_SIZE * 10);
     emulator().resetRequests();
-    const match = { path: "/v1/nodes/" };
-    emulator().enqueueFaults([
-      { status: 503, match },
-      { status: 502, match },
-      { drop: true, match },
-      { status: 504, match },
-    ]);
+    const faults = [{ status: 503 }, { status: 502 }, { drop: true }, { status: 504 }] as const;
+    emulator().enqueueFaults(faults.map((fault) => ({ ...fault, match: { path: "/v1/nodes/" } })));
     expect((await walk(8)).map((n) => n.id)).toEqual(sequential.map((n) => n.id));
     const statuses = emulator()
       .requests()
@@ -105,12 +100,8 @@ describe("get node", () => {
   it("an unknown node → NotFoundError", async () => {
     const e = await fails(client().getNode("ND-999-999-999"));
     expect(e).toBeInstanceOf(NotFoundError);
-    expect(e).toMatchObject({
-      operation: "getNode",
-      resourceId: "ND-999-999-999",
-      status: 404,
-      code: "not_found",
-    });
+    expect(e).toMatchObject({ operation: "getNode", resourceId: "ND-999-999-999" });
+    expect(e).toMatchObject({ status: 404, code: "not_found" });
     for (const token of ["getNode", "ND-999-999-999", "not_found"]) expect(e.message).toContain(token);
   });
 });
@@ -118,19 +109,15 @@ describe("get node", () => {
 describe("networks", () => {
   it("readNetwork is a PATCH with {} and returns the network with its nodes", async () => {
     emulator().resetRequests();
-    const network = await client().readNetwork(emulator().fixtures.networkWithNodes);
-    expect(network).toMatchObject({
-      id: emulator().fixtures.networkWithNodes,
-      project: emulator().fixtures.project,
-      protocol: "ethereum",
-      publicNetwork: "ethereum-mainnet",
-    });
+    const { networkWithNodes: id, project } = emulator().fixtures;
+    const network = await client().readNetwork(id);
+    expect(network).toMatchObject({ id, project, protocol: "ethereum", publicNetwork: "ethereum-mainnet" });
     expect(network.nodes.length).toBe(4);
     expect(
       emulator()
         .requests()
         .map((r) => [r.method, r.path]),
-    ).toEqual([["PATCH", `/v1/networks/${emulator().fixtures.networkWithNodes}/`]]);
+    ).toEqual([["PATCH", `/v1/networks/${id}/`]]);
   });
 
   it("updateNetwork renames, and moves to another project of the organization", async () => {
