@@ -316,21 +316,19 @@ describe("npm run schema:compat on files", () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const run = (schema: PackageSchema, version: string, changelog = "") => {
-    fs.writeFileSync(path.join(dir, "schema.json"), JSON.stringify(schema));
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ version }));
-    fs.writeFileSync(path.join(dir, "CHANGELOG.md"), changelog);
+    const files = {
+      schema: "schema.json",
+      released: "released",
+      package: "package.json",
+      changelog: "CHANGELOG.md",
+    };
+    fs.writeFileSync(path.join(dir, files.schema), JSON.stringify(schema));
+    fs.writeFileSync(path.join(dir, files.package), JSON.stringify({ version }));
+    fs.writeFileSync(path.join(dir, files.changelog), changelog);
     const printed: string[] = [];
+    const args = Object.entries(files).flatMap(([flag, file]) => [`--${flag}`, path.join(dir, file)]);
     const code = main(
-      [
-        "--schema",
-        path.join(dir, "schema.json"),
-        "--released",
-        path.join(dir, "released"),
-        "--package",
-        path.join(dir, "package.json"),
-        "--changelog",
-        path.join(dir, "CHANGELOG.md"),
-      ],
+      args,
       (line) => printed.push(line),
       (line) => printed.push(line),
     );
