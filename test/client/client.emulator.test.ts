@@ -23,6 +23,8 @@ let all: Node[];
 const errors: unknown[] = [];
 let addressCounter = 0;
 
+/** What the emulator recorded of the requests it received. */
+const requests = () => emulator().requests();
 function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
   return testClient(emulator().url, emulator().apiKey, options);
 }
@@ -50,9 +52,7 @@ describe("list nodes", () => {
     const nodes = await collect(client().listNodes());
     expect(nodes.length).toBeGreaterThan(PAGE_SIZE * 3);
     expect(new Set(nodes.map((n) => n.id)).size).toBe(nodes.length);
-    const pages = emulator()
-      .requests()
-      .filter((r) => r.path === "/v1/nodes/");
+    const pages = requests().filter((r) => r.path === "/v1/nodes/");
     expect(pages.length).toBe(Math.ceil(nodes.length / PAGE_SIZE));
     expect(pages.map((r) => r.query.page)).toEqual([
       undefined,
@@ -71,9 +71,7 @@ describe("list nodes", () => {
     const faults = [{ status: 503 }, { status: 502 }, { drop: true }, { status: 504 }] as const;
     emulator().enqueueFaults(faults.map((fault) => ({ ...fault, match: { path: "/v1/nodes/" } })));
     expect((await walk(8)).map((n) => n.id)).toEqual(sequential.map((n) => n.id));
-    const statuses = emulator()
-      .requests()
-      .map((r) => r.status);
+    const statuses = requests().map((r) => r.status);
     expect(statuses.filter((s) => s !== 200).length).toBe(4);
     expect(statuses.filter((s) => s === 200).length).toBe(Math.ceil(sequential.length / PAGE_SIZE));
   });
@@ -113,11 +111,7 @@ describe("networks", () => {
     const network = await client().readNetwork(id);
     expect(network).toMatchObject({ id, project, protocol: "ethereum", publicNetwork: "ethereum-mainnet" });
     expect(network.nodes.length).toBe(4);
-    expect(
-      emulator()
-        .requests()
-        .map((r) => [r.method, r.path]),
-    ).toEqual([["PATCH", `/v1/networks/${id}/`]]);
+    expect(requests().map((r) => [r.method, r.path])).toEqual([["PATCH", `/v1/networks/${id}/`]]);
   });
 
   it("updateNetwork renames, and moves to another project of the organization", async () => {
@@ -172,11 +166,7 @@ describe("retries through injected faults", () => {
     emulator().resetRequests();
     emulator().enqueueFaults([{ drop: true }, { drop: true }]);
     expect((await client().readNetwork(emulator().fixtures.networkWithNodes)).id).toBeDefined();
-    expect(
-      emulator()
-        .requests()
-        .map((r) => r.status),
-    ).toEqual([0, 0, 200]);
+    expect(requests().map((r) => r.status)).toEqual([0, 0, 200]);
   });
 
   it.each([
@@ -190,9 +180,7 @@ describe("retries through injected faults", () => {
     expect(e).toBeInstanceOf(type);
     expect(e.mayHaveBeenProcessed).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const posts = emulator()
-      .requests()
-      .filter((r) => r.method === "POST");
+    const posts = requests().filter((r) => r.method === "POST");
     expect([posts.length, emulator().faucetSends().length]).toEqual([1, before + 1]);
   });
 });

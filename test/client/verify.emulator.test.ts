@@ -22,6 +22,8 @@ import type { NodeEndpointBehaviour } from "../../src/emulator";
 
 const emulator = withEmulator({ seed: 11, quiet: true });
 const client = () => testClient(emulator().url, emulator().apiKey);
+/** What the emulator recorded of the requests it received. */
+const requests = () => emulator().requests();
 const connect: Connect = (_args, use) => use(client());
 const messages: string[] = [];
 const fresh = (id: string) => client().getNode(id);
@@ -151,11 +153,7 @@ describe("what the endpoint does to the check", () => {
     expect(error.message).toMatch(
       new RegExp(`${node.id}: [^;]*\\bstopped\\b.*${foreign.id}: [^;]*\\bHTTPS\\b`),
     );
-    expect(
-      emulator()
-        .requests()
-        .filter((r) => r.route.startsWith("/node/")),
-    ).toEqual([]);
+    expect(requests().filter((r) => r.route.startsWith("/node/"))).toEqual([]);
   });
 
   test("the key appended to a bare endpoint, or basic auth alone, both pass; wrong basic auth is refused", async () => {
@@ -198,9 +196,7 @@ describe("what the endpoint does to the check", () => {
     const nodes = await listNodes("getNodes", args, connect);
     expect(nodes.length).toBeGreaterThan(0);
     for (const n of nodes) expect(n.verified!.chainId).toBe("1");
-    const api = emulator()
-      .requests()
-      .filter((r) => r.path.startsWith("/v1/"));
+    const api = requests().filter((r) => r.path.startsWith("/v1/"));
     expect(new Set(api.map((r) => r.method))).toEqual(new Set(["GET"]));
   });
 
@@ -217,7 +213,7 @@ describe("what the endpoint does to the check", () => {
       field,
     );
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect(emulator().requests()).toEqual([]);
+    expect(requests()).toEqual([]);
   });
 });
 
