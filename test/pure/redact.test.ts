@@ -358,7 +358,7 @@ describe("redact properties", () => {
     );
   });
 
-  test("never throws; output length stays linear in the input (any string, any unicode)", () => {
+  test("never throws; output length stays linear in the input (any string, any unicode); redacting redacted text changes nothing", () => {
     const text = fc.oneof(
       fc.string({ maxLength: 3000 }),
       fc.string({ unit: "binary", maxLength: 3000 }),
@@ -369,18 +369,6 @@ describe("redact properties", () => {
         const out = redact(t, secrets);
         expect(typeof out).toBe("string");
         expect(out.length).toBeLessThanOrEqual(10 * t.length + REDACTED.length);
-      }),
-      RUNS,
-    );
-  });
-
-  test("is idempotent: redacting redacted text changes nothing", () => {
-    const text = fc.oneof(
-      fc.string({ maxLength: 500 }),
-      fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 100 }).map((parts) => parts.join("")),
-    );
-    fc.assert(
-      fc.property(text, (t) => {
         const once = redact(t);
         expect(redact(once)).toBe(once);
       }),
