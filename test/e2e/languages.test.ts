@@ -2,7 +2,7 @@
  * The plugin (bin/) served to YAML and Python programs through their Pulumi.yaml `plugins:` path
  * entry. YAML: examples/yaml-quickstart's lifecycle, `pulumi import` of a network, `verify` on
  * getNode (a node on another chain fails the run, no trace) and on getNodes (`minVerified`: the
- * nodes that pass, the one left out in one warning). Python on sdk/python: examples/python-quickstart,
+ * nodes that pass, the one left out in one warning), an invoke cut off by Ctrl-C naming the Cancel. Python on sdk/python: examples/python-quickstart,
  * examples/python-app (a StackReference to it), the docs' Python programs on a network whose first
  * node shows this key no endpoint and on an empty one (the README's fails before it changes
  * anything), `verify` as a dict and as the SDK's class (a stalled head fails the run) and
@@ -17,6 +17,7 @@ import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { NodeEndpointBehaviour } from "../../src/emulator";
+import { NODE_STATUSES } from "../../src/model";
 import { listAll, withEmulator } from "../helpers/emulator";
 import {
   describeWithEngine,
@@ -24,10 +25,12 @@ import {
   changes,
   emulatorConfig,
   EngineRun,
+  errorBlocks,
   resource,
   pythonEnv,
 } from "../helpers/engine";
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
+import { until } from "../helpers/plugin-client";
 import { docBlock } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
@@ -50,40 +53,37 @@ const exec = promisify(execFile);
  * endpoint, secret); `guardFirst`: the program fails before it changes anything.
  */
 const PYTHON_SNIPPETS = [
-  {
-    name: "readme",
-    file: "README.md",
-    marker: "def first_with_endpoint(",
-    query: "order_by=name",
-    endpoint: "firstNodeHttpsEndpoint",
-    exports: ["firstNodeHttpsEndpoint"],
-    guardFirst: true,
-  },
+  { name: "readme", file: "README.md", exports: ["firstNodeHttpsEndpoint"], guardFirst: true },
   {
     name: "docs-other-languages",
     file: "docs/other-languages.md",
-    marker: "def first_with_endpoint(",
-    query: "order_by=name",
-    endpoint: "firstNodeHttpsEndpoint",
     exports: ["nodeCount", "firstNodeId", "firstNodeHttpsEndpoint"],
     guardFirst: false,
   },
   {
     name: "docs-index",
     file: "docs/_index.md",
-    marker: "def first_with_endpoint(",
     query: "status=running&order_by=name",
     endpoint: "rpcUrl",
     exports: ["nodeCount", "firstNodeId", "rpcUrl"],
     guardFirst: false,
   },
-];
+].map((s) => ({
+  marker: "def first_with_endpoint(",
+  query: "order_by=name",
+  endpoint: "firstNodeHttpsEndpoint",
+  ...s,
+}));
 
 /** The docs' Go programs. */
 const GO_SNIPPETS = [
   { name: "docs-other-languages", file: "docs/other-languages.md", marker: "blockchain.NewNetwork(" },
   { name: "docs-index", file: "docs/_index.md", marker: "blockchain.NewNetwork(" },
 ];
+
+/** A Pulumi.yaml's head: the project on this checkout's plugin (its `plugins:` path entry). */
+const header = (name: string, runtime: string) =>
+  `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
 
 /** The lines of the engine's Diagnostics section, trimmed. */
 function diagnosticLines(output: string): string[] {
@@ -120,10 +120,9 @@ function pluginBlock(extraEnv?: (dir: string, engineDir: string) => Record<strin
   async function project(name: string, runtime: string, files: Record<string, string>): Promise<Stack> {
     const dir = path.join(run().sandbox.dir, name);
     fs.mkdirSync(dir);
-    const header = `name: ${name}\nruntime: ${runtime}\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
     for (const [file, text] of Object.entries({
       ...files,
-      "Pulumi.yaml": header + (files["Pulumi.yaml"] ?? ""),
+      "Pulumi.yaml": header(name, runtime) + (files["Pulumi.yaml"] ?? ""),
     }))
       fs.writeFileSync(path.join(dir, file), text);
     state.configFiles.push(path.join(dir, "Pulumi.docs.yaml"));
@@ -228,13 +227,13 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
   describe("pulumi import of a Network", () => {
     let projectDir: string;
     let generated: string;
-    const header = () =>
-      `name: e2e-import\nruntime: yaml\nplugins:\n  providers:\n    - name: blockchain\n      path: ${PLUGIN_DIR}\n`;
+    const writeProgram = (resources = "") =>
+      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header("e2e-import", "yaml") + resources);
 
     beforeAll(async () => {
       projectDir = path.join(run().sandbox.dir, "import-project");
       fs.mkdirSync(projectDir);
-      fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header());
+      writeProgram();
       block.configFiles.push(path.join(projectDir, "Pulumi.e2e-import.yaml"));
       await run().initStack(projectDir, "e2e-import", emulator());
     }, STEP_TIMEOUT);
@@ -274,7 +273,7 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
       "the generated program previews with no changes; declaring another name would be an update",
       async () => {
         const id = emulator().fixtures.emptyNetwork;
-        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
+        writeProgram(generated);
         const same = await run().cli(
           projectDir,
           ["preview", "--expect-no-changes", "--diff"],
@@ -286,7 +285,7 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
         // --expect-no-changes has teeth: the same program with another name fails it.
         const renamed = generated.replace(`networkId: ${id}`, `networkId: ${id}\n      name: e2e-other-name`);
         expect(renamed).not.toBe(generated);
-        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + renamed);
+        writeProgram(renamed);
         const changed = await run().cli(
           projectDir,
           ["preview", "--expect-no-changes", "--diff"],
@@ -297,7 +296,7 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
         expect(emulator().admin.getNetwork(id)!.name).not.toBe("e2e-other-name");
 
         // Unprotected: destroy forgets it and leaves it in the service (no forceDestroy).
-        fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header() + generated);
+        writeProgram(generated);
         await run().ok(projectDir, ["destroy", "--yes"], "destroy imported");
         expect(emulator().admin.getNetwork(id)).toBeDefined();
         block.audit();
@@ -358,6 +357,45 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
       );
       const errors = diagnosticLines(output).filter((l) => l.startsWith("error:") && l.includes(checked));
       expect(errors).toEqual([expect.stringMatching(/getNode\b.*\b5\b.*ethereum-mainnet/)]);
+      expect(output).not.toMatch(TRACE);
+      block.audit();
+    },
+    STEP_TIMEOUT,
+  );
+
+  test(
+    "Ctrl-C while getNode waits for a status: the run fails, its error naming the engine's Cancel, no trace",
+    async () => {
+      const node = emulator().fixtures.beaconNode;
+      const status = NODE_STATUSES.find((s) => s !== emulator().admin.getNode(node)!.status)!;
+      const stack = await block.project("cancel-yaml", "yaml", {
+        "Pulumi.yaml": [
+          "variables:",
+          "  node:",
+          "    fn::invoke:",
+          "      function: blockchain:index:getNode",
+          "      arguments:",
+          `        id: ${node}`,
+          `        waitFor: { status: ${status}, timeoutSeconds: 600, intervalSeconds: 0.2 }`,
+          "outputs:",
+          "  status: ${node.status}",
+          "",
+        ].join("\n"),
+      });
+      const polls = () =>
+        emulator()
+          .requests()
+          .filter((r) => r.path.includes(node)).length;
+      const [before, ctrlC] = [polls(), new AbortController()];
+      const up = run().failure("yaml up, Ctrl-C during a wait", (o) =>
+        stack.up({ ...o, signal: ctrlC.signal }),
+      );
+      await until("two polls of the node", () => (polls() >= before + 2 ? true : undefined), 120_000);
+      ctrlC.abort();
+      const output = await up;
+      expect(errorBlocks(output).filter((b) => b.includes("(Cancel)"))).toEqual([
+        expect.stringMatching(/getNode/),
+      ]);
       expect(output).not.toMatch(TRACE);
       block.audit();
     },
