@@ -18,6 +18,7 @@ import { withEmulator } from "../helpers/emulator";
 const API_KEY = "hostile-test-key-Qw81Lm0Zx7Vb3Nc5";
 const NETWORK_ID = "NW-100-000-2";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
+const [HTML, PLAIN] = [{ "content-type": "text/html" }, { "content-type": "text/plain" }];
 
 const { server, client, fails } = withScriptedServer(API_KEY);
 
@@ -53,14 +54,8 @@ describe("only the service's own 404 means gone", () => {
   });
 
   it.each([
-    [
-      "an HTML page",
-      { status: 404, text: "<html><body>Not Found</body></html>", headers: { "content-type": "text/html" } },
-    ],
-    [
-      "a Go mux's text",
-      { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } },
-    ],
+    ["an HTML page", { status: 404, text: "<html><body>Not Found</body></html>", headers: HTML }],
+    ["a Go mux's text", { status: 404, text: "404 page not found", headers: PLAIN }],
     ["an API gateway's JSON", { status: 404, body: { message: "Not Found" } }],
     ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
     ["an error object without a message", { status: 404, body: { error: { code: "not_found" } } }],
@@ -99,17 +94,14 @@ describe("only the service's own 404 means gone", () => {
 
 describe("a faucet answer that cannot be read may have been processed", () => {
   const cases: [string, Parameters<ScriptedServer["script"]>[0]][] = [
-    ["a 200 HTML page", { status: 200, text: "<html>ok</html>", headers: { "content-type": "text/html" } }],
+    ["a 200 HTML page", { status: 200, text: "<html>ok</html>", headers: HTML }],
     [
       "a 200 whose amountSent is not an integer",
       { status: 200, text: '{"amountSent": 1.5, "transaction": "https://x/tx/0x1"}' },
     ],
     ["a 200 without transaction", { status: 200, text: '{"amountSent": 5}' }],
-    [
-      "a 504 gateway page",
-      { status: 504, text: "<html>Gateway Timeout</html>", headers: { "content-type": "text/html" } },
-    ],
-    ["a 502 gateway page", { status: 502, text: "Bad Gateway", headers: { "content-type": "text/plain" } }],
+    ["a 504 gateway page", { status: 504, text: "<html>Gateway Timeout</html>", headers: HTML }],
+    ["a 502 gateway page", { status: 502, text: "Bad Gateway", headers: PLAIN }],
   ];
   it.each(cases)("%s: mayHaveBeenProcessed, sent once", async (_what, answer) => {
     server.script(answer);
@@ -236,22 +228,23 @@ describe("deadlines hold end to end", () => {
 });
 
 describe("the key is never echoed from input errors", () => {
-  it.each([
-    ["a node id", (c: NodeServiceClient) => c.getNode(API_KEY)],
-    ["a network id", (c: NodeServiceClient) => c.readNetwork(API_KEY)],
-    ["a network id to delete", (c: NodeServiceClient) => c.deleteNetwork(API_KEY)],
-    ["an address", (c: NodeServiceClient) => c.requestTestTokens(API_KEY)],
-    ["a filter value", (c: NodeServiceClient) => collect(c.listNodes({ protocol: API_KEY } as never))],
-    [
-      "a network name",
-      (c: NodeServiceClient) => c.updateNetwork("NW-123-456-7", { name: `x${API_KEY}`.repeat(20) }),
-    ],
-  ])("the key passed as %s: refused before sending, never shown (audited after all)", async (_what, call) => {
-    server.script();
-    const e = await fails((async () => call(client()))());
-    expect(e.attempts).toBe(0);
-    expect(server.hits).toHaveLength(0);
-  });
+  const cases: [string, (c: NodeServiceClient) => Promise<unknown>][] = [
+    ["a node id", (c) => c.getNode(API_KEY)],
+    ["a network id", (c) => c.readNetwork(API_KEY)],
+    ["a network id to delete", (c) => c.deleteNetwork(API_KEY)],
+    ["an address", (c) => c.requestTestTokens(API_KEY)],
+    ["a filter value", (c) => collect(c.listNodes({ protocol: API_KEY } as never))],
+    ["a network name", (c) => c.updateNetwork("NW-123-456-7", { name: `x${API_KEY}`.repeat(20) })],
+  ];
+  it.each(cases)(
+    "the key passed as %s: refused before sending, never shown (audited after all)",
+    async (_what, call) => {
+      server.script();
+      const e = await fails((async () => call(client()))());
+      expect(e.attempts).toBe(0);
+      expect(server.hits).toHaveLength(0);
+    },
+  );
 });
 
 describe("server text is capped and escaped in messages, kept longer on serverMessage", () => {
@@ -317,11 +310,8 @@ describe("careless client inputs are typed errors, sent nowhere", () => {
   });
 
   it("a huge Retry-After is a typed rate-limited error", async () => {
-    server.script({
-      status: 429,
-      body: { error: { code: "limit", message: "Slow." } },
-      headers: { "retry-after": "99999999999999999999" },
-    });
+    const headers = { "retry-after": "99999999999999999999" };
+    server.script({ status: 429, body: { error: { code: "limit", message: "Slow." } }, headers });
     const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.kind).toBe("rate_limited");
   });
@@ -331,23 +321,13 @@ describe("credentials the client has read are never echoed by a later error", ()
   it("a server that quotes a node's password, user name and endpoint in an error", async () => {
     const node = wireNode();
     const d = node.details as Record<string, string>;
+    const quoted = `use ${d.wss_endpoint} with ${d.auth_password}`;
+    const fields = { user: [`${d.auth_username}:${d.auth_password}@host`] };
+    const html = `<html>Invalid for user ${d.auth_username}, try ${d.https_endpoint}</html>`;
     server.script(
       { status: 200, body: node },
-      {
-        status: 400,
-        body: {
-          error: {
-            code: "validation_error",
-            message: `use ${d.wss_endpoint} with ${d.auth_password}`,
-            fields: { user: [`${d.auth_username}:${d.auth_password}@host`] },
-          },
-        },
-      },
-      {
-        status: 401,
-        text: `<html>Invalid for user ${d.auth_username}, try ${d.https_endpoint}</html>`,
-        headers: { "content-type": "text/html" },
-      },
+      { status: 400, body: { error: { code: "validation_error", message: quoted, fields } } },
+      { status: 401, text: html, headers: HTML },
     );
     const c = client();
     await c.getNode("ND-123-456-789");
