@@ -244,16 +244,9 @@ describe("Object.prototype names", () => {
     expect(problems.map((p) => p.field).sort()).toEqual(["__proto__", "constructor"]);
   });
 
+  const VALUED = ["protocol", "provider", "region", "publicNetwork", "type", "orderBy", "network"];
   it.each([
-    [{ protocol: "constructor" }, "protocol"],
-    [{ protocol: "__proto__" }, "protocol"],
-    [{ provider: "__proto__" }, "provider"],
-    [{ provider: "toString" }, "provider"],
-    [{ region: "valueOf" }, "region"],
-    [{ publicNetwork: "hasOwnProperty" }, "publicNetwork"],
-    [{ type: "constructor" }, "type"],
-    [{ orderBy: "toString" }, "orderBy"],
-    [{ network: "constructor" }, "network"],
+    ...VALUED.flatMap((field) => PROTOTYPE_NAMES.map((name) => [{ [field]: name }, field] as const)),
     [{ provider: "__proto__", region: "eu3" }, "provider"],
     [{ provider: "aws", region: "constructor" }, "region"],
     [{ protocol: "ethereum", publicNetwork: "__proto__" }, "publicNetwork"],
