@@ -245,8 +245,10 @@ describe("Object.prototype names", () => {
   });
 
   const VALUED = ["protocol", "provider", "region", "publicNetwork", "type", "orderBy", "network"];
-  it.each([
-    ...VALUED.flatMap((field) => PROTOTYPE_NAMES.map((name) => [{ [field]: name }, field] as const)),
+  it.each<[Record<string, string>, string]>([
+    ...VALUED.flatMap((field) =>
+      PROTOTYPE_NAMES.map((name): [Record<string, string>, string] => [{ [field]: name }, field]),
+    ),
     [{ provider: "__proto__", region: "eu3" }, "provider"],
     [{ provider: "aws", region: "constructor" }, "region"],
     [{ protocol: "ethereum", publicNetwork: "__proto__" }, "publicNetwork"],
@@ -254,7 +256,7 @@ describe("Object.prototype names", () => {
   ])("a prototype name as a value: %p refuses only %s", (filters, field) => {
     const problems = validateNodeFilters(filters);
     expect(problems.map((p) => p.field)).toEqual([field]);
-    expect(problems[0].value).toBe(show((filters as Record<string, unknown>)[field]));
+    expect(problems[0].value).toBe(show(filters[field]));
   });
 
   it("table helpers look up own properties only; placements refuse prototype names as values", () => {
