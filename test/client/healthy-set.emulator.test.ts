@@ -8,7 +8,7 @@ import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { listNodes, readNode, type Connect } from "../../src/functions/lookups";
 import { MAX_VERIFY_MESSAGE_CHARS, VerifyError } from "../../src/functions/verify";
 import { WaitTimeoutError } from "../../src/functions/wait";
-import { testClient } from "../helpers/client";
+import { rejection, testClient } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 
 const emulator = withEmulator({ seed: 11, quiet: true });
@@ -43,10 +43,7 @@ async function healthySet(verify: Record<string, unknown>, more: Record<string, 
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => new Error("expected a failure"),
-    (e: Error) => e,
-  );
+  const error = (await rejection(promise)) as Error;
   said.push(error.message);
   return error;
 }

@@ -16,7 +16,7 @@ import {
 import { readNode, listNodes, type Connect } from "../../src/functions/lookups";
 import { checkVerify, verifyNodes, VerifyError, type VerifyOptions } from "../../src/functions/verify";
 import { WaitTimeoutError } from "../../src/functions/wait";
-import { testClient } from "../helpers/client";
+import { rejection, testClient } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 import type { NodeEndpointBehaviour } from "../../src/emulator";
 
@@ -60,10 +60,7 @@ const verify = (nodes: Node[], options: boolean | VerifyOptions = true) =>
 
 /** The failure of `promise`, kept for the audit at the end; each of `tokens` in its message. */
 async function failure(promise: Promise<unknown>, ...tokens: string[]): Promise<Error> {
-  const error = await promise.then(
-    () => new Error("expected a failure"),
-    (e: Error) => e,
-  );
+  const error = (await rejection(promise)) as Error;
   messages.push(error.message);
   for (const token of tokens) expect(error.message).toContain(token);
   return error;
