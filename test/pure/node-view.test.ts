@@ -73,7 +73,7 @@ describe("toNodeResult", () => {
 });
 
 describe("toNodeConnection", () => {
-  test("id, name and exactly the endpoints and credentials sent, as plain strings", () => {
+  test("id, name and exactly the endpoints and credentials sent, as plain strings; no other metadata, no undefined field", () => {
     expect(toNodeConnection(node)).toEqual({
       id: "ND-123-456-789",
       name: "My Ethereum archive node",
@@ -83,9 +83,6 @@ describe("toNodeConnection", () => {
       authPassword: "pass-word-pass-word-pass-word",
       authKey: KEY,
     });
-  });
-
-  test("no metadata besides id and name, and no undefined field", () => {
     const c = toNodeConnection({ ...node, details: { httpsEndpoint: "https://h.example.com/x" } });
     expect(c).toEqual({ id: node.id, name: node.name, httpsEndpoint: "https://h.example.com/x" });
   });

@@ -49,22 +49,14 @@ const { pair } = fc.letrec<{ pair: Pair; leaf: Pair; array: Pair; object: Pair; 
   })),
 }));
 
-/** Whether a wrapper key is left anywhere in `value`. */
-function hasWrapper(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasWrapper);
-  if (typeof value === "object" && value !== null) {
-    return Object.hasOwn(value, SIG_KEY) || Object.values(value).some(hasWrapper);
-  }
-  return false;
+/** Whether `test` holds of `value` or of anything inside it (array items, object members). */
+function anywhere(value: unknown, test: (v: unknown) => boolean): boolean {
+  if (test(value)) return true;
+  return typeof value === "object" && value !== null && Object.values(value).some((v) => anywhere(v, test));
 }
-
-/** Whether `undefined` is left anywhere in `value`. */
-function hasUndefined(value: unknown): boolean {
-  if (value === undefined) return true;
-  if (Array.isArray(value)) return value.some(hasUndefined);
-  if (typeof value === "object" && value !== null) return Object.values(value).some(hasUndefined);
-  return false;
-}
+const hasWrapper = (value: unknown) =>
+  anywhere(value, (v) => typeof v === "object" && v !== null && Object.hasOwn(v, SIG_KEY));
+const hasUndefined = (value: unknown) => anywhere(value, (v) => v === undefined);
 
 describe("secret and reveal", () => {
   test("secret wraps as the protocol does, and wrapping twice keeps one wrapper", () => {
