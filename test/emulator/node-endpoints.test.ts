@@ -276,45 +276,34 @@ describe("node endpoints", () => {
 
 describe("node endpoints in the record and the log", () => {
   const emulator = withEmulator({ seed: 6, quiet: false });
+  const lines: string[] = [];
+  beforeEach(() => {
+    jest.spyOn(process.stderr, "write").mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
   test("the key and the credentials never reach the record or the stderr line", async () => {
-    const lines: string[] = [];
-    const spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      const { tezos, evm } = await targets(emulator());
-      const t = tezos.node.details;
-      const id = tezos.node.id.toLowerCase();
-      const bare = `${emulator().url}/node/${id}`;
-      await send(`${t.https_endpoint}/chains/main/chain_id?key=${t.auth_key}`);
-      await send(
-        `${bare}/chains/main/blocks/head/header`,
-        undefined,
-        basic(t.auth_username, t.auth_password),
-      );
-      await send(`${bare}/${t.auth_password}/chains/main/chain_id`);
-      await rpc(evm.node.details.https_endpoint!, "eth_chainId");
-      const record = emulator()
-        .requests()
-        .filter((r) => r.route.startsWith("/node/"));
-      expect(record.map((r) => [r.route, r.path, r.status])).toEqual([
-        ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 200],
-        ["/node/{id}/chains/main/blocks/head/header", `/node/${id}/chains/main/blocks/head/header`, 200],
-        ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 401],
-        ["/node/{id}", `/node/${evm.node.id.toLowerCase()}/***`, 200],
-      ]);
-      const text = lines.join("") + JSON.stringify(record);
-      expect(lines.join("")).toContain(`GET /node/${id}/***/chains/main/chain_id`);
-      for (const secret of [
-        ...emulator().secrets(),
-        basic(t.auth_username, t.auth_password).Authorization.slice(6),
-      ]) {
-        expect(text).not.toContain(secret);
-      }
-    } finally {
-      spy.mockRestore();
-    }
+    const { tezos, evm } = await targets(emulator());
+    const t = tezos.node.details;
+    const [id, credentials] = [tezos.node.id.toLowerCase(), basic(t.auth_username, t.auth_password)];
+    const bare = `${emulator().url}/node/${id}`;
+    await send(`${t.https_endpoint}/chains/main/chain_id?key=${t.auth_key}`);
+    await send(`${bare}/chains/main/blocks/head/header`, undefined, credentials);
+    await send(`${bare}/${t.auth_password}/chains/main/chain_id`);
+    await rpc(evm.node.details.https_endpoint!, "eth_chainId");
+    const record = emulator()
+      .requests()
+      .filter((r) => r.route.startsWith("/node/"));
+    expect(record.map((r) => [r.route, r.path, r.status])).toEqual([
+      ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 200],
+      ["/node/{id}/chains/main/blocks/head/header", `/node/${id}/chains/main/blocks/head/header`, 200],
+      ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 401],
+      ["/node/{id}", `/node/${evm.node.id.toLowerCase()}/***`, 200],
+    ]);
+    const text = lines.join("") + JSON.stringify(record);
+    expect(lines.join("")).toContain(`GET /node/${id}/***/chains/main/chain_id`);
+    const secrets = [...emulator().secrets(), credentials.Authorization.slice(6)];
+    for (const secret of secrets) expect(text).not.toContain(secret);
   });
 });
 
