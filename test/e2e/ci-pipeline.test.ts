@@ -7,10 +7,10 @@
  * program and in examples/quickstart with examples/feed-app.
  */
 import * as fs from "fs";
-import * as net from "net";
 import * as path from "path";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
+import { startScriptedServer } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder, emulatorConfig, EngineRun, closedPort } from "../helpers/engine";
 import { diagnostics, occurrences, programProject } from "../helpers/program-project";
@@ -46,24 +46,9 @@ const errorsWith = (output: string, token = "") =>
       (l) => l.startsWith("error:") && l.includes(token) && !/^error: (preview|update) failed$/.test(l),
     );
 
-/** A TCP server on 127.0.0.1 that accepts connections and never answers. */
-async function silentServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    socket.on("error", () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+/** The stack's outputs as `pulumi stack output --json` prints them (`--show-secrets`: revealed). */
+async function stackOutputs(run: EngineRun, dir: string, label: string, env: object, ...flags: string[]) {
+  return JSON.parse((await run.cli(dir, ["stack", "output", "--json", ...flags], label, { ...env })).output);
 }
 
 /** A lookup awaited and one left to the Output form, the latter under a component (`parent`). */
@@ -100,6 +85,7 @@ export = async () => {
 describeWithEngine()("the functions in a CI pipeline, under the real engine", () => {
   let run: EngineRun;
   const emulator = withEmulator();
+  const requests = () => emulator().requests();
 
   beforeAll(async () => {
     run = await EngineRun.start();
@@ -142,10 +128,11 @@ export const firstName = getNodes({ network: "${network}", orderBy: "name" }).th
 `,
       );
       expect(await up(dir, "up functions")).toMatchObject({ code: 0 });
-      const outputs = JSON.parse(
-        (await run.cli(dir, ["stack", "output", "--json", "--show-secrets"], "outputs", env())).output,
-      ) as Record<string, unknown>;
-      const plain = JSON.parse((await run.cli(dir, ["stack", "output", "--json"], "outputs", env())).output);
+      const outputs = (await stackOutputs(run, dir, "outputs", env(), "--show-secrets")) as Record<
+        string,
+        unknown
+      >;
+      const plain = await stackOutputs(run, dir, "outputs", env());
       // The truth, read with the client, in the same order.
       const client = new NodeServiceClient({ apiUrl: emulator().url, apiKey: emulator().apiKey });
       const list = (status?: "running") =>
@@ -198,9 +185,7 @@ export const firstName = getNodes({ network: "${network}", orderBy: "name" }).th
       }
       // Its preview reads nothing (the network is to be created: the lookup is unknown), then the
       // update reads the node only once the network's delayed updates have been answered.
-      const log = emulator()
-        .requests()
-        .map((r) => `${r.method} ${r.route}`);
+      const log = requests().map((r) => `${r.method} ${r.route}`);
       const lastUpdate = log.lastIndexOf("PATCH /v1/networks/{id}/");
       expect(lastUpdate).toBeGreaterThanOrEqual(0);
       expect(log.indexOf("GET /v1/nodes/{id}/")).toBeGreaterThan(lastUpdate);
@@ -277,7 +262,8 @@ export const checked = "${node}";
   test(
     "a service that accepts connections and never answers: ends within the deadline set in the environment, wait lines first, one message naming the setting",
     async () => {
-      const silent = await silentServer();
+      const silent = await startScriptedServer();
+      silent.fallback = { hang: true };
       try {
         const started = Date.now();
         const output = await preview("preview silent", {
@@ -348,23 +334,13 @@ export const name = network.name;
       emulator().resetRequests();
       const preview = await run.cli(dir, ["preview", "--non-interactive"], "preview missing network", env());
       expect(preview.code).toBe(0);
-      expect(
-        new Set(
-          emulator()
-            .requests()
-            .map((r) => r.method),
-        ),
-      ).toEqual(new Set(["GET"]));
+      expect(new Set(requests().map((r) => r.method))).toEqual(new Set(["GET"]));
 
       const adopt = await ciStack("adopted", program(emulator().fixtures.secondEmptyNetwork));
       expect((await run.cli(adopt, ["up", "--yes", "--non-interactive"], "up adopt", env())).code).toBe(0);
       emulator().resetRequests();
       expect((await run.cli(adopt, ["preview", "--non-interactive"], "preview adopted", env())).code).toBe(0);
-      expect(
-        emulator()
-          .requests()
-          .filter((r) => r.method === "PATCH"),
-      ).toEqual([]);
+      expect(requests().filter((r) => r.method === "PATCH")).toEqual([]);
     },
     STEP_TIMEOUT,
   );
@@ -418,11 +394,7 @@ export const name = network.name;
       expect(errorsWith(text)).toHaveLength(1);
       expect(diagnosed(text)).toMatch(/\b401\b[\s\S]*--secret blockchain:apiKey\b/);
       expect(text).not.toContain(wrongKey);
-      expect(
-        emulator()
-          .requests()
-          .map((r) => `${r.method} ${r.route}`),
-      ).toEqual(["GET /v1/nodes/"]);
+      expect(requests().map((r) => `${r.method} ${r.route}`)).toEqual(["GET /v1/nodes/"]);
     },
     STEP_TIMEOUT,
   );
@@ -563,28 +535,17 @@ describeWithEngine()(
           expect(infraUp.code).toBe(0);
           const warning = leftOut(infraUp.output, wrongChain.id);
           expect((await up(app, "healthy app up")).code).toBe(0);
-          const outputs = JSON.parse(
-            (
-              await run.cli(
-                app,
-                ["stack", "output", "--json", "--show-secrets"],
-                "revealed healthy app",
-                env(),
-              )
-            ).output,
-          ) as { appEnvironment: { RPC_URLS: string } };
+          const outputs = (await stackOutputs(run, app, "revealed healthy app", env(), "--show-secrets")) as {
+            appEnvironment: { RPC_URLS: string };
+          };
           const urls = JSON.parse(outputs.appEnvironment.RPC_URLS) as string[];
           const fresh = listed.filter((n) => n.id !== wrongChain.id && n.id !== older.id);
           // The two fresh nodes first (one head: their order is their latency's), the older head last.
           expect(new Set(urls.slice(0, 2))).toEqual(new Set(fresh.map((n) => n.details.httpsEndpoint)));
           expect(urls.slice(2)).toEqual([older.details.httpsEndpoint]);
           // The infra stack's readable `proven` is in the same order.
-          const proven = JSON.parse(
-            (await run.ok(infra, ["stack", "output", "proven", "--json"])) as string,
-          ) as {
-            id: string;
-            headAgeSeconds: number;
-          }[];
+          type Proven = { id: string; headAgeSeconds: number }[];
+          const proven = JSON.parse(await run.ok(infra, ["stack", "output", "proven", "--json"])) as Proven;
           expect(proven.map((p) => p.id)).toEqual(
             urls.map((url) => listed.find((n) => n.details.httpsEndpoint === url)!.id),
           );
@@ -645,23 +606,16 @@ describeWithEngine()(
           expect(emulator().admin.getNetwork(NETWORK)!.name).toBe("e2e-mainnet");
           const out = up.outputs;
           expect(out.networkName).toEqual({ value: "e2e-mainnet", secret: false });
-          expect([out.protocol.secret, out.nodes.secret, out.nodeCount.value > 1]).toEqual([
-            false,
-            false,
-            true,
-          ]);
+          expect(out).toMatchObject({ protocol: { secret: false }, nodes: { secret: false } });
+          expect(out.nodeCount.value).toBeGreaterThan(1);
           for (const node of out.nodes.value as { id: string }[]) expect(node.id).toMatch(/^ND-/);
           for (const key of ["firstNodeHttpsEndpoint", "firstNodeWssEndpoint", "firstNodeAuthKey", "rpcUrls"])
             expect([key, out[key].secret]).toEqual([key, true]);
-          expect(out.firstNodeHttpsEndpointMasked).toEqual({
-            value: expect.stringContaining("***"),
-            secret: false,
-          });
+          const masked = { value: expect.stringContaining("***"), secret: false };
+          expect(out.firstNodeHttpsEndpointMasked).toEqual(masked);
           expect(out.faucetAmountSentWei).toEqual({ value: "500000000000000000", secret: false });
-          const healthy = up.outputs.healthyNodes as {
-            value: { id: string; headAgeSeconds: number }[];
-            secret: boolean;
-          };
+          type Healthy = { value: { id: string; headAgeSeconds: number }[]; secret: boolean };
+          const healthy = up.outputs.healthyNodes as Healthy;
           expect(healthy.secret).toBe(false);
           expect(healthy.value.map((n) => n.id)).not.toContain(wrongChain.id);
           expect(healthy.value.map((n) => n.id).slice(2)).toEqual([older.id]);
@@ -675,10 +629,7 @@ describeWithEngine()(
           expect(JSON.parse(environment.RPC_URLS)).toEqual(healthy.value.map((n) => endpoint(n.id)));
           // The first node by name, proven on its own: the app's RPC_URL.
           expect(environment.RPC_URL).toBe(listed[0].details.httpsEndpoint);
-          expect(app.outputs.rpcUrlForDisplay).toEqual({
-            value: expect.stringContaining("***"),
-            secret: false,
-          });
+          expect(app.outputs.rpcUrlForDisplay).toEqual(masked);
           expect(app.outputs.network).toEqual({ value: "e2e-mainnet", secret: false });
         });
         const preview = await quickstart.preview({
