@@ -7,15 +7,11 @@ const SECRET = "sk9live9Qz7Xw3Vb5Nm1Kp8Rt2Ly6Hd4";
 describe("--verbose log (quiet: false)", () => {
   const emulator = withEmulator({ seed: 21, quiet: false }, { each: true });
   let lines: string[];
-  let spy: jest.SpyInstance;
   beforeEach(() => {
     lines = [];
-    spy = jest.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    jest.spyOn(process.stderr, "write").mockImplementation((chunk) => lines.push(String(chunk)) > 0);
   });
-  afterEach(() => spy.mockRestore());
+  afterEach(() => jest.restoreAllMocks());
   const output = () => lines.join("");
 
   test("a secret in a path segment, a query name, a query value, a header or a body never appears", async () => {
