@@ -9,7 +9,9 @@ const record = (e: RunningEmulator) =>
     .requests()
     .map((r) => [r.status, r.fault].filter(Boolean).join(" "))
     .join(", ");
-const faultsOf = (e: RunningEmulator) => e.requests().map((r) => r.fault);
+/** The fault of each recorded request (of `method` only, when given). */
+const faultsOf = (e: RunningEmulator, method?: string) =>
+  e.requests().flatMap((r) => (method && r.method !== method ? [] : [r.fault]));
 const drip = (e: RunningEmulator) =>
   call(e, FAUCET, { method: "POST", body: { address: e.fixtures.faucetAddress } });
 
@@ -71,12 +73,8 @@ describe("one-shot and random faults", () => {
     ]);
     for (const status of [429, 503, 500]) expect((await drip(emulator())).status).toBe(status);
     await expect(drip(emulator())).rejects.toThrow();
-    expect(emulator().requests()[3]).toMatchObject({
-      method: "POST",
-      route: FAUCET,
-      status: 0,
-      fault: "drop",
-    });
+    const dropped = { method: "POST", route: FAUCET, status: 0, fault: "drop" };
+    expect(emulator().requests()[3]).toMatchObject(dropped);
     expect((await rename("not applied")).status).toBe(503);
     expect([sent(), networkName()]).toEqual([0, "Staging sandbox"]);
   });
@@ -145,11 +143,8 @@ describe("one-shot and random faults", () => {
       strict.enqueueFaults([{ drop: true, after: "processing" }]);
       await expect(drip(strict)).rejects.toThrow();
       expect(strict.faucetSends()).toHaveLength(1);
-      expect(strict.requests()[0]).toMatchObject({
-        method: "POST",
-        status: 0,
-        fault: "drop-after-processing",
-      });
+      const dropped = { method: "POST", route: FAUCET, status: 0, fault: "drop-after-processing" };
+      expect(strict.requests()[0]).toMatchObject(dropped);
       expect((await drip(strict)).status).toBe(429);
     } finally {
       await strict.close();
@@ -192,13 +187,7 @@ describe("one-shot and random faults", () => {
     emulator().setFaults({ malformedRate: 1 });
     for (let i = 0; i < 40; i++) await drip(emulator());
     for (let i = 0; i < 10; i++) await nodes();
-    const kinds = (method: string) =>
-      new Set(
-        emulator()
-          .requests()
-          .filter((r) => r.method === method)
-          .map((r) => r.fault),
-      );
+    const kinds = (method: string) => new Set(faultsOf(emulator(), method));
     const generic = ["malformed-html", "malformed-truncated-json"];
     const faucetOnly = ["malformed-non-integer-amount", "malformed-missing-transaction"];
     expect([kinds("POST"), kinds("GET")]).toEqual([new Set([...generic, ...faucetOnly]), new Set(generic)]);
