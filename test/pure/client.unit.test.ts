@@ -267,36 +267,29 @@ describe("pagination", () => {
     ]);
   });
 
-  it("follows relative next links (path-absolute and query-only)", async () => {
-    const answers = [
-      page(nodes.slice(0, 2), "/base/v1/nodes/?page=2"),
-      page(nodes.slice(2, 4), "?page=3"),
-      page(nodes.slice(4), null),
-    ];
-    const { client: c, calls } = client((_url, i) => answers[i], "https://api.example.com/base");
-    expect((await collect(c.listNodes())).map((n) => n.id)).toEqual(nodes.map((n) => n.id));
-    expect(calls.map((call) => call.url)).toEqual([
-      "https://api.example.com/base/v1/nodes/",
-      "https://api.example.com/base/v1/nodes/?page=2",
-      "https://api.example.com/base/v1/nodes/?page=3",
-    ]);
-  });
-
-  it("a next link on a foreign host is fetched from the configured origin", async () => {
-    const answers = [
-      page(nodes.slice(0, 1), "https://evil.example/v1/nodes/?page=2"),
-      page(nodes.slice(1, 2), "http://api.example.com/v1/nodes/?page=3"),
-      page(nodes.slice(2, 3), "//evil.example/v1/nodes/?page=4"),
-      page(nodes.slice(3, 4), null),
-    ];
-    const { client: c, calls } = client((_url, i) => answers[i]);
-    await collect(c.listNodes());
-    expect(calls.map((call) => call.url)).toEqual([
-      "https://api.example.com/v1/nodes/",
-      "https://api.example.com/v1/nodes/?page=2",
-      "https://api.example.com/v1/nodes/?page=3",
-      "https://api.example.com/v1/nodes/?page=4",
-    ]);
+  it.each([
+    [
+      "relative next links (path-absolute and query-only) are followed",
+      "/base",
+      ["/base/v1/nodes/?page=2", "?page=3"],
+    ],
+    [
+      "a next link on a foreign host is fetched from the configured origin",
+      "",
+      [
+        "https://evil.example/v1/nodes/?page=2",
+        "http://api.example.com/v1/nodes/?page=3",
+        "//evil.example/v1/nodes/?page=4",
+      ],
+    ],
+  ])("%s", async (_what, prefix, links) => {
+    const answers = [...links, null].map((next, i) => page(nodes.slice(i, i + 1), next));
+    const { client: c, calls } = client((_url, i) => answers[i], `https://api.example.com${prefix}`);
+    const got = await collect(c.listNodes());
+    expect(got.map((n) => n.id)).toEqual(nodes.slice(0, answers.length).map((n) => n.id));
+    expect(calls.map((call) => call.url)).toEqual(
+      answers.map((_, i) => `https://api.example.com${prefix}/v1/nodes/${i ? `?page=${i + 1}` : ""}`),
+    );
   });
 
   it("a next link that loops is an error", async () => {

@@ -122,9 +122,7 @@ describe("RequestLimiter", () => {
   ])(
     "a throttle with Retry-After %d ms: the whole process waits %d ms, then paces at CUT x what was served",
     async (retryAfterMs, pause) => {
-      const clock = fakeClock();
-      const limiter = await pastRamp(clock);
-      await serve(limiter, clock, 10, 50);
+      const { clock, limiter } = await served(10, 50);
       await refuse(limiter, retryAfterMs);
       expect(limiter.rate()).toBeCloseTo(10 * CUT);
       const before = clock.now();
