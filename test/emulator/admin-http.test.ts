@@ -18,18 +18,15 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect(emulator().adminKey).toMatch(/^[0-9a-f]{40}$/);
     expect(Object.values(emulator().keys)).not.toContain(emulator().adminKey);
     expect(emulator().secrets()).toContain(emulator().adminKey);
-    const paths = [
-      "faults",
-      `nodes/${node()}/rotate-credentials`,
-      `keys/${emulator().fixtures.organization}/rotate`,
-    ];
+    const { organization } = emulator().fixtures;
+    const paths = ["faults", `nodes/${node()}/rotate-credentials`, `keys/${organization}/rotate`];
     for (const key of [null, emulator().apiKey, "nope"]) {
       for (const path of paths) {
         const a = await call(emulator(), `${ADMIN_PREFIX}${path}`, { method: "POST", key });
         expect([a.status, a.json.error.code]).toEqual([401, "authentication_failed"]);
       }
     }
-    expect(emulator().apiKey).toBe(emulator().keys[emulator().fixtures.organization]);
+    expect(emulator().apiKey).toBe(emulator().keys[organization]);
     expect((await admin("nothing")).status).toBe(404);
     const wrong = await admin("faucet/sends", { method: "DELETE" });
     expect([wrong.status, wrong.headers.get("allow")]).toEqual([405, "GET"]);
