@@ -58,6 +58,8 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
 
   afterAll(() => run?.close(), STEP_TIMEOUT);
   const emulator = withEmulator();
+  const requests = () => emulator().requests();
+  const deletes = () => requests().filter((r) => r.method === "DELETE");
   beforeAll(async () => {
     run = await EngineRun.start();
     stack = await run.stack(
@@ -137,10 +139,6 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     "a key argument shows as [secret] in the diff; a networkId change (old => new, a replacement) adopts the new network and releases the old one untouched: no DELETE by default, one with forceDestroy, sent with the key in state; a key argument is stored only encrypted; a network deleted out of band leaves the stack at refresh, named in one warning",
     async () => {
       const [first, second] = [emulator().fixtures.emptyNetwork, emulator().fixtures.secondEmptyNetwork];
-      const deletes = () =>
-        emulator()
-          .requests()
-          .filter((r) => r.method === "DELETE");
       // The key as an argument; the stack config's is wrong, so every call of this stack uses the
       // argument's, and a delete the one in state.
       const adopt = await run.stack(
@@ -210,15 +208,11 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     "a refused delete (forceDestroy) says what works, once, without a trace; without it, destroy forgets the network",
     async () => {
       const id = emulator().fixtures.networkWithNodes;
-      const deletes = () =>
-        emulator()
-          .requests()
-          .filter((r) => r.method === "DELETE").length;
       await stack.setConfig("drift:forceDestroy", { value: "true" });
       await stack.up(run.recorded("up forceDestroy"));
       emulator().resetRequests();
       const text = await run.failure("destroy refused", (options) => stack.destroy(options));
-      expect(deletes()).toBe(1);
+      expect(deletes()).toHaveLength(1);
       // One error naming the network (409), then the way out: forceDestroy removed, then destroy.
       expect(errorLines(text).filter((l) => l.includes(id))).toEqual([expect.stringContaining("409")]);
       expect(diagnostics(text)).toMatch(/forceDestroy[\s\S]*pulumi destroy/);
@@ -232,7 +226,7 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
       await stack.up(run.recorded("up without forceDestroy"));
       const plain = await stack.destroy(run.recorded("destroy"));
       expect(plain.summary.result).toBe("succeeded");
-      expect(deletes()).toBe(1);
+      expect(deletes()).toHaveLength(1);
       expect(emulator().admin.getNetwork(id)).toBeDefined();
       audit();
     },
