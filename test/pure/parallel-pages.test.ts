@@ -11,15 +11,6 @@ function nodeId(i: number): string {
   return `ND-${100 + Math.floor(i / 1000)}-456-${String(i % 1000).padStart(3, "0")}`;
 }
 
-interface Server {
-  fetch: FetchLike;
-  urls: string[];
-  /** Most fetches in flight at once. */
-  peak: () => number;
-  /** Pages answered so far. */
-  answered: () => number;
-}
-
 interface ServerOptions {
   total: number;
   pageSize: number;
@@ -42,13 +33,15 @@ function ok(status: number, body: unknown): FetchResponseLike {
   };
 }
 
-/** A paginated server over a fake fetch (`?protocol=ethereum&page=n&x=1` links by default). */
-function server(o: ServerOptions): Server {
+/**
+ * A paginated server over a fake fetch (`?protocol=ethereum&page=n&x=1` links by default): its
+ * fetch, the URLs asked, and `peak`, the most fetches in flight at once.
+ */
+function server(o: ServerOptions) {
   const link = o.link ?? ((n: number) => `${BASE}/v1/nodes/?protocol=ethereum&page=${n}&x=1`);
   const urls: string[] = [];
   let inFlight = 0;
   let peak = 0;
-  let answered = 0;
   const fetch: FetchLike = async (url) => {
     const index = urls.push(url) - 1;
     inFlight++;
@@ -64,7 +57,6 @@ function server(o: ServerOptions): Server {
         results.push(wireNode({ id: nodeId(i), name: `node ${i}` }));
       }
       const last = n * o.pageSize >= o.total;
-      answered++;
       return ok(200, {
         count: o.count?.(n) ?? o.total,
         next: last ? null : link(n + 1),
@@ -75,7 +67,7 @@ function server(o: ServerOptions): Server {
       inFlight--;
     }
   };
-  return { fetch, urls, peak: () => peak, answered: () => answered };
+  return { fetch, urls, peak: () => peak };
 }
 
 const client = (fetch: FetchLike, maxConcurrentRequests = 8): NodeServiceClient =>
