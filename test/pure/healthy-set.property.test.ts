@@ -69,18 +69,12 @@ const chainIdOf = (c: Credentials) =>
     .map((parts) => parts.join(""));
 
 /** What the endpoint read gives: a head (of any chain, any age) or a failure as node-check words it. */
+const head = (chainId: fc.Arbitrary<string>, maxAge: number) =>
+  fc.record({ chainId, ageSeconds: fc.nat({ max: maxAge }), latencyMs: fc.nat({ max: 5000 }) });
 const outcomeOf = (c: Credentials): fc.Arbitrary<Outcome> =>
   fc.oneof(
-    fc.record({
-      chainId: chainIdOf(c),
-      ageSeconds: fc.integer({ min: 0, max: 1000 }),
-      latencyMs: fc.integer({ min: 0, max: 5000 }),
-    }),
-    fc.record({
-      chainId: fc.constant("1"),
-      ageSeconds: fc.integer({ min: 0, max: 130 }),
-      latencyMs: fc.integer({ min: 0, max: 5000 }),
-    }),
+    head(chainIdOf(c), 1000),
+    head(fc.constant("1"), 130),
     fc.record({
       kind: fc.constantFrom("unreachable", "credentials", "answer", "unsupported"),
       // node-check promises no credential and at most about 200 characters; longer ones too, here.
