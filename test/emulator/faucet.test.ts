@@ -38,13 +38,11 @@ describe("POST /v1/faucet/{chain}", () => {
     const again = await drip(good().toLowerCase());
     expect([again.status, again.json.error.code]).toEqual([429, "rate_limited"]);
     expect(again.json.nextFaucetAvailable).toBe("2024-03-11T00:00:00.000Z");
-    expect(
-      (await drip(good(), "goerli", emulator().keys[emulator().fixtures.otherOrganization])).status,
-    ).toBe(429);
+    const otherKey = emulator().keys[emulator().fixtures.otherOrganization];
+    expect((await drip(good(), "goerli", otherKey)).status).toBe(429);
     expect((await drip(OTHER_ADDRESS)).status).toBe(200);
-    expect([(await drip(good(), "sepolia")).status, (await drip(good(), "sepolia")).status]).toEqual([
-      200, 429,
-    ]);
+    expect((await drip(good(), "sepolia")).status).toBe(200);
+    expect((await drip(good(), "sepolia")).status).toBe(429);
     now = new Date("2024-03-11T00:00:00.000Z");
     expect((await drip(good())).status).toBe(200);
     expect(emulator().faucetSends()).toHaveLength(4);
@@ -93,11 +91,8 @@ describe("POST /v1/faucet/{chain}", () => {
 
 describe("faucet options and records", () => {
   test("faucetChains sets the chains served; faucetDailyLimit the sends per day; records are a ring, counts never dropped", async () => {
-    const emulator = await startEmulator({
-      faucetChains: ["amoy", "bnb-testnet"],
-      faucetDailyLimit: 3,
-      faucetSendLogCapacity: 2,
-    });
+    const options = { faucetChains: ["amoy", "bnb-testnet"], faucetDailyLimit: 3, faucetSendLogCapacity: 2 };
+    const emulator = await startEmulator(options);
     try {
       const address = emulator.fixtures.faucetAddress;
       const drip = (a: string, chain = "amoy") =>
