@@ -26,7 +26,7 @@ import {
   withClient,
   withSettingHints,
 } from "../../src/settings";
-import { recordingFetch } from "../helpers/client";
+import { recordingFetch, rejection } from "../helpers/client";
 import { withEnv } from "../helpers/env";
 
 const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
@@ -381,16 +381,11 @@ describe("API URL rules", () => {
     expect(checkApiUrl("x")).toContain("(1 character, not shown");
   });
 
-  it("a host name DNS cannot carry is refused, without quoting it; a plain-http hint shows no key", () => {
+  it("a host name DNS cannot carry is refused, without quoting it; a plain-http hint shows no key", async () => {
     expect(() => parseApiUrl(`https://${"a".repeat(300)}.com`)).toThrow(/\(304 characters/);
     expect(() => parseApiUrl(`https://${"b".repeat(64)}.example.com`)).toThrow(/\b63\b/);
     expect(parseApiUrl(`https://${"c".repeat(63)}.example.com`).origin).toContain("ccc");
-    let message = "";
-    try {
-      parseApiUrl(`http://${KEY}.example.com/`);
-    } catch (error) {
-      message = (error as Error).message;
-    }
+    const { message } = (await rejection(() => parseApiUrl(`http://${KEY}.example.com/`))) as Error;
     expect(message).toContain("https://");
     expect(message).not.toContain(KEY);
   });
@@ -554,21 +549,16 @@ describe("the stack config as a whole", () => {
     expect(warnings[1]).not.toMatch(/did you mean/);
   });
 
-  test("an API key in plain text refuses every call, naming the command, never the key; an encrypted one passes", () => {
+  test("an API key in plain text refuses every call, naming the command, never the key; an encrypted one passes", async () => {
     const runtime = (secret: boolean) => ({
       allConfig: () => ({ "blockchain:apiKey": SECRET }),
       isConfigSecret: () => secret,
     });
     for (let i = 0; i < 2; i++) {
-      let error: Error | undefined;
-      try {
-        reviewStackConfig(runtime(false), () => undefined);
-      } catch (e) {
-        error = e as Error;
-      }
+      const error = (await rejection(() => reviewStackConfig(runtime(false), () => undefined))) as Error;
       expect(error).toBeInstanceOf(SettingsError);
-      expect(error?.message).toContain("--secret blockchain:apiKey");
-      expect(error?.message).not.toContain(SECRET);
+      expect(error.message).toContain("--secret blockchain:apiKey");
+      expect(error.message).not.toContain(SECRET);
     }
     expect(() => reviewStackConfig(runtime(true), () => undefined)).not.toThrow();
   });

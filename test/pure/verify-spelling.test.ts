@@ -8,6 +8,7 @@ import * as path from "path";
 import { InvalidInputError } from "../../src/api";
 import { camelSpelling, checkVerify, snakeSpelling } from "../../src/functions/verify";
 import { programSpelling, runtimeOf } from "../../src/plugin/handlers";
+import { rejection } from "../helpers/client";
 
 test("snake_case for Python, names as they are for the others", () => {
   const names = ["expectedChainId", "maxHeadAgeSeconds", "timeoutSeconds", "minVerified", "waitFor"];
@@ -21,29 +22,25 @@ test("snake_case for Python, names as they are for the others", () => {
   expect(names.map(camelSpelling)).toEqual(names);
 });
 
-test("a refused verify names its fields in the host's spelling", () => {
-  const refusal = (
+test("a refused verify names its fields in the host's spelling", async () => {
+  const refusal = async (
     spell?: typeof snakeSpelling,
     verify: object = { minVerified: 0, timeoutSeconds: 0, maxHeadAge: 5 },
   ) => {
-    try {
-      checkVerify("get_nodes", verify, { spell });
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidInputError);
-      return (error as Error).message;
-    }
-    throw new Error("expected a refusal");
+    const error = await rejection(() => checkVerify("get_nodes", verify, { spell }));
+    expect(error).toBeInstanceOf(InvalidInputError);
+    return (error as Error).message;
   };
-  const python = refusal(snakeSpelling);
+  const python = await refusal(snakeSpelling);
   for (const field of ["verify.max_head_age", "max_head_age_seconds?", "min_verified?"]) {
     expect(python).toContain(field);
   }
   expect(python).not.toMatch(/maxHeadAge|minVerified/);
-  const typescript = refusal();
+  const typescript = await refusal();
   expect(typescript).toContain("verify.maxHeadAge");
   expect(typescript).toContain("minVerified?");
   // Checked in one pass: once the unknown field is gone, both bad values are named.
-  const both = refusal(snakeSpelling, { minVerified: 0, timeoutSeconds: 0 });
+  const both = await refusal(snakeSpelling, { minVerified: 0, timeoutSeconds: 0 });
   expect(both).toContain("verify.min_verified");
   expect(both).toContain("verify.timeout_seconds");
 });
