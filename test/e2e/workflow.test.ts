@@ -211,24 +211,11 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
 
       // The bootstrap (docs/ci.md): each stack of both projects with its passphrase salt, committed.
       for (const stack of ["staging", "production"]) {
-        await run.ok(infra, [
-          "stack",
-          "init",
-          `organization/nodes-infra/${stack}`,
-          "--secrets-provider",
-          "passphrase",
-        ]);
-        await run.ok(app, [
-          "stack",
-          "init",
-          `organization/nodes-app/${stack}`,
-          "--secrets-provider",
-          "passphrase",
-        ]);
-        for (const dir of [infra, app]) {
-          expect(fs.readFileSync(path.join(dir, `Pulumi.${stack}.yaml`), "utf8")).toMatch(
-            /^encryptionsalt: v1:/m,
-          );
+        for (const [project, dir] of Object.entries({ "nodes-infra": infra, "nodes-app": app })) {
+          const name = `organization/${project}/${stack}`;
+          await run.ok(dir, ["stack", "init", name, "--secrets-provider", "passphrase"]);
+          const config = fs.readFileSync(path.join(dir, `Pulumi.${stack}.yaml`), "utf8");
+          expect(config).toMatch(/^encryptionsalt: v1:/m);
         }
       }
       // staging's networkId has a typo.
@@ -238,11 +225,10 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       // Run 1: staging's infra fails and skips staging's app; production deploys both.
       const first = await deploy("run 1");
       expectOutcomes(first, { [STAGING]: "failure", [PRODUCTION]: "success" });
-      expect(first.update(STAGING, "infra")).toMatchObject({ outcome: "failure" });
-      expect(errorLines(first.update(STAGING, "infra").output).filter((l) => l.includes(TYPO))).toHaveLength(
-        1,
-      );
-      expect(diagnosticsOnly(first.update(STAGING, "infra").output)).toContain("404");
+      const typo = first.update(STAGING, "infra");
+      expect(typo.outcome).toBe("failure");
+      expect(errorLines(typo.output).filter((l) => l.includes(TYPO))).toHaveLength(1);
+      expect(diagnosticsOnly(typo.output)).toContain("404");
       expect(first.update(STAGING, "app").outcome).toBe("skipped");
       expect(first.update(PRODUCTION, "infra").outcome).toBe("success");
       expect(first.update(PRODUCTION, "app").outcome).toBe("success");
@@ -254,14 +240,7 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
 
       // Run 2, cancelled (as the Cancel button or timeout-minutes do) while production's infra
       // update holds its lock: the lock stays.
-      const locks = path.join(
-        run.sandbox.backendDir,
-        ".pulumi",
-        "locks",
-        "organization",
-        "nodes-infra",
-        "production",
-      );
+      const locks = path.join(run.sandbox.backendDir, ".pulumi/locks/organization/nodes-infra/production");
       const lockFiles = () =>
         fs.existsSync(locks) ? fs.readdirSync(locks).filter((f) => f.endsWith(".json")) : [];
       emulator().setRouteDelays({ networkUpdateMs: 30_000 }); // the refresh's read of the network, held
@@ -414,16 +393,9 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
       expect(emulator().apiKey).not.toBe(oldKey);
       expect(rotation.output).toMatch(/Updating \(production\)[\s\S]*Updating \(production\)/);
       // The job's old secret is refused at preview, naming where it came from (the job's variable).
-      const refused = await run.cli(
-        infra,
-        ["preview", "--non-interactive", "--stack", "production"],
-        "old key",
-        {
-          BLOCKCHAIN_API_URL: emulator().url,
-          BLOCKCHAIN_API_KEY: oldKey,
-          CI: "true",
-        },
-      );
+      const oldEnv = { BLOCKCHAIN_API_URL: emulator().url, BLOCKCHAIN_API_KEY: oldKey, CI: "true" };
+      const preview = ["preview", "--non-interactive", "--stack", "production"];
+      const refused = await run.cli(infra, preview, "old key", oldEnv);
       expect(refused.code).not.toBe(0);
       expect(diagnosticsOnly(refused.output)).toMatch(/\b401\b[\s\S]*\bBLOCKCHAIN_API_KEY\b/);
 
