@@ -74,43 +74,42 @@ const OTHER_CHAIN: Partial<Record<Protocol, string>> = {
   near: "localnet",
 };
 
-describe.each(["ethereum", "avalanche", "bitcoin", "near", "starknet", "tezos"] as Protocol[])(
-  "a %s node",
-  (protocol) => {
-    test("answers its network's chain with a fresh head; verified holds no URL", async () => {
-      const { node, publicNetwork } = await nodeOf(protocol);
-      const [{ verified }] = await verify([node]);
-      expect(verified).toMatchObject({ chainId: EXPECTED_CHAIN_IDS[publicNetwork][0] });
-      expect(verified!.headBlock).toBeGreaterThan(0);
-      expect(verified!.headAgeSeconds).toBeLessThanOrEqual(PROTOCOL_CHAINS[protocol].blockSeconds + 1);
-      expect(Date.parse(verified!.checkedAt)).not.toBeNaN();
-      expect(JSON.stringify(verified)).not.toMatch(/https?:|\/\//);
-    });
+const CHECKED: Protocol[] = ["ethereum", "avalanche", "bitcoin", "near", "starknet", "tezos"];
 
-    test("serving another chain fails (lasting) naming both; expectedChainId accepts it", async () => {
-      const { node, publicNetwork } = await nodeOf(protocol);
-      const other = OTHER_CHAIN[protocol] ?? "5";
-      rehearse(node.id, { chainId: other });
-      const expected = EXPECTED_CHAIN_IDS[publicNetwork][0];
-      const tokens = [node.id, other, publicNetwork, expected, "verify.expectedChainId"];
-      const error = await failure(verify([node]), ...tokens);
-      expect(error).toMatchObject({ name: "VerifyError", lasting: true });
-      const expectedChainId = protocol === "ethereum" || protocol === "avalanche" ? "0x5" : other;
-      const [checked] = await verify([node], { expectedChainId });
-      expect(checked.verified!.chainId).toBe(other);
-    });
+describe.each(CHECKED)("a %s node", (protocol) => {
+  test("answers its network's chain with a fresh head; verified holds no URL", async () => {
+    const { node, publicNetwork } = await nodeOf(protocol);
+    const [{ verified }] = await verify([node]);
+    expect(verified).toMatchObject({ chainId: EXPECTED_CHAIN_IDS[publicNetwork][0] });
+    expect(verified!.headBlock).toBeGreaterThan(0);
+    expect(verified!.headAgeSeconds).toBeLessThanOrEqual(PROTOCOL_CHAINS[protocol].blockSeconds + 1);
+    expect(Date.parse(verified!.checkedAt)).not.toBeNaN();
+    expect(JSON.stringify(verified)).not.toMatch(/https?:|\/\//);
+  });
 
-    test("a stalled head fails with its age and the bound; a larger maxHeadAgeSeconds accepts it", async () => {
-      const { node } = await nodeOf(protocol);
-      const limit = PROTOCOL_CHAINS[protocol].maxHeadAgeSeconds;
-      rehearse(node.id, { stalledSeconds: limit + 500 });
-      const error = await failure(verify([node]), node.id);
-      expect(error.message).toMatch(new RegExp(`\\b(${limit + 500}|${limit + 501}) s\\b.*\\b${limit} s\\b`));
-      const [checked] = await verify([node], { maxHeadAgeSeconds: limit + 1000 });
-      expect(checked.verified!.headAgeSeconds).toBeGreaterThanOrEqual(limit + 500);
-    });
-  },
-);
+  test("serving another chain fails (lasting) naming both; expectedChainId accepts it", async () => {
+    const { node, publicNetwork } = await nodeOf(protocol);
+    const other = OTHER_CHAIN[protocol] ?? "5";
+    rehearse(node.id, { chainId: other });
+    const expected = EXPECTED_CHAIN_IDS[publicNetwork][0];
+    const tokens = [node.id, other, publicNetwork, expected, "verify.expectedChainId"];
+    const error = await failure(verify([node]), ...tokens);
+    expect(error).toMatchObject({ name: "VerifyError", lasting: true });
+    const expectedChainId = protocol === "ethereum" || protocol === "avalanche" ? "0x5" : other;
+    const [checked] = await verify([node], { expectedChainId });
+    expect(checked.verified!.chainId).toBe(other);
+  });
+
+  test("a stalled head fails with its age and the bound; a larger maxHeadAgeSeconds accepts it", async () => {
+    const { node } = await nodeOf(protocol);
+    const limit = PROTOCOL_CHAINS[protocol].maxHeadAgeSeconds;
+    rehearse(node.id, { stalledSeconds: limit + 500 });
+    const error = await failure(verify([node]), node.id);
+    expect(error.message).toMatch(new RegExp(`\\b(${limit + 500}|${limit + 501}) s\\b.*\\b${limit} s\\b`));
+    const [checked] = await verify([node], { maxHeadAgeSeconds: limit + 1000 });
+    expect(checked.verified!.headAgeSeconds).toBeGreaterThanOrEqual(limit + 500);
+  });
+});
 
 describe("what the endpoint does to the check", () => {
   test("rotated credentials are refused (401); the service's new ones pass", async () => {
