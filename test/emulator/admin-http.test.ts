@@ -42,10 +42,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
     expect(bad.json.error.message).toContain("faucetMs");
     const faults = [{ malformed: "truncated-json" }, { status: 504, after: "processing" }];
-    expect((await admin("faults/queue", { method: "POST", body: { faults } })).json).toEqual({
-      random: {},
-      queued: 2,
-    });
+    const queued = await admin("faults/queue", { method: "POST", body: { faults } });
+    expect(queued.json).toEqual({ random: {}, queued: 2 });
     expect((await drip()).json).toBeUndefined(); // truncated
     expect((await drip()).status).toBe(504);
     const byAddress = { [emulator().fixtures.faucetAddress.toLowerCase()]: 3 };
