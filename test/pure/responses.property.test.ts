@@ -62,12 +62,10 @@ describe("any server answer settles with a value or an ApiError", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(answer, { minLength: 1, maxLength: 4 }), async (answers) => {
         const { client, calls: sent } = clientAnswering(answers);
-        let error: unknown;
-        try {
-          await calls[name](client);
-        } catch (e) {
-          error = e;
-        }
+        const error = await calls[name](client).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         if (error === undefined) return;
         expect(error).toBeInstanceOf(ApiError);
         const e = error as ApiError;
