@@ -450,16 +450,8 @@ describe("one bound for the process", () => {
       const key = req.url!.slice(1);
       const answer = () => {
         stats.inFlight--; // before the answer leaves: the next check may start at once
-        res.end(
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            result: {
-              chain_id: "mainnet",
-              sync_info: { latest_block_height: 7, latest_block_time: new Date().toISOString() },
-            },
-          }),
-        );
+        const sync = { latest_block_height: 7, latest_block_time: new Date().toISOString() };
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { chain_id: "mainnet", sync_info: sync } }));
       };
       const ms = delayMs(key);
       if (ms >= 0) setTimeout(answer, ms);
