@@ -488,17 +488,15 @@ describe("withClient: the one connection path", () => {
     expect(seen[2].apiUrl).toMatch(/^https:\/\/env\.example/);
   });
 
-  test("a missing setting fails before `use` runs, naming the command that sets it", async () => {
-    let ran = false;
-    delete process.env.BLOCKCHAIN_API_KEY;
-    try {
+  describe("with no key in the environment", () => {
+    withEnv({ BLOCKCHAIN_API_KEY: undefined });
+    test("a missing setting fails before `use` runs, naming the command that sets it", async () => {
+      let ran = false;
       const run = withClient({ apiUrl: "https://x.example" }, config({}), async () => void (ran = true));
       await expect(run).rejects.toThrow(SettingsError);
       await expect(run).rejects.toThrow("--secret blockchain:apiKey");
-    } finally {
-      process.env.BLOCKCHAIN_API_KEY = env.BLOCKCHAIN_API_KEY;
-    }
-    expect(ran).toBe(false);
+      expect(ran).toBe(false);
+    });
   });
 });
 

@@ -15,10 +15,7 @@ const one = (n: Node) => [n];
 describe("waitFor is checked completely before the first poll", () => {
   async function refusal(waitFor: unknown): Promise<InvalidInputError> {
     let polls = 0;
-    const fetch = async () => {
-      polls += 1;
-      return node("starting");
-    };
+    const fetch = async () => (polls++, node("starting"));
     const error = await waitUntil("getNode ND-1-2-3", waitFor as WaitFor, fetch, one).catch(
       (e: unknown) => e,
     );
