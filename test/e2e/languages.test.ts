@@ -3,7 +3,7 @@
  * entry. YAML: examples/yaml-quickstart's lifecycle, `pulumi import` of a network, `verify` on
  * getNode (a node on another chain fails the run, no trace) and on getNodes (`minVerified`: the
  * nodes that pass, the one left out in one warning), an invoke cut off by Ctrl-C naming the Cancel. Python on sdk/python: examples/python-quickstart,
- * examples/python-app (a StackReference to it), the docs' Python programs on a network whose first
+ * examples/python-app (a StackReference to it; a missing output one line), the docs' Python programs on a network whose first
  * node shows this key no endpoint and on an empty one (the README's fails before it changes
  * anything), `verify` as a dict and as the SDK's class (a stalled head fails the run) and
  * `min_verified` beyond the nodes, in Python's spelling (the plugin reads the program's Pulumi.yaml).
@@ -476,6 +476,24 @@ describeWithEngine(PYTHON_HOST)(
         expect(out.networkName).toEqual({ value: declared, secret: false });
         expect(up.stdout).toMatch(/appEnvironment\s*: \[secret\]/);
         expect(up.stdout).toMatch(/nodeCount\s*: \[secret\]/);
+
+        // An infra stack without the outputs the app reads (here the app's own): one error block
+        // naming the stack and the output, no Python traceback.
+        const wrongStack = `${appStack}-wrong`;
+        block.configFiles.push(path.join(workDir, `Pulumi.${wrongStack}.yaml`));
+        const wrong = await run().stack(
+          { stackName: wrongStack, workDir },
+          { "python-app:infraStack": { value: `organization/python-app/${appStack}` } },
+        );
+        const missing = await run().failure("python-app preview, infra output missing", (o) =>
+          wrong.preview(o),
+        );
+        const [first, ...rest] = errorBlocks(missing);
+        expect(first).toBe(
+          `error: organization/python-app/${appStack} has no output appConfig: run \`pulumi up\` there first.`,
+        );
+        expect(rest.every((b) => !b.includes("appConfig"))).toBe(true);
+        expect(missing).not.toMatch(TRACE);
         block.audit();
       },
       STEP_TIMEOUT,
