@@ -115,11 +115,8 @@ describe("identifiers", () => {
       expect(checkId(kind, "id", example)).toBeUndefined();
       for (const other of kinds) expect(isId(other, example)).toBe(other === kind);
       const pattern = idPattern(kind);
-      expect([example, `x${example}`, `${example}x`].map((v) => pattern.test(v))).toEqual([
-        true,
-        false,
-        false,
-      ]);
+      expect(pattern.test(example)).toBe(true);
+      expect([`x${example}`, `${example}x`].some((v) => pattern.test(v))).toBe(false);
     }
   });
 
