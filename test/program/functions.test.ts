@@ -81,6 +81,23 @@ describe("getNode / getNodes: metadata, readable, no secret at all", () => {
     for (const n of listed) for (const field of NODE_SECRET_FIELDS) expect(typeof n[field]).toBe("string");
   });
 
+  test('another organization\'s node in a shared network: its endpoints and credentials are "" (absent in connections), still secret', async () => {
+    const network = emulator().fixtures.consortiumNetwork;
+    const nodes = await valueOf(sdk.getNodesOutput({ ...conn(), network }));
+    const [theirs, ours] = [false, true].map((own) =>
+      nodes.filter((n) => (n.organization === emulator().fixtures.organization) === own),
+    );
+    expect([theirs.length > 0, ours.length > 0]).toEqual([true, true]);
+    for (const n of theirs) for (const field of NODE_SECRET_FIELDS) expect(n[field]).toBe("");
+    expect(ours.some((n) => n.httpsEndpoint.startsWith("http"))).toBe(true);
+    const connections = sdk.getNodeConnectionsOutput({ ...conn(), network });
+    expect(await pulumi.isSecret(connections)).toBe(true);
+    const listed = await valueOf(connections);
+    expect(listed.map((c) => c.id).sort()).toEqual(nodes.map((n) => n.id).sort());
+    for (const c of listed.filter((c) => theirs.some((n) => n.id === c.id)))
+      for (const field of NODE_SECRET_FIELDS) expect(c[field]).toBeUndefined();
+  });
+
   test("getNodeOutput with a secret key: the key is used, never returned", async () => {
     const node = sdk.getNodeOutput({
       id: emulator().fixtures.beaconNode,
