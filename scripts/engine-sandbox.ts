@@ -386,7 +386,10 @@ export function runPulumi(o: RunOptions): Promise<CommandRun> {
           killProcessTree(pid!, ...alive.map((p) => p.pid));
         }
       }, o.bounds?.everyMs ?? 200);
-    child.on("error", (error) => (clearInterval(timer), reject(error)));
+    child.on("error", (error) => {
+      clearInterval(timer);
+      reject(error);
+    });
     child.on("close", (code) => {
       clearInterval(timer);
       if (pid !== undefined) o.track?.(pid, false);
