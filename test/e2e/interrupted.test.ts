@@ -5,15 +5,14 @@
  * by Ctrl-C leaves no lock or pending operation: the next `up` succeeds as it is. (The bad-day
  * matrix's stops, test/e2e/bad-days.test.ts, time them and check what they print.)
  */
-import * as diagnostics from "diagnostics_channel";
 import * as fs from "fs";
-import type { IncomingMessage, Server } from "http";
 import * as os from "os";
 import * as path from "path";
 import { CommandError, type Stack, type UpResult } from "@pulumi/pulumi/automation";
 import { FAUCET_AMOUNT_WEI, RunningEmulator, startEmulator } from "../../src/emulator";
 import { FaucetDrip, Network } from "../../src";
 import {
+  arrivals,
   describeWithEngine,
   engineVersion,
   ENGINE_VERSION,
@@ -35,28 +34,11 @@ const FAUCET_ROUTE = "/v1/faucet/goerli";
 const NETWORKS_PATH = "/v1/networks/";
 const DESIRED_NAME = "renamed-after-interrupt";
 
-/** A request as the emulator's HTTP server received it (before any hold, unlike its record). */
-interface Arrival {
-  method: string;
-  path: string;
-  request: IncomingMessage;
-}
-
 /**
- * The requests arriving at the emulator (in this process), from Node's `http.server.request.start`
- * channel: the emulator's own record holds a request once answered, after the hold, too late.
+ * A request as the emulator's HTTP server received it, from the engine runner's {@link arrivals}: the
+ * emulator's own record holds a request once answered, after the hold, too late.
  */
-function watchArrivals(port: number): { arrivals: Arrival[]; stop(): void } {
-  const arrivals: Arrival[] = [];
-  const onStart = (message: unknown) => {
-    const { request, server } = message as { request: IncomingMessage; server: Server };
-    const address = server.address();
-    if (address === null || typeof address !== "object" || address.port !== port) return;
-    arrivals.push({ method: request.method ?? "", path: (request.url ?? "").split("?")[0], request });
-  };
-  diagnostics.subscribe("http.server.request.start", onStart);
-  return { arrivals, stop: () => diagnostics.unsubscribe("http.server.request.start", onStart) };
-}
+type Arrival = ReturnType<typeof arrivals>["seen"][number];
 
 /** The `pulumi up` process this test process started (the Automation API spawns it). */
 function engineProcess(): ProcessInfo | undefined {
@@ -85,8 +67,7 @@ class Run {
   engine!: EngineRun;
   stack!: Stack;
   journalDir = "";
-  watcher!: { arrivals: Arrival[]; stop(): void };
-  killed: ProcessInfo[] = [];
+  watcher!: ReturnType<typeof arrivals>;
   /** The engine is the pinned version, whose behaviour after a kill is asserted. */
   pinned = false;
 
@@ -104,9 +85,9 @@ class Run {
     return this.emulator.fixtures.faucetAddress;
   }
 
-  async start(): Promise<void> {
+  async start(): Promise<this> {
     this.emulator = await startEmulator({ port: 0 });
-    this.watcher = watchArrivals(Number(new URL(this.emulator.url).port));
+    this.watcher = arrivals(this.emulator.url);
     this.journalDir = fs.mkdtempSync(path.join(os.tmpdir(), "pbn-journal-"));
     // The dynamic provider inherits the engine's environment, the journal directory with it.
     this.engine = await EngineRun.start(() => ({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: this.journalDir }));
@@ -128,13 +109,14 @@ class Run {
       { stackName: this.stackName, projectName: "interrupted", program, workDir },
       emulatorConfig(this.emulator),
     );
+    return this;
   }
 
   async close(): Promise<void> {
     // Should a test fail before its kill, leave no engine behind.
     const engine = engineProcess();
     if (engine) killProcessTree(engine.pid);
-    this.watcher?.stop();
+    this.watcher?.end();
     await this.engine?.close();
     if (this.journalDir) fs.rmSync(this.journalDir, { recursive: true, force: true });
     await this.emulator?.close();
@@ -142,7 +124,7 @@ class Run {
 
   /** The requests that arrived at the emulator with this method, on paths starting with `prefix`. */
   arrived(method: string, prefix: string): Arrival[] {
-    return this.watcher.arrivals.filter((a) => a.method === method && a.path.startsWith(prefix));
+    return this.watcher.seen.filter((a) => a.request.method === method && a.request.url?.startsWith(prefix));
   }
 
   /**
@@ -155,10 +137,7 @@ class Run {
     delays: { faucetMs: number; networkUpdateMs: number } = { faucetMs: HOLD_MS, networkUpdateMs: HOLD_MS },
   ): Promise<void> {
     this.emulator.setRouteDelays(delays);
-    const up = this.stack.up(this.engine.recorded("killed up")).then(
-      () => undefined,
-      (err: Error) => err,
-    );
+    const failed = expect(this.stack.up(this.engine.recorded("killed up"))).rejects.toBeDefined();
     await until(
       "the requests to hold",
       () => {
@@ -168,21 +147,20 @@ class Run {
       120_000,
     );
     const engine = await until("the engine process", engineProcess, 10_000);
-    this.killed = killProcessTree(engine.pid);
-    const err = await up;
-    expect(err).toBeDefined();
+    const killed = killProcessTree(engine.pid);
+    await failed;
     // The whole tree is gone, the dynamic provider (which held the connection) included.
-    expect(this.killed.some((p) => p.argv.join(" ").includes("dynamic-provider"))).toBe(true);
+    expect(killed.some((p) => p.argv.join(" ").includes("dynamic-provider"))).toBe(true);
     await until(
       "the killed processes to be gone",
       () => {
         const alive = new Set(listProcesses().map((p) => p.pid));
-        return this.killed.every((p) => !alive.has(p.pid)) ? true : undefined;
+        return killed.every((p) => !alive.has(p.pid)) ? true : undefined;
       },
       10_000,
     );
     // Every request that had arrived is answered (to nobody) once its hold is over.
-    const arrivedCount = this.watcher.arrivals.length;
+    const arrivedCount = this.watcher.seen.length;
     await until(
       "the held requests to be finished by the emulator",
       () => (this.emulator.requestStats().total >= arrivedCount ? true : undefined),
@@ -200,41 +178,35 @@ class Run {
     };
   }
 
-  /** `up` after the kill, doing what Pulumi's messages ask a non-interactive user to do. */
+  /**
+   * `up` after the kill, doing what Pulumi's messages ask a non-interactive user to do: it creates both
+   * resources, the network named, past the pending operations.
+   */
   async upAgain(): Promise<UpResult> {
-    const first = await this.stack.up(this.engine.recorded("up after kill")).then(
-      (r) => r,
-      (e: Error) => e,
-    );
-    if (!(first instanceof Error)) {
-      expect(this.pinned).toBe(false);
-      return first;
-    }
-    expect(String(first)).toMatch(/currently locked by 1 lock/);
-    expect(String(first)).toContain("pulumi cancel");
-    await this.stack.cancel();
-    return this.stack.up(this.engine.recorded("up after cancel"));
+    let up = await this.stack.up(this.engine.recorded("up after kill")).catch((e: Error) => e);
+    if (up instanceof Error) {
+      expect(String(up)).toMatch(/currently locked by 1 lock/);
+      expect(String(up)).toContain("pulumi cancel");
+      await this.stack.cancel();
+      up = await this.stack.up(this.engine.recorded("up after cancel"));
+    } else expect(this.pinned).toBe(false);
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
+    expect(Object.values(this.engine.transcript).join("")).toContain("pending operations");
+    expect(up.outputs.networkName.value).toBe(DESIRED_NAME);
+    return up;
   }
 
   faucetPosts() {
     return this.emulator.requests().filter((r) => r.method === "POST" && r.route === FAUCET_ROUTE);
   }
-
-  /** Audit: backend and journal files, `pulumi stack export` as a user runs it, all engine output. */
-  async audit(): Promise<void> {
-    const exported = await this.engine.ok(this.stack.workspace.workDir, [
-      "stack",
-      "export",
-      "--stack",
-      this.stackName,
-    ]);
-    expect(exported).toContain("ciphertext");
-    this.engine.audit(this.emulator.secrets(), filesUnder(this.journalDir));
-  }
 }
 
-/** Checks shared by both timings once the second `up` is done: converged, name applied, no secret leaked. */
-async function expectConverged(run: Run): Promise<Record<string, unknown>> {
+/**
+ * Checks shared by both timings once the second `up` is done: converged, name applied, one faucet POST
+ * and send in all, the drip's outcome the `up`'s, no secret leaked. Returns the drip's outputs.
+ */
+async function expectConverged(run: Run, up: UpResult): Promise<Record<string, unknown>> {
   // The `up` after the kill carried the pending CREATE operations over (they need a person's decision).
   if (run.pinned) expect((await run.state()).pending.length).toBeGreaterThan(0);
   // What Pulumi documents for clearing pending CREATE operations without a prompt.
@@ -255,14 +227,22 @@ async function expectConverged(run: Run): Promise<Record<string, unknown>> {
 
   // The journal entry is gone: an explicit `up --replace` would send again.
   expect(fs.readdirSync(run.journalDir)).toEqual([]);
-  await run.audit();
-  const drip = state.resources.find((r) => r.type === FAUCET_TYPE);
-  expect(drip?.outputs).toBeDefined();
-  return drip!.outputs!;
+  // Audit: backend and journal files, `pulumi stack export` as a user runs it, all engine output.
+  const args = ["stack", "export", "--stack", run.stackName];
+  expect(await run.engine.ok(run.stack.workspace.workDir, args)).toContain("ciphertext");
+  run.engine.audit(run.emulator.secrets(), filesUnder(run.journalDir));
+  expect(run.arrived("POST", FAUCET_ROUTE)).toHaveLength(1);
+  expect(run.emulator.faucetSendCount(run.address)).toBe(1);
+  const drip = state.resources.find((r) => r.type === FAUCET_TYPE)?.outputs;
+  expect(drip).toMatchObject({ address: run.address, outcome: up.outputs.outcome.value });
+  return drip!;
 }
 
 describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine", () => {
   const runs: Run[] = [];
+  /** A run, started; closed after the tests. */
+  const started = (...args: ConstructorParameters<typeof Run>) =>
+    runs[runs.push(new Run(...args)) - 1].start();
 
   afterAll(async () => {
     for (const run of runs) await run.close();
@@ -271,9 +251,7 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
   test(
     "killed while the faucet send is held: the send is processed, the next up does not send again and records the outcome as unknown",
     async () => {
-      const run = new Run("faucet-held", false);
-      runs.push(run);
-      await run.start();
+      const run = await started("faucet-held", false);
       const fixtureName = run.emulator.admin.getNetwork(run.networkId)!.name;
       expect(fixtureName).not.toBe(DESIRED_NAME);
 
@@ -300,25 +278,12 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       expect(fs.readdirSync(run.journalDir)).toHaveLength(1);
 
       const up = await run.upAgain();
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.engine.transcript).join("")).toContain("pending operations");
-      expect(up.outputs.networkName.value).toBe(DESIRED_NAME);
-
-      const drip = await expectConverged(run);
       // The killed run's POST was processed, so the second run sent none: one POST in all.
-      expect(run.arrived("POST", FAUCET_ROUTE)).toHaveLength(1);
+      const drip = await expectConverged(run, up);
       expect(run.faucetPosts()).toHaveLength(1);
-      expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-      expect(drip).toMatchObject({
-        address: run.address,
-        outcome: "unknown",
-        amountSent: "",
-        transaction: "",
-      });
+      expect(drip).toMatchObject({ outcome: "unknown", amountSent: "", transaction: "" });
       expect(drip.note).toContain("interrupted");
       expect(drip.note).toContain("pulumi up --replace");
-      expect(up.outputs.outcome.value).toBe("unknown");
     },
     STEP_TIMEOUT,
   );
@@ -326,9 +291,7 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
   test(
     "killed while the network rename is held, before any faucet request: the rename lands, the next up sends once",
     async () => {
-      const run = new Run("network-held", true);
-      runs.push(run);
-      await run.start();
+      const run = await started("network-held", true);
 
       // The FaucetDrip waits for the Network: its check only reads (GET), create reads the
       // network (a held PATCH with an empty body), then renames it (a second). Kill once the
@@ -344,25 +307,13 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
       expect(fs.readdirSync(run.journalDir)).toEqual([]);
 
       const up = await run.upAgain();
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toMatchObject({ create: 2 });
-      expect(Object.values(run.engine.transcript).join("")).toContain("pending operations");
       // The network already had the name: the new create read it and sent no rename.
       expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
-
-      const drip = await expectConverged(run);
       // Nothing was sent by the killed run, so the second run sent: one POST in all.
-      expect(run.arrived("POST", FAUCET_ROUTE)).toHaveLength(1);
+      const drip = await expectConverged(run, up);
       expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200 })]);
-      expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-      expect(drip).toMatchObject({
-        address: run.address,
-        outcome: "sent",
-        amountSent: FAUCET_AMOUNT_WEI,
-        note: "",
-      });
+      expect(drip).toMatchObject({ outcome: "sent", amountSent: FAUCET_AMOUNT_WEI, note: "" });
       expect(drip.transaction).toMatch(/^https?:\/\//);
-      expect(up.outputs.outcome.value).toBe("sent");
     },
     STEP_TIMEOUT,
   );
@@ -370,9 +321,7 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
   test(
     "Ctrl-C while the network's read is held, before the faucet's turn: the run stops, leaving no lock or pending operation, and the next up sends once",
     async () => {
-      const run = new Run("ctrl-c", true);
-      runs.push(run);
-      await run.start();
+      const run = await started("ctrl-c", true);
       run.emulator.setRouteDelays({ networkUpdateMs: HOLD_MS });
       const ctrlC = new AbortController();
       const stopped = run.stack.up({ ...run.engine.recorded("up stopped by Ctrl-C"), signal: ctrlC.signal });
