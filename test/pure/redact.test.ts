@@ -13,13 +13,12 @@ import {
   sanitizeServerText,
 } from "../../src/api/redact";
 import { maskEndpoint } from "../../src/provider/node-views";
+import { HEX_KEY as HEX, holds, joined, runs } from "../helpers/arbitraries";
 
 const KEY = "sk_live_abcdef0123456789";
-const HEX = "3c6e0b8a9c15224a8228b9a98ca1531d";
 const B64 = "ab12/Cd34+Ef56gh78==";
 const H = "https://h.example.com";
-/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
-const RUNS = { seed: Number(process.env.FC_SEED ?? 20240611), numRuns: 300 };
+const RUNS = runs(20240611, 300);
 /** Characters of generated keys: letters, digits, URL-safe punctuation and base64's `+ / =`. */
 const ALPHABET = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~+/="];
 
@@ -291,10 +290,11 @@ describe("LearnedSecrets", () => {
   });
 });
 
+/** Generated keys of `alphabet`. */
+const key = (alphabet: string[]) =>
+  fc.string({ unit: fc.constantFrom(...alphabet), minLength: 8, maxLength: 64 });
 /** Generated keys; one that is part of `[REDACTED]` itself could not disappear from any output. */
-const redactKey = fc
-  .string({ unit: fc.constantFrom(...ALPHABET), minLength: 8, maxLength: 64 })
-  .filter((k) => !REDACTED.includes(k));
+const redactKey = key(ALPHABET).filter((k) => !REDACTED.includes(k));
 
 /** Text around a key: anything, including quotes, backslashes, URLs and credential words. */
 const FRAGMENTS = [
@@ -311,7 +311,7 @@ const FRAGMENTS = [
 ];
 const noise = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }).map((parts) => parts.join("")),
+  joined(fc.constantFrom(...FRAGMENTS), { maxLength: 12 }),
 );
 
 type Embed = (k: string) => string;
@@ -336,44 +336,34 @@ const EMBEDS: Record<string, Embed> = {
 describe("redact properties", () => {
   test.each(Object.keys(EMBEDS))("a known key never shows, wherever the text is cut: %s", (name) => {
     const embed = EMBEDS[name];
-    fc.assert(
-      fc.property(redactKey, noise, noise, fc.option(fc.nat({ max: 300 })), (k, before, after, max) => {
-        const out = redact(`${before}${embed(k)}${after}`, [k], max ?? undefined);
-        expect(out).not.toContain(k);
-        expect(out).not.toContain(encodeURIComponent(k));
-      }),
-      RUNS,
-    );
+    holds(RUNS, redactKey, noise, noise, fc.option(fc.nat({ max: 300 })), (k, before, after, max) => {
+      const out = redact(`${before}${embed(k)}${after}`, [k], max ?? undefined);
+      expect(out).not.toContain(k);
+      expect(out).not.toContain(encodeURIComponent(k));
+    });
   });
 
   test("a known key never shows in a body preview, wherever it sits", () => {
-    fc.assert(
-      fc.property(redactKey, fc.nat({ max: 400 }), noise, (k, offset, after) => {
-        const body = `${"x ".repeat(offset)}${k}${after}`;
-        const preview = previewBody(body, createRedactor([k]), 200);
-        expect(preview).not.toContain(k);
-        expect(preview.length).toBeLessThanOrEqual(201);
-      }),
-      RUNS,
-    );
+    holds(RUNS, redactKey, fc.nat({ max: 400 }), noise, (k, offset, after) => {
+      const preview = previewBody(`${"x ".repeat(offset)}${k}${after}`, createRedactor([k]), 200);
+      expect(preview).not.toContain(k);
+      expect(preview.length).toBeLessThanOrEqual(201);
+    });
   });
 
   test("never throws; output length stays linear in the input (any string, any unicode); redacting redacted text changes nothing", () => {
     const text = fc.oneof(
       fc.string({ maxLength: 3000 }),
       fc.string({ unit: "binary", maxLength: 3000 }),
-      fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 600 }).map((parts) => parts.join("")),
+      joined(fc.constantFrom(...FRAGMENTS), { maxLength: 600 }),
     );
-    fc.assert(
-      fc.property(text, fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }), (t, secrets) => {
-        const out = redact(t, secrets);
-        expect(typeof out).toBe("string");
-        expect(out.length).toBeLessThanOrEqual(10 * t.length + REDACTED.length);
-        const once = redact(t);
-        expect(redact(once)).toBe(once);
-      }),
-      RUNS,
-    );
+    holds(RUNS, text, fc.array(fc.string({ maxLength: 12 }), { maxLength: 3 }), (t, secrets) => {
+      const out = redact(t, secrets);
+      expect(typeof out).toBe("string");
+      expect(out.length).toBeLessThanOrEqual(10 * t.length + REDACTED.length);
+      const once = redact(t);
+      expect(redact(once)).toBe(once);
+    });
   });
 });
 
@@ -450,9 +440,6 @@ describe("maskEndpoint", () => {
 /** A host label cannot hold `.` (it would be two labels) or `/` (it would end the host). */
 const HOST_ALPHABET = ALPHABET.filter((c) => c !== "." && c !== "/");
 
-const key = (alphabet: string[]) =>
-  fc.string({ unit: fc.constantFrom(...alphabet), minLength: 8, maxLength: 64 });
-
 /**
  * The test's own reading of "key-like": 16+ characters with letters and digits, unless made only of
  * ordinary words (`ws-nd-123-456-789`, `eth-mainnet-2`), which stay readable in hosts and paths.
@@ -501,51 +488,40 @@ describe("maskEndpoint properties", () => {
     ] as const,
   ])("key in the %s", (place, build, alphabet, masked) => {
     test("a key passed as a credential never shows, in any case", () => {
-      fc.assert(
-        fc.property(key(alphabet), (k) => {
-          const out = maskEndpoint(build(k), [k]);
-          expectHidden(out, k);
-          expect(out).toMatch(masked);
-        }),
-        RUNS,
-      );
+      holds(RUNS, key(alphabet), (k) => {
+        const out = maskEndpoint(build(k), [k]);
+        expectHidden(out, k);
+        expect(out).toMatch(masked);
+      });
     });
 
     test("a key-like key never shows, even when not passed", () => {
-      fc.assert(
-        fc.property(key(alphabet).filter(keyLike), (k) => {
-          const out = maskEndpoint(build(k));
-          expectHidden(out, k);
-          // A key-like host label goes whole, the rest of the host kept.
-          if (place === "host label") expect(out).toBe(HOST_LABEL);
-        }),
-        RUNS,
-      );
+      holds(RUNS, key(alphabet).filter(keyLike), (k) => {
+        const out = maskEndpoint(build(k));
+        expectHidden(out, k);
+        // A key-like host label goes whole, the rest of the host kept.
+        if (place === "host label") expect(out).toBe(HOST_LABEL);
+      });
     });
   });
 
   test("the scheme, ordinary host and ordinary path words stay readable around a masked key", () => {
-    fc.assert(
-      fc.property(key(ALPHABET), (k) => {
-        const out = maskEndpoint(`https://${HOST}/v1/${k}/rpc`, [k]);
-        expect(out.startsWith(`https://${HOST}/`)).toBe(true);
-        expect(out.endsWith("/rpc")).toBe(true);
-      }),
-      RUNS,
-    );
+    holds(RUNS, key(ALPHABET), (k) => {
+      const out = maskEndpoint(`https://${HOST}/v1/${k}/rpc`, [k]);
+      expect(out.startsWith(`https://${HOST}/`)).toBe(true);
+      expect(out.endsWith("/rpc")).toBe(true);
+    });
   });
 
   test("never throws, on any string and any credentials", () => {
-    fc.assert(
-      fc.property(
-        fc.string({ maxLength: 300 }),
-        fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
-        (u, c) => {
-          expect(typeof maskEndpoint(u, c)).toBe("string");
-          expect(typeof maskEndpoint(`https://h.example/${u}`, c)).toBe("string");
-        },
-      ),
+    holds(
       RUNS,
+      fc.string({ maxLength: 300 }),
+      fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+      (u, c) => {
+        expect(typeof maskEndpoint(u, c)).toBe("string");
+        expect(typeof maskEndpoint(`https://h.example/${u}`, c)).toBe("string");
+      },
     );
   });
 });
