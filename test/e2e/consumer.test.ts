@@ -11,7 +11,7 @@
  * `typescript` and `@types/node` are links to them: `@pulumi/pulumi` to the pinned devDependency,
  * or to the floor's, the devDependency `@pulumi/pulumi-floor` (an npm alias).
  */
-import { execFile, spawn } from "child_process";
+import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -22,20 +22,23 @@ import { enginePath } from "../../scripts/engine-sandbox";
 import type { RunningEmulator } from "../../src/emulator";
 import { PluginClient } from "../helpers/plugin-client";
 import { describeWithEngine, changes, emulatorConfig, EngineRun } from "../helpers/engine";
+import { npmInstall } from "../helpers/program-project";
 import { docBlock, readmeBlock, readmeFile } from "../helpers/readme";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const NAME = "pulumi-blockchain-nodes";
 const run = promisify(execFile);
+/** This repository's package.json. */
+const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  files: string[];
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 
 /** A `@pulumi/pulumi` of this repository's `node_modules`, by the name it is installed under. */
 function sdkAt(name: string): { dir: string; version: string } {
   const dir = path.join(ROOT, "node_modules", ...name.split("/"));
-  return {
-    dir,
-    version: (JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string })
-      .version,
-  };
+  return { dir, version: (require(path.join(dir, "package.json")) as { version: string }).version };
 }
 /** The SDK the tests run with (the devDependency `@pulumi/pulumi`). */
 const PINNED = sdkAt("@pulumi/pulumi");
@@ -62,11 +65,8 @@ interface Packed {
  */
 async function pack(work: string): Promise<Packed> {
   const staging = path.join(work, "staging");
-  const { files } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    files: string[];
-  };
   for (const entry of [
-    ...files.filter((f) => f !== "dist"),
+    ...PKG.files.filter((f) => f !== "dist"),
     "package.json",
     "tsconfig.json",
     "tsconfig.build.json",
@@ -80,29 +80,16 @@ async function pack(work: string): Promise<Packed> {
   const { stdout } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", dest], {
     cwd: staging,
   });
-  const [info] = JSON.parse(stdout) as Array<{
-    filename: string;
-    size: number;
-    unpackedSize: number;
-    version: string;
-    files: Array<{ path: string }>;
-  }>;
-  return {
-    tarball: path.join(dest, info.filename),
-    size: info.size,
-    unpackedSize: info.unpackedSize,
-    files: info.files.map((f) => f.path),
-    version: info.version,
-  };
+  const [info] = JSON.parse(stdout) as Array<
+    Omit<Packed, "tarball" | "files"> & { filename: string; files: Array<{ path: string }> }
+  >;
+  return { ...info, tarball: path.join(dest, info.filename), files: info.files.map((f) => f.path) };
 }
 
 /** The package's runtime dependencies and theirs, by name, from this repository's lockfile. */
 function dependencyClosure(): string[] {
   const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
     packages: Record<string, { dependencies?: Record<string, string> }>;
-  };
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    dependencies: Record<string, string>;
   };
   const seen = new Set<string>();
   const visit = (name: string) => {
@@ -112,7 +99,7 @@ function dependencyClosure(): string[] {
     seen.add(name);
     for (const dep of Object.keys(entry.dependencies ?? {})) visit(dep);
   };
-  for (const name of Object.keys(pkg.dependencies)) visit(name);
+  for (const name of Object.keys(PKG.dependencies)) visit(name);
   return [...seen];
 }
 
@@ -125,20 +112,7 @@ async function install(project: string, tarball: string, sdk = PINNED.dir): Prom
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
   for (const dep of dependencyClosure())
     copyTree(path.join(ROOT, "node_modules", dep), path.join(project, "node_modules", dep));
-  await run(
-    "npm",
-    [
-      "install",
-      tarball,
-      "--offline",
-      "--legacy-peer-deps",
-      "--no-package-lock",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-    ],
-    { cwd: project },
-  );
+  await npmInstall(project, tarball, "--legacy-peer-deps");
   for (const [linked, target] of [
     ["@pulumi/pulumi", sdk],
     ["typescript", path.join(ROOT, "node_modules", "typescript")],
@@ -263,16 +237,12 @@ describe("the packed package, installed from its tarball", () => {
     expect(maps).toContain("dist/settings.js.map");
     expect(maps).toContain("dist/index.d.ts.map");
     const installed = path.join(project, "node_modules", NAME);
-    const missing: string[] = [];
-    for (const map of maps) {
-      const { sources } = JSON.parse(fs.readFileSync(path.join(installed, map), "utf8")) as {
-        sources: string[];
-      };
-      for (const source of sources) {
-        const file = path.posix.join(path.posix.dirname(map), source);
-        if (!files.has(file)) missing.push(`${map} -> ${file}`);
-      }
-    }
+    const missing = maps.flatMap((map) =>
+      (JSON.parse(fs.readFileSync(path.join(installed, map), "utf8")) as { sources: string[] }).sources
+        .map((source) => path.posix.join(path.posix.dirname(map), source))
+        .filter((file) => !files.has(file))
+        .map((file) => `${map} -> ${file}`),
+    );
     expect(missing).toEqual([]);
     // and only sources of files that are in the package (but the bundled plugin, made of many)
     const stale = packed.files
@@ -327,23 +297,16 @@ describe("the packed package, installed from its tarball", () => {
       moduleResolution: ts.ModuleResolutionKind.Node10,
     });
     const common: ts.CompilerOptions = { strict: true, target: ts.ScriptTarget.ES2020, types: ["node"] };
+    const mode = (module: ts.ModuleKind, moduleResolution: ts.ModuleResolutionKind) => ({
+      ...common,
+      module,
+      moduleResolution,
+    });
     const modes: Array<[string, ts.CompilerOptions, string[]]> = [
       ["node", pulumiDefault, [cts, snippets]],
-      [
-        "node16",
-        { ...common, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 },
-        [cts, mts],
-      ],
-      [
-        "nodenext",
-        { ...common, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
-        [cts, mts],
-      ],
-      [
-        "bundler",
-        { ...common, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
-        [cts],
-      ],
+      ["node16", mode(ts.ModuleKind.Node16, ts.ModuleResolutionKind.Node16), [cts, mts]],
+      ["nodenext", mode(ts.ModuleKind.NodeNext, ts.ModuleResolutionKind.NodeNext), [cts, mts]],
+      ["bundler", mode(ts.ModuleKind.ESNext, ts.ModuleResolutionKind.Bundler), [cts]],
     ];
     const reports: Record<string, string[]> = {};
     // Every declaration file is checked under Pulumi's default (it has no skipLibCheck); under the
@@ -364,7 +327,7 @@ describe("the packed package, installed from its tarball", () => {
       cts,
       `import { NodeServiceClient } from "${NAME}/dist/api/client";\nexport const c = NodeServiceClient;\n`,
     );
-    expect(typeCheck([cts], { ...common, ...modes[1][1], noEmit: true }, "package")).toMatch(/TS2307/);
+    expect(typeCheck([cts], { ...modes[1][1], noEmit: true }, "package")).toMatch(/TS2307/);
   }, 120_000);
 
   test("requiring the client entry loads no @pulumi module; the main entry loads the SDK (times printed, not judged)", async () => {
@@ -402,38 +365,17 @@ describe("the packed package, installed from its tarball", () => {
   });
 
   test("the lowest @pulumi/pulumi it promises is the one tested: package.json's peer range and the README's project start at @pulumi/pulumi-floor", () => {
-    const { peerDependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-      peerDependencies: Record<string, string>;
-    };
     const readmeProject = JSON.parse(readmeFile("package.json")) as { dependencies: Record<string, string> };
     expect({
-      peer: peerDependencies["@pulumi/pulumi"],
+      peer: PKG.peerDependencies["@pulumi/pulumi"],
       readme: readmeProject.dependencies["@pulumi/pulumi"],
     }).toEqual({ peer: `>=${FLOOR.version} <4.0.0`, readme: `^${FLOOR.version}` });
   });
 
-  test("the installed emulator command prints its version, and with --json one object, then serves", async () => {
+  // What --json prints and serves: test/emulator/cli.test.ts; the installed emulator serves the engine tests below.
+  test("the installed emulator command (its bin link, loading its whole server) prints its version", async () => {
     const bin = path.join(project, "node_modules", ".bin", "blockchain-nodes-emulator");
-    const { stdout } = await run(bin, ["--version"]);
-    expect(stdout).toBe(`${packed.version}\n`);
-    const child = spawn(bin, ["--json", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout!.on("data", (chunk: Buffer) => {
-          out += chunk.toString();
-          if (out.includes("\n")) resolve(out.trim());
-        });
-        child.on("exit", (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const info = JSON.parse(line) as { url: string; apiKey: string; ids: Record<string, string> };
-      const res = await fetch(`${info.url}/v1/nodes/${info.ids.beaconNode}/`, {
-        headers: { Authorization: `Bearer ${info.apiKey}` },
-      });
-      expect(res.status).toBe(200);
-    } finally {
-      child.kill("SIGTERM");
-    }
+    expect((await run(bin, ["--version"])).stdout).toBe(`${packed.version}\n`);
   });
 });
 
@@ -455,11 +397,8 @@ describeWithEngine()("the README's project, installed from the tarball, under th
   }, 240_000);
 
   /** An engine sandbox, closed after the tests; `extraEnv` as {@link EngineRun.start} takes it. */
-  async function startEngine(extraEnv?: Parameters<typeof EngineRun.start>[0]): Promise<EngineRun> {
-    const engine = await EngineRun.start(extraEnv);
-    engines.push(engine);
-    return engine;
-  }
+  const startEngine = async (extraEnv?: Parameters<typeof EngineRun.start>[0]) =>
+    engines[engines.push(await EngineRun.start(extraEnv)) - 1];
 
   /** Writes a Pulumi project of the README into `dir`: its Pulumi.yaml, package.json, tsconfig.json and index.ts. */
   function writeProject(dir: string, name: string, program: string): void {
@@ -500,25 +439,22 @@ describeWithEngine()("the README's project, installed from the tarball, under th
     const up = await infra.up(engine.recorded("infra up"));
     expect(up.summary.result).toBe("succeeded");
     const out: OutputMap = await infra.outputs();
-    const secret = (name: string) => {
-      expect({ name, secret: out[name].secret }).toEqual({ name, secret: true });
+    /** An output's value, once its secretness is checked. */
+    const value = (name: string, secret: boolean) => {
+      expect({ name, secret: out[name].secret }).toEqual({ name, secret });
       return out[name].value as unknown;
     };
-    const readable = (name: string) => {
-      expect({ name, secret: out[name].secret }).toEqual({ name, secret: false });
-      return out[name].value as unknown;
-    };
-    expect(readable("networkName")).toBe("consumer-mainnet");
-    expect(readable("nodeNames")).toEqual(expected.map((n) => n.name));
-    expect(readable("rpcUrlForDisplay")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-.*\*\*\*/);
-    expect(JSON.parse(secret("appConfig") as string)).toEqual(
+    expect(value("networkName", false)).toBe("consumer-mainnet");
+    expect(value("nodeNames", false)).toEqual(expected.map((n) => n.name));
+    expect(value("rpcUrlForDisplay", false)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-.*\*\*\*/);
+    expect(JSON.parse(value("appConfig", true) as string)).toEqual(
       expected.map((n) =>
         JSON.parse(JSON.stringify({ name: n.name, rpc: n.details.httpsEndpoint, ws: n.details.wssEndpoint })),
       ),
     );
-    expect(secret("rpcEnv")).toBe(`RPC_URL=${rpc0}`);
-    expect(secret("rpcUrl")).toBe(rpc0);
-    expect(secret("dotEnv")).toBe(`RPC_URL=${rpc0}\nNETWORK_NAME=consumer-mainnet\n`);
+    expect(value("rpcEnv", true)).toBe(`RPC_URL=${rpc0}`);
+    expect(value("rpcUrl", true)).toBe(rpc0);
+    expect(value("dotEnv", true)).toBe(`RPC_URL=${rpc0}\nNETWORK_NAME=consumer-mainnet\n`);
     expect(JSON.stringify(out)).not.toMatch(/Calling \[toJSON\]|\[Output<T>\]/);
 
     const preview = await infra.preview({

@@ -1,5 +1,7 @@
+import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { promisify } from "util";
 import { compileReadmeBlock } from "./readme";
 
 /**
@@ -37,4 +39,10 @@ export function occurrences(text: string, needle: string): number {
 export function diagnostics(text: string): string {
   expect(text).toContain("Diagnostics:");
   return text.slice(text.indexOf("Diagnostics:"));
+}
+
+/** `npm install <tarball> <more…>` in `dir`, offline, with no lockfile, install script, audit or funding message. */
+export async function npmInstall(dir: string, tarball: string, ...more: string[]): Promise<void> {
+  const quiet = ["--offline", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund"];
+  await promisify(execFile)("npm", ["install", tarball, ...quiet, ...more], { cwd: dir });
 }
