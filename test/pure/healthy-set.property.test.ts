@@ -16,57 +16,48 @@ import {
   VerifyError,
 } from "../../src/functions/verify";
 import type { VerifiedEndpoint } from "../../src/provider/node-views";
+import { credentialForms, holds, holdsAsync, joined, runs } from "../helpers/arbitraries";
 
 jest.mock("../../src/api/node-check", () => ({
   ...jest.requireActual("../../src/api/node-check"),
   readChainHead: jest.fn(),
 }));
 
-/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
-const SEED = Number(process.env.FC_SEED ?? 20261128);
+const SEED = 20261128;
 const read = readChainHead as jest.MockedFunction<typeof readChainHead>;
 const known = { publicNetwork: "ethereum-mainnet" as const };
 const noClient = {} as NodeServiceClient;
 
-interface Credentials {
-  key: string;
-  user: string;
-  pass: string;
-}
+type Credentials = Record<"key" | "username" | "password", string>;
 type Outcome =
   | { chainId: string; ageSeconds: number; latencyMs: number }
   | { kind: EndpointCheckError["kind"]; message: string };
 
 const credentials: fc.Arbitrary<Credentials> = fc.record({
   key: fc.stringMatching(/^[A-Za-z0-9]{16,24}$/),
-  user: fc.stringMatching(/^[a-z]{8,12}$/),
-  pass: fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
+  username: fc.stringMatching(/^[a-z]{8,12}$/),
+  password: fc.stringMatching(/^[A-Za-z0-9]{12,20}$/),
 });
-
-/** Everything of `c` that must never show: each credential, and the basic auth made of them. */
-const secretsOf = (c: Credentials) => [
-  c.key,
-  encodeURIComponent(c.key),
-  c.user,
-  c.pass,
-  Buffer.from(`${c.user}:${c.pass}`).toString("base64"),
-];
 
 /** A chain id as a node may answer: "1", garbage, huge, or holding its own credentials and URLs. */
 const chainIdOf = (c: Credentials) =>
-  fc
-    .array(
-      fc.oneof(
-        fc.constant("1"),
-        fc.string({ maxLength: 40 }),
-        fc.string({ unit: "grapheme", maxLength: 40 }),
-        fc.constantFrom(c.key, c.user, c.pass, `${c.user}:${c.pass}`, encodeURIComponent(c.key)),
-        fc.constantFrom(`https://node.example/${c.key}`, "\n", "\u0000", " ", ";", "0x1"),
-        fc.string({ minLength: 300, maxLength: 3000 }),
+  joined(
+    fc.oneof(
+      fc.constant("1"),
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.constantFrom(
+        c.key,
+        c.username,
+        c.password,
+        `${c.username}:${c.password}`,
+        encodeURIComponent(c.key),
       ),
-      { minLength: 1, maxLength: 6 },
-    )
-    .map((parts) => parts.join(""));
+      fc.constantFrom(`https://node.example/${c.key}`, "\n", "\u0000", " ", ";", "0x1"),
+      fc.string({ minLength: 300, maxLength: 3000 }),
+    ),
+    { minLength: 1, maxLength: 6 },
+  );
 
 /** What the endpoint read gives: a head (of any chain, any age) or a failure as node-check words it. */
 const head = (chainId: fc.Arbitrary<string>, maxAge: number) =>
@@ -80,7 +71,7 @@ const outcomeOf = (c: Credentials): fc.Arbitrary<Outcome> =>
       // node-check promises no credential and at most about 200 characters; longer ones too, here.
       message: fc
         .oneof(fc.string({ maxLength: 200 }), fc.string({ minLength: 600, maxLength: 2000 }))
-        .filter((m) => !secretsOf(c).some((s) => m.includes(s))),
+        .filter((m) => !credentialForms(c).some((s) => m.includes(s))),
     }),
   );
 
@@ -108,68 +99,63 @@ function nodeOf(i: number, c: Credentials, running: boolean, shown: boolean): No
     name: `node ${i}`,
     network: "NW-100-200-1",
     status: running ? "running" : "stopped",
-    details: shown ? { httpsEndpoint: url, authKey: c.key, authUsername: c.user, authPassword: c.pass } : {},
+    details: shown
+      ? { httpsEndpoint: url, authKey: c.key, authUsername: c.username, authPassword: c.password }
+      : {},
   } as Node;
 }
 
 test("whatever the nodes answer, the message or warning is one bounded line with no credential or URL; a healthy set holds at least minVerified passing nodes, freshest first", async () => {
-  await fc.assert(
-    fc.asyncProperty(nodesArb, async ([specs, outcomes, minVerified]) => {
-      const nodes = specs.map((s, i) => nodeOf(i, s.credentials, s.running, s.shown));
-      const byUrl = new Map(nodes.map((n, i) => [n.details.httpsEndpoint, outcomes[i]]));
-      read.mockImplementation(async (_family, access): Promise<ChainHead> => {
-        const outcome = byUrl.get(access.url)!;
-        if ("kind" in outcome) throw new EndpointCheckError(outcome.kind, outcome.message);
-        const headTime = Date.now() - outcome.ageSeconds * 1000;
-        return {
-          chainId: outcome.chainId,
-          headBlock: 1000 - outcome.ageSeconds,
-          headTime,
-          latencyMs: outcome.latencyMs,
-        };
-      });
-      const warnings: string[] = [];
-      const settings = checkVerify(
-        "getNodesOutput",
-        { minVerified },
-        { warn: (m) => void warnings.push(m) },
-      )!;
-      const result = await verifyNodes("getNodesOutput", nodes, settings, noClient, known).then(
-        (ok) => ({ ok }),
-        (error: unknown) => ({ error }),
-      );
-      const texts = [...warnings];
-      if ("error" in result) {
-        expect(result.error).toBeInstanceOf(VerifyError);
-        texts.push((result.error as Error).message);
-      } else {
-        const passing = result.ok;
-        expect(passing.length).toBeGreaterThanOrEqual(minVerified ?? nodes.length);
-        for (const n of passing) {
-          const outcome = outcomes[nodes.findIndex((m) => m.id === n.id)];
-          expect(outcome).toMatchObject({ chainId: "1" });
-        }
-        if (minVerified !== undefined) {
-          const ages = passing.map((n) => n.verified!.headAgeSeconds);
-          expect(ages).toEqual([...ages].sort((a, b) => a - b));
-        }
-        expect(warnings).toHaveLength(passing.length < nodes.length ? 1 : 0);
+  await holdsAsync(runs(SEED, 300), nodesArb, async ([specs, outcomes, minVerified]) => {
+    const nodes = specs.map((s, i) => nodeOf(i, s.credentials, s.running, s.shown));
+    const byUrl = new Map(nodes.map((n, i) => [n.details.httpsEndpoint, outcomes[i]]));
+    read.mockImplementation(async (_family, access): Promise<ChainHead> => {
+      const outcome = byUrl.get(access.url)!;
+      if ("kind" in outcome) throw new EndpointCheckError(outcome.kind, outcome.message);
+      const headTime = Date.now() - outcome.ageSeconds * 1000;
+      return {
+        chainId: outcome.chainId,
+        headBlock: 1000 - outcome.ageSeconds,
+        headTime,
+        latencyMs: outcome.latencyMs,
+      };
+    });
+    const warnings: string[] = [];
+    const settings = checkVerify("getNodesOutput", { minVerified }, { warn: (m) => void warnings.push(m) })!;
+    const result = await verifyNodes("getNodesOutput", nodes, settings, noClient, known).then(
+      (ok) => ({ ok }),
+      (error: unknown) => ({ error }),
+    );
+    const texts = [...warnings];
+    if ("error" in result) {
+      expect(result.error).toBeInstanceOf(VerifyError);
+      texts.push((result.error as Error).message);
+    } else {
+      const passing = result.ok;
+      expect(passing.length).toBeGreaterThanOrEqual(minVerified ?? nodes.length);
+      for (const n of passing) {
+        const outcome = outcomes[nodes.findIndex((m) => m.id === n.id)];
+        expect(outcome).toMatchObject({ chainId: "1" });
       }
-      const secrets = specs.flatMap((s) => secretsOf(s.credentials));
-      for (const text of texts) {
-        expect(text.length).toBeLessThanOrEqual(MAX_VERIFY_MESSAGE_CHARS);
-        expect(text).not.toMatch(/[\r\n]/);
-        expect(text).not.toContain("://");
-        expect(secrets.filter((s) => text.includes(s))).toEqual([]);
+      if (minVerified !== undefined) {
+        const ages = passing.map((n) => n.verified!.headAgeSeconds);
+        expect(ages).toEqual([...ages].sort((a, b) => a - b));
       }
-    }),
-    { seed: SEED, numRuns: 300 },
-  );
+      expect(warnings).toHaveLength(passing.length < nodes.length ? 1 : 0);
+    }
+    const secrets = specs.flatMap((s) => credentialForms(s.credentials));
+    for (const text of texts) {
+      expect(text.length).toBeLessThanOrEqual(MAX_VERIFY_MESSAGE_CHARS);
+      expect(text).not.toMatch(/[\r\n]/);
+      expect(text).not.toContain("://");
+      expect(secrets.filter((s) => text.includes(s))).toEqual([]);
+    }
+  });
 });
 
 test("a long list names the nodes that fit, then how many more", async () => {
   const nodes = Array.from({ length: 200 }, (_, i) =>
-    nodeOf(i, { key: `k${i}abcdefghijklmnop`, user: "someuser", pass: "somepassword1" }, false, true),
+    nodeOf(i, { key: `k${i}abcdefghijklmnop`, username: "someuser", password: "somepassword1" }, false, true),
   );
   const error = await verifyNodes("getNodes", nodes, checkVerify("getNodes", true)!, noClient, known).catch(
     (e: Error) => e,
@@ -198,26 +184,23 @@ describe("byFreshness", () => {
   );
 
   test("youngest head first, then (one chain) highest block, then lowest latency; a permutation, stable", () => {
-    fc.assert(
-      fc.property(items, (list) => {
-        const tagged = list.map((n, i) => ({ ...n, i }));
-        const sorted = byFreshness(tagged);
-        expect([...sorted].sort((a, b) => a.i - b.i)).toEqual(tagged);
-        const oneChain = new Set(list.map((n) => n.verified.chainId)).size <= 1;
-        for (let k = 1; k < sorted.length; k++) {
-          const [a, b]: VerifiedEndpoint[] = [sorted[k - 1].verified, sorted[k].verified];
-          expect(a.headAgeSeconds).toBeLessThanOrEqual(b.headAgeSeconds);
-          if (a.headAgeSeconds !== b.headAgeSeconds) continue;
-          if (oneChain) {
-            expect(a.headBlock).toBeGreaterThanOrEqual(b.headBlock);
-            if (a.headBlock !== b.headBlock) continue;
-          }
-          expect(a.latencyMs).toBeLessThanOrEqual(b.latencyMs);
-          if (a.latencyMs === b.latencyMs) expect(sorted[k - 1].i).toBeLessThan(sorted[k].i);
+    holds(runs(SEED, 500), items, (list) => {
+      const tagged = list.map((n, i) => ({ ...n, i }));
+      const sorted = byFreshness(tagged);
+      expect([...sorted].sort((a, b) => a.i - b.i)).toEqual(tagged);
+      const oneChain = new Set(list.map((n) => n.verified.chainId)).size <= 1;
+      for (let k = 1; k < sorted.length; k++) {
+        const [a, b]: VerifiedEndpoint[] = [sorted[k - 1].verified, sorted[k].verified];
+        expect(a.headAgeSeconds).toBeLessThanOrEqual(b.headAgeSeconds);
+        if (a.headAgeSeconds !== b.headAgeSeconds) continue;
+        if (oneChain) {
+          expect(a.headBlock).toBeGreaterThanOrEqual(b.headBlock);
+          if (a.headBlock !== b.headBlock) continue;
         }
-      }),
-      { seed: SEED, numRuns: 500 },
-    );
+        expect(a.latencyMs).toBeLessThanOrEqual(b.latencyMs);
+        if (a.latencyMs === b.latencyMs) expect(sorted[k - 1].i).toBeLessThan(sorted[k].i);
+      }
+    });
   });
 
   test("the same age on one chain: the higher block first, even when slower", () => {

@@ -16,9 +16,17 @@ import {
   readChainHead,
 } from "../../src/api/node-check";
 import type { ChainFamily, NodeAccess } from "../../src/model";
+import {
+  credentialForms as credentialsOf,
+  errorOf as settle,
+  holds,
+  holdsAsync,
+  joined,
+  runs,
+  serviceKey,
+} from "../helpers/arbitraries";
 
-/** A fixed seed keeps runs reproducible; set FC_SEED to explore others. */
-const SEED = Number(process.env.FC_SEED ?? 20240901);
+const SEED = 20240901;
 const FAMILIES: ChainFamily[] = ["evm", "bitcoin", "near", "starknet", "tezos"];
 
 const servers: http.Server[] = [];
@@ -35,29 +43,20 @@ async function serve(
   return { url: `http://127.0.0.1:${port}`, port, server };
 }
 
-/** The outcome of a check: its head, or its error. */
-const settle = (promise: Promise<unknown>) =>
-  promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-
 describe("credentials go only to the listed endpoint's origin", () => {
   /** Pieces of hostile URLs: protocol-relative paths, backslashes, dot segments, encodings, user-info. */
   const SLASHES_AND_DOTS = ["/", "//", "/\\", "\\", "\\\\", "..", "../", "/./"];
   const ENCODED = ["%2f", "%2F%2F", "%5c", "%2e%2e", "%00"];
   const HOSTS = ["@", ":", ":8080", "other.example", "other.example:8443", "u:p@other.example"];
   const HOSTILE = [...SLASHES_AND_DOTS, ...ENCODED, ...HOSTS, "?", "#", "é", "\u3002", " ", "ext/bc/C/rpc"];
-  const piece = fc
-    .array(
-      fc.oneof(
-        fc.constantFrom(...HOSTILE),
-        fc.string({ maxLength: 6 }),
-        fc.string({ unit: "grapheme", maxLength: 3 }),
-      ),
-      { maxLength: 8 },
-    )
-    .map((parts) => parts.join(""));
+  const piece = joined(
+    fc.oneof(
+      fc.constantFrom(...HOSTILE),
+      fc.string({ maxLength: 6 }),
+      fc.string({ unit: "grapheme", maxLength: 3 }),
+    ),
+    { maxLength: 8 },
+  );
   /** Hosts: names, addresses, and characters URL parsers read differently (`;`, `{`, `|`...). */
   const host = fc.oneof(
     { arbitrary: fc.domain(), weight: 4 },
@@ -135,32 +134,30 @@ describe("credentials go only to the listed endpoint's origin", () => {
   test("every request, with whatever credentials, connects to the exact origin listed, or none is made", async () => {
     let withCredentials = 0;
     let severalRequests = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...FAMILIES),
-        access,
-        rpcPath,
-        answers,
-        async (family, node, path, statuses) => {
-          script = statuses;
-          opened.length = 0;
-          const error = await settle(readChainHead(family, node, 5000, path));
-          let origin: string | undefined;
-          try {
-            origin = new URL(node.url).origin;
-          } catch {
-            expect(error).toBeInstanceOf(EndpointCheckError);
-          }
-          for (const request of opened) expect(request.origin).toBe(origin);
-          if (error !== undefined) expect(error).toBeInstanceOf(EndpointCheckError);
-          const carried = opened.filter(
-            (r) => r.authorization || (node.key && r.path.includes(encodeURIComponent(node.key))),
-          );
-          if (carried.length > 0) withCredentials++;
-          if (opened.length > 1) severalRequests++;
-        },
-      ),
-      { seed: SEED, numRuns: 1000 },
+    await holdsAsync(
+      runs(SEED, 1000),
+      fc.constantFrom(...FAMILIES),
+      access,
+      rpcPath,
+      answers,
+      async (family, node, path, statuses) => {
+        script = statuses;
+        opened.length = 0;
+        const error = await settle(readChainHead(family, node, 5000, path));
+        let origin: string | undefined;
+        try {
+          origin = new URL(node.url).origin;
+        } catch {
+          expect(error).toBeInstanceOf(EndpointCheckError);
+        }
+        for (const request of opened) expect(request.origin).toBe(origin);
+        if (error !== undefined) expect(error).toBeInstanceOf(EndpointCheckError);
+        const carried = opened.filter(
+          (r) => r.authorization || (node.key && r.path.includes(encodeURIComponent(node.key))),
+        );
+        if (carried.length > 0) withCredentials++;
+        if (opened.length > 1) severalRequests++;
+      },
     );
     // The property held over runs that did send credentials, several requests each.
     expect(withCredentials).toBeGreaterThan(300);
@@ -208,16 +205,6 @@ describe("a hostile listed endpoint, against real listeners", () => {
   });
 });
 
-/** The credentials of `access` in every form a message must not hold. */
-const credentialsOf = ({ key, username, password }: NodeAccess) =>
-  [
-    key,
-    key && encodeURIComponent(key),
-    username,
-    password,
-    username && password && Buffer.from(`${username}:${password}`).toString("base64"),
-  ].filter((c): c is string => !!c);
-
 describe("quoteFromNode: capped, cleaned whole-token", () => {
   test("a token holding a credential goes whole: a short password does not make ty***e of type", () => {
     const access = { url: "https://node.example/rpc", username: "user-42", password: "yp" };
@@ -230,59 +217,52 @@ describe("quoteFromNode: capped, cleaned whole-token", () => {
   const secret = fc.string({ unit: fc.constantFrom(..."abcy0:./-_ @%\"'é"), minLength: 1, maxLength: 8 });
   const access = fc.record({ key: secret, username: secret, password: secret }, { requiredKeys: [] });
   const text = (a: NodeAccess) =>
-    fc
-      .array(
-        fc.oneof(
-          fc.string({ unit: "binary", maxLength: 12 }),
-          fc.constantFrom(
-            ...credentialsOf(a),
-            " ",
-            "\n",
-            "://",
-            "https://node.example/x",
-            '"',
-            "type",
-            "[",
-            "…",
-          ),
+    joined(
+      fc.oneof(
+        fc.string({ unit: "binary", maxLength: 12 }),
+        fc.constantFrom(
+          ...credentialsOf(a),
+          " ",
+          "\n",
+          "://",
+          "https://node.example/x",
+          '"',
+          "type",
+          "[",
+          "…",
         ),
-        { maxLength: 30 },
-      )
-      .map((parts) => parts.join(""));
+      ),
+      { maxLength: 30 },
+    );
   const tokens = (t: string) => t.replace(/[\p{C}\s]+/gu, " ").split(/[\s"'`,;()[\]{}<>]+/u);
 
   test("holds no credential, host or URL, at most MAX_QUOTE_CHARS, each token whole or ***", () => {
-    fc.assert(
-      fc.property(
-        access.chain((a) => fc.tuple(fc.constant({ url: "https://node.example/rpc", ...a }), text(a))),
-        ([a, t]) => {
-          const out = quoteFromNode(t, a);
-          expect(out.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
-          for (const c of [...credentialsOf(a), "node.example", "://"]) expect(out).not.toContain(c);
-          expect(out).not.toMatch(/[\p{Cc}]/u);
-          const given = new Set(tokens(t));
-          const shown = tokens(out.replace(/…$/, ""));
-          if (out.endsWith("…")) shown.pop(); // the last one may be cut
-          for (const token of shown) if (token !== "***") expect(given).toContain(token);
-        },
-      ),
-      { seed: SEED, numRuns: 1000 },
+    const accessAndText = access.chain((a) =>
+      fc.tuple(fc.constant({ url: "https://node.example/rpc", ...a }), text(a)),
     );
+    holds(runs(SEED, 1000), accessAndText, ([a, t]) => {
+      const out = quoteFromNode(t, a);
+      expect(out.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
+      for (const c of [...credentialsOf(a), "node.example", "://"]) expect(out).not.toContain(c);
+      expect(out).not.toMatch(/[\p{Cc}]/u);
+      const given = new Set(tokens(t));
+      const shown = tokens(out.replace(/…$/, ""));
+      if (out.endsWith("…")) shown.pop(); // the last one may be cut
+      for (const token of shown) if (token !== "***") expect(given).toContain(token);
+    });
   });
 });
 
 describe("what a node answers reaches a message capped and cleaned", () => {
   /** An answer's parts: `$…` are filled in by the server from the request it answers. */
   const ECHOES = ["$KEY", "$USER", "$PASS", "$BASIC", "$AUTH", "$PATH", "$URL", "$HOST"];
-  const text = fc
-    .array(
-      fc.oneof(
-        fc.string({ unit: "binary", maxLength: 16 }),
-        fc.constantFrom(...ECHOES, " ", "\n", "\u0000", "\u001b[2J", "://", "type"),
-      ),
-      { maxLength: 12 },
-    )
-    .map((parts) => parts.join(""));
+  const text = joined(
+    fc.oneof(
+      fc.string({ unit: "binary", maxLength: 16 }),
+      fc.constantFrom(...ECHOES, " ", "\n", "\u0000", "\u001b[2J", "://", "type"),
+    ),
+    { maxLength: 12 },
+  );
   const value = fc.oneof(
     text,
     fc.integer(),
@@ -299,11 +279,9 @@ describe("what a node answers reaches a message capped and cleaned", () => {
     fc.uint8Array({ maxLength: 3000 }).map((bytes) => ({ bytes })),
   );
   const contentType = fc.option(
-    fc
-      .array(fc.constantFrom("text/html", "application/json", ";", " ", ...ECHOES, "x".repeat(300)), {
-        maxLength: 6,
-      })
-      .map((parts) => parts.join("")),
+    joined(fc.constantFrom("text/html", "application/json", ";", " ", ...ECHOES, "x".repeat(300)), {
+      maxLength: 6,
+    }),
     { nil: undefined },
   );
   const answer = fc.record({
@@ -312,9 +290,7 @@ describe("what a node answers reaches a message capped and cleaned", () => {
     body,
   });
   /** Credentials as the service gives them: long enough to be told apart from the messages' own words. */
-  const credential = fc
-    .stringMatching(/^[A-Za-z0-9!$%+._~-]{8,32}$/)
-    .filter((c) => /\d/.test(c) && /[A-Za-z]/.test(c));
+  const credential = serviceKey(/^[A-Za-z0-9!$%+._~-]{8,32}$/);
   const node = fc.record(
     { key: credential, username: credential, password: credential },
     { requiredKeys: [] },
@@ -356,26 +332,24 @@ describe("what a node answers reaches a message capped and cleaned", () => {
       res.writeHead(status, headers).end(sent);
     });
     let failures = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...FAMILIES),
-        node,
-        fc.option(fc.constant("/ext/bc/C/rpc"), { nil: undefined }),
-        answer,
-        async (family, credentials, rpcPath, given) => {
-          current = given;
-          access = { url: `${url}/n`, ...credentials };
-          const error = await settle(readChainHead(family, access, 5000, rpcPath));
-          if (error === undefined) return;
-          failures++;
-          expect(error).toBeInstanceOf(EndpointCheckError);
-          const { message } = error as EndpointCheckError;
-          expect(message.length).toBeLessThanOrEqual(200);
-          for (const c of credentialsOf(access)) expect(message).not.toContain(c);
-          expect(message).not.toMatch(/:\/\/|127\.0\.0\.1|[\p{Cc}]/u);
-        },
-      ),
-      { seed: SEED, numRuns: 300 },
+    await holdsAsync(
+      runs(SEED, 300),
+      fc.constantFrom(...FAMILIES),
+      node,
+      fc.option(fc.constant("/ext/bc/C/rpc"), { nil: undefined }),
+      answer,
+      async (family, credentials, rpcPath, given) => {
+        current = given;
+        access = { url: `${url}/n`, ...credentials };
+        const error = await settle(readChainHead(family, access, 5000, rpcPath));
+        if (error === undefined) return;
+        failures++;
+        expect(error).toBeInstanceOf(EndpointCheckError);
+        const { message } = error as EndpointCheckError;
+        expect(message.length).toBeLessThanOrEqual(200);
+        for (const c of credentialsOf(access)) expect(message).not.toContain(c);
+        expect(message).not.toMatch(/:\/\/|127\.0\.0\.1|[\p{Cc}]/u);
+      },
     );
     expect(failures).toBeGreaterThan(200);
   });
