@@ -41,6 +41,7 @@ import {
   validateNodePlacement,
 } from "../../src/model";
 import type { IdKind } from "../../src/model";
+import { holds } from "../helpers/arbitraries";
 import { rejection } from "../helpers/client";
 
 const PROTOTYPE_NAMES = [
@@ -316,20 +317,12 @@ describe("combinations: filters and placements refuse the same ones alike", () =
   });
 
   const noShared = PROTOCOLS.filter((p) => !(SHARED_PROTOCOLS as readonly string[]).includes(p));
+  const SPEC_NO_SHARED = ["arbitrum", "aurora", "cronos", "fuse", "gnosis", "harmony", "near", "starknet"];
 
   it.each(PROTOCOLS)(
     "shared + %s is refused exactly when it has no shared nodes (the spec's list: near, arbitrum, aurora, gnosis, cronos, starknet, harmony, fuse); dedicated is fine",
     (protocol) => {
-      expect([...noShared].sort()).toEqual([
-        "arbitrum",
-        "aurora",
-        "cronos",
-        "fuse",
-        "gnosis",
-        "harmony",
-        "near",
-        "starknet",
-      ]);
+      expect([...noShared].sort()).toEqual(SPEC_NO_SHARED);
       const refused = noShared.includes(protocol);
       expect(validateNodeFilters({ type: "shared", protocol }, "filters.").map((p) => p.field)).toEqual(
         refused ? ["filters.type"] : [],
@@ -366,72 +359,61 @@ describe("filter properties", () => {
   });
 
   it("validateNodeFilters never throws, and every problem names a given key", () => {
-    fc.assert(
-      fc.property(filterObjects, (filters) => {
-        const keys = Object.keys(filters);
-        for (const p of validateNodeFilters(filters)) {
-          expect(keys).toContain(p.field);
-          expect(typeof p.value).toBe("string");
-          expect(typeof p.allowed).toBe("string");
-        }
-      }),
-      { numRuns: 1000 },
-    );
+    holds({ numRuns: 1000 }, filterObjects, (filters) => {
+      const keys = Object.keys(filters);
+      for (const p of validateNodeFilters(filters)) {
+        expect(keys).toContain(p.field);
+        expect(typeof p.value).toBe("string");
+        expect(typeof p.allowed).toBe("string");
+      }
+    });
   });
 
   it("a key that is not a filter always gives a problem for that key", () => {
-    fc.assert(
-      fc.property(filterObjects, weirdKeys, fc.jsonValue(), (filters, key, value) => {
-        fc.pre(!isOwnKey(NODE_FILTERS, key) && value !== undefined);
-        Object.defineProperty(filters, key, { value, enumerable: true, configurable: true, writable: true });
-        expect(validateNodeFilters(filters).map((p) => p.field)).toContain(key);
-      }),
-    );
+    holds({}, filterObjects, weirdKeys, fc.jsonValue(), (filters, key, value) => {
+      fc.pre(!isOwnKey(NODE_FILTERS, key) && value !== undefined);
+      Object.defineProperty(filters, key, { value, enumerable: true, configurable: true, writable: true });
+      expect(validateNodeFilters(filters).map((p) => p.field)).toContain(key);
+    });
   });
 
   it("an invalid value always gives a problem; only valid filters give none", () => {
-    fc.assert(
-      fc.property(fc.constantFrom(...NODE_FILTER_NAMES), filterValues, (name, value) => {
-        fc.pre(value !== undefined);
-        const problems = validateNodeFilters({ [name]: value });
-        const valueOk = checkFilterValue(name, value) === undefined;
-        expect(problems.map((p) => p.field)).toEqual(valueOk ? [] : [name]);
-      }),
-      { numRuns: 1000 },
-    );
+    holds({ numRuns: 1000 }, fc.constantFrom(...NODE_FILTER_NAMES), filterValues, (name, value) => {
+      fc.pre(value !== undefined);
+      const problems = validateNodeFilters({ [name]: value });
+      expect(problems.map((p) => p.field)).toEqual(checkFilterValue(name, value) === undefined ? [] : [name]);
+    });
   });
 
   it("accepted filter objects hold only known keys with valid values and allowed combinations", () => {
     let accepted = 0;
     const combined = { shared: 0, placed: 0 };
-    fc.assert(
-      fc.property(
-        fc.oneof(fc.constant({}), filterObjects),
-        fc.option(fc.constantFrom(...PROVIDER_REGION_PAIRS)),
-        fc.option(fc.constantFrom(...PROTOCOLS.map((protocol) => ({ type: "shared", protocol })))),
-        (f0, pair, shared) => {
-          // A provider's own region and shared nodes, often enough that accepted combinations occur.
-          const filters = { ...f0, ...pair, ...shared };
-          if (validateNodeFilters(filters).length > 0) return;
-          const given = Object.entries(filters).filter(([, v]) => v !== undefined);
-          if (given.length > 0) accepted++;
-          for (const [k, v] of given) {
-            expect(isOwnKey(NODE_FILTERS, k)).toBe(true);
-            expect(checkFilterValue(k as never, v)).toBeUndefined();
-          }
-          const f = Object.fromEntries(given) as Record<string, string | undefined>;
-          const protocol = f.protocol ?? protocolOfPublicNetwork(f.publicNetwork);
-          if (f.type === "shared" && protocol !== undefined) {
-            expect(allowsSharedNodes(protocol)).toBe(true);
-            combined.shared++;
-          }
-          if (f.provider && f.region) {
-            expect(regionsOf(f.provider)).toContain(f.region);
-            combined.placed++;
-          }
-        },
-      ),
+    holds(
       { seed: 20240611, numRuns: 1000 },
+      fc.oneof(fc.constant({}), filterObjects),
+      fc.option(fc.constantFrom(...PROVIDER_REGION_PAIRS)),
+      fc.option(fc.constantFrom(...PROTOCOLS.map((protocol) => ({ type: "shared", protocol })))),
+      (f0, pair, shared) => {
+        // A provider's own region and shared nodes, often enough that accepted combinations occur.
+        const filters = { ...f0, ...pair, ...shared };
+        if (validateNodeFilters(filters).length > 0) return;
+        const given = Object.entries(filters).filter(([, v]) => v !== undefined);
+        if (given.length > 0) accepted++;
+        for (const [k, v] of given) {
+          expect(isOwnKey(NODE_FILTERS, k)).toBe(true);
+          expect(checkFilterValue(k as never, v)).toBeUndefined();
+        }
+        const f = Object.fromEntries(given) as Record<string, string | undefined>;
+        const protocol = f.protocol ?? protocolOfPublicNetwork(f.publicNetwork);
+        if (f.type === "shared" && protocol !== undefined) {
+          expect(allowsSharedNodes(protocol)).toBe(true);
+          combined.shared++;
+        }
+        if (f.provider && f.region) {
+          expect(regionsOf(f.provider)).toContain(f.region);
+          combined.placed++;
+        }
+      },
     );
     expect(accepted).toBeGreaterThan(0);
     expect(combined.shared).toBeGreaterThan(0);
@@ -485,14 +467,8 @@ describe("show, checkOneOf, formatProblems", () => {
     const list: unknown[] = [];
     list.push(list);
     expect(show(list)).toBe("an array");
-    fc.assert(
-      fc.property(
-        fc.anything({ withBigInt: true, withMap: true, withSet: true, withNullPrototype: true }),
-        (v) => {
-          expect(typeof show(v)).toBe("string");
-        },
-      ),
-    );
+    const anything = fc.anything({ withBigInt: true, withMap: true, withSet: true, withNullPrototype: true });
+    holds({}, anything, (v) => void expect(typeof show(v)).toBe("string"));
   });
 
   it("checkOneOf accepts only the listed strings, and lists them when it refuses", () => {
