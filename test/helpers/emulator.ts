@@ -71,7 +71,12 @@ export async function call(
     body = JSON.stringify(options.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const res = await fetch(`${emulator.url}${path}`, { method: options.method ?? "GET", headers, body });
+  return fetchAnswer(`${emulator.url}${path}`, { method: options.method ?? "GET", headers, body });
+}
+
+/** Fetches `url` with global fetch and reads the whole answer; `json` when the text parses. */
+export async function fetchAnswer(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, init);
   const text = await res.text();
   let json: unknown;
   try {
@@ -80,6 +85,19 @@ export async function call(
     json = undefined;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Starts an emulator with `options`, runs `use` with it and closes it, whether `use` passed or threw. */
+export async function usingEmulator<T>(
+  options: EmulatorOptions,
+  use: (emulator: RunningEmulator) => Promise<T>,
+): Promise<T> {
+  const emulator = await startEmulator(options);
+  try {
+    return await use(emulator);
+  } finally {
+    await emulator.close();
+  }
 }
 
 /** Sends a raw request with node's http module (no URL normalization, any Host header). */
