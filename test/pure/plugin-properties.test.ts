@@ -10,8 +10,9 @@ import {
   SIG_KEY,
   secret,
 } from "../../src/plugin/properties";
+import { holds, runs } from "../helpers/arbitraries";
 
-const RUNS = { seed: Number(process.env.FC_SEED ?? 20250301), numRuns: 300 };
+const RUNS = runs(20250301, 300);
 
 const json = fc.jsonValue({ maxDepth: 4 });
 
@@ -64,25 +65,19 @@ describe("secret and reveal", () => {
       "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
       value: "k",
     });
-    fc.assert(
-      fc.property(json, (x) => {
-        expect(isSecret(secret(x))).toBe(true);
-        expect(secret(secret(x))).toEqual(secret(x));
-      }),
-      RUNS,
-    );
+    holds(RUNS, json, (x) => {
+      expect(isSecret(secret(x))).toBe(true);
+      expect(secret(secret(x))).toEqual(secret(x));
+    });
   });
 
   test("reveal removes wrappers at any depth, top level included, and says whether it found one", () => {
-    fc.assert(
-      fc.property(pair, ({ wrapped, plain, secrets }) => {
-        const revealed = reveal(wrapped);
-        expect(revealed.value).toEqual(plain);
-        expect(revealed.found).toBe(secrets);
-        expect(hasWrapper(revealed.value)).toBe(false);
-      }),
-      RUNS,
-    );
+    holds(RUNS, pair, ({ wrapped, plain, secrets }) => {
+      const revealed = reveal(wrapped);
+      expect(revealed.value).toEqual(plain);
+      expect(revealed.found).toBe(secrets);
+      expect(hasWrapper(revealed.value)).toBe(false);
+    });
   });
 
   test("an object that only looks like a wrapper (another signature) is kept", () => {
@@ -94,30 +89,24 @@ describe("secret and reveal", () => {
 
 describe("sealProps and revealProps", () => {
   test("sealProps then revealProps restores the props and the secret keys present", () => {
-    fc.assert(
-      fc.property(propertyMap, fc.array(propName, { maxLength: 6 }), (props, keys) => {
-        const sealed = sealProps(props, keys);
-        const present = Object.keys(props).filter((k) => keys.includes(k));
-        for (const k of Object.keys(props)) expect(isSecret(sealed[k])).toBe(keys.includes(k));
-        const { props: revealed, secretKeys } = revealProps(sealed);
-        expect(revealed).toEqual(props);
-        expect([...secretKeys].sort()).toEqual([...new Set(present)].sort());
-      }),
-      RUNS,
-    );
+    holds(RUNS, propertyMap, fc.array(propName, { maxLength: 6 }), (props, keys) => {
+      const sealed = sealProps(props, keys);
+      const present = Object.keys(props).filter((k) => keys.includes(k));
+      for (const k of Object.keys(props)) expect(isSecret(sealed[k])).toBe(keys.includes(k));
+      const { props: revealed, secretKeys } = revealProps(sealed);
+      expect(revealed).toEqual(props);
+      expect([...secretKeys].sort()).toEqual([...new Set(present)].sort());
+    });
   });
 
   test("revealProps names the top-level properties holding a secret at any depth", () => {
-    fc.assert(
-      fc.property(fc.dictionary(propName, pair, { maxKeys: 5 }), (members) => {
-        const wire: PropertyMap = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.wrapped]));
-        const { props, secretKeys } = revealProps(wire);
-        expect(props).toEqual(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.plain])));
-        const expected = Object.keys(members).filter((k) => members[k].secrets);
-        expect([...secretKeys].sort()).toEqual(expected.sort());
-      }),
-      RUNS,
-    );
+    holds(RUNS, fc.dictionary(propName, pair, { maxKeys: 5 }), (members) => {
+      const wire: PropertyMap = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.wrapped]));
+      const { props, secretKeys } = revealProps(wire);
+      expect(props).toEqual(Object.fromEntries(Object.entries(members).map(([k, v]) => [k, v.plain])));
+      const expected = Object.keys(members).filter((k) => members[k].secrets);
+      expect([...secretKeys].sort()).toEqual(expected.sort());
+    });
   });
 
   test("revealProps of nothing is empty", () => {
@@ -137,20 +126,14 @@ describe("sealProps and revealProps", () => {
         fc.dictionary(propName, fc.option(tie("value"), { nil: undefined }), { maxKeys: 4 }),
       ),
     }));
-    fc.assert(
-      fc.property(
-        fc.dictionary(propName, fc.option(value, { nil: undefined }), { maxKeys: 5 }),
-        fc.array(propName, { maxLength: 5 }),
-        (props, keys) => {
-          const sealed = sealProps(props, keys);
-          expect(hasUndefined(sealed)).toBe(false);
-          const kept = JSON.parse(JSON.stringify(props));
-          expect(revealProps(sealed).props).toEqual(kept);
-          expect(Object.keys(sealed).sort()).toEqual(Object.keys(kept).sort());
-        },
-      ),
-      RUNS,
-    );
+    const props = fc.dictionary(propName, fc.option(value, { nil: undefined }), { maxKeys: 5 });
+    holds(RUNS, props, fc.array(propName, { maxLength: 5 }), (props, keys) => {
+      const sealed = sealProps(props, keys);
+      expect(hasUndefined(sealed)).toBe(false);
+      const kept = JSON.parse(JSON.stringify(props));
+      expect(revealProps(sealed).props).toEqual(kept);
+      expect(Object.keys(sealed).sort()).toEqual(Object.keys(kept).sort());
+    });
   });
 
   test("a member named __proto__ stays a member, through reveal and seal", () => {
