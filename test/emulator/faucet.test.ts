@@ -1,6 +1,6 @@
 import { EMULATOR_DEFAULTS, FAUCET_AMOUNT_WEI, startEmulator } from "../../src/emulator";
 import { FaucetLedger } from "../../src/emulator/data/faucet-ledger";
-import { call, withEmulator } from "../helpers/emulator";
+import { call, usingEmulator, withEmulator } from "../helpers/emulator";
 
 const OTHER_ADDRESS = "0x" + "ab".repeat(20);
 
@@ -92,8 +92,7 @@ describe("POST /v1/faucet/{chain}", () => {
 describe("faucet options and records", () => {
   test("faucetChains sets the chains served; faucetDailyLimit the sends per day; records are a ring, counts never dropped", async () => {
     const options = { faucetChains: ["amoy", "bnb-testnet"], faucetDailyLimit: 3, faucetSendLogCapacity: 2 };
-    const emulator = await startEmulator(options);
-    try {
+    await usingEmulator(options, async (emulator) => {
       const address = emulator.fixtures.faucetAddress;
       const drip = (a: string, chain = "amoy") =>
         call(emulator, `/v1/faucet/${chain}`, { method: "POST", body: { address: a } });
@@ -112,22 +111,16 @@ describe("faucet options and records", () => {
       expect(emulator.faucetSendCounts()).toEqual(counts);
       expect(emulator.faucetSendCount(address.toUpperCase().replace("0X", "0x"))).toBe(4);
       expect(emulator.faucetSendCount("0x" + "cd".repeat(20))).toBe(0);
-    } finally {
-      await emulator.close();
-    }
+    });
   });
 
-  test("the daily limit holds even when no record is kept", async () => {
-    const emulator = await startEmulator({ faucetSendLogCapacity: 0 });
-    try {
+  test("the daily limit holds even when no record is kept", () =>
+    usingEmulator({ faucetSendLogCapacity: 0 }, async (emulator) => {
       const body = { address: emulator.fixtures.faucetAddress };
       const drip = () => call(emulator, "/v1/faucet/goerli", { method: "POST", body });
       expect([(await drip()).status, (await drip()).status]).toEqual([200, 429]);
       expect([emulator.faucetSends(), emulator.faucetSendCount(body.address)]).toEqual([[], 1]);
-    } finally {
-      await emulator.close();
-    }
-  });
+    }));
 
   test.each([[[]], [["goerli", "Sepolia"]], [["a/b"]], [["hoodi", "hoodi"]]])(
     "faucetChains %j is refused",

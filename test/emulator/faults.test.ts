@@ -1,6 +1,6 @@
 import { startEmulator } from "../../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../../src/emulator";
-import { call, withEmulator } from "../helpers/emulator";
+import { call, usingEmulator, withEmulator } from "../helpers/emulator";
 
 const FAUCET = "/v1/faucet/goerli";
 /** The request record as `status fault, ...`. */
@@ -137,19 +137,15 @@ describe("one-shot and random faults", () => {
     },
   );
 
-  test("drop after processing: the faucet sends, the client never hears back, a blind retry meets the daily limit", async () => {
-    const strict = await startEmulator({ seed: 13 });
-    try {
+  test("drop after processing: the faucet sends, the client never hears back, a blind retry meets the daily limit", () =>
+    usingEmulator({ seed: 13 }, async (strict) => {
       strict.enqueueFaults([{ drop: true, after: "processing" }]);
       await expect(drip(strict)).rejects.toThrow();
       expect(strict.faucetSends()).toHaveLength(1);
       const dropped = { method: "POST", route: FAUCET, status: 0, fault: "drop-after-processing" };
       expect(strict.requests()[0]).toMatchObject(dropped);
       expect((await drip(strict)).status).toBe(429);
-    } finally {
-      await strict.close();
-    }
-  });
+    }));
 
   test("rate429 with retryAfterSeconds (null: no header), dropRate, latencyMs fixed and as a range", async () => {
     emulator().setFaults({ rate429: 1, retryAfterSeconds: 3, latencyMs: 60 });
@@ -254,8 +250,7 @@ describe("one-shot and random faults", () => {
         );
       return { out, faults: faultsOf(e), counts: e.faucetSendCounts() };
     };
-    const twin = await startEmulator({ seed: 13, faucetDailyLimit: 1000, faults });
-    try {
+    await usingEmulator({ seed: 13, faucetDailyLimit: 1000, faults }, async (twin) => {
       emulator().setFaults(faults);
       const [x, y] = [await run(emulator()), await run(twin)];
       expect(x).toEqual(y);
@@ -267,9 +262,7 @@ describe("one-shot and random faults", () => {
       expect(new Set(x.faults.map(kind)).size).toBeGreaterThanOrEqual(4);
       expect(x.counts.total).toBeGreaterThan(0);
       expect(x.counts.total).toBeLessThan(40);
-    } finally {
-      await twin.close();
-    }
+    });
   });
 
   describe("rateLimit: requests per second per API key over a sliding 1 s window", () => {
@@ -312,8 +305,7 @@ describe("one-shot and random faults", () => {
 
 describe("route delays", () => {
   test("faucetMs from the start holds the send before processing, nothing else; networkUpdateMs set at runtime holds PATCH only, and lifts; bad delays are refused", async () => {
-    const emulator = await startEmulator({ routeDelays: { faucetMs: 1500 } });
-    try {
+    await usingEmulator({ routeDelays: { faucetMs: 1500 } }, async (emulator) => {
       const pending = drip(emulator);
       expect((await call(emulator, "/v1/nodes/")).status).toBe(200);
       expect(emulator.faucetSendCounts().total).toBe(0); // held, not processed yet
@@ -329,9 +321,7 @@ describe("route delays", () => {
       expect(seen).toEqual(["GET ", "POST route-delay", "PATCH route-delay", "POST ", "PATCH "]);
       expect(() => emulator.setRouteDelays({ faucetMs: -1 })).toThrow(RangeError);
       expect(() => emulator.setRouteDelays({ faucetMS: 5 } as never)).toThrow(/faucetMS/);
-    } finally {
-      await emulator.close();
-    }
+    });
     await expect(startEmulator({ routeDelays: { networkUpdateMs: Infinity } })).rejects.toThrow(RangeError);
   });
 

@@ -1,6 +1,6 @@
 import * as http from "http";
 import { EMULATOR_DEFAULTS, startEmulator } from "../../src/emulator";
-import { call, rawRequest, withEmulator } from "../helpers/emulator";
+import { call, rawRequest, usingEmulator, withEmulator } from "../helpers/emulator";
 
 describe("paths, methods, request record and lifecycle", () => {
   const emulator = withEmulator({ seed: 17 });
@@ -69,21 +69,17 @@ describe("paths, methods, request record and lifecycle", () => {
   });
 
   test("the record is bounded by requestLogCapacity (the oldest dropped, the total kept, 0 keeps none); out-of-range capacities are refused", async () => {
-    const [three, none] = await Promise.all([
-      startEmulator({ requestLogCapacity: 3 }),
-      startEmulator({ requestLogCapacity: 0 }),
-    ]);
-    try {
+    await usingEmulator({ requestLogCapacity: 3 }, async (three) => {
       for (let page = 1; page <= 5; page++) await call(three, `/v1/nodes/?page=${page}`);
       expect(three.requests().map((r) => r.query.page)).toEqual(["3", "4", "5"]);
       expect(three.requestStats()).toEqual({ total: 5, retained: 3, capacity: 3 });
       three.resetRequests();
       expect([three.requests(), three.requestStats()]).toEqual([[], { total: 0, retained: 0, capacity: 3 }]);
+    });
+    await usingEmulator({ requestLogCapacity: 0 }, async (none) => {
       await call(none, "/v1/nodes/");
       expect([none.requests(), none.requestStats().total]).toEqual([[], 1]);
-    } finally {
-      await Promise.all([three.close(), none.close()]);
-    }
+    });
     await expect(startEmulator({ requestLogCapacity: -1 })).rejects.toThrow(/requestLogCapacity/);
     await expect(startEmulator({ faucetSendLogCapacity: 0.5 })).rejects.toThrow(/faucetSendLogCapacity/);
   });

@@ -16,7 +16,7 @@ import { WELL_KNOWN_IDS, deriveApiKey, startEmulator } from "../../src/emulator"
 import type { RunningEmulator } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
 import type { Dataset } from "../../src/emulator/data/seed";
-import { listAll } from "../helpers/emulator";
+import { listAll, usingEmulator } from "../helpers/emulator";
 
 const ENDPOINTS = ["https_endpoint", "wss_endpoint", "graphql_endpoint", "beacon_endpoint"] as const;
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -160,8 +160,7 @@ describe("seeded data", () => {
   });
 
   test("a listing of 10,000 generated nodes, in pages of the set size; repeated queries see every change between them", async () => {
-    const big = await startEmulator({ seed: 2, nodes: 10_000, pageSize: 100, requestLogCapacity: 0 });
-    try {
+    await usingEmulator({ seed: 2, nodes: 10_000, pageSize: 100, requestLogCapacity: 0 }, async (big) => {
       const all = await listAll(big);
       expect(all.length).toBeGreaterThanOrEqual(10_000);
       expect(big.requestStats().total).toBe(Math.ceil(all.length / 100));
@@ -174,9 +173,7 @@ describe("seeded data", () => {
       const network = running[1].network;
       expect(big.admin.removeNodes(network)).toBeGreaterThan(0);
       expect((await listAll(big)).some((n) => n.network === network)).toBe(false);
-    } finally {
-      await big.close();
-    }
+    });
     await expect(startEmulator({ nodes: -1 })).rejects.toThrow(RangeError);
     await expect(startEmulator({ networks: 1.5 })).rejects.toThrow(/networks/);
   });
