@@ -1,15 +1,12 @@
-import util from "node:util";
 import {
-  ApiError,
   NetworkError,
   Node,
-  NodeServiceClient,
   NodeServiceClientOptions,
   NotFoundError,
   RateLimitedError,
   TimeoutError,
 } from "../../src/api";
-import { collect, failureRecorder, testClient } from "../helpers/client";
+import { collect, failureRecorder, renderings, testClient } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 
 const PAGE_SIZE = 4;
@@ -25,22 +22,13 @@ let addressCounter = 0;
 
 /** What the emulator recorded of the requests it received. */
 const requests = () => emulator().requests();
-function client(options: Partial<NodeServiceClientOptions> = {}): NodeServiceClient {
-  return testClient(emulator().url, emulator().apiKey, options);
-}
-
+const client = (options: Partial<NodeServiceClientOptions> = {}) =>
+  testClient(emulator().url, emulator().apiKey, options);
 /** Awaits a rejection, keeps the error for the key audit, and returns it. */
 const fails = failureRecorder(errors);
-
 /** A fresh, all-lowercase address: the faucet sends once per address per day. */
-function freshAddress(): string {
-  addressCounter++;
-  return `0x${addressCounter.toString(16).padStart(40, "0")}`;
-}
-
-function ids(nodes: Node[]): string[] {
-  return nodes.map((n) => n.id).sort();
-}
+const freshAddress = () => `0x${(++addressCounter).toString(16).padStart(40, "0")}`;
+const ids = (nodes: Node[]) => nodes.map((n) => n.id).sort();
 
 beforeAll(async () => {
   all = await client().listAllNodes(undefined, { limit: 1000 });
@@ -129,15 +117,6 @@ describe("networks", () => {
     expect(back).toMatchObject({ project: emulator().fixtures.otherProject, name: "Scratch" });
   });
 
-  it("a network of another organization → NotFoundError, and another organization's key cannot see ours", async () => {
-    expect(await fails(client().readNetwork(emulator().fixtures.foreignNetwork))).toBeInstanceOf(
-      NotFoundError,
-    );
-    const other = client({ apiKey: emulator().keys[emulator().fixtures.otherOrganization] });
-    const e = await fails(other.readNetwork(emulator().fixtures.networkWithNodes));
-    expect(e).toBeInstanceOf(NotFoundError);
-  });
-
   it("delete: 204 deleted, then 404 alreadyGone", async () => {
     const id = emulator().fixtures.emptyNetwork;
     expect(await client().deleteNetwork(id)).toEqual({ status: "deleted" });
@@ -187,12 +166,12 @@ describe("retries through injected faults", () => {
 
 describe("no secret leaks", () => {
   it("no error carries an API key or a node credential", () => {
-    expect(errors.length).toBeGreaterThanOrEqual(7);
-    const secrets = emulator().secrets();
-    for (const error of errors) {
-      const e = error as ApiError;
-      const text = `${e.message}\n${e.stack}\n${JSON.stringify(e)}\n${util.inspect(e, { depth: 10 })}`;
-      for (const secret of secrets) expect(text).not.toContain(secret);
-    }
+    expect(errors.length).toBeGreaterThanOrEqual(5);
+    const texts = errors.map((e) => renderings(e).join("\n"));
+    expect(
+      emulator()
+        .secrets()
+        .filter((s) => texts.some((t) => t.includes(s))),
+    ).toEqual([]);
   });
 });

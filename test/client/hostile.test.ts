@@ -1,6 +1,4 @@
 /** The client against hostile servers: proxies' 404s, unreadable faucet answers, endless listings, huge bodies. */
-import http from "node:http";
-import { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { ApiError, NodeServiceClient, NotFoundError } from "../../src/api";
 import { MAX_REDACTED_CHARS } from "../../src/api/redact";
@@ -9,6 +7,7 @@ import {
   ScriptedServer,
   collect,
   renderings,
+  startScriptedServer,
   testClient,
   wireNode,
   withScriptedServer,
@@ -19,6 +18,7 @@ const API_KEY = "hostile-test-key-Qw81Lm0Zx7Vb3Nc5";
 const NETWORK_ID = "NW-100-000-2";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 const [HTML, PLAIN] = [{ "content-type": "text/html" }, { "content-type": "text/plain" }];
+const JSON_TYPE = { "content-type": "application/json" };
 
 const { server, client, fails } = withScriptedServer(API_KEY);
 
@@ -60,6 +60,7 @@ describe("only the service's own 404 means gone", () => {
     ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
     ["an error object without a message", { status: 404, body: { error: { code: "not_found" } } }],
     ["an empty body", { status: 404, text: "" }],
+    ["truncated JSON", { status: 404, text: '{"error": {"code": "not_fo', headers: JSON_TYPE }],
   ])(
     "a 404 with %s is never gone: read and delete fail naming the API URL, in both hosts' provider",
     async (_what, answer) => {
@@ -115,11 +116,9 @@ describe("a faucet answer that cannot be read may have been processed", () => {
   });
 
   it("a refused connection sent nothing: retried, and not 'may have been processed' when it stays refused", async () => {
-    const closed = http.createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
-    const e = await fails(testClient(`http://127.0.0.1:${port}`, API_KEY).requestTestTokens(ADDRESS));
+    const closed = await startScriptedServer();
+    await closed.close();
+    const e = await fails(testClient(closed.url, API_KEY).requestTestTokens(ADDRESS));
     expect(e).toMatchObject({ kind: "network", code: "ECONNREFUSED", mayHaveBeenProcessed: false });
     expect(e.attempts).toBeGreaterThan(1);
   });
