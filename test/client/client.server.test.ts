@@ -54,8 +54,7 @@ describe("each error status is mapped", () => {
     [503, UnavailableError],
     [504, UnavailableError],
   ] as const)("%i → %p, keeping the status after every retry", async (status, type) => {
-    server.fallback = { status, body: errorBody("nope", "Delete all nodes of the network first.") };
-    server.script();
+    server.always({ status, body: errorBody("nope", "Delete all nodes of the network first.") });
     const e = await fails(client({ retry: { maxRetries: 1, baseDelayMs: 1 } }).deleteNetwork(NETWORK_ID));
     expect(e).toBeInstanceOf(type);
     expect(e).toMatchObject({ status, code: "nope" });
@@ -107,8 +106,7 @@ describe("timeouts and connections", () => {
   });
 
   it("the call's deadline bounds all attempts", async () => {
-    server.fallback = { hang: true };
-    server.script();
+    server.always({ hang: true });
     const e = await fails(
       client({ timeoutMs: 100, deadlineMs: 250, retry: { maxRetries: 10, baseDelayMs: 1 } }).getNode(NODE_ID),
     );

@@ -31,8 +31,7 @@ const endings: [string, Script][] = [
 
 describe("a body cut off mid-stream fails at once, not after the per-attempt timeout", () => {
   it.each(endings)("%s: a GET fails as body_interrupted after every attempt", async (_what, ending) => {
-    server.fallback = ending;
-    server.script();
+    server.always(ending);
     const e = await fails(client().getNode("ND-123-456-789"));
     expect(e.kind).toBe("network");
     expect(e.code).toBe("body_interrupted");
@@ -44,8 +43,7 @@ describe("a body cut off mid-stream fails at once, not after the per-attempt tim
   it.each(endings)(
     "%s: the faucet's POST is sent once and may have been processed",
     async (_what, ending) => {
-      server.fallback = ending;
-      server.script();
+      server.always(ending);
       const e = await fails(client().requestTestTokens(ADDRESS));
       expect(e.kind).toBe("network");
       expect(e.code).toBe("body_interrupted");

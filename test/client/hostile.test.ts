@@ -129,11 +129,10 @@ describe("listings always end", () => {
   /** Every request answered, after `delayMs`, with page n (counted from 1) of a listing that never ends. */
   const endless = (page: (n: number) => object, delayMs = 0) => {
     let n = 0;
-    server.fallback = (_req, res) => {
+    server.always((_req, res) => {
       const body = JSON.stringify({ next: `/v1/nodes/?page=${++n + 1}`, previous: null, ...page(n) });
       setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(body), delayMs);
-    };
-    server.script();
+    });
   };
 
   it("empty pages each with a fresh next: a typed error after two requests", async () => {
@@ -207,8 +206,7 @@ describe("response bodies are capped", () => {
 
 describe("deadlines hold end to end", () => {
   it("40 concurrent calls queued by the rate limiter settle by their deadline", async () => {
-    server.fallback = { status: 200, body: wireNode() };
-    server.script();
+    server.always({ status: 200, body: wireNode() });
     const c = testClient(server.url, API_KEY, { maxRequestsPerSecond: 10, deadlineMs: 500 });
     const settled = await Promise.allSettled(Array.from({ length: 40 }, () => c.getNode("ND-123-456-789")));
     const rejected = settled.filter((s) => s.status === "rejected") as PromiseRejectedResult[];

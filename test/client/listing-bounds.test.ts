@@ -28,8 +28,7 @@ function pagedNodes(pages: number, size: number, count: unknown = pages * size) 
 
 describe("a collect-all whose first page announces more than its limit", () => {
   it("count 1,000,000,000 with limit 1000: limit_exceeded after the first page, naming both and the filters", async () => {
-    server.fallback = pagedNodes(1_000_001, 1, 1_000_000_000);
-    server.script();
+    server.always(pagedNodes(1_000_001, 1, 1_000_000_000));
     const e = await fails(client().listAllNodes({ protocol: "ethereum" }, { limit: 1000 }));
     expect(e.kind).toBe("invalid_input");
     expect(e.code).toBe("limit_exceeded");
@@ -41,8 +40,7 @@ describe("a collect-all whose first page announces more than its limit", () => {
   });
 
   it("a count equal to the limit is collected whole", async () => {
-    server.fallback = pagedNodes(3, 2, 6);
-    server.script();
+    server.always(pagedNodes(3, 2, 6));
     const nodes = await client().listAllNodes(undefined, { limit: 6 });
     expect(nodes).toHaveLength(6);
   });
@@ -53,8 +51,7 @@ describe("a collect-all whose first page announces more than its limit", () => {
     ["a count that is not a number", "many"],
     ["a negative count", -1],
   ])("%s: fails once more than limit nodes arrived, as before", async (_what, count) => {
-    server.fallback = pagedNodes(10, 2, count);
-    server.script();
+    server.always(pagedNodes(10, 2, count));
     const e = await fails(client({ maxConcurrentRequests: 1 }).listAllNodes(undefined, { limit: 3 }));
     expect(e.code).toBe("limit_exceeded");
     expect(e.message).toMatch(/more than 3 nodes match/);
@@ -68,8 +65,7 @@ describe("prefetch: false fetches only the pages iterated into", () => {
     [{ prefetch: false }, "one request, none in the background", false],
     [{}, "by default, pages fetched ahead", true],
   ] as const)("the first node of a six-page listing, %j: %s", async (options, _what, ahead) => {
-    server.fallback = pagedNodes(6, 10);
-    server.script();
+    server.always(pagedNodes(6, 10));
     for await (const _node of client({ maxConcurrentRequests: 8 }).listNodes(undefined, options)) break;
     await server.settled(200);
     expect(server.hits[0].url).toBe("/v1/nodes/");
@@ -77,8 +73,7 @@ describe("prefetch: false fetches only the pages iterated into", () => {
   });
 
   it("the whole listing: every page once, in order, one at a time", async () => {
-    server.fallback = pagedNodes(4, 3);
-    server.script();
+    server.always(pagedNodes(4, 3));
     const ids: string[] = [];
     for await (const node of client({ maxConcurrentRequests: 8 }).listNodes(undefined, { prefetch: false })) {
       ids.push(node.id);

@@ -170,11 +170,10 @@ describe("what the endpoint does to the check", () => {
   test("the lookups check after the wait; a lasting failure ends the wait at once, a passing one ends it", async () => {
     const { node } = await nodeOf("cronos");
     emulator().admin.setNodeEndpoint(node.id, { chainId: "7" });
-    const started = Date.now();
-    const waitFor = { status: "running" as const, timeoutSeconds: 20, intervalSeconds: 0.1 };
+    // A wait past the test's own timeout: only a wait that ends at once lets the test pass.
+    const waitFor = { status: "running" as const, timeoutSeconds: 300, intervalSeconds: 0.1 };
     const error = await failure(readNode("getNodeOutput", { id: node.id, waitFor, verify: true }, connect));
     expect(error).toBeInstanceOf(VerifyError);
-    expect(Date.now() - started).toBeLessThan(10_000);
     emulator().admin.setNodeEndpoint(node.id, { chainId: null, stalledSeconds: 1000 });
     const quick = { ...waitFor, timeoutSeconds: 1 };
     const timedOut = await failure(
@@ -242,8 +241,7 @@ describe("against a server of this test", () => {
     verifyNodes("getNode", nodes, checkVerify("getNode", true)!, client(), known);
 
   test("a redirect is not followed: the credentials never reach its target", async () => {
-    server.fallback = { status: 302, headers: { Location: `${server.url}/elsewhere` } };
-    server.script();
+    server.always({ status: 302, headers: { Location: `${server.url}/elsewhere` } });
     await failure(check([node("ND-900-000-001", server.url)]), "ND-900-000-001", "302");
     expect(server.hits.length).toBeGreaterThan(0);
     expect(server.hits.filter((h) => h.url.startsWith("/elsewhere"))).toEqual([]);

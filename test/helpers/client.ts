@@ -145,6 +145,8 @@ export interface ScriptedServer {
   /** Replaces the queue of scripts; when it runs out, `fallback` answers. */
   script(...scripts: Script[]): void;
   fallback: Script;
+  /** Answers every request with `script` from now on: the queue emptied, the hits cleared. */
+  always(script: Script): void;
   /**
    * Resolves once no request has arrived for `quietMs`: the requests a test's client left in
    * flight (pages fetched ahead by a listing that failed or ran out of time) have landed, so none
@@ -168,6 +170,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     script(...scripts) {
       queue = [...scripts];
       hits.length = 0;
+    },
+    always(script) {
+      state.script();
+      state.fallback = script;
     },
     async settled(quietMs) {
       for (let quiet = Date.now() - lastArrival; quiet < quietMs; quiet = Date.now() - lastArrival) {
