@@ -59,16 +59,6 @@ describe("each error status is mapped", () => {
     expect(e).toBeInstanceOf(type);
     expect(e).toMatchObject({ status, code: "nope" });
   });
-
-  it("429 with Retry-After and a 503 are retried over HTTP", async () => {
-    server.script(
-      { status: 429, body: errorBody("throttled", "Slow down."), headers: { "retry-after": "0" } },
-      { status: 503, body: errorBody("unavailable", "Try later.") },
-      { status: 200, body: wireNode() },
-    );
-    expect((await client().getNode(NODE_ID)).id).toBe(NODE_ID);
-    expect(server.hits).toHaveLength(3);
-  });
 });
 
 describe("unexpected bodies", () => {
