@@ -106,31 +106,16 @@ export function rawRequest(
   path: string,
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
-  const url = new URL(emulator.url);
+  const { hostname: host, port } = new URL(emulator.url);
+  const headers = { Authorization: `Bearer ${emulator.apiKey}`, ...options.headers };
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: options.method ?? "GET",
-        headers: { Authorization: `Bearer ${emulator.apiKey}`, ...options.headers },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end();
+    const request = { host, port, path, method: options.method ?? "GET", headers, agent: false };
+    const req = http.request(request, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.on("error", reject).end();
   });
 }
 
