@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { InvalidInputError, NodeServiceClient, isApiError } from "../../src/api";
 import type { FetchLike, FetchResponseLike } from "../../src/api";
+import { holdsAsync } from "../helpers/arbitraries";
 import { rejection, testClient, wireNode } from "../helpers/client";
 
 const BASE = "https://api.example.com";
@@ -102,25 +103,23 @@ describe("pages fetched ahead", () => {
   });
 
   it("same order as the sequential walk under random faults and latencies", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 60 }),
-        fc.integer({ min: 1, max: 9 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
-        fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 200, maxLength: 200 }),
-        async (total, pageSize, concurrency, faults, delays) => {
-          const base = { total, pageSize, latency: (_u: string, i: number) => delays[i % 200] };
-          const sequential = server(base);
-          const expected = await client(sequential.fetch, 1).listAllNodes(filters, { limit: 1000 });
-          const s = server({ ...base, fault: (_u, i) => (faults[i % 200] && i % 3 !== 2 ? 503 : undefined) });
-          const got = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
-          expect(got.map((n) => n.id)).toEqual(expected.map((n) => n.id));
-          expect(got.map((n) => n.id)).toEqual(ids(total));
-          expect(s.peak()).toBeLessThanOrEqual(concurrency);
-        },
-      ),
+    await holdsAsync(
       { numRuns: 25 },
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.array(fc.boolean(), { minLength: 200, maxLength: 200 }),
+      fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 200, maxLength: 200 }),
+      async (total, pageSize, concurrency, faults, delays) => {
+        const base = { total, pageSize, latency: (_u: string, i: number) => delays[i % 200] };
+        const sequential = server(base);
+        const expected = await client(sequential.fetch, 1).listAllNodes(filters, { limit: 1000 });
+        const s = server({ ...base, fault: (_u, i) => (faults[i % 200] && i % 3 !== 2 ? 503 : undefined) });
+        const got = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
+        expect(got.map((n) => n.id)).toEqual(expected.map((n) => n.id));
+        expect(got.map((n) => n.id)).toEqual(ids(total));
+        expect(s.peak()).toBeLessThanOrEqual(concurrency);
+      },
     );
   }, 60_000);
 
