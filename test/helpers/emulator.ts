@@ -119,6 +119,10 @@ export function rawRequest(
   });
 }
 
+/** The secrets of `emulator` (keys, endpoints, credentials) that any of `texts` shows. */
+export const leaked = (emulator: RunningEmulator, texts: string[]): string[] =>
+  emulator.secrets().filter((secret) => texts.some((text) => text.includes(secret)));
+
 /** Every node of a list query, following `next` links; checks that no page is skipped or repeated. */
 export async function listAll(emulator: RunningEmulator, query = "", key?: string): Promise<WireNode[]> {
   const nodes: WireNode[] = [];
