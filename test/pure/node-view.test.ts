@@ -27,19 +27,10 @@ const node: Node = toNode(
 describe("toNodeResult", () => {
   test("metadata flattened, masked twins of the endpoints present, nothing secret", () => {
     const result = toNodeResult(node);
+    const { details: _details, ...metadata } = node;
+    expect(Object.keys(metadata)).toHaveLength(12);
     expect(result).toEqual({
-      id: "ND-123-456-789",
-      name: "My Ethereum archive node",
-      network: "NW-123-456-7",
-      organization: "RG-123-456",
-      type: "dedicated",
-      role: "peer",
-      provider: "aws",
-      region: "us-east-1",
-      status: "running",
-      configuration: { archive: true },
-      createdAt: "2020-06-15T07:38:00.747Z",
-      creator: node.creator,
+      ...metadata,
       mode: "archive",
       version: "1.9.9",
       apiNamespaces: ["net", "eth", "web3"],
