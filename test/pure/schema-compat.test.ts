@@ -1,6 +1,5 @@
 /** `npm run schema:compat` on synthetic schemas: each breaking kind found, and the rule that lets one ship. */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import {
   breakingNotes,
@@ -13,6 +12,7 @@ import {
   releasedSchemas,
   typeOf,
 } from "../../scripts/schema/compat";
+import { withTempDir } from "../helpers/arbitraries";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -306,15 +306,15 @@ describe("the rule: a major bump (a minor one before 1.0) and a CHANGELOG breaki
 });
 
 describe("npm run schema:compat on files", () => {
+  const tempDir = withTempDir("schema-compat-");
   let dir: string;
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "schema-compat-"));
+    dir = tempDir();
     fs.mkdirSync(path.join(dir, "released"));
     fs.writeFileSync(path.join(dir, "released", "0.1.0.json"), JSON.stringify(base()));
     fs.writeFileSync(path.join(dir, "released", "0.0.9.json"), JSON.stringify({}));
     fs.writeFileSync(path.join(dir, "released", "notes.txt"), "not a schema");
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const run = (schema: PackageSchema, version: string, changelog = "") => {
     const files = {
@@ -328,12 +328,8 @@ describe("npm run schema:compat on files", () => {
     fs.writeFileSync(path.join(dir, files.changelog), changelog);
     const printed: string[] = [];
     const args = Object.entries(files).flatMap(([flag, file]) => [`--${flag}`, path.join(dir, file)]);
-    const code = main(
-      args,
-      (line) => printed.push(line),
-      (line) => printed.push(line),
-    );
-    return { code, printed: printed.join("\n") };
+    const print = (line: string) => void printed.push(line);
+    return { code: main(args, print, print), printed: printed.join("\n") };
   };
 
   test("the baseline is the newest released schema not above the version", () => {

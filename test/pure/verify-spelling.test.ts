@@ -3,11 +3,11 @@
  * YAML and Go, snake_case in Python; the plugin tells a Python program by its `Pulumi.yaml`.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { InvalidInputError } from "../../src/api";
 import { camelSpelling, checkVerify, snakeSpelling } from "../../src/functions/verify";
 import { programSpelling, runtimeOf } from "../../src/plugin/handlers";
+import { withTempDir } from "../helpers/arbitraries";
 import { rejection } from "../helpers/client";
 
 test("snake_case for Python, names as they are for the others", () => {
@@ -64,29 +64,25 @@ describe("the runtime a Pulumi.yaml names", () => {
 });
 
 describe("the plugin's spelling, from the program's folder", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "verify-spelling-"));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = withTempDir("verify-spelling-");
   const spellingIn = (folder: string) => programSpelling(folder)("maxHeadAgeSeconds");
 
   test("a Python project: snake_case, also from its main folder below", () => {
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime:\n  name: python\nmain: src/\n");
-    fs.mkdirSync(path.join(dir, "src"));
-    expect(spellingIn(dir)).toBe("max_head_age_seconds");
-    expect(spellingIn(path.join(dir, "src"))).toBe("max_head_age_seconds");
+    fs.writeFileSync(path.join(dir(), "Pulumi.yaml"), "name: p\nruntime:\n  name: python\nmain: src/\n");
+    fs.mkdirSync(path.join(dir(), "src"));
+    expect(spellingIn(dir())).toBe("max_head_age_seconds");
+    expect(spellingIn(path.join(dir(), "src"))).toBe("max_head_age_seconds");
   });
 
   test.each(["yaml", "go", "nodejs", "dotnet"])("a %s project: camelCase", (runtime) => {
-    fs.writeFileSync(path.join(dir, "Pulumi.yml"), `name: p\nruntime: ${runtime}\n`);
-    expect(spellingIn(dir)).toBe("maxHeadAgeSeconds");
+    fs.writeFileSync(path.join(dir(), "Pulumi.yml"), `name: p\nruntime: ${runtime}\n`);
+    expect(spellingIn(dir())).toBe("maxHeadAgeSeconds");
   });
 
   test("the nearest project counts: a YAML project inside a Python one is YAML", () => {
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: p\nruntime: python\n");
-    fs.mkdirSync(path.join(dir, "inner"));
-    fs.writeFileSync(path.join(dir, "inner", "Pulumi.yaml"), "name: q\nruntime: yaml\n");
-    expect(spellingIn(path.join(dir, "inner"))).toBe("maxHeadAgeSeconds");
+    fs.writeFileSync(path.join(dir(), "Pulumi.yaml"), "name: p\nruntime: python\n");
+    fs.mkdirSync(path.join(dir(), "inner"));
+    fs.writeFileSync(path.join(dir(), "inner", "Pulumi.yaml"), "name: q\nruntime: yaml\n");
+    expect(spellingIn(path.join(dir(), "inner"))).toBe("maxHeadAgeSeconds");
   });
 });
