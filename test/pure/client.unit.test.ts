@@ -29,10 +29,12 @@ function client(answer?: Parameters<typeof recordingFetch>[0], apiUrl = "https:/
 function page(results: unknown[], next: string | null, count = results.length): FakeAnswer {
   return { status: 200, body: { count, next, previous: null, results } };
 }
+const NOT_FOUND: FakeAnswer = { status: 404, body: { error: { code: "not_found", message: "Not found." } } };
 
 describe("local validation sends no request", () => {
   const address = "0x52908400098527886e0f7030069857d2e4169ee7";
   type Case = readonly [string, (c: NodeServiceClient) => unknown, readonly string[]];
+  const row = (name: string, call: Case[1], field: string): Case => [name, call, [field]];
   const cases: Case[] = [
     ["getNode ND-1?x=y", (c) => c.getNode("ND-1?x=y"), ["id"]],
     ["getNode ../x", (c) => c.getNode("../x"), ["id"]],
@@ -62,29 +64,23 @@ describe("local validation sends no request", () => {
       (c) => c.requestTestTokens("0x52908400098527886E0F7030069857D2E4169EE7".replace("E0F", "e0F")),
       ["address"],
     ],
-    ...["Sepolia", "../nodes", "", "a/b"].map(
-      (chain) =>
-        [`chain ${chain}`, (c: NodeServiceClient) => c.requestTestTokens(address, chain), ["chain"]] as const,
+    ...["Sepolia", "../nodes", "", "a/b"].map((chain) =>
+      row(`chain ${chain}`, (c) => c.requestTestTokens(address, chain), "chain"),
     ),
-    ...[undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }].map(
-      (o) =>
-        [
-          `limit ${JSON.stringify(o)}`,
-          (c: NodeServiceClient) => c.listAllNodes({}, o as never),
-          ["limit"],
-        ] as const,
+    ...[undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }].map((o) =>
+      row(`limit ${JSON.stringify(o)}`, (c) => c.listAllNodes({}, o as never), "limit"),
     ),
     ...[-1, 0, NaN, Infinity, "1s"].flatMap((deadlineMs) => [
-      [
+      row(
         `listAllNodes deadlineMs ${deadlineMs}`,
-        (c: NodeServiceClient) => c.listAllNodes({}, { limit: 10, deadlineMs } as never),
-        ["deadlineMs"],
-      ] as const,
-      [
+        (c) => c.listAllNodes({}, { limit: 10, deadlineMs } as never),
+        "deadlineMs",
+      ),
+      row(
         `listNodes deadlineMs ${deadlineMs}`,
-        (c: NodeServiceClient) => c.listNodes({}, { deadlineMs } as never),
-        ["deadlineMs"],
-      ] as const,
+        (c) => c.listNodes({}, { deadlineMs } as never),
+        "deadlineMs",
+      ),
     ]),
   ];
   it.each(cases)("%s", async (_name, call, fields) => {
@@ -154,8 +150,8 @@ describe("requests", () => {
   it("deleteNetwork: 204 deleted, 404 alreadyGone (confirmed on the same base), 409 throws", async () => {
     const answers: FakeAnswer[] = [
       { status: 204 },
-      { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
-      { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+      NOT_FOUND,
+      page([], null),
       { status: 409, body: { error: { code: "network_has_nodes", message: "Delete all nodes first." } } },
     ];
     const { client: c, calls } = client((_url, i) => answers[i]);
@@ -173,11 +169,7 @@ describe("requests", () => {
   });
 
   it("getNode 404 is a NotFoundError with a hint, once the node list on the same base answers", async () => {
-    const { client: c, calls } = client((url) =>
-      url.endsWith("/v1/nodes/")
-        ? { status: 200, body: { count: 0, next: null, previous: null, results: [] } }
-        : { status: 404, body: { error: { code: "not_found", message: "Not found." } } },
-    );
+    const { client: c, calls } = client((url) => (url.endsWith("/v1/nodes/") ? page([], null) : NOT_FOUND));
     const error = (await rejection(c.getNode("ND-1-2-3"))) as ApiError;
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, code: "not_found", resourceId: "ND-1-2-3" });
