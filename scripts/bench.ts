@@ -6,10 +6,8 @@
  * not fatal; with `--strict` the script then exits with status 1.
  */
 import { parseArgs } from "node:util";
-import { table } from "./bench/common";
-import { commandLine, run } from "./reliability/common";
-import { sourceState } from "./source-state";
-import type { Row } from "./bench/common";
+import { table, type Row } from "./bench/common";
+import { environment, say, script, seconds } from "./harness";
 import { runBadDays } from "./bench/bad-days";
 import { runListing } from "./bench/listing";
 import { runProvider } from "./bench/provider";
@@ -34,32 +32,24 @@ function options(): { strict: boolean; only: Section[] } {
   return { strict: values.strict ?? false, only };
 }
 
-async function main(): Promise<number> {
-  const { strict, only } = commandLine(
-    `npm run bench [-- --strict] [--only ${Object.keys(SECTIONS)}]`,
-    options,
-  );
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
+async function main({ strict, only }: ReturnType<typeof options>): Promise<number> {
   const started = performance.now();
-  const log = (line: string) => console.log(`  ${line}`);
-  console.log(
-    `bench: node ${process.version}, ${process.platform}/${process.arch}; source: ${sourceState()}`,
-  );
+  const log = (line: string) => say(`  ${line}`);
+  say(`bench: ${environment()}`);
   const rows: Row[] = [];
   for (const name of only) {
     const t = performance.now();
-    console.log(`${name}...`);
+    say(`${name}...`);
     rows.push(...(await SECTIONS[name](log)));
-    log(`(${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    log(`(${seconds(performance.now() - t)})`);
   }
-  console.log(`\n${table(rows)}\n`);
+  say(`\n${table(rows)}\n`);
   const missed = rows.filter((r) => r.met === false);
-  console.log(
+  say(
     `${missed.length === 0 ? "every target met" : `${missed.length} target(s) missed`}; ` +
       `total ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
   return strict && missed.length > 0 ? 1 : 0;
 }
 
-run("bench", main);
+script("bench", `npm run bench [-- --strict] [--only ${Object.keys(SECTIONS)}]`, options, main);

@@ -6,22 +6,13 @@ import { mkdtempSync, rmSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import { parseArgs } from "util";
-import {
-  Goal,
-  captureOutput,
-  commandLine,
-  enterSection,
-  run,
-  say,
-  scrub,
-  seconds,
-} from "./reliability/common";
-import { settings, table, unhandled, watchUnhandled, zeroGoal } from "./reliability/common";
+import { captureOutput, enterSection, environment, say, script, seconds, seedOf, table } from "./harness";
+import { unhandled, watchUnhandled, zero, type Figure } from "./harness";
+import { scrub, settings } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
 import { runFaucet } from "./reliability/faucet";
 import { runHostile } from "./reliability/hostile";
 import { runLeakScan } from "./reliability/leaks";
-import { sourceState } from "./source-state";
 
 function options() {
   const { values } = parseArgs({
@@ -31,52 +22,48 @@ function options() {
       details: { type: "boolean", default: false },
     },
   });
-  const seed = Number(values.seed);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
   settings.details = values.details;
-  return { seed, only: values.only.split(",").map((s) => Number(s.trim())) };
+  return { seed: seedOf(values.seed), only: values.only.split(",").map((s) => Number(s.trim())) };
 }
 
-async function main(): Promise<number> {
-  const args = commandLine("npm run reliability [-- --seed N] [--only 1,2,3,4] [--details]", options);
-  const { seed } = args;
+async function main({ seed, only }: ReturnType<typeof options>): Promise<number> {
   captureOutput();
   watchUnhandled();
   const journal = mkdtempSync(join(tmpdir(), "reliability-faucet-journal-"));
   process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = journal;
-  // The providers must use only the connection settings given to them here.
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
   say(`reliability run: seed ${seed}`);
   say(`rerun with: npm run reliability -- --seed ${seed}`);
-  say(`node ${process.version}, ${process.platform}/${process.arch}; source: ${sourceState()}`);
+  say(environment());
 
-  const sections: Array<[string, () => Promise<Goal[]>]> = [
+  const sections: Array<[string, () => Promise<Figure[]>]> = [
     ["1 converge", () => runConverge({ seed, runs: 200, concurrency: 20 })],
     ["2 faucet", () => runFaucet({ seed, creates: 1000 })],
     ["3 hostile", () => runHostile(seed)],
     ["4 leak scan", () => runLeakScan(seed)],
   ];
-  const goals: Goal[] = [];
+  const goals: Figure[] = [];
   const timings: string[] = [];
   try {
-    for (const [i, [name, section]] of sections.entries()) {
-      if (!args.only.includes(i + 1)) continue;
-      enterSection(name);
+    for (const [i, [section, run]] of sections.entries()) {
+      if (!only.includes(i + 1)) continue;
+      enterSection(section);
       const t = performance.now();
-      goals.push(...(await section()));
+      goals.push(...(await run()).map((g) => ({ section, ...g })));
       timings.push(`${i + 1} ${seconds(performance.now() - t)}`);
     }
   } finally {
     rmSync(journal, { recursive: true, force: true });
   }
 
-  goals.push(zeroGoal("all", "unhandled rejections or uncaught exceptions (whole run)", unhandled.length));
+  goals.push({
+    section: "all",
+    ...zero("unhandled rejections or uncaught exceptions (whole run)", unhandled.length),
+  });
   table(
     `Summary (seed ${seed}, ${seconds(performance.now() - started)}: ${timings.join(", ")})`,
     ["section", "figure", "value", "goal", "met"],
-    goals.map((g) => [g.section, g.figure, g.value, g.goal, g.met ? "yes" : "NO"]),
+    goals.map((g) => [g.section!, g.figure, g.value, g.goal!, g.met ? "yes" : "NO"]),
   );
   for (const u of unhandled.slice(0, 5)) {
     const text =
@@ -92,4 +79,4 @@ async function main(): Promise<number> {
   return missed.length === 0 ? 0 : 1;
 }
 
-run("reliability run", main);
+script("reliability run", "npm run reliability [-- --seed N] [--only 1,2,3,4] [--details]", options, main);

@@ -12,14 +12,13 @@ import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
 import { EngineRun, engineVersion, provisionEngine } from "./engine-sandbox";
-import { captureOutput, capturedOutput, commandLine, markdownTable, run, say } from "./reliability/common";
-import { unhandled, watchUnhandled } from "./reliability/common";
+import { captureOutput, capturedOutput, environment, markdownTable, mb, ms, n, quantile } from "./harness";
+import { say, script, seedOf, unhandled, watchUnhandled, x, zero, type Figure } from "./harness";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
 import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
 import type { PluginSoakResult } from "./soak/plugin-calls";
 import { writeProjects } from "./soak/programs";
-import { sourceState } from "./source-state";
 
 const GOALS = { rssGrowthMb: 32, cleanRatio: 10, driftRatio: 1.5, minCalls: 10_000 };
 
@@ -37,23 +36,6 @@ const FAULTS: FaultOptions = {
   retryAfterSeconds: 0,
 };
 
-/** The `q`-quantile (0..1) of `values` (nearest rank); NaN for none. */
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return values.length === 0
-    ? NaN
-    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-const ms = (v: number): string =>
-  Number.isNaN(v)
-    ? "-"
-    : v >= 10_000
-      ? `${(v / 1000).toFixed(1)} s`
-      : `${v < 100 ? v.toFixed(1) : Math.round(v)} ms`;
-const mbFromKb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
-const x = (v: number): string => (Number.isFinite(v) ? `${v.toFixed(2)}x` : "-");
-const n = (v: number): string => v.toLocaleString("en-US");
-
 function options() {
   const { values } = parseArgs({
     options: {
@@ -62,10 +44,9 @@ function options() {
       seed: { type: "string", default: "1" },
     },
   });
-  const [minutes, seed] = [Number(values.minutes ?? (values.quick ? 2 : 10)), Number(values.seed)];
+  const minutes = Number(values.minutes ?? (values.quick ? 2 : 10));
   if (!(minutes > 0)) throw new Error("--minutes must be a positive number");
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
-  return { minutes, seed };
+  return { minutes, seed: seedOf(values.seed) };
 }
 
 /**
@@ -93,15 +74,12 @@ function faultCount(emulator: RunningEmulator): { total: number; faulted: number
   return { total, faulted: Math.round((faulted * total) / Math.max(1, retained.length)) };
 }
 
-/** A figure; without `met`, for information. */
-type Figure = { figure: string; value: string; goal: string; met?: boolean };
 const fig = (figure: string, value: string, goal: string, met?: boolean): Figure => ({
   figure,
   value,
   goal,
   met,
 });
-const zero = (figure: string, count: number) => fig(figure, n(count), "0", count === 0);
 const atMost = (figure: string, value: string, ratio: number, goal: number) =>
   fig(figure, `${value}: ${x(ratio)}`, `<= ${goal}x`, ratio <= goal);
 
@@ -125,14 +103,15 @@ function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[
   ];
 }
 
+const mbKb = (kb: number): string => mb(kb * 1024);
+
 function pluginFigures(p: PluginSoakResult): Figure[] {
   const last = p.rss[p.rss.length - 1];
   /** The median of the RSS samples (kB) whose call numbers are in [from, to]. */
-  const rssWindow = (from: number, to: number) =>
-    quantile(
-      p.rss.filter((s) => s.calls >= from && s.calls <= to).map((s) => s.kb),
-      0.5,
-    );
+  const rssWindow = (from: number, to: number) => {
+    const kbs = p.rss.filter((s) => s.calls >= from && s.calls <= to).map((s) => s.kb);
+    return quantile(kbs, 0.5);
+  };
   const [startKb, endKb] = [
     rssWindow(WARMUP_CALLS, WARMUP_CALLS + 1000),
     rssWindow(last.calls - 1000, last.calls),
@@ -141,18 +120,8 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
   const all = p.timed.filter((c) => c.plainMs !== undefined);
   const clean = all.filter((c) => !c.faulted);
   const lat = (calls: typeof all, whole = false) => {
-    const [p50, p99] = [0.5, 0.99].map((q) =>
-      quantile(
-        calls.map((c) => (whole ? c.ms : c.servedMs)),
-        q,
-      ),
-    );
-    const [plain50, plain99] = [0.5, 0.99].map((q) =>
-      quantile(
-        calls.map((c) => c.plainMs!),
-        q,
-      ),
-    );
+    const [times, plain] = [calls.map((c) => (whole ? c.ms : c.servedMs)), calls.map((c) => c.plainMs!)];
+    const [p50, p99, plain50, plain99] = [times, plain].flatMap((v) => [quantile(v, 0.5), quantile(v, 0.99)]);
     return { p50, p99, plain50, plain99 };
   };
   const [c, w, a] = [lat(clean), lat(clean, true), lat(all, true)];
@@ -172,8 +141,8 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
       p.calls >= GOALS.minCalls,
     ),
     fig(
-      `plugin RSS growth: median of the samples of calls ${n(WARMUP_CALLS)}-${n(WARMUP_CALLS + 1000)} (after the warm-up) ${mbFromKb(startKb)}, of the last 1,000 calls ${mbFromKb(endKb)}; single samples ${mbFromKb(p.rss[0].kb)} -> ${mbFromKb(last.kb)}, peak ${mbFromKb(Math.max(...p.rss.map((s) => s.kb)))}`,
-      mbFromKb(growthKb),
+      `plugin RSS growth: median of the samples of calls ${n(WARMUP_CALLS)}-${n(WARMUP_CALLS + 1000)} (after the warm-up) ${mbKb(startKb)}, of the last 1,000 calls ${mbKb(endKb)}; single samples ${mbKb(p.rss[0].kb)} -> ${mbKb(last.kb)}, peak ${mbKb(Math.max(...p.rss.map((s) => s.kb)))}`,
+      mbKb(growthKb),
       `<= ${GOALS.rssGrowthMb} MB`,
       growthKb / 1024 <= GOALS.rssGrowthMb,
     ),
@@ -238,13 +207,9 @@ function tally(title: string, causes: Map<string, number> | string[]): void {
   for (const [cause, count] of [...counts].sort((a, b) => b[1] - a[1])) say(`  ${count} x ${cause}`);
 }
 
-async function main(): Promise<number> {
-  const args = commandLine("npm run soak [-- --minutes N] [--quick] [--seed N]", options);
+async function main(args: ReturnType<typeof options>): Promise<number> {
   captureOutput();
   watchUnhandled();
-  // The programs and the plugin must use only the connection settings given to them here.
-  delete process.env.BLOCKCHAIN_API_URL;
-  delete process.env.BLOCKCHAIN_API_KEY;
   const started = performance.now();
   const engine = provisionEngine();
   const rates = Object.entries(FAULTS).filter(([k]) => /rate/i.test(k));
@@ -252,9 +217,7 @@ async function main(): Promise<number> {
   say(
     `soak: ${args.minutes} min, seed ${args.seed}, at least ${n(GOALS.minCalls)} plugin calls; rerun with: npm run soak -- --minutes ${args.minutes} --seed ${args.seed}`,
   );
-  say(
-    `node ${process.version}, ${process.platform}/${process.arch}; engine ${engineVersion(engine)}; source: ${sourceState()}`,
-  );
+  say(environment(`engine ${engineVersion(engine)}; `));
   say(
     `faults on every request of every emulator: ${Math.round(share * 100)}% (${Object.entries(FAULTS)
       .map(([k, v]) => `${k} ${v}`)
@@ -358,7 +321,7 @@ async function main(): Promise<number> {
     say(
       markdownTable(
         ["figure", "value", "goal", "met"],
-        figures.map((f) => [f.figure, f.value, f.goal, met(f)]),
+        figures.map((f) => [f.figure, f.value, f.goal ?? "", met(f)]),
       ),
     );
     const missed = figures.filter((f) => f.met === false);
@@ -376,4 +339,4 @@ async function main(): Promise<number> {
   }
 }
 
-run("soak", main);
+script("soak", "npm run soak [-- --minutes N] [--quick] [--seed N]", options, main);

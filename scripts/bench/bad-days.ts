@@ -53,7 +53,7 @@ export async function runBadDays(log: (line: string) => void): Promise<Row[]> {
       ...row,
       baseline: `healthy up: ${figures(base)}`,
       ratio: x(r.run.seconds / base.run.seconds),
-      target: `<= ${SECONDS_BOUND} s, <= ${RSS_BOUND_MB} MB, its cause named`,
+      goal: `<= ${SECONDS_BOUND} s, <= ${RSS_BOUND_MB} MB, its cause named`,
       met: problems.length === 0,
       ...(problems.length > 0 ? { figure: `${row.figure}: ${problems.join("; ")}` } : {}),
     };

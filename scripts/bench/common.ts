@@ -5,12 +5,11 @@ import * as path from "path";
 import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
 
 export { ROOT } from "../doc-blocks";
-import { markdownTable } from "../reliability/common";
-export { withRss } from "../reliability/common";
+import { markdownTable, x, type Figure } from "../harness";
+export { atMost, median, mb, ms, timed, withRss, x } from "../harness";
 
-/** One row of the printed table; `met` undefined: no target. */
-export type Row = Record<"section" | "figure" | "value", string> &
-  Partial<Record<"baseline" | "ratio" | "target", string>> & { met?: boolean };
+/** One row of the printed table (its `goal` printed as its target); `met` undefined: no target. */
+export type Row = Figure & { section: string };
 
 /** An emulator running in a child process (`emulator-child.js`). */
 export interface EmulatorProcess {
@@ -88,24 +87,10 @@ export function get(url: string, headers: Record<string, string>, agent?: http.A
   });
 }
 
-/** Milliseconds `run` takes, and its result. */
-export async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const t = performance.now();
-  const result = await run();
-  return { result, ms: performance.now() - t };
-}
-
-export const ms = (v: number): string => (v >= 10_000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
-export const mb = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-export const x = (v: number): string => `${v.toFixed(2)}x`;
-export const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-/** The ratio, target and verdict of a figure that must be at most `max` times its baseline. */
-export const atMost = (r: number, max: number) => ({ ratio: x(r), target: `<= ${max}x`, met: r <= max });
-/** The same for one that must be at least `min` times faster. */
+/** The ratio, goal and verdict of a figure that must be at least `min` times faster than its baseline. */
 export const faster = (r: number, min: number) => ({
   ratio: `${x(r)} faster`,
-  target: `>= ${min}x faster`,
+  goal: `>= ${min}x faster`,
   met: r >= min,
 });
 
@@ -113,6 +98,6 @@ export const faster = (r: number, min: number) => ({
 export const table = (rows: Row[]): string =>
   markdownTable(
     ["section", "figure", "value", "baseline", "ratio", "target", "met"],
-    rows.map((r) => [r.section, r.figure, r.value, r.baseline ?? "", r.ratio ?? "", r.target ?? "", met(r)]),
+    rows.map((r) => [r.section, r.figure, r.value, r.baseline ?? "", r.ratio ?? "", r.goal ?? "", met(r)]),
   );
 const met = (r: Row) => (r.met === undefined ? "" : r.met ? "yes" : "**no**");

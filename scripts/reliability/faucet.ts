@@ -6,8 +6,8 @@ import { NodeServiceClient } from "../../src/api";
 import { startEmulator, type Fault, type FaultOptions, type RunningEmulator } from "../../src/emulator";
 import { toChecksumAddress } from "../../src/model";
 import { createFaucetDrip, type FaucetDripOutputs } from "../../src/provider/faucet-drip";
-import { Goal, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, pool } from "./common";
-import { rngFor, say, seconds, table, zeroGoal } from "./common";
+import { pool, say, seconds, table, zero, type Figure } from "../harness";
+import { addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep, rngFor } from "./common";
 
 const SECTION = "2 faucet";
 const FAUCET: Fault["match"] = { method: "POST", path: "/v1/faucet/" };
@@ -63,7 +63,7 @@ interface Group {
 }
 
 /** Runs section 2 and prints its table; returns its goals. */
-export async function runFaucet(options: { seed: number; creates: number }): Promise<Goal[]> {
+export async function runFaucet(options: { seed: number; creates: number }): Promise<Figure[]> {
   const started = performance.now();
   const emulators = 10;
   const perEmulator = Math.ceil(options.creates / emulators);
@@ -155,8 +155,8 @@ export async function runFaucet(options: { seed: number; creates: number }): Pro
     );
     for (const v of violations.slice(0, 8)) say(`  violation: ${v}`);
     return [
-      zeroGoal("2 faucet", "duplicate sends (addresses with more than 1 send)", duplicates),
-      zeroGoal("2 faucet", "outcome cross-check violations", violations.length),
+      zero("duplicate sends (addresses with more than 1 send)", duplicates),
+      zero("outcome cross-check violations", violations.length),
     ];
   } finally {
     await Promise.all(groups.map((g) => g.emulator.close()));

@@ -11,8 +11,8 @@ import { setTimeout as sleep } from "timers/promises";
 import * as zlib from "zlib";
 import { ApiError, NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
-import { Goal, addSecret, causeOf, deriveSeed, keep, pool, rngFor, say, sayProblems, scrub } from "./common";
-import { seconds, table, withRss, zeroGoal } from "./common";
+import { pool, say, seconds, table, withRss, zero, type Figure } from "../harness";
+import { addSecret, causeOf, deriveSeed, keep, rngFor, sayProblems, scrub } from "./common";
 
 type Op =
   "getNode" | "readNetwork" | "updateNetwork" | "deleteNetwork" | "requestTestTokens" | "listAllNodes";
@@ -72,7 +72,7 @@ type Outcome = Pick<Scenario, "name" | "group" | "expect"> & {
 };
 
 /** Runs section 3 and prints its table; returns its goals. */
-export async function runHostile(seed: number): Promise<Goal[]> {
+export async function runHostile(seed: number): Promise<Figure[]> {
   const started = performance.now();
   const key = `hk_${rngFor(seed, "hostile").hex(40)}`;
   addSecret(key, "API key of the hostile-server client");
@@ -379,20 +379,16 @@ export async function runHostile(seed: number): Promise<Goal[]> {
   say(`  prototype polluted: ${polluted ? "YES" : "no"}`);
   sayProblems(problems);
 
-  const rss = (figure: string, mb?: number): Goal => {
+  const rss = (figure: string, mb?: number): Figure => {
     const value = mb === undefined ? "not measured" : `${mb.toFixed(1)} MB`;
-    return { section: "3 hostile", figure, value, goal: "< 256 MB", met: mb !== undefined && mb < 256 };
+    return { figure, value, goal: "< 256 MB", met: mb !== undefined && mb < 256 };
   };
   const gb = memory.find((m) => m.outcome.name.startsWith("1 GB") && m.outcome.op === "getNode");
   const peak = Math.max(...memory.map((m) => m.peakMb));
   return [
-    zeroGoal("3 hostile", `untyped errors (of ${outcomes.length} hostile cases)`, untyped),
-    zeroGoal("3 hostile", "hangs past deadline + 1 s", hangs),
-    zeroGoal(
-      "3 hostile",
-      "hostile answers taken as success, or the prototype polluted",
-      accepted + +polluted,
-    ),
+    zero(`untyped errors (of ${outcomes.length} hostile cases)`, untyped),
+    zero("hangs past deadline + 1 s", hangs),
+    zero("hostile answers taken as success, or the prototype polluted", accepted + +polluted),
     rss("peak RSS for a 1 GB body", gb?.peakMb),
     rss("peak RSS, any case run alone", peak),
   ];

@@ -6,8 +6,8 @@ import { inspect } from "util";
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
 import { secretValues } from "../../src/model";
-import { Goal, capturedEmulatorLines, capturedOutput, deriveSeed, evidence, findSecrets } from "./common";
-import { sayProblems, seconds, secrets, table, zeroGoal } from "./common";
+import { capturedEmulatorLines, capturedOutput, seconds, table, zero, type Figure } from "../harness";
+import { deriveSeed, evidence, findSecrets, sayProblems, secrets } from "./common";
 
 /** The ways an error ends up as text. */
 function renders(value: unknown): Array<[string, () => unknown]> {
@@ -40,7 +40,7 @@ async function walkNodes(seed: number): Promise<{ found: number; missing: number
 }
 
 /** Runs section 4 and prints its table; returns its goals. */
-export async function runLeakScan(seed: number): Promise<Goal[]> {
+export async function runLeakScan(seed: number): Promise<Figure[]> {
   const started = performance.now();
   const walk = await walkNodes(deriveSeed(seed, "leaks"));
   const hits: Array<{ where: string; kind: string; encoded: boolean }> = [];
@@ -100,8 +100,8 @@ export async function runLeakScan(seed: number): Promise<Goal[]> {
     10,
   );
   return [
-    zeroGoal("4 leak scan", "plaintext hits of credentials, endpoints and keys", hits.length - encoded),
-    zeroGoal("4 leak scan", "encoded hits", encoded),
-    zeroGoal("4 leak scan", "credentials served but missing from the scan list", walk.missing),
+    zero("plaintext hits of credentials, endpoints and keys", hits.length - encoded),
+    zero("encoded hits", encoded),
+    zero("credentials served but missing from the scan list", walk.missing),
   ];
 }
