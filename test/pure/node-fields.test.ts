@@ -78,6 +78,7 @@ describe("a made-up secret field added to the table", () => {
   });
 
   const wireNode = (details: Record<string, unknown>) => wire({ organization: "RG-100-001", details });
+  const seedOf = (view: object) => (view as Record<string, unknown>).signerSeed;
 
   test("is a secret field of the model", () => {
     expect(mod.model.NODE_SECRET_FIELDS).toContain("signerSeed");
@@ -88,16 +89,13 @@ describe("a made-up secret field added to the table", () => {
 
   test("is mapped from the wire, in the connection views and not in the readable one", () => {
     const node = mod.mapping.toNode(wireNode({ signer_seed: VALUE, https_endpoint: "https://h.example/x" }));
-    expect((node.details as Record<string, unknown>).signerSeed).toBe(VALUE);
-    expect((mod.views.toNodeConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(VALUE);
-    expect((mod.views.toNodeWithConnection(node) as unknown as Record<string, unknown>).signerSeed).toBe(
-      VALUE,
-    );
+    expect(seedOf(node.details)).toBe(VALUE);
+    expect(seedOf(mod.views.toNodeConnection(node))).toBe(VALUE);
+    expect(seedOf(mod.views.toNodeWithConnection(node))).toBe(VALUE);
     const readable = JSON.stringify(mod.views.toNodeResult(node));
     expect(readable).not.toContain(VALUE);
     expect(readable).not.toContain("signerSeed");
-    const absent = mod.views.toNodeWithConnection(mod.mapping.toNode(wireNode({})));
-    expect((absent as unknown as Record<string, unknown>).signerSeed).toBe("");
+    expect(seedOf(mod.views.toNodeWithConnection(mod.mapping.toNode(wireNode({}))))).toBe("");
   });
 
   test("is redacted by name from error texts, and learned from a read", () => {

@@ -390,10 +390,10 @@ describe("API URL rules", () => {
   });
 });
 
-describe("settings: arguments beat stack config, which beats the environment", () => {
-  const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
-  const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
+const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
+const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
 
+describe("settings: arguments beat stack config, which beats the environment", () => {
   /** The one reading of a call's settings, as a function call makes it (blank arguments count as not set). */
   const resolveSettings = (args: object, c: ConfigReader, e: NodeJS.ProcessEnv) => {
     const { problems, settings } = inspectCall({ ...args }, c, e, false);
@@ -472,11 +472,9 @@ describe("settings: arguments beat stack config, which beats the environment", (
 });
 
 describe("withClient: the one connection path", () => {
-  const env = { BLOCKCHAIN_API_URL: "https://env.example", BLOCKCHAIN_API_KEY: "env-key" };
   withEnv(env);
 
   test("unknown arguments (preview) fall back to stack config; one client per URL and key", async () => {
-    const cfg = config({ "blockchain:apiUrl": "https://config.example", "blockchain:apiKey": "config-key" });
     const seen: NodeServiceClient[] = [];
     await withClient({ apiUrl: UNKNOWN, apiKey: UNKNOWN }, cfg, async (c) => void seen.push(c));
     await withClient({}, cfg, async (c) => void seen.push(c));
