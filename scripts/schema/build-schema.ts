@@ -4,7 +4,7 @@
  * the settings table, docs from the source's doc comments (a {@link DocLookup}, `gen-schema.ts`).
  */
 import { NODE_ENDPOINT_FIELDS, NODE_SECRET_FIELDS } from "../../src/model";
-import { NODE_FILTERS, NODE_FILTER_NAMES, NodeFilterName } from "../../src/model";
+import { NODE_FILTERS, NODE_FILTER_NAMES } from "../../src/model";
 import { FUNCTION_TOKENS, KIND_LIST, PACKAGE, token, type AnyKind } from "../../src/provider/kinds";
 import type { PropertySpec } from "../../src/provider/table";
 import { CALL_SETTING_NAMES, SETTINGS, SETTING_NAMES, type SettingName } from "../../src/settings";
@@ -43,21 +43,11 @@ export interface ObjectSpec {
 export type DocLookup = (owner: string, member?: string, tag?: string) => string | undefined;
 
 // An undefined member is left out of the JSON.
-const str = (description?: string, extra?: SchemaProperty): SchemaProperty => ({
-  type: "string",
-  description,
-  ...extra,
-});
-const ref = (type: string, description?: string): SchemaProperty => ({
-  $ref: `#/types/${token(type)}`,
-  description,
-});
-const arrayOf = (items: SchemaProperty, description?: string, extra?: SchemaProperty): SchemaProperty => ({
-  type: "array",
-  items,
-  description,
-  ...extra,
-});
+const str = (description?: string, extra?: SchemaProperty) =>
+  ({ type: "string", description, ...extra }) as const;
+const ref = (type: string, description?: string) => ({ $ref: `#/types/${token(type)}`, description });
+const arrayOf = (items: SchemaProperty, description?: string, extra?: SchemaProperty) =>
+  ({ type: "array", items, description, ...extra }) as const;
 const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
 /** An object type whose properties are all required. */
 const allRequired = (description: string, properties: Record<string, SchemaProperty>): ObjectSpec => ({
@@ -79,15 +69,14 @@ function required(docs: DocLookup): Doc {
   };
 }
 
-/** The schema type of one node-list filter, from its rule in the model. */
-function filterProperty(name: NodeFilterName, doc: string): SchemaProperty {
-  const rule = NODE_FILTERS[name].rule;
-  return rule.kind === "boolean" ? { type: "boolean", description: doc } : str(doc);
-}
-
-/** Every filter of `GET /v1/nodes/`, documented as the client's `NodeFilters`. */
+/** Every filter of `GET /v1/nodes/`, typed by its rule in the model, documented as the client's `NodeFilters`. */
 const filterProperties = (doc: Doc): Record<string, SchemaProperty> =>
-  Object.fromEntries(NODE_FILTER_NAMES.map((n) => [n, filterProperty(n, doc("NodeFilters", n))]));
+  Object.fromEntries(
+    NODE_FILTER_NAMES.map((n) => {
+      const type = NODE_FILTERS[n].rule.kind === "boolean" ? "boolean" : "string";
+      return [n, { type, description: doc("NodeFilters", n) }];
+    }),
+  );
 
 // prettier-ignore
 const NODE_RESULT_REQUIRED = ["id", "name", "network", "organization", "type", "role", "provider", "region", "status", "configuration", "createdAt"];
@@ -172,29 +161,22 @@ const CONNECTIONS_NOTE =
   "`get_node_connections_output`); metadata comes readable from `getNodes`.";
 
 /** The settings `names`, typed and documented as the settings table says. */
-function settings(doc: Doc, names: readonly SettingName[]) {
+function settings(doc: Doc, names: readonly SettingName[]): Record<string, SchemaProperty> {
   return Object.fromEntries(
-    names.map((name) => [
-      name,
-      {
-        type: SETTINGS[name].type,
-        description: doc("SETTINGS", name),
-        secret: "secret" in SETTINGS[name] || undefined,
-      } as SchemaProperty,
-    ]),
+    names.map((name) => {
+      const [{ type }, secret] = [SETTINGS[name], "secret" in SETTINGS[name] || undefined];
+      return [name, { type, description: doc("SETTINGS", name), secret }];
+    }),
   );
 }
 
 /** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
 function functions(doc: Doc) {
-  const waitFor = ref("WaitFor", doc("GetNodesArgs", "waitFor"));
-  const limit = { type: "integer" as const, description: doc("GetNodesArgs", "limit") };
-  const verify = ref("Verify", doc("GetNodesArgs", "verify"));
   const listInputs = {
     ...filterProperties(doc),
-    limit,
-    waitFor,
-    verify,
+    limit: { type: "integer" as const, description: doc("GetNodesArgs", "limit") },
+    waitFor: ref("WaitFor", doc("GetNodesArgs", "waitFor")),
+    verify: ref("Verify", doc("GetNodesArgs", "verify")),
     ...settings(doc, CALL_SETTING_NAMES),
   };
   return {

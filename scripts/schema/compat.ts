@@ -144,10 +144,7 @@ function* keptEntries<T>(
 }
 
 /** The inputs of a resource or of the provider, as a property map with its required list. */
-const inputsOf = (r: ResourceSpec | undefined): ObjectSpec => ({
-  properties: r?.inputProperties,
-  required: r?.requiredInputs,
-});
+const inputsOf = (r?: ResourceSpec) => ({ properties: r?.inputProperties, required: r?.requiredInputs });
 
 /** Every breaking change from `before` to `after` (see the header for what counts). */
 export function compareSchemas(before: PackageSchema, after: PackageSchema): Break[] {
@@ -165,10 +162,7 @@ export function compareSchemas(before: PackageSchema, after: PackageSchema): Bre
     compareProperties(what, "output", oldFn.outputs ?? {}, newFn.outputs ?? {}, out);
   }
 
-  const config = (s: PackageSchema): ObjectSpec => ({
-    properties: s.config?.variables,
-    required: s.config?.defaults,
-  });
+  const config = (s: PackageSchema) => ({ properties: s.config?.variables, required: s.config?.defaults });
   compareProperties("the provider's config (config.variables)", "input", config(before), config(after), out);
   const provider = [inputsOf(before.provider), inputsOf(after.provider)] as const;
   compareProperties("the provider's inputs", "input", ...provider, out);
@@ -306,7 +300,7 @@ export function releasedSchemas(dir: string): Array<{ version: string; file: str
 /** Runs the check on files (see the header's options); returns the exit status. */
 export function main(args: string[], log = console.log, error = console.error): number {
   try {
-    const { values } = parseArgs({
+    const { values: files } = parseArgs({
       args,
       options: {
         schema: { type: "string", default: "schema.json" },
@@ -315,27 +309,21 @@ export function main(args: string[], log = console.log, error = console.error): 
         changelog: { type: "string", default: "CHANGELOG.md" },
       },
     });
-    const {
-      schema: schemaFile,
-      released: releasedDir,
-      package: packageFile,
-      changelog: changelogFile,
-    } = values;
-    const version = String(JSON.parse(fs.readFileSync(packageFile, "utf8")).version);
+    const version = String(JSON.parse(fs.readFileSync(files.package, "utf8")).version);
     if (!parseVersion(version))
-      throw new Error(`${packageFile}: version ${version} is not major.minor.patch`);
-    const released = releasedSchemas(releasedDir);
-    if (released.length === 0) throw new Error(`no released schema (<version>.json) in ${releasedDir}`);
+      throw new Error(`${files.package}: version ${version} is not major.minor.patch`);
+    const released = releasedSchemas(files.released);
+    if (released.length === 0) throw new Error(`no released schema (<version>.json) in ${files.released}`);
     const baseline = released.find((r) => compareVersions(r.version, version) <= 0);
     if (!baseline)
-      throw new Error(`${packageFile} says ${version}, below every released schema in ${releasedDir}`);
+      throw new Error(`${files.package} says ${version}, below every released schema in ${files.released}`);
     const verdict = decide({
       released: JSON.parse(fs.readFileSync(baseline.file, "utf8")),
       releasedVersion: baseline.version,
-      current: JSON.parse(fs.readFileSync(schemaFile, "utf8")),
+      current: JSON.parse(fs.readFileSync(files.schema, "utf8")),
       version,
-      changelog: fs.existsSync(changelogFile) ? fs.readFileSync(changelogFile, "utf8") : "",
-      schemaName: schemaFile,
+      changelog: fs.existsSync(files.changelog) ? fs.readFileSync(files.changelog, "utf8") : "",
+      schemaName: files.schema,
     });
     (verdict.ok ? log : error)(verdict.lines.join("\n"));
     return verdict.ok ? 0 : 1;
