@@ -26,6 +26,12 @@ function fakeClock() {
 }
 type Clock = ReturnType<typeof fakeClock>;
 
+/** A fresh limiter (no rate cap unless `maxRate`) on a fresh clock. */
+function fresh(maxInFlight: number, maxRate = 0) {
+  const clock = fakeClock();
+  return { clock, limiter: new RequestLimiter(maxRate, maxInFlight, clock) };
+}
+
 /** `n` answered attempts, one every `everyMs`; their start times. */
 async function serve(limiter: RequestLimiter, clock: Clock, n: number, everyMs: number) {
   const starts: number[] = [];
@@ -51,26 +57,28 @@ async function pastRamp(clock: Clock, maxInFlight = 8) {
   return limiter;
 }
 
-/** A limiter past its ramp on a fresh clock, that then served `n` attempts `everyMs` apart. */
-async function served(n: number, everyMs: number) {
+/**
+ * A limiter past its ramp on a fresh clock, that then served `n` attempts `everyMs` apart, then (`refused`)
+ * had one answered 429, with `refused.retryAfterMs` when given.
+ */
+async function served(n: number, everyMs: number, refused?: { retryAfterMs?: number }) {
   const clock = fakeClock();
   const limiter = await pastRamp(clock);
   await serve(limiter, clock, n, everyMs);
+  if (refused) await refuse(limiter, refused.retryAfterMs);
   return { clock, limiter };
 }
 
 /** A fresh limiter (20 places) whose first INITIAL_BURST attempts are in flight. */
 async function inBurst() {
-  const clock = fakeClock();
-  const limiter = new RequestLimiter(0, 20, clock);
+  const { clock, limiter } = fresh(20);
   const burst = await Promise.all(Array.from({ length: INITIAL_BURST }, () => limiter.take(Infinity)));
   return { clock, limiter, burst };
 }
 
 describe("RequestLimiter", () => {
   test("starts INITIAL_BURST attempts at once, then START_RATE from the first attempt, doubling every second for SLOW_START_MS, then unpaced", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 100, clock);
+    const { clock, limiter } = fresh(100);
     expect(limiter.rate()).toBe(START_RATE);
     const starts = await serve(limiter, clock, 60, 0);
     const first = starts[0];
@@ -92,8 +100,7 @@ describe("RequestLimiter", () => {
   });
 
   test("attempts taken at once at the start: the burst starts, the rest wait their turns on the ramp", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 20, clock);
+    const { clock, limiter } = fresh(20);
     await Promise.all(Array.from({ length: INITIAL_BURST + 3 }, () => limiter.take(Infinity)));
     expect(clock.sleeps).toHaveLength(3);
     expect(clock.sleeps[0]).toBeCloseTo(1000 / START_RATE);
@@ -102,7 +109,7 @@ describe("RequestLimiter", () => {
   });
 
   test("at most maxInFlight places are held; a released place passes to the longest waiter, in call order", async () => {
-    const limiter = new RequestLimiter(0, 2, fakeClock());
+    const { limiter } = fresh(2);
     const order: number[] = [];
     const releases = [0, 1, 2, 3].map((i) => limiter.take(Infinity).then((r) => (order.push(i), r)));
     await Promise.resolve();
@@ -122,8 +129,7 @@ describe("RequestLimiter", () => {
   ])(
     "a throttle with Retry-After %d ms: the whole process waits %d ms, then paces at CUT x what was served",
     async (retryAfterMs, pause) => {
-      const { clock, limiter } = await served(10, 50);
-      await refuse(limiter, retryAfterMs);
+      const { clock, limiter } = await served(10, 50, { retryAfterMs });
       expect(limiter.rate()).toBeCloseTo(10 * CUT);
       const before = clock.now();
       await limiter.take(Infinity);
@@ -162,8 +168,7 @@ describe("RequestLimiter", () => {
   });
 
   test("after the slow start, attempts queued at once are spaced by the rate when they queue", async () => {
-    const { clock, limiter } = await served(10, 50);
-    await refuse(limiter);
+    const { clock, limiter } = await served(10, 50, {});
     clock.advance(5000); // recovering
     const step = 1000 / limiter.rate();
     clock.frozen = true;
@@ -173,8 +178,7 @@ describe("RequestLimiter", () => {
   });
 
   test("after the slow start, a throttle heard while an attempt waits leaves its slot", async () => {
-    const { clock, limiter } = await served(10, 50);
-    await refuse(limiter); // the slow start ends: 7 requests/s, no pause
+    const { clock, limiter } = await served(10, 50, {}); // the slow start ends: 7 requests/s, no pause
     clock.advance(1500);
     const first = await limiter.take(Infinity);
     const paced = limiter.rate();
@@ -188,8 +192,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a 429 without Retry-After: no pause, starts spaced 1000 / rate apart", async () => {
-    const { clock, limiter } = await served(20, 50);
-    await refuse(limiter);
+    const { clock, limiter } = await served(20, 50, {});
     const rate = limiter.rate();
     expect(rate).toBeCloseTo(20 * CUT);
     clock.sleeps.length = 0;
@@ -228,8 +231,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a throttle met after a cut cuts again without pausing the process", async () => {
-    const { clock, limiter } = await served(10, 50);
-    await refuse(limiter, 1000);
+    const { clock, limiter } = await served(10, 50, { retryAfterMs: 1000 });
     await serve(limiter, clock, 10, 100);
     const paced = limiter.rate();
     await refuse(limiter, 5000);
@@ -240,8 +242,7 @@ describe("RequestLimiter", () => {
   });
 
   test("recovers additively: the same step every second", async () => {
-    const { clock, limiter } = await served(10, 50);
-    await refuse(limiter);
+    const { clock, limiter } = await served(10, 50, {});
     const cut = limiter.rate();
     const step = Math.max(MIN_RATE, cut * RECOVERY);
     const at = clock.now();
@@ -250,8 +251,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a refusal when nothing was served last second: 1 request/s in the slow start, after a cut the pace so far, never below MIN_RATE", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const { clock, limiter } = fresh(8);
     await refuse(limiter);
     expect(limiter.rate()).toBeCloseTo(1);
     clock.advance(1500);
@@ -265,8 +265,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a failed connection (no answer) teaches nothing", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(0, 8, clock);
+    const { clock, limiter } = fresh(8);
     (await limiter.take(Infinity))!();
     expect(limiter.rate()).toBe(START_RATE);
     expect(limiter.inFlight).toBe(0);
@@ -274,8 +273,7 @@ describe("RequestLimiter", () => {
   });
 
   test("maxRequestsPerSecond caps the slow start (no burst), and the rate after a cut", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(2 * START_RATE, 100, clock);
+    const { clock, limiter } = fresh(100, 2 * START_RATE);
     const starts = await serve(limiter, clock, 40, 0);
     const gaps = starts.slice(1).map((t, i) => t - starts[i]);
     expect(gaps[0]).toBeCloseTo(1000 / START_RATE);
@@ -286,8 +284,7 @@ describe("RequestLimiter", () => {
   });
 
   test("a slot past the caller's deadline is not taken, and its place is given back", async () => {
-    const clock = fakeClock();
-    const limiter = new RequestLimiter(1, 1, clock);
+    const { clock, limiter } = fresh(1, 1);
     (await limiter.take(Infinity))?.();
     expect(await limiter.take(clock.now() + 500)).toBeUndefined();
     expect(limiter.inFlight).toBe(0);
