@@ -1,15 +1,10 @@
 import { ADMIN_PREFIX, deriveAdminKey } from "../../src/emulator";
-import { call, withEmulator } from "../helpers/emulator";
+import { call, drip, withEmulator } from "../helpers/emulator";
 
 describe("admin endpoints (/_emulator/) and the admin object", () => {
   const emulator = withEmulator({ seed: 23, faucetDailyLimit: 10 }, { each: true });
   const admin = (path: string, options: { method?: string; body?: unknown } = {}) =>
     call(emulator(), `${ADMIN_PREFIX}${path}`, { ...options, key: emulator().adminKey });
-  const drip = () =>
-    call(emulator(), "/v1/faucet/goerli", {
-      method: "POST",
-      body: { address: emulator().fixtures.faucetAddress },
-    });
   const node = () => emulator().fixtures.beaconNode;
   const api = (path: string, options = {}) => call(emulator(), path, options);
 
@@ -37,15 +32,15 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     const delays = { faucetMs: 300, networkUpdateMs: 0 };
     expect((await admin("route-delays", { method: "PUT", body: delays })).json).toEqual(delays);
     expect([emulator().routeDelays(), (await admin("route-delays")).json]).toEqual([delays, delays]);
-    expect((await drip()).status).toBe(200);
+    expect((await drip(emulator())).status).toBe(200);
     const bad = await admin("route-delays", { method: "PUT", body: { faucetMs: -5 } });
     expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
     expect(bad.json.error.message).toContain("faucetMs");
     const faults = [{ malformed: "truncated-json" }, { status: 504, after: "processing" }];
     const queued = await admin("faults/queue", { method: "POST", body: { faults } });
     expect(queued.json).toEqual({ random: {}, queued: 2 });
-    expect((await drip()).json).toBeUndefined(); // truncated
-    expect((await drip()).status).toBe(504);
+    expect((await drip(emulator())).json).toBeUndefined(); // truncated
+    expect((await drip(emulator())).status).toBe(504);
     const byAddress = { [emulator().fixtures.faucetAddress.toLowerCase()]: 3 };
     expect((await admin("faucet/sends")).json).toEqual({ total: 3, byAddress });
     await admin("faults/queue", { method: "POST", body: { faults: [{ status: 503 }] } });

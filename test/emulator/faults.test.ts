@@ -1,6 +1,6 @@
 import { startEmulator } from "../../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../../src/emulator";
-import { call, usingEmulator, withEmulator } from "../helpers/emulator";
+import { call, drip, usingEmulator, withEmulator } from "../helpers/emulator";
 
 const FAUCET = "/v1/faucet/goerli";
 /** The request record as `status fault, ...`. */
@@ -12,8 +12,6 @@ const record = (e: RunningEmulator) =>
 /** The fault of each recorded request (of `method` only, when given). */
 const faultsOf = (e: RunningEmulator, method?: string) =>
   e.requests().flatMap((r) => (method && r.method !== method ? [] : [r.fault]));
-const drip = (e: RunningEmulator) =>
-  call(e, FAUCET, { method: "POST", body: { address: e.fixtures.faucetAddress } });
 
 describe("one-shot and random faults", () => {
   const emulator = withEmulator({ seed: 13, faucetDailyLimit: 1000 }, { each: true });

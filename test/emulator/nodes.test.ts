@@ -84,15 +84,9 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
   const names = (Object.keys(NODE_FILTERS) as NodeFilterName[]).filter((k) => k !== "orderBy");
 
   test.each(names)("%s filters exactly", async (name) => {
-    const value = valueOf(
-      name,
-      all.find((n) => valueOf(name, n) !== undefined)!,
-    )!;
+    const value = valueOf(name, all.find((n) => valueOf(name, n) !== undefined) as WireNode);
     const expected = all.filter((n) => valueOf(name, n) === value).sort(byCreated);
-    const nodes = await listAll(
-      emulator(),
-      `${NODE_FILTERS[name].query}=${encodeURIComponent(String(value))}`,
-    );
+    const nodes = await listAll(emulator(), `${NODE_FILTERS[name].query}=${encodeURIComponent(`${value}`)}`);
     expect(ids(nodes)).toEqual(ids(expected));
     expect(nodes.length).toBeGreaterThan(0);
   });

@@ -1,5 +1,5 @@
 import { describeRequest } from "../../src/emulator/http/request-line";
-import { call, rawRequest, withEmulator } from "../helpers/emulator";
+import { call, drip, rawRequest, withEmulator } from "../helpers/emulator";
 
 /** A value that must never reach the log; only letters and digits, so no encoding hides it. */
 const SECRET = "sk9live9Qz7Xw3Vb5Nm1Kp8Rt2Ly6Hd4";
@@ -45,7 +45,7 @@ describe("--verbose log (quiet: false)", () => {
       body: { name: SECRET },
       headers: { "X-Api-Key": SECRET, Cookie: `session=${SECRET}` },
     });
-    await call(emulator(), "/v1/faucet/goerli", { method: "POST", body: { address: SECRET } });
+    await drip(emulator(), SECRET);
     await call(emulator(), "/v1/nodes/", { key: SECRET });
     await call(emulator(), "/_emulator/faults", { key: SECRET });
     await call(emulator(), "/_emulator/faults", { key: emulator().adminKey });
@@ -76,10 +76,7 @@ describe("--verbose log (quiet: false)", () => {
     );
     emulator().enqueueFaults([{ status: 503 }, { drop: true, after: "processing" }]);
     await call(emulator(), `/v1/nodes/${emulator().fixtures.beaconNode}/`);
-    await call(emulator(), "/v1/faucet/goerli", {
-      method: "POST",
-      body: { address: emulator().fixtures.faucetAddress },
-    }).catch(() => undefined);
+    await drip(emulator()).catch(() => undefined);
     expect(lines).toEqual([
       expect.stringMatching(/^PATCH \/v1\/networks\/\{id\}\/ id=NW-100-000-2 -> 200 \(\d+ ms\)\n$/),
       expect.stringMatching(

@@ -100,6 +100,10 @@ export async function usingEmulator<T>(
   }
 }
 
+/** Asks the goerli faucet for test tokens for `address`, by default the fixtures' faucet address. */
+export const drip = (emulator: RunningEmulator, address: unknown = emulator.fixtures.faucetAddress) =>
+  call(emulator, "/v1/faucet/goerli", { method: "POST", body: { address } });
+
 /** Sends a raw request with node's http module (no URL normalization, any Host header). */
 export function rawRequest(
   emulator: RunningEmulator,
