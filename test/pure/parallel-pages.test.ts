@@ -80,14 +80,16 @@ const client = (fetch: FetchLike, maxConcurrentRequests = 8): NodeServiceClient 
 
 const ids = (total: number) => Array.from({ length: total }, (_, i) => nodeId(i));
 const filters = { protocol: "ethereum" } as const;
+/** The ids a listing of up to 1000 nodes gives, with `concurrency` pages in flight at most. */
+const listed = async (fetch: FetchLike, concurrency: number) =>
+  (await client(fetch, concurrency).listAllNodes(filters, { limit: 1000 })).map((n) => n.id);
 
 describe("pages fetched ahead", () => {
   it.each([4, 1])(
     "returns the items of a sequential walk, in order, each page once, %i at most in flight",
     async (concurrency) => {
       const s = server({ total: 205, pageSize: 10, latency: (_u, i) => 1 + ((i * 7) % 5) });
-      const nodes = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
-      expect(nodes.map((n) => n.id)).toEqual(ids(205));
+      expect(await listed(s.fetch, concurrency)).toEqual(ids(205));
       expect(s.urls).toHaveLength(21);
       expect(new Set(s.urls).size).toBe(21);
       expect(s.peak()).toBe(concurrency);
@@ -112,12 +114,11 @@ describe("pages fetched ahead", () => {
       fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 200, maxLength: 200 }),
       async (total, pageSize, concurrency, faults, delays) => {
         const base = { total, pageSize, latency: (_u: string, i: number) => delays[i % 200] };
-        const sequential = server(base);
-        const expected = await client(sequential.fetch, 1).listAllNodes(filters, { limit: 1000 });
+        const expected = await listed(server(base).fetch, 1);
         const s = server({ ...base, fault: (_u, i) => (faults[i % 200] && i % 3 !== 2 ? 503 : undefined) });
-        const got = await client(s.fetch, concurrency).listAllNodes(filters, { limit: 1000 });
-        expect(got.map((n) => n.id)).toEqual(expected.map((n) => n.id));
-        expect(got.map((n) => n.id)).toEqual(ids(total));
+        const got = await listed(s.fetch, concurrency);
+        expect(got).toEqual(expected);
+        expect(got).toEqual(ids(total));
         expect(s.peak()).toBeLessThanOrEqual(concurrency);
       },
     );
@@ -166,27 +167,17 @@ describe("pages fetched ahead", () => {
 });
 
 describe("falling back to walking next", () => {
+  const hundred = { total: 100, pageSize: 10, latency: () => 2 };
+
   it("a link without a page number", async () => {
-    const s = server({
-      total: 100,
-      pageSize: 10,
-      link: (n) => `${BASE}/v1/nodes/?cursor=c${n * 13}`,
-      latency: () => 2,
-    });
-    const nodes = await client(s.fetch, 8).listAllNodes(filters, { limit: 1000 });
-    expect(nodes.map((n) => n.id)).toEqual(ids(100));
+    const s = server({ ...hundred, link: (n) => `${BASE}/v1/nodes/?cursor=c${n * 13}` });
+    expect(await listed(s.fetch, 8)).toEqual(ids(100));
     expect(s.peak()).toBe(1);
   });
 
   it("count changes between pages", async () => {
-    const shifting = server({
-      total: 100,
-      pageSize: 10,
-      count: (n) => (n === 2 ? 101 : 100),
-      latency: () => 2,
-    });
-    const nodes = await client(shifting.fetch, 8).listAllNodes(filters, { limit: 1000 });
-    expect(nodes.map((n) => n.id)).toEqual(ids(100));
+    const shifting = server({ ...hundred, count: (n) => (n === 2 ? 101 : 100) });
+    expect(await listed(shifting.fetch, 8)).toEqual(ids(100));
     // Pages 2..9 were fetched ahead; once page 2 reported another count the rest were dropped and
     // the walk fetched pages 3.. again, one at a time.
     expect(shifting.urls.length).toBeGreaterThan(10);
@@ -206,7 +197,6 @@ describe("falling back to walking next", () => {
       const body = JSON.parse(await response.text()) as { next: string };
       return ok(200, { ...body, next: link(6) });
     };
-    const nodes = await client(odd, 3).listAllNodes(filters, { limit: 1000 });
-    expect(nodes.map((n) => n.id)).toEqual([...ids(40), ...ids(100).slice(50)]);
+    expect(await listed(odd, 3)).toEqual([...ids(40), ...ids(100).slice(50)]);
   });
 });
