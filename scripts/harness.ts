@@ -138,6 +138,18 @@ export const zero = (figure: string, count: number): Figure => ({
 /** The ratio, goal and verdict of a figure that must be at most `max` times its baseline. */
 export const atMost = (r: number, max: number) => ({ ratio: x(r), goal: `<= ${max}x`, met: r <= max });
 
+/** Says whether every judged figure met its goal (those missed by `name`); the exit status: 1 when one missed. */
+export function verdict(figures: Figure[], name: (missed: Figure) => string): number {
+  const judged = figures.filter((f) => f.met !== undefined);
+  const missed = judged.filter((f) => !f.met);
+  say(
+    missed.length === 0
+      ? `\nall ${judged.length} goals met`
+      : `\n${missed.length} of ${judged.length} goals missed: ${missed.map(name).join("; ")}`,
+  );
+  return missed.length === 0 ? 0 : 1;
+}
+
 /** Everything written to stdout and stderr while the run went on, for the secrets scans. */
 export const capturedOutput: string[] = [];
 /** Lines of verbose emulators' logs: captured for the leak scan, not shown. */

@@ -7,7 +7,7 @@ import { tmpdir } from "os";
 import { join } from "path";
 import { parseArgs } from "util";
 import { captureOutput, enterSection, environment, say, script, seconds, seedOf, table } from "./harness";
-import { unhandled, watchUnhandled, zero, type Figure } from "./harness";
+import { unhandled, verdict, watchUnhandled, zero, type Figure } from "./harness";
 import { scrub, settings } from "./reliability/common";
 import { runConverge } from "./reliability/converge";
 import { runFaucet } from "./reliability/faucet";
@@ -70,13 +70,7 @@ async function main({ seed, only }: ReturnType<typeof options>): Promise<number>
       u.error instanceof Error ? `${u.error.name}: ${u.error.message.split("\n")[0]}` : typeof u.error;
     say(`  ${u.what} in section ${u.section}: ${scrub(text).slice(0, 160)}`);
   }
-  const missed = goals.filter((g) => !g.met);
-  say(
-    missed.length === 0
-      ? `\nall ${goals.length} goals met`
-      : `\n${missed.length} of ${goals.length} goals missed: ${missed.map((g) => `${g.section}: ${g.figure}`).join("; ")}`,
-  );
-  return missed.length === 0 ? 0 : 1;
+  return verdict(goals, (g) => `${g.section}: ${g.figure}`);
 }
 
 script("reliability run", "npm run reliability [-- --seed N] [--only 1,2,3,4] [--details]", options, main);

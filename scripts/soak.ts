@@ -13,7 +13,7 @@ import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
 import { EngineRun, engineVersion, provisionEngine } from "./engine-sandbox";
 import { captureOutput, capturedOutput, environment, markdownTable, mb, ms, n, quantile } from "./harness";
-import { say, script, seedOf, unhandled, watchUnhandled, x, zero, type Figure } from "./harness";
+import { say, script, seedOf, unhandled, verdict, watchUnhandled, x, zero, type Figure } from "./harness";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
 import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
@@ -74,12 +74,7 @@ function faultCount(emulator: RunningEmulator): { total: number; faulted: number
   return { total, faulted: Math.round((faulted * total) / Math.max(1, retained.length)) };
 }
 
-const fig = (figure: string, value: string, goal: string, met?: boolean): Figure => ({
-  figure,
-  value,
-  goal,
-  met,
-});
+const fig = (figure: string, value: string, goal: string, met?: boolean) => ({ figure, value, goal, met });
 const atMost = (figure: string, value: string, ratio: number, goal: number) =>
   fig(figure, `${value}: ${x(ratio)}`, `<= ${goal}x`, ratio <= goal);
 
@@ -218,11 +213,8 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
     `soak: ${args.minutes} min, seed ${args.seed}, at least ${n(GOALS.minCalls)} plugin calls; rerun with: npm run soak -- --minutes ${args.minutes} --seed ${args.seed}`,
   );
   say(environment(`engine ${engineVersion(engine)}; `));
-  say(
-    `faults on every request of every emulator: ${Math.round(share * 100)}% (${Object.entries(FAULTS)
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ")})`,
-  );
+  const listed = Object.entries(FAULTS).map(([k, v]) => `${k} ${v}`);
+  say(`faults on every request of every emulator: ${Math.round(share * 100)}% (${listed.join(", ")})`);
 
   // The cycles' emulator counts every faucet send (no daily limit: a second send is counted, not refused).
   const cyclesEmulator = await startEmulator({
@@ -267,18 +259,15 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
 
     // What went wrong and why, printed before the audit (which reads everything printed).
     say("");
-    tally(
-      "engine steps run again, by cause:",
-      cycles.retries.map((r) => `${r.stack} ${r.step}: ${r.cause}`),
-    );
+    const retried = cycles.retries.map((r) => `${r.stack} ${r.step}: ${r.cause}`);
+    tally("engine steps run again, by cause:", retried);
     for (const f of cycles.failedSteps) say(`failed for good: ${f.stack} ${f.step}: ${f.cause}`);
     for (const m of cycles.mismatches.slice(0, 20))
       say(`mismatch: ${m.stack} cycle ${m.cycle} after ${m.step}: ${m.problems.join("; ")}`);
     tally("plugin calls that failed, by cause:", plugin.failures);
     const samples = plugin.rss.filter((s, i) => s.calls % 1000 === 0 || i === plugin.rss.length - 1);
-    say(
-      `plugin RSS every 1,000 calls (calls: MB): ${samples.map((s) => `${n(s.calls)}: ${(s.kb / 1024).toFixed(1)}`).join(", ")}`,
-    );
+    const rss = samples.map((s) => `${n(s.calls)}: ${(s.kb / 1024).toFixed(1)}`);
+    say(`plugin RSS every 1,000 calls (calls: MB): ${rss.join(", ")}`);
     say(`calls reaching the service start >= ${HTTP_GAP_MS} ms after the previous one ended`);
     for (const { what, error: e } of unhandled.slice(0, 5))
       say(`${what}: ${e instanceof Error ? `${e.name}: ${e.stack ?? e.message}` : String(e)}`.slice(0, 1500));
@@ -318,19 +307,9 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
 
     say(`\nSoak figures (${((performance.now() - started) / 60_000).toFixed(1)} min, seed ${args.seed}):\n`);
     const met = (f: Figure) => (f.met === undefined ? "" : f.met ? "PASS" : "**FAIL**");
-    say(
-      markdownTable(
-        ["figure", "value", "goal", "met"],
-        figures.map((f) => [f.figure, f.value, f.goal ?? "", met(f)]),
-      ),
-    );
-    const missed = figures.filter((f) => f.met === false);
-    say(
-      missed.length === 0
-        ? `\nall ${figures.filter((f) => f.met !== undefined).length} goals met`
-        : `\n${missed.length} goal(s) missed: ${missed.map((f) => f.figure.split(" (")[0]).join("; ")}`,
-    );
-    return missed.length === 0 ? 0 : 1;
+    const rows = figures.map((f) => [f.figure, f.value, f.goal ?? "", met(f)]);
+    say(markdownTable(["figure", "value", "goal", "met"], rows));
+    return verdict(figures, (f) => f.figure.split(" (")[0]);
   } finally {
     await cyclesEmulator.close();
     await pluginEmulator.close();

@@ -1,5 +1,5 @@
 /** Shared pieces of `npm run bench`: the emulator process, the table and its formats. */
-import { spawn } from "child_process";
+import { fork, type ChildProcess } from "child_process";
 import * as http from "http";
 import * as path from "path";
 import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
@@ -25,29 +25,27 @@ export interface EmulatorProcess {
   close(): Promise<void>;
 }
 
-/** Starts `emulator-child.js` with `options`; resolves once it prints its JSON line. */
-export async function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
-  const child = spawn(
-    process.execPath,
-    [path.join(__dirname, "emulator-child.js"), JSON.stringify(options)],
-    { stdio: ["ignore", "pipe", "inherit", "ipc"] },
-  );
-  type Info = Omit<EmulatorProcess, "requests" | "statuses" | "close">;
-  const info = await new Promise<Info>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("\n")) resolve(JSON.parse(out.slice(0, out.indexOf("\n"))));
-    });
-    child.on("exit", (code) => reject(new Error(`emulator process exited with ${code}`)));
+/** Forks `script` (beside this file) with `args`; resolves with the child and its first message. */
+export async function forked<T>(script: string, args: string[]): Promise<{ child: ChildProcess; first: T }> {
+  const child = fork(path.join(__dirname, script), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const first = await new Promise<T>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as T));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
+  return { child, first };
+}
+
+/** Starts `emulator-child.js` with `options`; resolves once it sends what it serves. */
+export async function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
+  type Info = Omit<EmulatorProcess, "requests" | "statuses" | "close">;
+  const { child, first } = await forked<Info>("emulator-child.js", [JSON.stringify(options)]);
   const ask = <T>(what: "requests" | "statuses") =>
     new Promise<T>((resolve) => {
       child.once("message", (m) => resolve(m as T));
       child.send(what);
     });
   return {
-    ...info,
+    ...first,
     requests: () => ask<number>("requests"),
     statuses: () => ask<Record<string, number>>("statuses"),
     close: () =>

@@ -1,6 +1,6 @@
 /**
  * The benchmark's emulator, in a process of its own (so its CPU and memory are not the
- * client's): `node emulator-child.js '<EmulatorOptions as JSON>'`. Prints one JSON line (url,
+ * client's): forked as `emulator-child.js '<EmulatorOptions as JSON>'`. Sends what it serves (url,
  * keys, fixtures, and the ids of the bulk networks), then serves until killed; answers the
  * messages `requests` (how many it answered) and `statuses` (its answers by status since the last).
  */
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const dataset = buildDataset(options.seed ?? 1, { networks: bulk, nodes: options.nodes ?? 0 });
   const bulkNetworks = bulk > 0 ? dataset.networks.slice(-bulk).map((n) => n.id) : [];
   const { url, apiKey, adminKey, fixtures } = emulator;
-  process.stdout.write(`${JSON.stringify({ url, apiKey, adminKey, fixtures, bulkNetworks })}\n`);
+  process.send!({ url, apiKey, adminKey, fixtures, bulkNetworks });
   process.on("message", (what) => {
     if (what === "requests") return void process.send!(emulator.requestStats().total);
     const counts: Record<string, number> = {};
