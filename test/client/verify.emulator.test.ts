@@ -1,16 +1,10 @@
 /**
  * `verify`: each node's own endpoint called as an app would, against the emulator's nodes (every
- * protocol family) and against small servers of this test (redirects, concurrency): chain id right
+ * protocol family) and against a small server of this test (redirects, odd heads): chain id right
  * and wrong, head fresh and stale, credentials good and rotated, down, slow, huge, not JSON.
  */
 import { InvalidInputError, type Node, type NodeServiceClient } from "../../src/api";
-import {
-  EXPECTED_CHAIN_IDS,
-  PROTOCOL_CHAINS,
-  PUBLIC_NETWORKS,
-  type Protocol,
-  type PublicNetwork,
-} from "../../src/model";
+import { EXPECTED_CHAIN_IDS, PROTOCOL_CHAINS, type Protocol, type PublicNetwork } from "../../src/model";
 import { readNode, listNodes, type Connect } from "../../src/functions/lookups";
 import { checkVerify, verifyNodes, VerifyError, type VerifyOptions } from "../../src/functions/verify";
 import { WaitTimeoutError } from "../../src/functions/wait";
@@ -32,19 +26,13 @@ const connect: Connect = (_args, use) => use(client());
 const messages: string[] = [];
 const fresh = (id: string) => client().getNode(id);
 
-/** A running node of `protocol` that shows its endpoint, and its network's public network. */
+/** The first running node of `protocol` that shows its endpoint, and its network's public network. */
 async function nodeOf(protocol: Protocol): Promise<{ node: Node; publicNetwork: PublicNetwork }> {
-  const names = (Object.keys(PUBLIC_NETWORKS) as PublicNetwork[]).filter(
-    (n) => PUBLIC_NETWORKS[n] === protocol,
-  );
-  for (const publicNetwork of names) {
-    const nodes = await client().listAllNodes({ publicNetwork, status: "running" }, { limit: 1000 });
-    const node = nodes.find(
-      (n) => n.details.httpsEndpoint && n.organization === emulator().fixtures.organization,
-    );
-    if (node) return { node, publicNetwork };
-  }
-  throw new Error(`no running ${protocol} node in the seed`);
+  const { organization } = emulator().fixtures;
+  const nodes = await client().listAllNodes({ protocol, status: "running" }, { limit: 1000 });
+  const node = nodes.find((n) => n.details.httpsEndpoint && n.organization === organization)!;
+  const publicNetwork = emulator().admin.getNetwork(node.network)!.configuration.network as PublicNetwork;
+  return { node, publicNetwork };
 }
 
 /** Nodes whose endpoint a test rehearses a behaviour on: set back to normal after each test. */
