@@ -113,19 +113,17 @@ describe("networks", () => {
   });
 });
 
-describe("faucet", () => {
-  it("sends 500000000000000000 wei, then 429 with nextFaucetAvailable", async () => {
-    const c = client();
-    const result = await c.requestTestTokens(emulator().fixtures.faucetAddress);
-    expect(result.amountSent).toBe("500000000000000000");
-    expect(result.transaction).toMatch(/^https:\/\/.*\/tx\/0x[0-9a-f]{64}$/);
-    const e = await fails(c.requestTestTokens(emulator().fixtures.faucetAddress));
-    expect(e).toBeInstanceOf(RateLimitedError);
-    expect(e.status).toBe(429);
-    expect(Date.parse(e.nextFaucetAvailable!)).toBeGreaterThan(Date.now());
-    expect(e.message).toContain(e.nextFaucetAvailable);
-    expect(e.attempts).toBe(1);
-  });
+it("faucet: sends 500000000000000000 wei, then 429 with nextFaucetAvailable", async () => {
+  const c = client();
+  const result = await c.requestTestTokens(emulator().fixtures.faucetAddress);
+  expect(result.amountSent).toBe("500000000000000000");
+  expect(result.transaction).toMatch(/^https:\/\/.*\/tx\/0x[0-9a-f]{64}$/);
+  const e = await fails(c.requestTestTokens(emulator().fixtures.faucetAddress));
+  expect(e).toBeInstanceOf(RateLimitedError);
+  expect(e.status).toBe(429);
+  expect(Date.parse(e.nextFaucetAvailable!)).toBeGreaterThan(Date.now());
+  expect(e.message).toContain(e.nextFaucetAvailable);
+  expect(e.attempts).toBe(1);
 });
 
 describe("retries through injected faults", () => {

@@ -201,18 +201,14 @@ describe("response bodies are capped", () => {
   });
 });
 
-describe("deadlines hold end to end", () => {
-  it("40 concurrent calls queued by the rate limiter settle by their deadline", async () => {
-    server.always({ status: 200, body: wireNode() });
-    const c = testClient(server.url, API_KEY, { maxRequestsPerSecond: 10, deadlineMs: 500 });
-    const settled = await Promise.allSettled(Array.from({ length: 40 }, () => c.getNode("ND-123-456-789")));
-    const rejected = settled.filter((s) => s.status === "rejected") as PromiseRejectedResult[];
-    expect(rejected.length).toBeGreaterThan(20);
-    for (const r of rejected) {
-      expect(r.reason).toBeInstanceOf(ApiError);
-      expect((r.reason as ApiError).code).toBe("deadline_exceeded");
-    }
-  });
+it("deadlines hold end to end: 40 concurrent calls queued by the rate limiter settle by their deadline", async () => {
+  server.always({ status: 200, body: wireNode() });
+  const c = testClient(server.url, API_KEY, { maxRequestsPerSecond: 10, deadlineMs: 500 });
+  const settled = await Promise.allSettled(Array.from({ length: 40 }, () => c.getNode("ND-123-456-789")));
+  const rejected = settled.filter((s) => s.status === "rejected") as PromiseRejectedResult[];
+  expect(rejected.length).toBeGreaterThan(20);
+  for (const r of rejected)
+    expect([r.reason instanceof ApiError, r.reason.code]).toEqual([true, "deadline_exceeded"]);
 });
 
 describe("careless inputs, and the key given as input, are typed errors sent nowhere", () => {
@@ -293,26 +289,24 @@ describe("server text is capped and escaped in messages, kept longer on serverMe
   });
 });
 
-describe("credentials the client has read are never echoed by a later error", () => {
-  it("a server that quotes a node's password, user name and endpoint in an error", async () => {
-    const node = wireNode();
-    const d = node.details as Record<string, string>;
-    const quoted = `use ${d.wss_endpoint} with ${d.auth_password}`;
-    const fields = { user: [`${d.auth_username}:${d.auth_password}@host`] };
-    const html = `<html>Invalid for user ${d.auth_username}, try ${d.https_endpoint}</html>`;
-    server.script(
-      { status: 200, body: node },
-      { status: 400, body: { error: { code: "validation_error", message: quoted, fields } } },
-      { status: 401, text: html, headers: HTML },
-    );
-    const c = client();
-    await c.getNode("ND-123-456-789");
-    const e1 = await fails(c.updateNetwork("NW-123-456-7", { name: "n" }));
-    const e2 = await fails(c.getNode("ND-123-456-789"));
-    for (const e of [e1, e2]) {
-      const text = [...renderings(e), e.serverMessage ?? ""].join("\n");
-      for (const secret of [d.auth_password, d.auth_username, d.wss_endpoint, d.https_endpoint])
-        expect(text).not.toContain(secret);
-    }
-  });
+it("credentials the client has read are never echoed by a later error: a server that quotes a node's password, user name and endpoint in an error", async () => {
+  const node = wireNode();
+  const d = node.details as Record<string, string>;
+  const quoted = `use ${d.wss_endpoint} with ${d.auth_password}`;
+  const fields = { user: [`${d.auth_username}:${d.auth_password}@host`] };
+  const html = `<html>Invalid for user ${d.auth_username}, try ${d.https_endpoint}</html>`;
+  server.script(
+    { status: 200, body: node },
+    { status: 400, body: { error: { code: "validation_error", message: quoted, fields } } },
+    { status: 401, text: html, headers: HTML },
+  );
+  const c = client();
+  await c.getNode("ND-123-456-789");
+  const e1 = await fails(c.updateNetwork("NW-123-456-7", { name: "n" }));
+  const e2 = await fails(c.getNode("ND-123-456-789"));
+  for (const e of [e1, e2]) {
+    const text = [...renderings(e), e.serverMessage ?? ""].join("\n");
+    for (const secret of [d.auth_password, d.auth_username, d.wss_endpoint, d.https_endpoint])
+      expect(text).not.toContain(secret);
+  }
 });
