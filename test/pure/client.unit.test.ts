@@ -20,6 +20,7 @@ import {
 
 const API_KEY = "unit-test-key-0123456789abcdef";
 const NETWORK_ID = "NW-123-456-7";
+const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 
 function client(answer?: Parameters<typeof recordingFetch>[0], apiUrl = "https://api.example.com") {
   const { fetch, calls } = recordingFetch(answer);
@@ -32,7 +33,6 @@ function page(results: unknown[], next: string | null, count = results.length): 
 const NOT_FOUND: FakeAnswer = { status: 404, body: { error: { code: "not_found", message: "Not found." } } };
 
 describe("local validation sends no request", () => {
-  const address = "0x52908400098527886e0f7030069857d2e4169ee7";
   type Case = readonly [string, (c: NodeServiceClient) => unknown, readonly string[]];
   const row = (name: string, call: Case[1], field: string): Case => [name, call, [field]];
   const cases: Case[] = [
@@ -65,7 +65,7 @@ describe("local validation sends no request", () => {
       ["address"],
     ],
     ...["Sepolia", "../nodes", "", "a/b"].map((chain) =>
-      row(`chain ${chain}`, (c) => c.requestTestTokens(address, chain), "chain"),
+      row(`chain ${chain}`, (c) => c.requestTestTokens(ADDRESS, chain), "chain"),
     ),
     ...[undefined, {}, { limit: 0 }, { limit: -1 }, { limit: 1.5 }, { limit: "5" }].map((o) =>
       row(`limit ${JSON.stringify(o)}`, (c) => c.listAllNodes({}, o as never), "limit"),
@@ -221,17 +221,16 @@ describe("requests", () => {
       status: 200,
       text: '{"amountSent": 123456789012345678901, "transaction": "https://explorer.example/tx/0xabc"}',
     }));
-    const address = "0x52908400098527886e0f7030069857d2e4169ee7";
-    expect(await c.requestTestTokens(address)).toEqual({
+    expect(await c.requestTestTokens(ADDRESS)).toEqual({
       amountSent: "123456789012345678901",
       transaction: "https://explorer.example/tx/0xabc",
     });
     expect(calls[0].init.method).toBe("POST");
     expect(calls[0].url).toBe("https://api.example.com/v1/faucet/goerli");
-    expect(JSON.parse(calls[0].init.body!)).toEqual({ address });
-    await c.requestTestTokens(address, "hoodi");
+    expect(JSON.parse(calls[0].init.body!)).toEqual({ address: ADDRESS });
+    await c.requestTestTokens(ADDRESS, "hoodi");
     expect(calls[1].url).toBe("https://api.example.com/v1/faucet/hoodi");
-    expect(JSON.parse(calls[1].init.body!)).toEqual({ address });
+    expect(JSON.parse(calls[1].init.body!)).toEqual({ address: ADDRESS });
   });
 
   it("the client never shows its key", () => {

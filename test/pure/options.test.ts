@@ -26,11 +26,10 @@ import {
   withClient,
   withSettingHints,
 } from "../../src/settings";
-import { holds } from "../helpers/arbitraries";
+import { HEX_KEY as KEY, holds } from "../helpers/arbitraries";
 import { recordingFetch, rejection } from "../helpers/client";
 import { withEnv } from "../helpers/env";
 
-const KEY = "3c6e0b8a9c15224a8228b9a98ca1531d";
 const BASE = { apiUrl: "https://api.example.com", apiKey: KEY };
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
