@@ -226,16 +226,13 @@ export function breakingNotes(changelog: string, version: string): string | unde
   const start = lines.findIndex((line) => heading.test(line));
   if (start < 0) return undefined;
   const end = lines.findIndex((line, i) => i > start && /^##\s/.test(line));
-  const notes: string[] = [];
   let [inBreaking, found] = [false, false];
-  for (const line of lines.slice(start + 1, end < 0 ? undefined : end)) {
-    if (/^###\s/.test(line)) {
-      inBreaking = /\bbreaking\b/i.test(line);
-      found ||= inBreaking;
-    } else if (inBreaking) {
-      notes.push(line);
-    }
-  }
+  const notes = lines.slice(start + 1, end < 0 ? undefined : end).filter((line) => {
+    const h3 = /^###\s/.test(line);
+    if (h3) inBreaking = /\bbreaking\b/i.test(line);
+    found ||= inBreaking;
+    return !h3 && inBreaking;
+  });
   return found ? notes.join("\n") : undefined;
 }
 
