@@ -60,6 +60,13 @@ export function quantile(values: readonly number[], q: number): number {
 export const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/** How many times each key occurs, in the order first met. */
+export function countBy(keys: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return counts;
+}
+
 /** Milliseconds `run` takes, and its result. */
 export async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const t = performance.now();

@@ -12,7 +12,17 @@ import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
 import { EngineRun, engineVersion, provisionEngine } from "./engine-sandbox";
-import { captureOutput, capturedOutput, environment, markdownTable, mb, ms, n, quantile } from "./harness";
+import {
+  captureOutput,
+  capturedOutput,
+  countBy,
+  environment,
+  markdownTable,
+  mb,
+  ms,
+  n,
+  quantile,
+} from "./harness";
 import { say, script, seedOf, unhandled, verdict, watchUnhandled, x, zero, type Figure } from "./harness";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
 import type { CyclesResult } from "./soak/cycles";
@@ -55,10 +65,8 @@ function options() {
  */
 async function yamlNetwork(emulator: RunningEmulator): Promise<string> {
   const { url: apiUrl, apiKey } = emulator;
-  const counts = new Map<string, number>();
   const client = new NodeServiceClient({ apiUrl, apiKey, maxRequestsPerSecond: 0 });
-  for (const node of await client.listAllNodes({}, { limit: 100_000 }))
-    counts.set(node.network, (counts.get(node.network) ?? 0) + 1);
+  const counts = countBy((await client.listAllNodes({}, { limit: 100_000 })).map((node) => node.network));
   const skip = [emulator.fixtures.networkWithNodes, emulator.fixtures.consortiumNetwork];
   const best = [...counts]
     .filter(([id]) => !skip.includes(id))
@@ -195,9 +203,7 @@ function cycleFigures(c: CyclesResult): Figure[] {
 }
 
 /** Lines `  N x cause`, most frequent first. */
-function tally(title: string, causes: Map<string, number> | string[]): void {
-  const counts = causes instanceof Map ? causes : new Map<string, number>();
-  if (Array.isArray(causes)) for (const c of causes) counts.set(c, (counts.get(c) ?? 0) + 1);
+function tally(title: string, counts: Map<string, number>): void {
   if (counts.size > 0) say(title);
   for (const [cause, count] of [...counts].sort((a, b) => b[1] - a[1])) say(`  ${count} x ${cause}`);
 }
@@ -260,7 +266,7 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
     // What went wrong and why, printed before the audit (which reads everything printed).
     say("");
     const retried = cycles.retries.map((r) => `${r.stack} ${r.step}: ${r.cause}`);
-    tally("engine steps run again, by cause:", retried);
+    tally("engine steps run again, by cause:", countBy(retried));
     for (const f of cycles.failedSteps) say(`failed for good: ${f.stack} ${f.step}: ${f.cause}`);
     for (const m of cycles.mismatches.slice(0, 20))
       say(`mismatch: ${m.stack} cycle ${m.cycle} after ${m.step}: ${m.problems.join("; ")}`);

@@ -7,6 +7,7 @@
 import { startEmulator } from "../../src/emulator";
 import type { EmulatorOptions } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
+import { countBy } from "../harness";
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? "{}") as EmulatorOptions;
@@ -19,10 +20,9 @@ async function main(): Promise<void> {
   process.send!({ url, apiKey, adminKey, fixtures, bulkNetworks });
   process.on("message", (what) => {
     if (what === "requests") return void process.send!(emulator.requestStats().total);
-    const counts: Record<string, number> = {};
-    for (const r of emulator.requests()) counts[r.status] = (counts[r.status] ?? 0) + 1;
+    const counts = countBy(emulator.requests().map((r) => String(r.status)));
     emulator.resetRequests();
-    process.send!(counts);
+    process.send!(Object.fromEntries(counts));
   });
   const stop = () => void emulator.close().then(() => process.exit(0));
   for (const signal of ["SIGTERM", "SIGINT", "disconnect"]) process.on(signal, stop);

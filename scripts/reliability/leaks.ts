@@ -6,7 +6,15 @@ import { inspect } from "util";
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
 import { secretValues } from "../../src/model";
-import { capturedEmulatorLines, capturedOutput, seconds, table, zero, type Figure } from "../harness";
+import {
+  capturedEmulatorLines,
+  capturedOutput,
+  countBy,
+  seconds,
+  table,
+  zero,
+  type Figure,
+} from "../harness";
 import { deriveSeed, evidence, findSecrets, sayProblems, secrets } from "./common";
 
 /** The ways an error ends up as text. */
@@ -65,40 +73,29 @@ export async function runLeakScan(seed: number): Promise<Figure[]> {
   output.forEach((line, i) => scan(`console output line ${i + 1}`, line));
 
   const encoded = hits.filter((h) => h.encoded).length;
-  const byKind = new Map<string, number>();
-  for (const h of hits) byKind.set(h.kind, (byKind.get(h.kind) ?? 0) + 1);
-  const kinds = new Map<string, number>();
-  for (const kind of secrets.values()) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  const [byKind, kinds] = [countBy(hits.map((h) => h.kind)), countBy(secrets.values())];
+  const scanned = `${output.length} (${capturedEmulatorLines} emulator log lines, unshown)`;
+  const walked = `${walk.found} walked, ${walk.missing} missing`;
   table(
     `4. Leak scan (${seconds(performance.now() - started)})`,
     ["figure", "value"],
     [
       ["errors and user-visible texts kept", evidence.length],
-      [
-        "console output lines scanned",
-        `${output.length} (${capturedEmulatorLines} emulator log lines, unshown)`,
-      ],
+      ["console output lines scanned", scanned],
       ["renderings scanned", `${texts} (${(chars / 1e6).toFixed(1)} M characters)`],
       ["secrets searched", `${secrets.size}: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(", ")}`],
-      [
-        "credentials walked through the API, missing from the list",
-        `${walk.found} walked, ${walk.missing} missing`,
-      ],
+      ["credentials walked through the API, missing from the list", walked],
       ["plaintext hits (goal 0)", hits.length - encoded],
       ["URL-encoded or JSON-escaped hits (goal 0)", encoded],
       ...[...byKind].map(([k, n]): [string, number] => [`  ${k}`, n]),
     ],
   );
   // One line per place (the renderings of one error count once); secrets never shown.
-  const places = new Map<string, number>();
-  for (const h of hits) {
-    const place = `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where.replace(/ \/ [^/]+$/, "")}`;
-    places.set(place, (places.get(place) ?? 0) + 1);
-  }
-  sayProblems(
-    [...places].map(([p, n]) => `hit: ${p} (${n} across its renderings)`),
-    10,
+  const places = hits.map(
+    (h) => `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where.replace(/ \/ [^/]+$/, "")}`,
   );
+  const lines = [...countBy(places)].map(([p, n]) => `hit: ${p} (${n} across its renderings)`);
+  sayProblems(lines, 10);
   return [
     zero("plaintext hits of credentials, endpoints and keys", hits.length - encoded),
     zero("encoded hits", encoded),
