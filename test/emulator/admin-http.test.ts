@@ -55,15 +55,11 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect((await admin("faults", { method: "PUT", body: { rate429: 3 } })).status).toBe(400);
     expect(emulator().faults()).toEqual(random);
     expect((await admin("requests")).json).toEqual({ total: 4, retained: 4, capacity: 10_000 });
-    expect(
-      emulator()
-        .requests()
-        .map((r) => [r.route, r.fault]),
-    ).toEqual([
-      ["/v1/faucet/goerli", "route-delay"],
-      ["/v1/faucet/goerli", "malformed-truncated-json+route-delay"],
-      ["/v1/faucet/goerli", "504-after-processing+route-delay"],
-      ["/v1/nodes/", "429"],
+    expect(emulator().requests()).toMatchObject([
+      { route: "/v1/faucet/goerli", fault: "route-delay" },
+      { route: "/v1/faucet/goerli", fault: "malformed-truncated-json+route-delay" },
+      { route: "/v1/faucet/goerli", fault: "504-after-processing+route-delay" },
+      { route: "/v1/nodes/", fault: "429" },
     ]);
   });
 
