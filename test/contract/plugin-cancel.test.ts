@@ -15,9 +15,12 @@ import { residentMb, underStandInEngine } from "../helpers/engine-parent";
 import { withJournalDir } from "../helpers/env";
 import {
   DYNAMIC_PROVIDER_HOST,
+  FAUCET_URN,
   GRPC_STATUS,
+  NETWORK_URN,
   PLUGIN_BIN,
   PluginClient,
+  pluginPool,
   Props,
   serializeProvider,
   settle,
@@ -26,8 +29,6 @@ import {
 } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
-const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
-const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
 /** Far longer than any bound below: what ends a held call here is the provider. */
 const HOLD_MS = 120_000;
 /** Generous bounds: this machine is noisy. */
@@ -40,32 +41,24 @@ const PROC = fs.existsSync("/proc/self/status");
 const emulator = withEmulator();
 const arrivals = recordArrivals(emulator);
 const journal = withJournalDir();
-const started: PluginClient[] = [];
+const plugins = pluginPool();
 let networkProvider = "";
 
 beforeAll(async () => {
   networkProvider = await serializeProvider(providerFor("network"));
 });
 afterEach(() => emulator().setRouteDelays({}));
-afterAll(async () => {
-  await Promise.all(started.map((p) => p.stop()));
-});
+afterAll(plugins.stop);
 
 const patches = () => arrivals().filter((a) => a.method === "PATCH");
 const oneLine = (details = "") => expect(details).not.toMatch(/\n/);
 
 /** A plugin configured for the emulator, with timeouts far beyond the test's bounds. */
-async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {
-  const plugin = await PluginClient.start({ HOME: process.env.HOME, ...env });
-  started.push(plugin);
-  await plugin.configure({
-    apiUrl: emulator().url,
-    apiKey: emulator().apiKey,
-    timeoutMs: HOLD_MS,
-    deadlineMs: HOLD_MS,
-  });
-  return plugin;
-}
+const startPlugin = (env: NodeJS.ProcessEnv = {}) =>
+  plugins.start(
+    { apiUrl: emulator().url, apiKey: emulator().apiKey, timeoutMs: HOLD_MS, deadlineMs: HOLD_MS },
+    env,
+  );
 
 /** A rename of `id` from "before" to `name`, as the engine sends it to either host. */
 function rename(client: PluginClient, dynamic: boolean, id: string, name: string) {
@@ -156,7 +149,7 @@ async function heldRename(dynamic: boolean) {
   const env = { HOME: process.env.HOME, PULUMI_NODEJS_PROJECT: "contract" };
   const command = [process.execPath, dynamic ? DYNAMIC_PROVIDER_HOST : PLUGIN_BIN];
   const parent = await underStandInEngine(command, env, root);
-  started.push(parent.client);
+  plugins.started.push(parent.client);
   await parent.client.configure(
     dynamic
       ? { "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey }

@@ -15,6 +15,7 @@ import {
   isSecret,
   LOG_SEVERITY,
   PluginClient,
+  pluginPool,
   secret,
   type Props,
 } from "../helpers/plugin-client";
@@ -25,14 +26,14 @@ const [A, B, C, D] = ["ND-100-000-001", "ND-100-000-002", "ND-100-000-003", "ND-
 const emulator = withEmulator({ seed: 11, quiet: true });
 let engine: Awaited<ReturnType<typeof fakeEngine>>;
 let dir: string;
-const plugins: PluginClient[] = [];
+const plugins = pluginPool();
 
 beforeAll(async () => {
   engine = await fakeEngine();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-engine-log-"));
 });
 afterAll(async () => {
-  await Promise.all(plugins.map((p) => p.stop()));
+  await plugins.stop();
   await engine.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -42,8 +43,7 @@ async function pluginFor(runtime: string, options: { attach?: boolean; args?: st
   const cwd = fs.mkdtempSync(path.join(dir, `${runtime}-`));
   fs.writeFileSync(path.join(cwd, "Pulumi.yaml"), `name: app\nruntime: ${runtime}\n`);
   const args = options.attach ? [] : [...(options.args ?? []), engine.address];
-  const plugin = await PluginClient.start({ HOME: process.env.HOME }, undefined, args, { cwd });
-  plugins.push(plugin);
+  const plugin = await plugins.start(undefined, {}, args, cwd);
   if (options.attach) await plugin.attach(engine.address);
   return plugin;
 }
@@ -170,6 +170,6 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
         .secrets()
         .filter((s) => all.some((m) => m.includes(s))),
     ).toEqual([]);
-    expect(plugins.flatMap((p) => p.transcript).join("\n")).not.toContain(emulator().apiKey);
+    expect(plugins.started.flatMap((p) => p.transcript).join("\n")).not.toContain(emulator().apiKey);
   });
 });

@@ -2,19 +2,17 @@
 import * as fs from "fs";
 import { startScriptedServer, type ScriptedServer } from "../helpers/client";
 import { withJournalDir } from "../helpers/env";
-import { PluginClient, Props, settle, sleep, until } from "../helpers/plugin-client";
+import { FAUCET_URN, NETWORK_URN, pluginPool, Props, settle, sleep, until } from "../helpers/plugin-client";
 
 const GRACE_MS = 500;
 /** How long after the signal the process may take to exit: the grace and a few seconds. */
 const EXIT_BOUND_MS = GRACE_MS + 4_000;
-const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
-const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
 const ADDRESS = "0x52908400098527886e0f7030069857d2e4169ee7";
 const NETWORK_ID = "NW-100-000-1";
 
 /** A server that takes every request and never answers it. */
 let silent: ScriptedServer;
-const plugins: PluginClient[] = [];
+const plugins = pluginPool();
 const journal = withJournalDir({ each: true });
 
 beforeAll(async () => {
@@ -22,19 +20,14 @@ beforeAll(async () => {
   silent.fallback = { hang: true };
 });
 afterAll(async () => {
-  await Promise.all(plugins.map((p) => p.stop()));
+  await plugins.stop();
   await silent.close();
 });
 
 describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent service", (signal) => {
   test("the calls in flight are answered after the grace and the process exits; the faucet send is recorded as unknown", async () => {
-    const plugin = await PluginClient.start({
-      HOME: process.env.HOME,
-      BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal(),
-      BLOCKCHAIN_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-    });
-    plugins.push(plugin);
-    await plugin.configure({ apiUrl: silent.url, apiKey: "plugin-shutdown-test-key-Zq81" });
+    const env = { BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal(), BLOCKCHAIN_SHUTDOWN_GRACE_MS: String(GRACE_MS) };
+    const plugin = await plugins.start({ apiUrl: silent.url, apiKey: "plugin-shutdown-test-key-Zq81" }, env);
     silent.hits.length = 0;
 
     const create = settle(plugin.create(FAUCET_URN, { address: ADDRESS }));
@@ -66,8 +59,7 @@ describe.each(["SIGTERM", "SIGINT"] as const)("%s while calls wait on a silent s
 });
 
 test("a plugin with no call in flight exits at once on SIGTERM", async () => {
-  const plugin = await PluginClient.start({ HOME: process.env.HOME, BLOCKCHAIN_SHUTDOWN_GRACE_MS: "60000" });
-  plugins.push(plugin);
+  const plugin = await plugins.start(undefined, { BLOCKCHAIN_SHUTDOWN_GRACE_MS: "60000" });
   await plugin.getPluginInfo();
   plugin.kill("SIGTERM");
   const exit = await Promise.race([plugin.exited(), sleep(4_000).then(() => "still running")]);

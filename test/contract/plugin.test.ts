@@ -5,11 +5,19 @@ import { startScriptedServer } from "../helpers/client";
 import type { RunningEmulator } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import { withJournalDir } from "../helpers/env";
-import { failure, GRPC_STATUS, isSecret, PluginClient, Props, secret } from "../helpers/plugin-client";
+import {
+  failure,
+  FAUCET_URN,
+  GRPC_STATUS,
+  isSecret,
+  NETWORK_URN,
+  PluginClient,
+  pluginPool,
+  Props,
+  secret,
+} from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
-const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
-const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
 const SECRET_FIELD =
   /^(httpsEndpoint|wssEndpoint|graphqlEndpoint|beaconEndpoint|authUsername|authPassword|authKey)$/;
 const RESOURCES = ["blockchain:index:Network", "blockchain:index:FaucetDrip"];
@@ -67,23 +75,14 @@ function expectNamed(details: string, ...tokens: string[]): void {
 const emulator = withEmulator({ pageSize: 5 });
 let fixtures: RunningEmulator["fixtures"];
 /** Every plugin started here, stopped after the tests; each is also audited for the API keys. */
-const plugins: PluginClient[] = [];
+const plugins = pluginPool();
+afterAll(plugins.stop);
 let plugin: PluginClient;
-
-async function startPlugin(config?: Props, env: NodeJS.ProcessEnv = {}): Promise<PluginClient> {
-  const p = await PluginClient.start({ HOME: process.env.HOME, ...env });
-  plugins.push(p);
-  if (config) await p.configure(config);
-  return p;
-}
 const config = () => ({ apiUrl: emulator().url, apiKey: secret(emulator().apiKey) });
 
 beforeAll(async () => {
   fixtures = emulator().fixtures;
-  plugin = await startPlugin(config());
-});
-afterAll(async () => {
-  await Promise.all(plugins.map((p) => p.stop()));
+  plugin = await plugins.start(config());
 });
 
 test("GetPluginInfo answers the package's version; GetSchema exactly the committed schema.json", async () => {
@@ -124,7 +123,7 @@ describe("provider config", () => {
   });
 
   test("configured with nothing, and no BLOCKCHAIN_API_* in its environment: Check fails naming blockchain:apiKey, to be set --secret", async () => {
-    const bare = await startPlugin({});
+    const bare = await plugins.start({});
     const { failures } = await bare.check(NETWORK_URN, {}, { networkId: fixtures.networkWithNodes });
     expect(failures.length).toBeGreaterThan(0);
     const reasons = failures.map((f) => f.reason).join("\n");
@@ -132,7 +131,7 @@ describe("provider config", () => {
   });
 
   test("a key not known yet (preview of an explicit provider fed by another resource) passes Check, which hands back no setting", async () => {
-    const pending = await startPlugin({
+    const pending = await plugins.start({
       apiUrl: emulator().url,
       apiKey: "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
     });
@@ -270,38 +269,24 @@ describe("Network", () => {
     expect(emulator().admin.getNetwork(id())).toBeDefined();
   });
 
+  const GO_MUX = { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } };
   test.each([
-    [
-      "a Go mux's text",
-      { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } },
-    ],
+    ["a Go mux's text", GO_MUX],
     ["an API gateway's JSON", { status: 404, body: { message: "Not Found" } }],
     ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
   ])(
     "only the service's own 404 means gone: with %s, Read and Delete fail naming the API URL",
-    async (_what, answer) => {
+    async (_, answer) => {
       const server = await startScriptedServer();
       try {
         server.fallback = { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
         server.script(answer, answer);
-        const props = {
-          networkId: "NW-100-000-2",
-          apiUrl: server.url,
-          apiKey: secret("scripted-key-123456"),
-          forceDestroy: true,
-        };
+        const id = "NW-100-000-2";
+        const key = secret("scripted-key-123456");
+        const props = { networkId: id, apiUrl: server.url, apiKey: key, forceDestroy: true };
         const host = new URL(server.url).host;
-        expectNamed(
-          (await failure(plugin.read(NETWORK_URN, "NW-100-000-2", props, {}))).details,
-          "404",
-          host,
-        );
-        expectNamed(
-          (await failure(plugin.delete(NETWORK_URN, "NW-100-000-2", props))).details,
-          "DELETE",
-          "404",
-          host,
-        );
+        expectNamed((await failure(plugin.read(NETWORK_URN, id, props, {}))).details, "404", host);
+        expectNamed((await failure(plugin.delete(NETWORK_URN, id, props))).details, "DELETE", "404", host);
         expect(server.hits.map((h) => h.method)).toEqual(["PATCH", "DELETE"]);
       } finally {
         await server.close();
@@ -366,7 +351,7 @@ describe("functions", () => {
 
   test("a second plugin configured with the other organization's key lists only that organization's nodes", async () => {
     const org = fixtures.otherOrganization;
-    const other = await startPlugin({ apiUrl: emulator().url, apiKey: secret(emulator().keys[org]) });
+    const other = await plugins.start({ apiUrl: emulator().url, apiKey: secret(emulator().keys[org]) });
     const myIds = ((await plugin.invoke("blockchain:index:getNodes", {})).return.nodes as Array<Props>).map(
       (n) => n.id,
     );
@@ -392,7 +377,7 @@ describe("FaucetDrip", () => {
   const journal = withJournalDir();
   let drip: PluginClient;
   beforeAll(async () => {
-    drip = await startPlugin(config(), { BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal() });
+    drip = await plugins.start(config(), { BLOCKCHAIN_FAUCET_JOURNAL_DIR: journal() });
   });
 
   test("Check, Create, Diff and Delete of a FaucetDrip: one send, recorded; a new address replaces it", async () => {
@@ -463,9 +448,9 @@ test("Check refuses a property the schema does not know, naming it in the reason
 test("no answer of any plugin carried an API key; no error carried a stack trace", () => {
   const keys = Object.values(emulator().keys);
   expect(keys).toContain(emulator().apiKey);
-  const transcript = plugins.flatMap((p) => p.transcript);
+  const transcript = plugins.started.flatMap((p) => p.transcript);
   expect(transcript.length).toBeGreaterThan(20);
-  for (const text of [...transcript, ...plugins.map((p) => p.stderr())]) {
+  for (const text of [...transcript, ...plugins.started.map((p) => p.stderr())]) {
     for (const key of keys) expect(text.includes(key) ? text : "").toBe("");
     expect(text).not.toMatch(/\n\s+at /);
   }

@@ -76,7 +76,7 @@ export interface Logged {
 /** The engine's log severities by name (`INFO`, `WARNING`, ...). */
 export const LOG_SEVERITY: Record<string, number> = sdkRequire("./proto/engine_pb").LogSeverity;
 
-/** A stand-in engine in this process on 127.0.0.1, recording every `Log` call (its other calls unimplemented). */
+/** A stand-in engine in this process on 127.0.0.1, recording every `Log` call (grpc-js answers its other calls UNIMPLEMENTED). */
 export async function fakeEngine(): Promise<{
   address: string;
   logged: Logged[];
@@ -86,18 +86,11 @@ export async function fakeEngine(): Promise<{
 }> {
   const logged: Logged[] = [];
   const server = new grpc.Server();
-  type Callback = import("@grpc/grpc-js").sendUnaryData<unknown>;
-  const none = (_call: unknown, callback: Callback) =>
-    callback({ code: grpc.status.UNIMPLEMENTED, details: "not in this stand-in" });
   server.addService(sdkRequire("./proto/engine_grpc_pb").EngineService, {
-    log: ({ request: r }: { request: any }, callback: Callback) => {
+    log: ({ request: r }: { request: any }, callback: import("@grpc/grpc-js").sendUnaryData<unknown>) => {
       logged.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn() });
       callback(null, new Empty());
     },
-    getRootResource: none,
-    setRootResource: none,
-    startDebugging: none,
-    requirePulumiVersion: none,
   });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
@@ -204,19 +197,9 @@ export class PluginClient {
   }
 
   /** `@pulumi/pulumi`'s dynamic-provider host for `project`, in `cwd` (where the runtime resolves from). */
-  static dynamicProviderHost(
-    cwd: string,
-    env: NodeJS.ProcessEnv = {},
-    project = "contract",
-  ): Promise<PluginClient> {
-    return PluginClient.start(
-      { ...env, PULUMI_NODEJS_PROJECT: project },
-      DYNAMIC_PROVIDER_HOST,
-      ["127.0.0.1:1"],
-      {
-        cwd,
-      },
-    );
+  static dynamicProviderHost(cwd: string, env: NodeJS.ProcessEnv = {}, project = "contract") {
+    const hostEnv = { ...env, PULUMI_NODEJS_PROJECT: project };
+    return PluginClient.start(hostEnv, DYNAMIC_PROVIDER_HOST, ["127.0.0.1:1"], { cwd });
   }
 
   private call(method: string, req: unknown): Promise<any> {
@@ -358,6 +341,22 @@ export class PluginClient {
       this.child.kill("SIGTERM");
     });
   }
+}
+
+/** The URNs of a Network and a FaucetDrip of the plugin, as the engine names them. */
+export const NETWORK_URN = "urn:pulumi:dev::contract::blockchain:index:Network::main";
+export const FAUCET_URN = "urn:pulumi:dev::contract::blockchain:index:FaucetDrip::drip";
+
+/** Plugins started with HOME (configured with `config` if given) and any client pushed to `started`; `stop` ends them all. */
+export function pluginPool() {
+  const started: PluginClient[] = [];
+  const start = async (config?: Props, env: NodeJS.ProcessEnv = {}, args: string[] = [], cwd?: string) => {
+    const plugin = await PluginClient.start({ HOME: process.env.HOME, ...env }, PLUGIN_BIN, args, { cwd });
+    started.push(plugin);
+    if (config) await plugin.configure(config);
+    return plugin;
+  };
+  return { started, start, stop: () => Promise.all(started.map((p) => p.stop())) };
 }
 
 /** Serializes a provider exactly as `pulumi.dynamic.Resource` does; returns the text stored in `__provider`. */
