@@ -143,8 +143,9 @@ describe("FaucetDrip chain", () => {
     expect(readdirSync(journal())).toEqual([]);
   });
 
-  it("check: an absent, valid or unknown (preview) chain passes, and an absent one stays absent", async () => {
+  it("check: an absent, valid or unknown (preview) chain passes, and an absent one stays absent; an unknown address passes", async () => {
     const to = address();
+    expect((await checkFaucetDrip(undefined, { address: UNKNOWN })).failures).toEqual([]);
     for (const news of [{ address: to }, { address: to, chain: "hoodi" }, { address: to, chain: UNKNOWN }]) {
       const checked = await checkFaucetDrip(undefined, news);
       expect(checked.failures).toEqual([]);

@@ -31,9 +31,16 @@ describe("check never echoes a credential given in the wrong place", () => {
     expect(failures[0].reason).not.toContain(key);
   });
 
-  it("a mistyped address is still shown so it can be fixed", async () => {
+  it("a mistyped address is still shown so it can be fixed, with its EIP-55 form; one with no 0x is named so", async () => {
     const { failures } = await checkFaucetDrip({}, { address: "0x52908400098527886e0F7030069857D2E4169EE7" });
+    expect(failures[0].property).toBe("address");
     expect(failures[0].reason).toContain("0x52908400098527886e0F7030069857D2E4169EE7");
+    expect(failures[0].reason).toMatch(/EIP-55.*0x52908400098527886E0F7030069857D2E4169EE7/);
+    const bare = await checkFaucetDrip({}, { address: "52908400098527886E0F7030069857D2E4169EE7" });
+    expect(bare.failures[0]).toEqual({
+      property: "address",
+      reason: expect.stringMatching(/\b0x\b.*\b40\b/),
+    });
   });
 });
 

@@ -6,7 +6,6 @@ import * as net from "../../src/provider/network";
 import { secretOutputs } from "../../src/provider/table";
 import { FaucetDrip } from "../../src/resources/faucet-drip";
 import { Network } from "../../src/resources/network";
-import { network as networkRuntime } from "../../src/resources/provider-runtime";
 import { NODE_SECRET_FIELDS } from "../../src/model";
 import { UNKNOWN } from "../../src/settings";
 import { withEmulator } from "../helpers/emulator";
@@ -97,19 +96,6 @@ describe("FaucetDrip provider", () => {
     note: "",
   };
 
-  test("check validates the address and the EIP-55 checksum", async () => {
-    for (const good of [address, address.toLowerCase(), UNKNOWN])
-      expect((await faucet.checkFaucetDrip({}, { address: good })).failures).toEqual([]);
-    const bad = await faucet.checkFaucetDrip({}, { address: "0x52908400098527886E0F7030069857D2E4169Ee7" });
-    expect(bad.failures[0]).toMatchObject({ property: "address" });
-    expect(bad.failures[0].reason).toMatch(/EIP-55.*0x52908400098527886E0F7030069857D2E4169EE7/);
-    const bare = await faucet.checkFaucetDrip({}, { address: address.slice(2) });
-    expect(bare.failures[0]).toMatchObject({
-      property: "address",
-      reason: expect.stringMatching(/\b0x\b.*\b40\b/),
-    });
-  });
-
   test("update sends nothing, keeps the recorded outcome and takes over only the connection inputs; read accepts missing props", async () => {
     const olds = { ...recorded, apiKey: "old-key" };
     const before = emulator().requestStats().total;
@@ -131,7 +117,8 @@ describe("Network check at preview: adoption and call settings", () => {
     const checks = emulator().requests();
     await expect(net.createNetwork({ networkId: "NW-999-999-9" })).rejects.toThrow(/NW-999-999-9.*\b404\b/s);
     expect(checks.map((r) => r.method)).toEqual(checks.map(() => "GET"));
-    expect(checks.map((r) => r.query.network)).toEqual([id, "NW-999-999-9"]);
+    // The key's probe (no network) is made once per process, by whichever check comes first.
+    expect(checks.map((r) => r.query.network).filter(Boolean)).toEqual([id, "NW-999-999-9"]);
     // An adopted id is not looked up again.
     const before = emulator().requests().length;
     expect((await net.checkNetwork({ networkId: id }, { networkId: id, name: "x" })).failures).toEqual([]);
@@ -345,15 +332,7 @@ describe("check: the connection settings wherever they come from, and the key on
   });
 });
 
-describe("errors of the provider runtime and the constructors", () => {
-  test("the refused delete says what works, in one message, and its stack is its first line", async () => {
-    const id = emulator().fixtures.networkWithNodes;
-    const { outs } = await networkRuntime.create({ networkId: id, forceDestroy: true });
-    const err = (await networkRuntime.delete(id, outs).catch((e: Error) => e)) as Error;
-    for (const token of [id, "forceDestroy"]) expect(err.message).toContain(token);
-    expect(err.stack).toBe(`${err.name}: ${err.message}`);
-  });
-
+describe("errors of the constructors", () => {
   test("Network and FaucetDrip refuse the import option (networkId adopts) with a ResourceError without a stack, before registering anything", () => {
     const thrown = (f: () => unknown) => {
       try {
