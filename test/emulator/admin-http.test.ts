@@ -45,9 +45,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     expect((await admin("faucet/sends")).json).toEqual({ total: 3, byAddress });
     await admin("faults/queue", { method: "POST", body: { faults: [{ status: 503 }] } });
     expect((await admin("faults/queue", { method: "DELETE" })).json.queued).toBe(0);
-    for (const body of [{ faults: [{ status: 404 }] }, []]) {
+    for (const body of [{ faults: [{ status: 404 }] }, []])
       expect((await admin("faults/queue", { method: "POST", body })).status).toBe(400);
-    }
     const random = { rate429: 1, malformedRate: 0, match: { method: "GET" } };
     expect((await admin("faults", { method: "PUT", body: random })).json).toEqual({ random, queued: 0 });
     expect((await api("/v1/nodes/")).status).toBe(429);
@@ -88,9 +87,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     const rotated = await admin(`nodes/${node()}/rotate-credentials`, { method: "POST" });
     const after = (await api(`/v1/nodes/${node()}/`)).json.details;
     expect([rotated.status, rotated.json.details]).toEqual([200, after]);
-    for (const field of ["https_endpoint", "wss_endpoint", "graphql_endpoint", "beacon_endpoint"]) {
+    for (const field of ["https_endpoint", "wss_endpoint", "graphql_endpoint", "beacon_endpoint"])
       expect(after[field]).toBe(before[field].replace(before.auth_key, after.auth_key));
-    }
     for (const field of ["auth_username", "auth_password", "auth_key"]) {
       expect(after[field]).not.toBe(before[field]);
       expect(emulator().secrets()).toContain(after[field]);

@@ -63,9 +63,8 @@ describe("blockchain-nodes-emulator command", () => {
     const [, url, key] = /^export BLOCKCHAIN_API_URL=(\S+) BLOCKCHAIN_API_KEY=(\S+)$/m.exec(out.stdout)!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(key).toBe(deriveApiKey(3, WELL_KNOWN_IDS.organization));
-    for (const value of [url, deriveAdminKey(3), ...Object.values(WELL_KNOWN_IDS)]) {
+    for (const value of [url, deriveAdminKey(3), ...Object.values(WELL_KNOWN_IDS)])
       expect(out.stdout).toContain(value);
-    }
     expect((await node(url, key)).status).toBe(200);
     expect(await stop()).toBe(0);
   });
@@ -96,12 +95,10 @@ describe("blockchain-nodes-emulator command", () => {
       run(["--port", "70000"]),
     ]);
     expect([help.code, help.stderr, short.stdout]).toEqual([0, "", help.stdout]);
-    for (const text of ["Usage: blockchain-nodes-emulator", "API key per organization", "well-known ids"]) {
+    for (const text of ["Usage: blockchain-nodes-emulator", "API key per organization", "well-known ids"])
       expect(help.stdout).toContain(text);
-    }
-    for (const flag of ["--json", "--version", "--help", "--faucet-chains", "--rate-limit", "--verbose"]) {
+    for (const flag of ["--json", "--version", "--help", "--faucet-chains", "--rate-limit", "--verbose"])
       expect(help.stdout).toContain(`  ${flag}`);
-    }
     expect(ver).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
     expect([bad.code, bad.stdout]).toEqual([2, ""]);
     expect(bad.stderr).toMatch(/^[^\n]*--port[^\n]*\n/);

@@ -165,9 +165,8 @@ describe("node endpoints", () => {
       await send(`${emulator().url}/node/${node.id.toLowerCase()}/${"0".repeat(32)}/chains/main/chain_id`),
     ];
     const realm = 'Basic realm="node"';
-    for (const r of refusals) {
+    for (const r of refusals)
       expect([r.status, r.headers.get("www-authenticate"), typeof r.json]).toEqual([401, realm, "object"]);
-    }
     const rotated = emulator().admin.rotateCredentials(node.id)!.details;
     expect(await status(`${rotated.https_endpoint}/chains/main/chain_id`)).toBe(200);
     expect(await status(bare, basic(rotated.auth_username, rotated.auth_password))).toBe(200);

@@ -104,9 +104,8 @@ describe("paths, methods, request record and lifecycle", () => {
 
   test("url has no trailing slash; a port in use and invalid options are refused", async () => {
     expect(emulator().url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    for (const options of [{ pageSize: 0 }, { port: 70000 }, { seed: 1.5 }]) {
+    for (const options of [{ pageSize: 0 }, { port: 70000 }, { seed: 1.5 }])
       await expect(startEmulator(options)).rejects.toThrow(RangeError);
-    }
     await expect(startEmulator({ port: Number(new URL(emulator().url).port) })).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -89,9 +89,8 @@ describe("seeded data", () => {
         (ARCHIVE_PROTOCOLS as readonly string[]).includes(network.protocol),
       );
       if (d.auth_key === undefined) expect([node.status, d.https_endpoint]).toEqual(["pending", undefined]);
-      for (const field of ENDPOINTS) {
+      for (const field of ENDPOINTS)
         if (d[field] !== undefined) expect(new URL(d[field]!).pathname).toContain(`/${d.auth_key}`);
-      }
       if (d.auth_key !== undefined) credentials.push(d.auth_key, d.auth_username!, d.auth_password!);
       expect(ISO_MS_UTC.test(node.createdAt) && node.createdAt > network.createdAt).toBe(true);
     }

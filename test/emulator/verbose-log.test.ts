@@ -37,9 +37,7 @@ describe("--verbose log (quiet: false)", () => {
       `/v1/faucet/${SECRET.toLowerCase()}`,
       `/_emulator/keys/${SECRET}/rotate`,
     ];
-    for (const path of paths) {
-      await rawRequest(emulator(), path, { headers: { "X-Api-Key": SECRET } });
-    }
+    for (const path of paths) await rawRequest(emulator(), path, { headers: { "X-Api-Key": SECRET } });
     await call(emulator(), `/v1/networks/${network}/`, {
       method: "PATCH",
       body: { name: SECRET },
