@@ -44,9 +44,10 @@ function cachedEngine(): string {
 /** Where the engine is: PULUMI_ENGINE_DIR, else a `pulumi` on PATH, else the project's cache; or why not. */
 export function findEngine(): { dir: string } | { reason: string } {
   const explicit = process.env.PULUMI_ENGINE_DIR;
-  if (explicit && !hasEngine(explicit))
-    return { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
-  if (explicit) return { dir: explicit };
+  if (explicit)
+    return hasEngine(explicit)
+      ? { dir: explicit }
+      : { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
   const fromPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && hasEngine(dir));
   if (fromPath) return { dir: fromPath };
   if (hasEngine(cachedEngine())) return { dir: cachedEngine() };
@@ -92,42 +93,6 @@ export function enginePath(engineDir: string, nodeModules?: string): string {
   return [engineDir, pulumiDir, process.env.PATH ?? ""].join(path.delimiter);
 }
 
-/** The engine's variables for a sandbox in `dir`, PATH as {@link enginePath} makes it. */
-export function engineEnvironment(engineDir: string, dir: string, passphrase: string, nodeModules?: string) {
-  return {
-    PATH: enginePath(engineDir, nodeModules),
-    PULUMI_HOME: path.join(dir, "home"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "state")}`,
-    PULUMI_CONFIG_PASSPHRASE: passphrase,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
-  };
-}
-
-/** A sandbox in `<tmp>/pulumi-blockchain-nodes-<name>-*`, passphrase `<name>-passphrase`; `extraEnv` wins. */
-export async function createEngineSandbox(opts: {
-  engineDir: string;
-  name: string;
-  extraEnv?: Record<string, string>;
-}): Promise<EngineSandbox> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `pulumi-blockchain-nodes-${opts.name}-`));
-  const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
-  try {
-    const [backendDir, homeDir] = [path.join(dir, "state"), path.join(dir, "home")];
-    for (const d of [backendDir, homeDir]) fs.mkdirSync(d);
-    const envVars = {
-      ...engineEnvironment(opts.engineDir, dir, `${opts.name}-passphrase`),
-      ...opts.extraEnv,
-    };
-    const command = await PulumiCommand.get({ root: path.dirname(opts.engineDir), skipVersionCheck: true });
-    return { dir, backendDir, homeDir, engineDir: opts.engineDir, envVars, command, cleanup };
-  } catch (error) {
-    cleanup();
-    throw error;
-  }
-}
-
 /**
  * The variables of Python programs: the engine's `pulumi-python`, and `sdk/python` laid out in `dir` as pip
  * installs it (package and metadata) on `PYTHONPATH` (pip would need `wheel`, which the engine's Python lacks).
@@ -171,40 +136,33 @@ export function filesUnder(dir: string): string[] {
     );
 }
 
-export interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  argv: string[];
+export type ProcessInfo = { pid: number; ppid: number; argv: string[] };
+
+/** A file of a process in `/proc`; undefined once the process has ended. */
+function procFile(pid: number | string, name: string): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/${name}`, "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every live process in `/proc`, zombies left out. */
 export function listProcesses(): ProcessInfo[] {
-  const out: ProcessInfo[] = [];
-  for (const name of fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (state === "Z") continue;
-      const argv = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").filter(Boolean);
-      out.push({ pid: Number(name), ppid: Number(ppid), argv });
-    } catch {
-      // the process ended while it was being read
-    }
-  }
-  return out;
+  return fs.readdirSync("/proc").flatMap((name) => {
+    const [stat, cmdline] = /^\d+$/.test(name) ? [procFile(name, "stat"), procFile(name, "cmdline")] : [];
+    // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
+    const [state, ppid] = stat?.slice(stat.lastIndexOf(")") + 2).split(" ") ?? ["Z"];
+    if (state === "Z" || cmdline === undefined) return [];
+    return [{ pid: Number(name), ppid: Number(ppid), argv: cmdline.split("\0").filter(Boolean) }];
+  });
 }
 
 /** The resident memory of a process, MB; undefined once it has ended. */
 export function residentMb(pid: number): number | undefined {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    if (/^State:\s+Z/m.test(status)) return undefined;
-    const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return kb ? Number(kb[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const status = procFile(pid, "status");
+  const kb = status && !/^State:\s+Z/m.test(status) ? /^VmRSS:\s+(\d+)\s+kB/m.exec(status) : null;
+  return kb ? Number(kb[1]) / 1024 : undefined;
 }
 
 const signal = (pid: number, name: NodeJS.Signals): void => {
@@ -239,14 +197,9 @@ export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
 /** The live processes with `PULUMI_HOME=<homeDir>` in their environment: all of a sandbox's, orphans too. */
 export function processesOfHome(homeDir: string): ProcessInfo[] {
   const marker = `\0PULUMI_HOME=${homeDir}\0`;
-  return listProcesses().filter((p) => {
-    if (p.pid === process.pid) return false;
-    try {
-      return `\0${fs.readFileSync(`/proc/${p.pid}/environ`, "utf8")}`.includes(marker);
-    } catch {
-      return false;
-    }
-  });
+  return listProcesses().filter(
+    (p) => p.pid !== process.pid && `\0${procFile(p.pid, "environ")}`.includes(marker),
+  );
 }
 
 /** What a process of a run is: the program (the host's program, the YAML host) or a provider serving it. */
@@ -331,73 +284,14 @@ export interface CommandRun {
   sampler?: TreeSampler;
 }
 
+/** Options of {@link EngineRun.run}. */
 export interface RunOptions {
-  sandbox: Pick<EngineSandbox, "engineDir" | "envVars">;
-  cwd: string;
-  args: readonly string[];
   /** Variables over the sandbox's. */
   env?: Record<string, string>;
   /** Its tree sampled every `everyMs`; the command and its tree SIGKILLed past `seconds` or `mb` (one process). */
   bounds?: { seconds: number; mb: number; everyMs?: number };
   /** Signals sent to `pulumi` alone, 1 s apart, once `when()` holds at a sample. */
   stop?: { signals: readonly NodeJS.Signals[]; when: () => boolean };
-  /** Told of the command's pid when it starts (`running`), and when it has ended. */
-  track?: (pid: number, running: boolean) => void;
-  onOutput?: (chunk: string) => void;
-}
-
-/** Runs `pulumi <args> --color=never` in `cwd` with the sandbox's variables; never rejects for an exit code. */
-export function runPulumi(o: RunOptions): Promise<CommandRun> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(o.sandbox.engineDir, "pulumi"), [...o.args, "--color=never"], {
-      cwd: o.cwd,
-      env: { ...process.env, ...o.sandbox.envVars, ...o.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const pid = child.pid;
-    if (pid !== undefined) o.track?.(pid, true);
-    let [output, stdout] = ["", ""];
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-      o.onOutput?.(chunk.toString());
-    };
-    child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), collect(chunk)));
-    child.stderr.on("data", collect);
-    const sampler = o.bounds && pid !== undefined ? new TreeSampler(pid) : undefined;
-    let killed: string | undefined;
-    let stoppedAt: number | undefined;
-    const timer =
-      sampler &&
-      setInterval(() => {
-        const alive = sampler.sample();
-        if (o.stop && stoppedAt === undefined && o.stop.when()) {
-          stoppedAt = performance.now();
-          o.stop.signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 1000));
-        }
-        const over = Object.values(sampler.peaks).find((p) => p.mb > o.bounds!.mb);
-        const why = over
-          ? `a process passed ${o.bounds!.mb} MB: ${over.argv.join(" ").slice(0, 160)}`
-          : performance.now() - started > o.bounds!.seconds * 1000
-            ? `still running after ${o.bounds!.seconds} s`
-            : undefined;
-        if (why && killed === undefined) {
-          killed = why;
-          killProcessTree(pid!, ...alive.map((p) => p.pid));
-        }
-      }, o.bounds?.everyMs ?? 200);
-    child.on("error", (error) => {
-      clearInterval(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearInterval(timer);
-      if (pid !== undefined) o.track?.(pid, false);
-      const [programMb, providerMb] = [sampler?.peaks.program.mb ?? 0, sampler?.peaks.provider.mb ?? 0];
-      const ended = { code, output, stdout, seconds: (performance.now() - started) / 1000 };
-      resolve({ args: [...o.args], ...ended, programMb, providerMb, killed, stoppedAt, sampler });
-    });
-  });
 }
 
 /** The engine's Diagnostics section of an output ("" when it has none). */
@@ -449,11 +343,6 @@ export function arrivals(url: string) {
   return { seen, end: () => channels.unsubscribe("http.server.request.start", onStart) };
 }
 
-export interface CliResult {
-  code: number | null;
-  output: string;
-}
-
 /** A resource of a stack's state, as `pulumi stack export` prints it. */
 export interface StateResource {
   urn: string;
@@ -489,7 +378,10 @@ export class EngineRun {
     readonly engineDir: string,
   ) {}
 
-  /** A sandbox `name` (no prompts; `BLOCKCHAIN_API_*` emptied) with `extraEnv`, on `engineDir` or {@link findEngine}'s. */
+  /**
+   * A sandbox in `<tmp>/pulumi-blockchain-nodes-<name>-*` (passphrase `<name>-passphrase`, no prompts,
+   * `BLOCKCHAIN_API_*` emptied), `extraEnv` over its variables, on `engineDir` or {@link findEngine}'s.
+   */
   static async start(
     extraEnv: (engineDir: string) => Record<string, string> = () => ({}),
     name = "e2e",
@@ -497,21 +389,29 @@ export class EngineRun {
   ): Promise<EngineRun> {
     const found = engineDir ? { dir: engineDir } : findEngine();
     if (!("dir" in found)) throw new Error(found.reason);
-    const sandbox = await createEngineSandbox({
-      engineDir: found.dir,
-      name,
-      extraEnv: {
-        PULUMI_SKIP_CONFIRMATIONS: "true",
-        BLOCKCHAIN_API_KEY: "",
-        BLOCKCHAIN_API_URL: "",
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `pulumi-blockchain-nodes-${name}-`)));
+    const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      const [backendDir, homeDir] = [path.join(dir, "state"), path.join(dir, "home")];
+      for (const d of [backendDir, homeDir]) fs.mkdirSync(d);
+      const envVars = {
+        PATH: enginePath(found.dir),
+        PULUMI_HOME: homeDir,
+        PULUMI_BACKEND_URL: `file://${backendDir}`,
+        PULUMI_CONFIG_PASSPHRASE: `${name}-passphrase`,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+        ...{ PULUMI_SKIP_CONFIRMATIONS: "true", BLOCKCHAIN_API_KEY: "", BLOCKCHAIN_API_URL: "" },
         ...extraEnv(found.dir),
-      },
-    });
-    return new EngineRun(sandbox, found.dir);
-  }
-
-  get workspaceOptions() {
-    return { pulumiCommand: this.sandbox.command, envVars: this.sandbox.envVars };
+      };
+      const command = await PulumiCommand.get({ root: path.dirname(found.dir), skipVersionCheck: true });
+      const sandbox = { dir, backendDir, homeDir, engineDir: found.dir, envVars, command, cleanup };
+      return new EngineRun(sandbox, found.dir);
+    } catch (error) {
+      cleanup();
+      throw error;
+    }
   }
 
   /** A stack of a program on disk or inline (`workDir` for its Pulumi.yaml), with `config` set. */
@@ -519,10 +419,10 @@ export class EngineRun {
     args: LocalProgramArgs | (InlineProgramArgs & { workDir?: string }),
     config: Config = {},
   ): Promise<Stack> {
-    const stack =
-      "program" in args
-        ? await LocalWorkspace.createOrSelectStack(args, { ...this.workspaceOptions, workDir: args.workDir })
-        : await LocalWorkspace.createOrSelectStack(args, this.workspaceOptions);
+    // A program on disk has its workDir in `args`; an inline one, in the workspace's options.
+    const { command: pulumiCommand, envVars } = this.sandbox;
+    const options = { pulumiCommand, envVars, workDir: "program" in args ? args.workDir : undefined };
+    const stack = await LocalWorkspace.createOrSelectStack(args as InlineProgramArgs, options);
     this.stacks.push(stack);
     await stack.setAllConfig(config);
     return stack;
@@ -551,23 +451,12 @@ export class EngineRun {
     return [...killed, ...killProcessTree(...processesOfHome(this.sandbox.homeDir).map((p) => p.pid))];
   }
 
-  private label(label: string): string {
+  /** Automation API options that record what the command prints (under `key` of the transcript). */
+  recorded(label: string) {
     const key = `${++this.step}-${label}`;
     this.transcript[key] = "";
-    return key;
-  }
-
-  /** Automation API options that record what the command prints. */
-  recorded(label: string) {
-    return this.recordTo(this.label(label));
-  }
-
-  private recordTo(key: string) {
-    return {
-      color: "never" as const,
-      onOutput: (out: string) => (this.transcript[key] += out),
-      onError: (err: string) => (this.transcript[key] += err),
-    };
+    const onOutput = (out: string) => (this.transcript[key] += out);
+    return { color: "never" as const, onOutput, onError: onOutput, key };
   }
 
   /** Runs an Automation API command that must fail (a CommandError); returns what the engine printed. */
@@ -575,30 +464,72 @@ export class EngineRun {
     label: string,
     command: (options: ReturnType<EngineRun["recorded"]>) => Promise<unknown>,
   ): Promise<string> {
-    const key = this.label(label);
-    const error = await command(this.recordTo(key)).then(
+    const options = this.recorded(label);
+    const error = await command(options).then(
       () => new Error(`${label}: succeeded where it must fail`),
       (e: unknown) => e,
     );
     if (!(error instanceof CommandError)) throw error;
-    return this.transcript[key];
+    return this.transcript[options.key];
   }
 
-  /** Runs `pulumi` in `cwd` (options of {@link runPulumi}), recorded under `label`; never rejects for an exit code. */
-  async run(
-    cwd: string,
-    args: readonly string[],
-    o: Partial<RunOptions> & { label?: string } = {},
-  ): Promise<CommandRun> {
-    const key = this.label(o.label ?? args.slice(0, 2).join(" "));
-    const track = (pid: number, running: boolean) =>
-      running ? this.running.add(pid) : this.running.delete(pid);
-    const onOutput = (chunk: string) => (this.transcript[key] += chunk);
-    return runPulumi({ ...o, sandbox: this.sandbox, cwd, args, track, onOutput });
+  /** Runs `pulumi <args> --color=never` in `cwd`, recorded under `label`; never rejects for an exit code. */
+  run(cwd: string, args: readonly string[], o: RunOptions & { label?: string } = {}): Promise<CommandRun> {
+    const { onOutput } = this.recorded(o.label ?? args.slice(0, 2).join(" "));
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const child = spawn(path.join(this.sandbox.engineDir, "pulumi"), [...args, "--color=never"], {
+        cwd,
+        env: { ...process.env, ...this.sandbox.envVars, ...o.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const pid = child.pid;
+      if (pid !== undefined) this.running.add(pid);
+      let [output, stdout] = ["", ""];
+      const collect = (chunk: Buffer) => {
+        output += chunk.toString();
+        onOutput(chunk.toString());
+      };
+      child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), collect(chunk)));
+      child.stderr.on("data", collect);
+      const sampler = o.bounds && pid !== undefined ? new TreeSampler(pid) : undefined;
+      let killed: string | undefined;
+      let stoppedAt: number | undefined;
+      const timer =
+        sampler &&
+        setInterval(() => {
+          const alive = sampler.sample();
+          if (o.stop && stoppedAt === undefined && o.stop.when()) {
+            stoppedAt = performance.now();
+            o.stop.signals.forEach((s, i) => setTimeout(() => child.kill(s), i * 1000));
+          }
+          const over = Object.values(sampler.peaks).find((p) => p.mb > o.bounds!.mb);
+          const why = over
+            ? `a process passed ${o.bounds!.mb} MB: ${over.argv.join(" ").slice(0, 160)}`
+            : performance.now() - started > o.bounds!.seconds * 1000
+              ? `still running after ${o.bounds!.seconds} s`
+              : undefined;
+          if (why && killed === undefined) {
+            killed = why;
+            killProcessTree(pid!, ...alive.map((p) => p.pid));
+          }
+        }, o.bounds?.everyMs ?? 200);
+      child.on("error", (error) => {
+        clearInterval(timer);
+        reject(error);
+      });
+      child.on("close", (code) => {
+        clearInterval(timer);
+        if (pid !== undefined) this.running.delete(pid);
+        const [programMb, providerMb] = [sampler?.peaks.program.mb ?? 0, sampler?.peaks.provider.mb ?? 0];
+        const ended = { code, output, stdout, seconds: (performance.now() - started) / 1000 };
+        resolve({ args: [...args], ...ended, programMb, providerMb, killed, stoppedAt, sampler });
+      });
+    });
   }
 
   /** Runs `pulumi` in `cwd` with `env` over the sandbox's; never rejects: the exit code is in the result. */
-  cli(cwd: string, args: string[], label?: string, env: Record<string, string> = {}): Promise<CliResult> {
+  cli(cwd: string, args: string[], label?: string, env: Record<string, string> = {}): Promise<CommandRun> {
     return this.run(cwd, args, { label, env });
   }
 
@@ -611,7 +542,11 @@ export class EngineRun {
   }
 
   /** A new stack of the project in `cwd` (CLI), talking to the emulator with its primary key. */
-  async initStack(cwd: string, stack: string, emulator: RunningEmulator): Promise<void> {
+  async initStack(
+    cwd: string,
+    stack: string,
+    emulator: Pick<RunningEmulator, "url" | "apiKey">,
+  ): Promise<void> {
     await this.ok(cwd, ["stack", "init", stack]);
     await this.ok(cwd, ["config", "set", "blockchain:apiUrl", emulator.url]);
     await this.ok(cwd, ["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);

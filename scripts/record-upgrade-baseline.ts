@@ -14,9 +14,9 @@ import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
 import { parseArgs } from "util";
+import type { RunningEmulator } from "../src/emulator";
 import { secretForms } from "../src/model";
-import { ROOT, engineEnvironment, engineVersion, provisionEngine, runPulumi } from "./engine-sandbox";
-import { yamlNetworkProgram } from "./yaml-program";
+import { ROOT, enginePath, engineVersion, EngineRun, provisionEngine } from "./engine-sandbox";
 
 const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
 /** The seed of the recording emulator (and the test's); the secrets provider's passphrase (a test value). */
@@ -61,68 +61,16 @@ export interface BaselineStack {
 }
 
 interface Program extends Pick<BaselineStack, "stack" | "project" | "runtime" | "needs"> {
-  /** File name → content; `__PLUGIN_DIR__` is filled in before the run. */
-  files: Record<string, string>;
+  /** The project's files, as 0.1.0 recorded them (`__PLUGIN_DIR__` is filled in before the run). */
+  files: string[];
   /** Plain stack config (project namespace), from the emulator's fixture ids. */
   config: (f: Baseline["fixtures"]) => Record<string, string>;
   /** Checks of its own stack outputs after `up` (secret ones read as "[secret]"), beyond those every program has. */
   outputs: (outputs: Record<string, unknown>, f: Baseline["fixtures"]) => void;
 }
 
-const TS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { FaucetDrip, getNodeConnectionsOutput, getNodesOutput, Network } from "pulumi-blockchain-nodes";
-
-// The connection: stack config blockchain:apiUrl and blockchain:apiKey (secret).
-const config = new pulumi.Config();
-
-// The network with nodes: adopted, named, left in place by destroy.
-const main = new Network(
-  "main",
-  { networkId: config.require("networkId"), name: config.require("networkName") },
-  { retainOnDelete: true },
-);
-// A network without nodes: adopted and named; destroy deletes it.
-const spare = new Network("spare", {
-  networkId: config.require("spareNetworkId"),
-  name: config.require("spareNetworkName"),
-});
-const drip = new FaucetDrip("drip", { address: config.require("faucetAddress") });
-
-const nodes = getNodesOutput({ network: main.networkId, orderBy: "name" });
-const connections = getNodeConnectionsOutput({ network: main.networkId, orderBy: "name" });
-
-export const networkName = main.name;
-export const spareNetworkName = spare.name;
-export const nodeIds = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.id)));
-export const firstNodeHttpsEndpoint = connections.apply((cs) => cs[0].httpsEndpoint);
-export const faucetAmountSent = drip.amountSent;
-`;
-
-const TS_CONFIG = `{
-  "compilerOptions": {
-    "strict": true,
-    "rootDir": ".",
-    "target": "es2020",
-    "module": "node16",
-    "moduleResolution": "node16",
-    "esModuleInterop": true,
-    "skipLibCheck": true
-  },
-  "files": ["index.ts"]
-}
-`;
-
-const YAML_PROGRAM = yamlNetworkProgram({
-  name: "upgrade-yaml",
-  description: "The upgrade baseline's YAML program on the provider plugin.",
-  pluginDir: "__PLUGIN_DIR__",
-  outputs: {
-    networkName: "${network.name}",
-    firstNodeId: "${nodes[0].id}",
-    firstNodeHttpsEndpoint: "${connections[0].httpsEndpoint}",
-    faucetAmountSent: "${drip.amountSent}",
-  },
-});
+/** Every baseline records the first one's programs: TypeScript on the dynamic providers, YAML on the plugin. */
+const PROGRAMS_DIR = path.join(FIXTURES_DIR, "0.1.0");
 
 const PROGRAMS: Program[] = [
   {
@@ -130,13 +78,7 @@ const PROGRAMS: Program[] = [
     project: "upgrade-ts",
     runtime: "nodejs",
     needs: [],
-    files: {
-      "Pulumi.yaml":
-        "name: upgrade-ts\nruntime: nodejs\nmain: index.ts\n" +
-        "description: The upgrade baseline's TypeScript program on the dynamic providers.\n",
-      "index.ts": TS_PROGRAM,
-      "tsconfig.json": TS_CONFIG,
-    },
+    files: ["Pulumi.yaml", "index.ts", "tsconfig.json"],
     config: (f) => ({
       networkId: f.networkWithNodes,
       networkName: "upgrade-ts-main",
@@ -154,7 +96,7 @@ const PROGRAMS: Program[] = [
     project: "upgrade-yaml",
     runtime: "yaml",
     needs: ["pulumi-language-yaml"],
-    files: { "Pulumi.yaml": YAML_PROGRAM },
+    files: ["Pulumi.yaml"],
     config: (f) => ({
       networkId: f.networkWithNodes,
       networkName: "upgrade-yaml-main",
@@ -208,13 +150,6 @@ function checkoutOf(target: string): { dir: string; cleanup: () => void } {
   return { dir, cleanup };
 }
 
-/** Runs `pulumi` in `cwd` (not blocking: the emulator answers from this process); its stdout, or fails with what it printed. */
-async function pulumi(engineDir: string, envVars: Record<string, string>, cwd: string, args: string[]) {
-  const run = await runPulumi({ sandbox: { engineDir, envVars }, cwd, args });
-  if (run.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${run.code}):\n${run.output}`);
-  return run.stdout;
-}
-
 /** Replaces every value by its placeholder, longest value first. */
 function placeholders(text: string, values: Record<string, string>): string {
   const pairs = Object.entries(values).sort((a, b) => b[1].length - a[1].length);
@@ -228,14 +163,9 @@ async function format(file: string, text: string): Promise<string> {
 }
 
 /** What the emulator of a release offers (`RunningEmulator`, as far as the recording uses it). */
-interface ReleaseEmulator {
-  url: string;
-  apiKey: string;
-  fixtures: Baseline["fixtures"];
+type ReleaseEmulator = Pick<RunningEmulator, "url" | "apiKey" | "fixtures" | "secrets" | "close"> & {
   admin: { getNetwork(id: string): { name: string } | undefined };
-  secrets(): string[];
-  close(): Promise<void>;
-}
+};
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -245,7 +175,7 @@ async function main(): Promise<void> {
   if (positionals.length !== 1)
     throw new Error("usage: record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]");
   const release = checkoutOf(positionals[0]);
-  const sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-upgrade-")));
+  let started: EngineRun | undefined;
   const projectsDir = path.join(release.dir, "build", "upgrade-baseline-projects");
   try {
     const pkg = JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8"));
@@ -255,20 +185,18 @@ async function main(): Promise<void> {
     const outDir = path.join(FIXTURES_DIR, version);
     log(`release ${version} (${commit}) from ${release.dir}; engine ${engine}`);
 
-    const env: Record<string, string> = {
-      // The dynamic providers' plugin of the release's own @pulumi/pulumi.
-      ...engineEnvironment(engine, sandbox, PASSPHRASE, path.join(release.dir, "node_modules")),
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      BLOCKCHAIN_API_KEY: "",
-      BLOCKCHAIN_API_URL: "",
+    // The dynamic providers' plugin of the release's own @pulumi/pulumi.
+    const env = {
+      PATH: enginePath(engine, path.join(release.dir, "node_modules")),
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     };
-    fs.mkdirSync(env.PULUMI_HOME);
-    fs.mkdirSync(path.join(sandbox, "state"));
+    const engineRun = (started = await EngineRun.start(() => env, "upgrade-baseline", engine));
     // The release's own emulator, in this process; a fresh one (same seed) for each stack.
     const emulatorModule = require(path.join(release.dir, "dist", "emulator", "index.js"));
 
     /** Runs `up` of one program against a fresh emulator of the release and exports its state. */
-    const recordStack = async ({ stack, project, runtime, needs, ...program }: Program) => {
+    const recordStack = async ({ files: projectFiles, config: configOf, outputs, ...entry }: Program) => {
+      const { stack, project } = entry;
       const emulator: ReleaseEmulator = await emulatorModule.startEmulator({ seed: SEED, quiet: true });
       try {
         const { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress } = emulator.fixtures;
@@ -278,15 +206,20 @@ async function main(): Promise<void> {
         fs.rmSync(projectDir, { recursive: true, force: true });
         fs.mkdirSync(projectDir, { recursive: true });
         const pluginDir = path.join(release.dir, "bin");
-        for (const [name, content] of Object.entries(program.files))
+        for (const name of projectFiles) {
+          const content = fs.readFileSync(path.join(PROGRAMS_DIR, stack, name), "utf8");
           fs.writeFileSync(path.join(projectDir, name), content.split("__PLUGIN_DIR__").join(pluginDir));
+        }
 
         log(`stack ${stack}: up`);
-        const cli = (args: string[]) => pulumi(engine, env, projectDir, args);
-        await cli(["stack", "init", stack]);
-        await cli(["config", "set", "blockchain:apiUrl", emulator.url]);
-        await cli(["config", "set", "--secret", "blockchain:apiKey", emulator.apiKey]);
-        const config = program.config(fixtures);
+        /** Runs `pulumi` (not blocking: the emulator answers from this process); its stdout, or fails with what it printed. */
+        const cli = async (args: string[]) => {
+          const r = await engineRun.run(projectDir, args);
+          if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${r.code}):\n${r.output}`);
+          return r.stdout;
+        };
+        await engineRun.initStack(projectDir, stack, emulator);
+        const config = configOf(fixtures);
         for (const [key, value] of Object.entries(config))
           await cli(["config", "set", `${project}:${key}`, value]);
         await cli(["up", "--yes", "--skip-preview"]);
@@ -294,7 +227,7 @@ async function main(): Promise<void> {
         expect(out.networkName === config.networkName, `networkName ${String(out.networkName)}`);
         expect(out.firstNodeHttpsEndpoint === "[secret]", "firstNodeHttpsEndpoint is secret");
         expect(/^[1-9][0-9]*$/.test(String(out.faucetAmountSent)), "faucetAmountSent is an amount");
-        program.outputs(out, fixtures);
+        outputs(out, fixtures);
         // The release agrees with its own state.
         await cli(["preview", "--expect-no-changes"]);
 
@@ -315,30 +248,19 @@ async function main(): Promise<void> {
           PLUGIN_DIR: pluginDir,
           PROJECT_DIR: projectDir,
           CHECKOUT: release.dir,
-          SANDBOX: sandbox,
+          SANDBOX: engineRun.sandbox.dir,
           ENGINE_DIR: engine,
         };
-        const names = [...Object.keys(program.files), `Pulumi.${stack}.yaml`];
+        const [names, state] = [[...projectFiles, `Pulumi.${stack}.yaml`], `${stack}.json`];
         /** Fixture file name (relative to the baseline's folder) → content, with placeholders. */
-        const files: Record<string, string> = { [`${stack}.json`]: placeholders(exported, machine) };
-        for (const name of names)
-          files[path.join(stack, name)] = placeholders(
-            fs.readFileSync(path.join(projectDir, name), "utf8"),
-            machine,
-          );
+        const files: Record<string, string> = { [state]: placeholders(exported, machine) };
+        for (const name of names) {
+          const text = fs.readFileSync(path.join(projectDir, name), "utf8");
+          files[path.join(stack, name)] = placeholders(text, machine);
+        }
         const urns = resources.map((res) => res.urn);
         return {
-          stack: {
-            stack,
-            project,
-            runtime,
-            needs,
-            state: `${stack}.json`,
-            projectDir: stack,
-            files: names,
-            networkNames,
-            urns,
-          },
+          stack: { ...entry, state, projectDir: stack, files: names, networkNames, urns },
           files,
           fixtures,
           apiKey: emulator.apiKey,
@@ -392,7 +314,7 @@ async function main(): Promise<void> {
     }
     log(`wrote ${Object.keys(written).length} files to ${path.relative(ROOT, outDir)}/`);
   } finally {
-    fs.rmSync(sandbox, { recursive: true, force: true });
+    await started?.close();
     fs.rmSync(projectsDir, { recursive: true, force: true });
     release.cleanup();
   }
