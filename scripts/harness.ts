@@ -2,6 +2,8 @@
  * What `npm run reliability`, `npm run soak` and `npm run bench` share: the command line, the output and
  * its tables, figures with their goals, timing, quantiles, memory, pools, unhandled errors.
  */
+import * as fs from "fs";
+import * as path from "path";
 import { sourceState } from "./source-state";
 
 export const say = (line = ""): void => void process.stdout.write(`${line}\n`);
@@ -144,6 +146,18 @@ export const zero = (figure: string, count: number): Figure => ({
 });
 /** The ratio, goal and verdict of a figure that must be at most `max` times its baseline. */
 export const atMost = (r: number, max: number) => ({ ratio: x(r), goal: `<= ${max}x`, met: r <= max });
+
+/**
+ * A Node.js Pulumi project `name` in `dir` running `index` (inside the checkout, so that the nodejs host finds
+ * `@pulumi/pulumi`); it has a `package.json` of its own, else the host would take the checkout's `main`.
+ */
+export function nodejsProject(dir: string, name: string, index: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, main: "index.js" }));
+  fs.writeFileSync(path.join(dir, "index.js"), index);
+  return dir;
+}
 
 /** Says whether every judged figure met its goal (those missed by `name`); the exit status: 1 when one missed. */
 export function verdict(figures: Figure[], name: (missed: Figure) => string): number {

@@ -4,12 +4,11 @@
  * dynamic-provider host, which loads @pulumi/pulumi) plus 99 x L / the engine's default parallelism.
  */
 import { execFileSync } from "child_process";
-import * as fs from "fs";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { EngineRun, provisionEngine } from "../engine-sandbox";
-import { ROOT, atMost, ms, startEmulatorProcess, timed, x } from "./common";
-import type { Row } from "./common";
+import { nodejsProject } from "../harness";
+import { ROOT, atMost, ms, startEmulatorProcess, timed, x, type Row } from "./common";
 
 const NETWORKS = 100;
 const LATENCY_MS = 50;
@@ -24,19 +23,14 @@ function defaultParallel(dir: string): number {
   return Number(m[1]);
 }
 
-/** A project under build/bench (so the language host finds @pulumi/pulumi) adopting `ids`. */
-function project(name: string, ids: string[]): string {
-  const dir = path.join(ROOT, "build", "bench", "projects", name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\nmain: index.js\n`);
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, main: "index.js" }));
-  fs.writeFileSync(
-    path.join(dir, "index.js"),
+/** A project under build/bench adopting `ids`. */
+const project = (name: string, ids: string[]): string =>
+  nodejsProject(
+    path.join(ROOT, "build", "bench", "projects", name),
+    name,
     `const { Network } = require(${JSON.stringify(path.join(ROOT, "dist"))});\n` +
       `for (const [i, id] of ${JSON.stringify(ids)}.entries()) new Network("n" + i, { networkId: id }, { retainOnDelete: true });\n`,
   );
-  return dir;
-}
 
 export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
   const dir = provisionEngine();

@@ -7,8 +7,8 @@
  */
 import { MAX_CHECKS_IN_FLIGHT, NodeServiceClient } from "../../src/api";
 import { checkVerify, verifyNodes } from "../../src/functions/verify";
-import { atMost, ms, timed, withEmulatorProcess, x } from "./common";
-import type { Row } from "./common";
+import { pool } from "../harness";
+import { atMost, ms, timed, withEmulatorProcess, x, type Row } from "./common";
 
 /** What one answer of a node takes: a node in another region. */
 const LATENCY_MS = 100;
@@ -30,18 +30,14 @@ async function measure(
     const running = await client.listAllNodes({ status: "running" }, { limit: 2 * seeded });
     const nodes = running.filter((n) => n.details.httpsEndpoint).slice(0, count);
     if (nodes.length < count) throw new Error(`only ${nodes.length} running nodes show an endpoint`);
-    for (let i = 0; i < nodes.length; i += 50) {
-      await Promise.all(
-        nodes.slice(i, i + 50).map(async (node) => {
-          const res = await fetch(`${emulator.url}/_emulator/nodes/${node.id}/endpoint`, {
-            method: "PUT",
-            headers: { Authorization: `Bearer ${emulator.adminKey}`, "Content-Type": "application/json" },
-            body: JSON.stringify({ answer: "slow", delayMs: LATENCY_MS }),
-          });
-          if (!res.ok) throw new Error(`PUT endpoint of ${node.id}: ${res.status} ${await res.text()}`);
-        }),
-      );
-    }
+    await pool(nodes, 50, async (node) => {
+      const res = await fetch(`${emulator.url}/_emulator/nodes/${node.id}/endpoint`, {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${emulator.adminKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ answer: "slow", delayMs: LATENCY_MS }),
+      });
+      if (!res.ok) throw new Error(`PUT endpoint of ${node.id}: ${res.status} ${await res.text()}`);
+    });
     const settings = checkVerify("getNodes", true)!;
     const per = count / calls;
     const { result, ms: took } = await timed(async () =>

@@ -7,6 +7,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { yamlNetworkProgram } from "../yaml-program";
 import { ROOT } from "../engine-sandbox";
+import { nodejsProject } from "../harness";
 
 /** The resource types of each program's network and drip, as the state names them. */
 export const TYPES = {
@@ -20,23 +21,16 @@ export const TYPES = {
 /** The project names (and so the config namespaces). */
 export const PROJECTS = { dynamic: "soak-dynamic", yaml: "soak-yaml" } as const;
 
-/**
- * Writes both projects into `build/soak/projects/run-<pid>/` (inside the checkout, so that the
- * nodejs host finds `@pulumi/pulumi`); the dynamic one has a `package.json` of its own, else the
- * host would take the checkout's `main`.
- */
+/** Writes both projects into `build/soak/projects/run-<pid>/`. */
 export function writeProjects(): { root: string; dynamic: string; yaml: string } {
   const root = path.join(ROOT, "build", "soak", "projects", `run-${process.pid}`);
   const [dynamic, yaml] = [path.join(root, PROJECTS.dynamic), path.join(root, PROJECTS.yaml)];
   fs.rmSync(root, { recursive: true, force: true });
-  for (const dir of [dynamic, yaml]) fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(yaml, { recursive: true });
   const compiled = path.join(__dirname, "dynamic-program.js");
   if (!fs.existsSync(compiled))
     throw new Error(`${compiled} is missing: compile with tsc -p tsconfig.soak.json`);
-  const write = (dir: string, file: string, text: string) => fs.writeFileSync(path.join(dir, file), text);
-  write(dynamic, "Pulumi.yaml", `name: ${PROJECTS.dynamic}\nruntime: nodejs\nmain: index.js\n`);
-  write(dynamic, "package.json", JSON.stringify({ name: PROJECTS.dynamic, main: "index.js" }));
-  write(dynamic, "index.js", `module.exports = require(${JSON.stringify(compiled)});\n`);
+  nodejsProject(dynamic, PROJECTS.dynamic, `module.exports = require(${JSON.stringify(compiled)});\n`);
   const outputs = { networkName: "${network.name}", nodes: "${nodes}", connections: "${connections}" };
   const program = yamlNetworkProgram({
     name: PROJECTS.yaml,
@@ -44,6 +38,6 @@ export function writeProjects(): { root: string; dynamic: string; yaml: string }
     pluginDir: path.join(ROOT, "bin"),
     outputs: { ...outputs, dripOutcome: "${drip.outcome}" },
   });
-  write(yaml, "Pulumi.yaml", program);
+  fs.writeFileSync(path.join(yaml, "Pulumi.yaml"), program);
   return { root, dynamic, yaml };
 }
