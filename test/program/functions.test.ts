@@ -170,24 +170,25 @@ describe("getNodeConnectionsOutput: connection data, secret as a whole, plain st
 });
 
 describe("expected failures are pulumi.RunErrors: one message, no trace, one object per message", () => {
-  function expectRunError(e: Error, name: string): void {
+  /** The failure of `call`: a RunError named `name`, as its cause is, with no trace. */
+  async function runError(call: Promise<unknown>, name: string) {
+    const e = await rejection(call);
     expect(pulumi.RunError.isInstance(e)).toBe(true);
     expect(e).toBeInstanceOf(pulumi.RunError);
-    expect(e.name).toBe(name);
-    expect((e.cause as Error).name).toBe(name);
+    expect([e.name, (e.cause as Error).name]).toEqual([name, name]);
     expect(e.stack).not.toMatch(/\n\s+at /);
+    return e;
   }
 
   test("a missing key: the fix, once for every call of the program", async () => {
     const url = emulator().url;
-    const a = await rejection(sdk.getNodes({ apiUrl: url }));
+    const a = await runError(sdk.getNodes({ apiUrl: url }), "SettingsError");
     const others = [
       await rejection(sdk.getNode({ id: emulator().fixtures.beaconNode, apiUrl: url })),
       await outputRejection(sdk.getNodesOutput({ apiUrl: url })),
       await outputRejection(sdk.getNodeOutput({ id: emulator().fixtures.beaconNode, apiUrl: url })),
       await outputRejection(sdk.getNodeConnectionsOutput({ apiUrl: url })),
     ];
-    expectRunError(a, "SettingsError");
     expect(a.message).toContain("--secret blockchain:apiKey");
     expect(a.cause).toBeInstanceOf(sdk.SettingsError);
     // One error object, however many calls fail with it: the language host reports it once.
@@ -200,8 +201,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     // Stored encrypted, as the refusal of a plain-text key requires.
     pulumi.runtime.setAllConfig({ ...config, "blockchain:apiKey": wrongKey }, ["blockchain:apiKey"]);
     try {
-      const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
-      expectRunError(e, "UnauthorizedError");
+      const e = await runError(sdk.getNodes({ apiUrl: emulator().url }), "UnauthorizedError");
       expect(e.cause).toBeInstanceOf(sdk.UnauthorizedError);
       expect((e.cause as InstanceType<typeof sdk.UnauthorizedError>).kind).toBe("unauthorized");
       expect(e.message).toContain("--secret blockchain:apiKey");
@@ -214,8 +214,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
 
   test("a refused key from the environment: the environment's hint", async () => {
     process.env.BLOCKCHAIN_API_KEY = "wrong-key-from-env-1234567890";
-    const e = await rejection(sdk.getNodes({ apiUrl: emulator().url }));
-    expectRunError(e, "UnauthorizedError");
+    const e = await runError(sdk.getNodes({ apiUrl: emulator().url }), "UnauthorizedError");
     expect(e.message).toContain("BLOCKCHAIN_API_KEY");
     expect(e.message).not.toContain("blockchain:apiKey");
   });
@@ -225,8 +224,7 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
     const key = { apiKey: "a-well-formed-key-1234567890" };
     pulumi.runtime.setConfig("blockchain:apiUrl", url);
     try {
-      const fromConfig = await rejection(sdk.getNodes(key));
-      expectRunError(fromConfig, "InvalidInputError");
+      const fromConfig = await runError(sdk.getNodes(key), "InvalidInputError");
       expect(fromConfig.message).toContain("blockchain:apiUrl https://");
     } finally {
       pulumi.runtime.setConfig("blockchain:apiUrl", "");
@@ -241,24 +239,17 @@ describe("expected failures are pulumi.RunErrors: one message, no trace, one obj
   });
 
   test("an invalid filter, an unknown node, a waitFor timeout", async () => {
-    const filter = await rejection(sdk.getNodes({ ...conn(), region: "mars-1" as never }));
-    expectRunError(filter, "InvalidInputError");
+    const filter = await runError(
+      sdk.getNodes({ ...conn(), region: "mars-1" as never }),
+      "InvalidInputError",
+    );
     expect(filter.message).toMatch(/region/);
-
-    const unknown = await rejection(sdk.getNode({ ...conn(), id: "ND-999-999-998" }));
-    expectRunError(unknown, "NotFoundError");
-
+    await runError(sdk.getNode({ ...conn(), id: "ND-999-999-998" }), "NotFoundError");
     const id = emulator().fixtures.beaconNode;
     emulator().admin.setNodeStatus(id, "maintenance");
     try {
-      const timeout = await rejection(
-        sdk.getNode({
-          ...conn(),
-          id,
-          waitFor: { status: "running", timeoutSeconds: 0.2, intervalSeconds: 0.1 },
-        }),
-      );
-      expectRunError(timeout, "WaitTimeoutError");
+      const waitFor = { status: "running", timeoutSeconds: 0.2, intervalSeconds: 0.1 } as const;
+      const timeout = await runError(sdk.getNode({ ...conn(), id, waitFor }), "WaitTimeoutError");
       expect(timeout.message).toMatch(/\b0\.2 s\b.*\brunning\b/);
     } finally {
       emulator().admin.setNodeStatus(id, "running");
