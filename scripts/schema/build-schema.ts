@@ -49,12 +49,16 @@ const ref = (type: string, description?: string) => ({ $ref: `#/types/${token(ty
 const arrayOf = (items: SchemaProperty, description?: string, extra?: SchemaProperty) =>
   ({ type: "array", items, description, ...extra }) as const;
 const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
-/** An object type whose properties are all required. */
-const allRequired = (description: string, properties: Record<string, SchemaProperty>): ObjectSpec => ({
+/** An object type, `required` the properties listed (true: all, false: none). */
+const objectType = (
+  required: string[] | boolean,
+  description: string,
+  properties: Record<string, SchemaProperty>,
+): ObjectSpec => ({
   type: "object",
   description,
   properties,
-  required: Object.keys(properties),
+  required: required === true ? Object.keys(properties) : required || undefined,
 });
 
 /** A doc lookup that fails on a member without a doc: every property of the schema is documented. */
@@ -99,60 +103,53 @@ function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
 /** The `types` section: the node views, the creator, `waitFor` and `verify`. */
 function types(doc: Doc): Record<string, ObjectSpec> {
   /** An object type documented by the TypeScript type `owner`, of plain properties each of its type. */
-  const documented = (owner: string, types: Record<string, SchemaProperty["type"]>): ObjectSpec => ({
-    type: "object",
-    description: doc(owner),
-    properties: Object.fromEntries(
-      Object.entries(types).map(([name, type]) => [name, { type, description: doc(owner, name) }]),
-    ),
-  });
+  const documented = (
+    required: string[] | boolean,
+    owner: string,
+    types: Record<string, SchemaProperty["type"]>,
+  ) =>
+    objectType(
+      required,
+      doc(owner),
+      Object.fromEntries(
+        Object.entries(types).map(([name, type]) => [name, { type, description: doc(owner, name) }]),
+      ),
+    );
   const connection: Record<string, SchemaProperty> = {};
   for (const k of ["id", "name"]) connection[k] = str(doc("NodeConnection", k));
   for (const k of NODE_SECRET_FIELDS) connection[k] = str(doc("NodeConnection", k), { secret: true });
   return {
-    [token("NodeResult")]: {
-      type: "object",
-      description: doc("NodeResult"),
-      properties: nodeResultProperties(doc),
-      required: NODE_RESULT_REQUIRED,
-    },
-    [token("NodeConnection")]: {
-      type: "object",
-      description: doc("NodeConnection"),
-      properties: connection,
-      required: ["id", "name"],
-    },
-    [token("Creator")]: allRequired("Who created a network or a node.", {
+    [token("NodeResult")]: objectType(NODE_RESULT_REQUIRED, doc("NodeResult"), nodeResultProperties(doc)),
+    [token("NodeConnection")]: objectType(["id", "name"], doc("NodeConnection"), connection),
+    [token("Creator")]: objectType(true, "Who created a network or a node.", {
       id: str("The creator's user id."),
       email: str("The creator's email address."),
       firstName: str("The creator's first name."),
       lastName: str("The creator's last name."),
       organization: ref("CreatorOrganization", "The creator's organization."),
     }),
-    [token("CreatorOrganization")]: allRequired("An organization: its id (`RG-…`) and name.", {
+    [token("CreatorOrganization")]: objectType(true, "An organization: its id (`RG-…`) and name.", {
       id: str("The organization's id, e.g. `RG-123-456`."),
       name: str("The organization's name."),
     }),
-    [token("WaitFor")]: {
-      ...documented("WaitFor", { status: "string", timeoutSeconds: "number", intervalSeconds: "number" }),
-      required: ["status"],
-    },
-    [token("Verify")]: documented("VerifyOptions", {
+    [token("WaitFor")]: documented(["status"], "WaitFor", {
+      status: "string",
+      timeoutSeconds: "number",
+      intervalSeconds: "number",
+    }),
+    [token("Verify")]: documented(false, "VerifyOptions", {
       maxHeadAgeSeconds: "number",
       timeoutSeconds: "number",
       expectedChainId: "string",
       minVerified: "integer",
     }),
-    [token("VerifiedEndpoint")]: {
-      ...documented("VerifiedEndpoint", {
-        chainId: "string",
-        headBlock: "integer",
-        headAgeSeconds: "integer",
-        latencyMs: "integer",
-        checkedAt: "string",
-      }),
-      required: ["chainId", "headBlock", "headAgeSeconds", "latencyMs", "checkedAt"],
-    },
+    [token("VerifiedEndpoint")]: documented(true, "VerifiedEndpoint", {
+      chainId: "string",
+      headBlock: "integer",
+      headAgeSeconds: "integer",
+      latencyMs: "integer",
+      checkedAt: "string",
+    }),
   };
 }
 
