@@ -23,7 +23,18 @@ import {
   n,
   quantile,
 } from "./harness";
-import { say, script, seedOf, unhandled, verdict, watchUnhandled, x, zero, type Figure } from "./harness";
+import {
+  say,
+  script,
+  seedOf,
+  timed,
+  unhandled,
+  verdict,
+  watchUnhandled,
+  x,
+  zero,
+  type Figure,
+} from "./harness";
 import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
 import type { CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
@@ -108,7 +119,7 @@ function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[
 
 const mbKb = (kb: number): string => mb(kb * 1024);
 
-function pluginFigures(p: PluginSoakResult): Figure[] {
+function pluginFigures(p: PluginSoakResult, durationMs: number): Figure[] {
   const last = p.rss[p.rss.length - 1];
   /** The median of the RSS samples (kB) whose call numbers are in [from, to]. */
   const rssWindow = (from: number, to: number) => {
@@ -138,7 +149,7 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
     .map(([k, v]) => `${k} ${n(v)}`);
   return [
     fig(
-      `calls to one plugin process (${(p.durationMs / 60_000).toFixed(1)} min): ${kinds.join(", ")}`,
+      `calls to one plugin process (${(durationMs / 60_000).toFixed(1)} min): ${kinds.join(", ")}`,
       n(p.calls),
       `>= ${n(GOALS.minCalls)}`,
       p.calls >= GOALS.minCalls,
@@ -185,10 +196,10 @@ function pluginFigures(p: PluginSoakResult): Figure[] {
   ];
 }
 
-function cycleFigures(c: CyclesResult): Figure[] {
+function cycleFigures(c: CyclesResult, durationMs: number): Figure[] {
   return [
     fig(
-      `cycles run (up, refresh, rename out of band + up --refresh, destroy, adopt again), in ${(c.durationMs / 60_000).toFixed(1)} min: TypeScript on the dynamic providers ${c.cycles.dynamic}, YAML on the plugin ${c.cycles.yaml}`,
+      `cycles run (up, refresh, rename out of band + up --refresh, destroy, adopt again), in ${(durationMs / 60_000).toFixed(1)} min: TypeScript on the dynamic providers ${c.cycles.dynamic}, YAML on the plugin ${c.cycles.yaml}`,
       n(c.cycles.dynamic + c.cycles.yaml),
       ">= 1 per program",
       c.cycles.dynamic >= 1 && c.cycles.yaml >= 1,
@@ -251,16 +262,18 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
     const deadline = performance.now() + args.minutes * 60_000;
     const shared = { seed: args.seed, deadline, log };
     let cyclesRunning = true;
-    const [cycles, plugin] = await Promise.all([
-      runCycles({ ...shared, sandbox, emulator: cyclesEmulator, networks, projects }).finally(
+    const [{ result: cycles, ms: cyclesMs }, { result: plugin, ms: pluginMs }] = await Promise.all([
+      timed(() => runCycles({ ...shared, sandbox, emulator: cyclesEmulator, networks, projects })).finally(
         () => (cyclesRunning = false),
       ),
-      runPluginSoak({
-        ...shared,
-        emulator: pluginEmulator,
-        calls: GOALS.minCalls,
-        running: () => cyclesRunning,
-      }),
+      timed(() =>
+        runPluginSoak({
+          ...shared,
+          emulator: pluginEmulator,
+          calls: GOALS.minCalls,
+          running: () => cyclesRunning,
+        }),
+      ),
     ]);
 
     // What went wrong and why, printed before the audit (which reads everything printed).
@@ -301,13 +314,13 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
         "20-30%",
         seen >= 0.2 && seen <= 0.3,
       ),
-      ...cycleFigures(cycles),
+      ...cycleFigures(cycles, cyclesMs),
       zero(
         `plaintext hits of secrets (${secrets.length} secrets of the emulators and their keys, in ${n(files.length)} files of the backend and projects, ${(bytes / 1e6).toFixed(1)} MB, and ${n(Object.keys(texts).length)} engine transcripts and outputs, ${(chars / 1e6).toFixed(1)} M characters)`,
         findings.length,
       ),
       ...faucetFigures(cyclesEmulator, cycles),
-      ...pluginFigures(plugin),
+      ...pluginFigures(plugin, pluginMs),
       zero("unhandled rejections or uncaught exceptions in this process", unhandled.length),
     ];
 

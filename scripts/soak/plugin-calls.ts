@@ -44,7 +44,6 @@ export interface PluginSoakResult {
   /** RSS samples in kB: every 100 calls after the warm-up, the last at the end. */
   rss: Array<{ calls: number; kb: number }>;
   stderr: string;
-  durationMs: number;
 }
 
 /** The VmRSS of a process, in kB. */
@@ -86,7 +85,6 @@ export async function runPluginSoak(options: {
 }): Promise<PluginSoakResult> {
   const { emulator } = options;
   const rng = rngFor(options.seed, "plugin");
-  const started = performance.now();
   const { networkWithNodes, emptyNetwork, secondEmptyNetwork } = emulator.fixtures;
   const networks = [networkWithNodes, emptyNetwork, secondEmptyNetwork];
   const result: PluginSoakResult = {
@@ -99,7 +97,6 @@ export async function runPluginSoak(options: {
     faultedRequests: 0,
     rss: [],
     stderr: "",
-    durationMs: 0,
   };
   /** The requests recorded since the total was `before`. */
   const since = async (before: number): Promise<LoggedRequest[]> => {
@@ -229,7 +226,6 @@ export async function runPluginSoak(options: {
   } finally {
     result.stderr = plugin.stderr();
     await plugin.stop();
-    result.durationMs = performance.now() - started;
   }
   return result;
 }
