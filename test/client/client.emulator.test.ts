@@ -30,9 +30,7 @@ const fails = failureRecorder(errors);
 const freshAddress = () => `0x${(++addressCounter).toString(16).padStart(40, "0")}`;
 const ids = (nodes: Node[]) => nodes.map((n) => n.id).sort();
 
-beforeAll(async () => {
-  all = await client().listAllNodes(undefined, { limit: 1000 });
-});
+beforeAll(async () => void (all = await client().listAllNodes(undefined, { limit: 1000 })));
 
 describe("list nodes", () => {
   it("follows next over several pages, each node once", async () => {

@@ -123,9 +123,7 @@ describe("faucet options and records", () => {
 
   test.each([[[]], [["goerli", "Sepolia"]], [["a/b"]], [["hoodi", "hoodi"]]])(
     "faucetChains %j is refused",
-    async (faucetChains) => {
-      await expect(startEmulator({ faucetChains })).rejects.toThrow(/faucetChains/);
-    },
+    (faucetChains) => expect(startEmulator({ faucetChains })).rejects.toThrow(/faucetChains/),
   );
 
   test("ledger: per-day limit by UTC day (also when the clock goes back), transaction hashes unchanged by the ring", () => {

@@ -295,9 +295,9 @@ describe("one-shot and random faults", () => {
       expect((await call(limited(), "/_emulator/requests", { key: limited().adminKey })).status).toBe(200);
     });
 
-    test.each([0, 2.5, -1])("rateLimit %d is refused", async (rateLimit) => {
-      await expect(startEmulator({ rateLimit })).rejects.toThrow(/rateLimit/);
-    });
+    test.each([0, 2.5, -1])("rateLimit %d is refused", (rateLimit) =>
+      expect(startEmulator({ rateLimit })).rejects.toThrow(/rateLimit/),
+    );
   });
 });
 

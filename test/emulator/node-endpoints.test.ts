@@ -95,9 +95,7 @@ async function targets(emulator: RunningEmulator): Promise<Record<ChainFamily, T
 describe("node endpoints", () => {
   const emulator = withEmulator({ seed: 5, now: () => new Date(clock) });
   let nodes: Record<ChainFamily, Target>;
-  beforeAll(async () => {
-    nodes = await targets(emulator());
-  });
+  beforeAll(async () => void (nodes = await targets(emulator())));
   afterEach(() => {
     clock = START;
     const normal = { stalledSeconds: null, chainId: null, answer: "normal", delayMs: 30000 } as const;

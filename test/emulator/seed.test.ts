@@ -16,25 +16,16 @@ import { WELL_KNOWN_IDS, deriveApiKey, startEmulator } from "../../src/emulator"
 import type { RunningEmulator } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
 import type { Dataset } from "../../src/emulator/data/seed";
-import { listAll, usingEmulator } from "../helpers/emulator";
+import { listAll, usingEmulator, withEmulator } from "../helpers/emulator";
 
 const ENDPOINTS = ["https_endpoint", "wss_endpoint", "graphql_endpoint", "beacon_endpoint"] as const;
 const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("seeded data", () => {
-  let a: RunningEmulator;
-  let b: RunningEmulator;
-  let c: RunningEmulator;
-  beforeAll(async () => {
-    [a, b, c] = await Promise.all([
-      startEmulator({ seed: 42 }),
-      startEmulator({ seed: 42 }),
-      startEmulator({ seed: 43 }),
-    ]);
-  });
-  afterAll(() => Promise.all([a, b, c].map((e) => e.close())));
+  const emulators = [withEmulator({ seed: 42 }), withEmulator({ seed: 42 }), withEmulator({ seed: 43 })];
 
   test("is deterministic for a seed and varies with it, keeping the well-known ids", async () => {
+    const [a, b, c] = emulators.map((e) => e());
     expect(a.apiKey).toBe(b.apiKey);
     expect(a.keys).toEqual(b.keys);
     expect(a.fixtures).toEqual(b.fixtures);
@@ -119,6 +110,7 @@ describe("seeded data", () => {
   });
 
   test("fixtures: networkWithNodes is an ethereum-mainnet network with a beacon node; empty networks are empty", () => {
+    const a = emulators[0]();
     const network = a.admin.getNetwork(a.fixtures.networkWithNodes)!;
     expect(network).toMatchObject({ protocol: "ethereum", configuration: { network: "ethereum-mainnet" } });
     expect(network.nodes.length).toBeGreaterThanOrEqual(3);

@@ -15,9 +15,7 @@ export function withEmulator(
   lifecycle: { each?: boolean } = {},
 ): () => RunningEmulator {
   let running: RunningEmulator | undefined;
-  const start = async (): Promise<void> => {
-    running = await startEmulator(options);
-  };
+  const start = async () => void (running = await startEmulator(options));
   const stop = async (): Promise<void> => {
     const emulator = running;
     running = undefined;
