@@ -26,7 +26,7 @@ test("a plain-text API key: a Network is refused before registering, a function 
   expect(failed.message).not.toContain(KEY);
 });
 
-test("a mistyped key: one warning, once per process, no key shown", () => {
+test("a mistyped key: one warning, once per process, no key shown; a mistyped argument refused, naming the one it resembles", () => {
   pulumi.runtime.setAllConfig(
     { "blockchain:apiurl": "https://api.example.com", "blockchain:apiKey": KEY, "other:apiurl": "x" },
     ["blockchain:apiKey"],
@@ -34,8 +34,9 @@ test("a mistyped key: one warning, once per process, no key shown", () => {
   const warn = jest.spyOn(pulumi.log, "warn").mockResolvedValue();
   // Refused before registration (no provider serialized here); the review has run by then.
   const typo = { networkId: "NW-1-2", nmae: "x" } as never;
-  expect(() => new Network("a", typo)).toThrow(/nmae/);
-  expect(() => new Network("b", typo)).toThrow(/nmae/);
+  // Each refused naming the typo and the argument it resembles.
+  for (const name of ["a", "b"])
+    expect(() => new Network(name, typo)).toThrow(new RegExp(`^Network "${name}": nmae: .*\`name\``));
   const lines = warn.mock.calls.map(([message]) => message);
   expect(lines).toEqual([expect.stringMatching(/^stack config blockchain:apiurl: .*`apiUrl`/)]);
   expect(lines.join("\n")).not.toContain(KEY);
