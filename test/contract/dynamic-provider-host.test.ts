@@ -4,13 +4,16 @@ import * as path from "path";
 import * as os from "os";
 import { makeProvider, providerFor, RUNTIME_SPECIFIER } from "../../src/resources/shell";
 import { withEmulator } from "../helpers/emulator";
-import { DiffAnswer, PluginClient, serializeProvider } from "../helpers/plugin-client";
+import { DiffAnswer, PluginClient, pluginPool, serializeProvider } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
 const NETWORK_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:Network::main";
 const FAUCET_URN = "urn:pulumi:dev::contract::pulumi-nodejs:dynamic/blockchain:FaucetDrip::drip";
 
 const emulator = withEmulator({ pageSize: 5 });
+/** Every host started here, stopped after the tests. */
+const hosts = pluginPool();
+afterAll(hosts.stop);
 let host: PluginClient;
 let networkProvider: string;
 let faucetProvider: string;
@@ -19,15 +22,15 @@ beforeAll(async () => {
   networkProvider = await serializeProvider(providerFor("network"));
   faucetProvider = await serializeProvider(providerFor("faucetDrip"));
   const { BLOCKCHAIN_API_KEY: _key, BLOCKCHAIN_API_URL: _url, ...env } = process.env;
-  host = await PluginClient.dynamicProviderHost(root, env);
-  await configure(host);
+  host = await startHost(root, env);
 });
-const configure = (client: PluginClient) =>
-  client.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
-
-afterAll(async () => {
-  await host?.stop();
-});
+/** The host for a project in `cwd`, configured for the emulator. */
+async function startHost(cwd: string, env?: NodeJS.ProcessEnv): Promise<PluginClient> {
+  const client = await PluginClient.dynamicProviderHost(cwd, env);
+  hosts.started.push(client);
+  await client.configure({ "blockchain:apiUrl": emulator().url, "blockchain:apiKey": emulator().apiKey });
+  return client;
+}
 
 /** Absolute paths of this machine that a serialized provider could capture. */
 const machinePaths = [
@@ -68,8 +71,8 @@ describe("Network through the dynamic-provider host", () => {
     const created = await host.create(NETWORK_URN, inputs);
     expect(created.id).toBe(id);
     expect(created.properties).toMatchObject({ networkId: id, name: "contract-net", protocol: "ethereum" });
-    // The shape of nodes and connections: providers.test.ts, "nodes as the functions return them: …".
-    expect(created.properties.managedInputs).toEqual(["name"]);
+    // The shape of nodes and connections, and managedInputs: providers.test.ts, "nodes as the functions return
+    // them: …" and "read: the managed inputs get their current values …".
     expect(JSON.stringify(created.properties)).not.toContain(emulator().apiKey);
     expect(emulator().admin.getNetwork(id)!.name).toBe("contract-net");
 
@@ -163,32 +166,20 @@ describe("provider runtime loading", () => {
     fs.symlinkSync(root, path.join(project, "node_modules", "pulumi-blockchain-nodes"), "dir");
     const byName = await serializeProvider(makeProvider("network", RUNTIME_SPECIFIER));
     expect(byName).not.toContain(root);
-    const other = await PluginClient.dynamicProviderHost(project);
     try {
-      await configure(other);
-      const created = await other.create(NETWORK_URN, {
-        networkId: emulator().fixtures.networkWithNodes,
-        __provider: byName,
-      });
-      expect(created.id).toBe(emulator().fixtures.networkWithNodes);
+      const other = await startHost(project);
+      const networkId = emulator().fixtures.networkWithNodes;
+      expect((await other.create(NETWORK_URN, { networkId, __provider: byName })).id).toBe(networkId);
     } finally {
-      await other.stop();
       fs.rmSync(project, { recursive: true, force: true });
     }
   });
 
   test("from a checkout of the package (a subfolder, no node_modules of its own), with no path in state", async () => {
-    const other = await PluginClient.dynamicProviderHost(path.join(root, "examples", "quickstart"));
-    try {
-      await configure(other);
-      const read = await other.read(NETWORK_URN, emulator().fixtures.networkWithNodes, {
-        networkId: emulator().fixtures.networkWithNodes,
-        __provider: networkProvider,
-      });
-      expect(read.id).toBe(emulator().fixtures.networkWithNodes);
-    } finally {
-      await other.stop();
-    }
+    const other = await startHost(path.join(root, "examples", "quickstart"));
+    const networkId = emulator().fixtures.networkWithNodes;
+    const read = await other.read(NETWORK_URN, networkId, { networkId, __provider: networkProvider });
+    expect(read.id).toBe(networkId);
   });
 
   test("a runtime that cannot be found fails with an install hint", async () => {
