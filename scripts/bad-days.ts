@@ -70,27 +70,17 @@ export async function beginDay(day: BadDayId, e: RunningEmulator): Promise<strin
   return e.url;
 }
 
-/** One program the README, docs/ or examples/ show, and what it does that a bad day can take away. */
-export interface BadDayProgram {
-  id: string;
-  language: "typescript" | "yaml" | "python";
-  /** `README file <f>`, `README block <its marker>`, `<doc> <its block's marker>` or `examples/<folder>`. */
-  source: string;
-  /** It proves an endpoint (`verify`); it declares no Network, only lists the nodes of an id. */
-  verifies: boolean;
-  listsOnly: boolean;
-  /** What it says for a network with no running node; `null`: it needs none and succeeds. */
-  onEmpty: RegExp | null;
-  /** The program whose stack it reads (set up before it, run after it); it calls no service. */
-  reads?: string;
-}
-
 const YAML_INDEX = /list index 0 out-of-bounds for list of length 0/;
 const NO_ENDPOINT = RegExp(`No node of ${EMPTY_NETWORK} shows`);
 
-/** Every whole program the README, docs/ and examples/ show that runs from this checkout (the SDKs' are
- * release.test.ts's). Traits: `v` verifies, `l` lists only; then its words for an empty list (`null`: succeeds). */
-export const PROGRAMS: readonly BadDayProgram[] = (
+/**
+ * Every whole program the README, docs/ and examples/ show that runs from this checkout (the SDKs' are
+ * release.test.ts's): its source (`README file <f>`, `README block <its marker>`, `<doc> <its block's marker>`
+ * or `examples/<folder>`); its traits (`v` verifies: proves an endpoint; `l` lists only: declares no Network);
+ * its words for a network with no running node (`null`: it needs none and succeeds); the program whose stack
+ * it reads (set up before it, run after it; it calls no service).
+ */
+export const PROGRAMS = (
   [
     ["readme-project", "typescript", "README file index.ts", "v"],
     ["readme-quick-look", "typescript", "README block export = async () =>", "v"],
@@ -109,6 +99,8 @@ export const PROGRAMS: readonly BadDayProgram[] = (
   ...{ id, language, source, onEmpty, reads },
   ...{ verifies: traits.includes("v"), listsOnly: traits.includes("l") },
 }));
+/** One program the README, docs/ or examples/ show, and what it does that a bad day can take away. */
+export type BadDayProgram = (typeof PROGRAMS)[number];
 
 /** The README's programs run every (verb, stack state); the others `up` on an existing stack, the heaviest. */
 export const README_PROGRAMS = ["readme-project", "readme-quick-look"] as const;
