@@ -76,22 +76,8 @@ export function expandJobs(workflow: Workflow): RunJob[] {
   });
 }
 
-/** Runs the jobs (those `only` keeps) in order with `run`. Returns each job's outcome. */
-export async function runJobs(
-  jobs: readonly RunJob[],
-  run: (job: RunJob) => Promise<Outcome>,
-  only: (job: RunJob) => boolean = () => true,
-): Promise<Record<string, Outcome>> {
-  const outcomes: Record<string, Outcome> = {};
-  for (const job of jobs.filter(only)) outcomes[job.id] = await run(job);
-  return outcomes;
-}
-
 /** Whether a step with condition `condition` runs, after earlier steps that failed or not, in a cancelled job or not. */
-export function stepRuns(
-  condition: string | undefined,
-  state: { failed: boolean; cancelled: boolean },
-): boolean {
+function stepRuns(condition: string | undefined, state: { failed: boolean; cancelled: boolean }): boolean {
   const runs: boolean | undefined = (<Record<string, boolean>>{
     "success()": !state.failed && !state.cancelled,
     "failure()": state.failed && !state.cancelled,
@@ -101,57 +87,42 @@ export function stepRuns(
   return runs;
 }
 
-/** The values of the contexts an expression may read. */
-export interface Contexts {
-  vars: Env;
-  secrets: Env;
-  github: Env;
-  matrix?: Env;
-  env?: Env;
-  runner?: Env;
-}
+/** The values of the contexts an expression may read (`vars`, `secrets`, `github`, `matrix`, `env`, `runner`). */
+type Contexts = Record<string, Env | undefined>;
 
 /**
  * The value of a `${{ }}` expression: context properties (`vars.X`, `matrix.stack`, …) and
  * quoted strings joined by `||` (the first non-empty one). A property GitHub does not know
  * (an unset variable or secret) is empty, as there.
  */
-export function evaluate(expression: string, contexts: Contexts): string {
+function evaluate(expression: string, contexts: Contexts): string {
   const terms = expression.split("||").map((term) => {
     const t = term.trim();
     const quoted = /^'((?:[^']|'')*)'$/.exec(t);
     if (quoted) return quoted[1].replace(/''/g, "'");
     const property = /^(\w+)\.([\w-]+)$/.exec(t);
     if (!property) throw new Error(`the expression ${expression} is not modelled`);
-    const context = (contexts as unknown as Record<string, Env | undefined>)[property[1]];
+    const context = contexts[property[1]];
     if (!context) throw new Error(`the context ${property[1]} is not available in ${expression}`);
     return context[property[2]] ?? "";
   });
   return terms.find((v) => v !== "") ?? terms[terms.length - 1];
 }
 
-/** `text` with each `${{ … }}` replaced by its value. */
-export function interpolate(text: string, contexts: Contexts): string {
-  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => evaluate(expression, contexts));
-}
-
+/** `values` with each `${{ … }}` replaced by its value. */
 function interpolateAll(values: Record<string, unknown> | undefined, contexts: Contexts): Env {
   return Object.fromEntries(
-    Object.entries(values ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)]),
+    Object.entries(values ?? {}).map(([k, v]) => [
+      k,
+      String(v).replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => evaluate(expression, contexts)),
+    ]),
   );
 }
 
-/** A workflow command a step printed, e.g. `::error title=…::message`. */
-export interface Annotation {
-  level: "error" | "warning" | "notice";
-  title?: string;
-  message: string;
-}
-
-/** The annotations in a step's output. */
-export function annotations(output: string): Annotation[] {
+/** The workflow commands a step printed (`::error title=…::message`): level, title, message. */
+export function annotations(output: string) {
   return [...output.matchAll(/^::(error|warning|notice)(?: ([^:\n]*))?::(.*)$/gm)].map((m) => ({
-    level: m[1] as Annotation["level"],
+    level: m[1],
     title: /(?:^|,)title=([^,]*)/.exec(m[2] ?? "")?.[1],
     message: m[3],
   }));
@@ -196,7 +167,7 @@ export interface JobRun {
 }
 
 /** A step's name as GitHub shows it. */
-export function stepName(step: Step): string {
+function stepName(step: Step): string {
   return step.name ?? (step.uses ? `Run ${step.uses}` : `Run ${step.run?.split("\n")[0]}`);
 }
 
@@ -218,12 +189,8 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
   const githubEnvFile = path.join(temp, "github-env");
   fs.writeFileSync(githubEnvFile, "");
   const runner = { temp, os: "Linux" };
-  const base: Contexts = {
-    vars: context.vars,
-    secrets: context.secrets,
-    github: context.github,
-    matrix: job.matrix,
-  };
+  const { vars, secrets, github } = context;
+  const base: Contexts = { vars, secrets, github, matrix: job.matrix };
   const workflowEnv = interpolateAll(context.workflowEnv, base);
   const jobEnv = { ...workflowEnv, ...interpolateAll(job.job.env, { ...base, env: workflowEnv }) };
   const state = { failed: false, cancelled: false };
@@ -250,14 +217,30 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
           outcome = "failure";
         }
       } else {
-        ({ output, outcome } = await runStep(step, context, {
-          ...context.env,
-          ...env,
-          CI: "true",
-          GITHUB_ENV: githubEnvFile,
-          GITHUB_WORKSPACE: context.root,
-          RUNNER_TEMP: temp,
-        }));
+        // As GitHub runs it: `bash -e` by default, `bash -eo pipefail` for `shell: bash`.
+        if (step.shell !== undefined && step.shell !== "bash")
+          throw new Error(`shell: ${step.shell} is not modelled`);
+        if (step.run!.includes("${{")) throw new Error(`${name}: expressions in run: are not modelled`);
+        let cancelled = false;
+        const ran = await bash(step.run!, {
+          cwd: path.join(context.root, step["working-directory"] ?? ""),
+          env: {
+            ...context.env,
+            ...env,
+            CI: "true",
+            GITHUB_ENV: githubEnvFile,
+            RUNNER_TEMP: temp,
+            GITHUB_WORKSPACE: context.root,
+          },
+          options: step.shell === "bash" ? ["--noprofile", "--norc", "-eo", "pipefail"] : ["-e"],
+          onStart: (cancel) =>
+            context.onRunStep?.(step, () => {
+              cancelled = true;
+              return cancel();
+            }),
+        });
+        output = ran.output;
+        outcome = cancelled ? "cancelled" : ran.code === 0 ? "success" : "failure";
       }
       if (outcome === "failure") state.failed = true;
       if (outcome === "cancelled") state.cancelled = true;
@@ -267,32 +250,6 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
   }
   result.outcome = state.cancelled ? "cancelled" : state.failed ? "failure" : "success";
   return result;
-}
-
-/** A `run:` step as bash, as GitHub runs it: `bash -e` by default, `bash -eo pipefail` for `shell: bash`. */
-async function runStep(
-  step: Step,
-  context: JobContext,
-  env: Env,
-): Promise<{ output: string; outcome: Outcome }> {
-  if (step.shell !== undefined && step.shell !== "bash")
-    throw new Error(`shell: ${step.shell} is not modelled`);
-  if (step.run!.includes("${{")) throw new Error(`${stepName(step)}: expressions in run: are not modelled`);
-  let cancelled = false;
-  const result = await bash(step.run!, {
-    cwd: path.join(context.root, step["working-directory"] ?? ""),
-    env,
-    options: step.shell === "bash" ? ["--noprofile", "--norc", "-eo", "pipefail"] : ["-e"],
-    onStart: (cancel) =>
-      context.onRunStep?.(step, () => {
-        cancelled = true;
-        return cancel();
-      }),
-  });
-  return {
-    output: result.output,
-    outcome: cancelled ? "cancelled" : result.code === 0 ? "success" : "failure",
-  };
 }
 
 /**
