@@ -112,10 +112,8 @@ class Run {
     return this;
   }
 
+  /** Ends it all; should a test fail before its kill, the engine's close stops what its `up` left running. */
   async close(): Promise<void> {
-    // Should a test fail before its kill, leave no engine behind.
-    const engine = engineProcess();
-    if (engine) killProcessTree(engine.pid);
     this.watcher?.end();
     await this.engine?.close();
     if (this.journalDir) fs.rmSync(this.journalDir, { recursive: true, force: true });
