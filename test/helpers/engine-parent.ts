@@ -34,22 +34,12 @@ server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error,
 process.on("SIGUSR1", () => server.forceShutdown());
 `;
 
-/** A provider under a stand-in engine, and a client of its provider service. */
-export interface EngineParent {
-  /** The client of the provider (its `kill` signals the stand-in engine, not the provider). */
-  client: PluginClient;
-  /** The provider's process id. */
-  providerPid: number;
-  /** What the provider logged through the engine, in order. */
-  logged(): string[];
-}
-
-/** Starts `command args…` under a stand-in engine in `cwd`, with `env` (plus PATH). */
-export async function underStandInEngine(
-  command: string[],
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): Promise<EngineParent> {
+/**
+ * Starts `command args…` under a stand-in engine in `cwd`, with `env` (plus PATH): a client of its
+ * provider service (whose `kill` signals the stand-in engine, not the provider), the provider's
+ * process id, and what the provider logged through the engine, in order.
+ */
+export async function underStandInEngine(command: string[], env: NodeJS.ProcessEnv, cwd: string) {
   const client = await PluginClient.start(env, process.execPath, ["-e", STAND_IN, JSON.stringify(command)], {
     exec: true,
     cwd,
