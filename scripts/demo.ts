@@ -4,7 +4,6 @@
  * shows what was proven), a no-op preview, an out-of-band change caught by refresh and restored by
  * up, destroy. Secrets are never printed.
  */
-import type { OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator } from "pulumi-blockchain-nodes/emulator";
 import quickstart from "../examples/quickstart";
 import { emulatorConfig, EngineRun, provisionEngine } from "./engine-sandbox";
@@ -21,11 +20,6 @@ async function timed<T>(step: string, run: () => Promise<T>, describe: (value: T
   steps.push({ step, seconds: (Date.now() - start) / 1000, result });
   console.log(`--> ${result}`);
   return value;
-}
-
-function printOutputs(outputs: OutputMap): void {
-  for (const [key, { value, secret }] of Object.entries(outputs))
-    console.log(`  ${key.padEnd(30)} ${secret ? "[secret]" : JSON.stringify(value)}`);
 }
 
 async function main(): Promise<void> {
@@ -55,7 +49,8 @@ async function main(): Promise<void> {
       (r) => `${r.summary.result}: ${JSON.stringify(r.summary.resourceChanges)}`,
     );
     banner("stack outputs (secrets masked)");
-    printOutputs(up.outputs);
+    for (const [key, { value, secret }] of Object.entries(up.outputs))
+      console.log(`  ${key.padEnd(30)} ${secret ? "[secret]" : JSON.stringify(value)}`);
 
     await timed(
       "preview: nothing changed, so nothing to do",

@@ -1,20 +1,15 @@
 /**
- * The YAML program on the provider plugin of the soak and the upgrade baseline: a `Network`
- * adopting `networkId` as `networkName` (retained on destroy), a `FaucetDrip` to `faucetAddress`,
- * and `getNodes` and `getNodeConnections` of that network.
+ * The `Pulumi.yaml` of the soak's YAML program on the provider plugin (the upgrade baselines record its
+ * like): a `Network` adopting `networkId` as `networkName` (retained on destroy), a `FaucetDrip` to
+ * `faucetAddress`, and `getNodes` and `getNodeConnections` of that network; `name` is the project's (its
+ * config namespace), `outputs` the stack outputs, name → value (`${network.name}`, ...).
  */
-export interface YamlNetworkProgram {
-  /** The project's name (and so its config namespace). */
+export function yamlNetworkProgram(p: {
   name: string;
   description: string;
-  /** The folder of the provider plugin. */
   pluginDir: string;
-  /** The stack outputs, name → value (`${network.name}`, ...). */
   outputs: Record<string, string>;
-}
-
-/** The project's `Pulumi.yaml`. */
-export function yamlNetworkProgram(p: YamlNetworkProgram): string {
+}): string {
   const invoke = (variable: string, fn: string) =>
     `  ${variable}:\n    fn::invoke:\n      function: blockchain:index:${fn}\n      arguments:\n` +
     `        network: \${network.networkId}\n        orderBy: name\n      return: ${variable}\n`;
