@@ -157,11 +157,6 @@ function placeholders(text: string, values: Record<string, string>): string {
   return text;
 }
 
-async function format(file: string, text: string): Promise<string> {
-  const options = (await prettier.resolveConfig(path.join(ROOT, "package.json"))) ?? {};
-  return prettier.format(text, { ...options, filepath: file });
-}
-
 /** What the emulator of a release offers (`RunningEmulator`, as far as the recording uses it). */
 type ReleaseEmulator = Pick<RunningEmulator, "url" | "apiKey" | "fixtures" | "secrets" | "close"> & {
   admin: { getNetwork(id: string): { name: string } | undefined };
@@ -276,10 +271,8 @@ async function main(): Promise<void> {
     const recorded = [];
     for (const program of PROGRAMS) recorded.push(await recordStack(program));
     const [first] = recorded;
-    for (const r of recorded) {
-      const same = JSON.stringify([r.fixtures, r.apiKey]) === JSON.stringify([first.fixtures, first.apiKey]);
-      expect(same, "every emulator has the same fixtures and API key");
-    }
+    const same = new Set(recorded.map((r) => JSON.stringify([r.fixtures, r.apiKey]))).size === 1;
+    expect(same, "every emulator has the same fixtures and API key");
 
     const baseline: Baseline = {
       version,
@@ -307,10 +300,11 @@ async function main(): Promise<void> {
     }
 
     fs.rmSync(outDir, { recursive: true, force: true });
+    const options = (await prettier.resolveConfig(path.join(ROOT, "package.json"))) ?? {};
     for (const [name, text] of Object.entries(written)) {
       const file = path.join(outDir, name);
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, await format(file, text));
+      fs.writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
     }
     log(`wrote ${Object.keys(written).length} files to ${path.relative(ROOT, outDir)}/`);
   } finally {
