@@ -67,9 +67,8 @@ describe("admin endpoints (/_emulator/) and the admin object", () => {
     const patched = await admin(`nodes/${node()}`, { method: "PATCH", body });
     expect([patched.status, patched.json]).toEqual([200, expect.objectContaining({ id: node(), ...body })]);
     expect((await api(`/v1/nodes/${node()}/`)).json).toMatchObject(body);
-    expect((await api("/v1/nodes/?status=maintenance&name=Rehearsal%20node")).json.results[0].id).toBe(
-      node(),
-    );
+    const listed = await api("/v1/nodes/?status=maintenance&name=Rehearsal%20node");
+    expect(listed.json.results[0].id).toBe(node());
     const bad = await admin(`nodes/${node()}`, { method: "PATCH", body: { status: "asleep", nmae: "x" } });
     expect([bad.status, bad.json.error.code]).toEqual([400, "validation_error"]);
     expect(Object.keys(bad.json.error.fields).sort()).toEqual(["nmae", "status"]);

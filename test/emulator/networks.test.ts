@@ -31,12 +31,11 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
     const { emptyNetwork, networkWithNodes, otherProject } = emulator().fixtures;
     expect((await patch(emptyNetwork, { name: "Renamed network" })).json.name).toBe("Renamed network");
     expect((await patch(emptyNetwork, {})).json.name).toBe("Renamed network");
-    const before = (await listAll(emulator(), `project=${otherProject}`)).length;
+    const listed = async () => (await listAll(emulator(), `project=${otherProject}`)).length;
+    const before = await listed();
     const moved = await patch(networkWithNodes, { project: otherProject });
     expect([moved.status, moved.json.project]).toEqual([200, otherProject]);
-    expect((await listAll(emulator(), `project=${otherProject}`)).length).toBe(
-      before + moved.json.nodes.length,
-    );
+    expect(await listed()).toBe(before + moved.json.nodes.length);
   });
 
   test.each([
@@ -51,10 +50,8 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
     [{ name: "", project: 3 }, ["name", "project"]],
   ])("%j: 400 validation_error with fields %j, nothing changed", async (body, fields) => {
     const { networkWithNodes: id, foreignProject, project } = emulator().fixtures;
-    const a = await patch(
-      id,
-      "project" in body && body.project === "foreign" ? { project: foreignProject } : body,
-    );
+    const foreign = (body as { project?: unknown }).project === "foreign";
+    const a = await patch(id, foreign ? { project: foreignProject } : body);
     expect([a.status, a.json.error.code]).toEqual([400, "validation_error"]);
     expect(Object.keys(a.json.error.fields).sort()).toEqual(fields);
     expect(stored(id)).toMatchObject({ name: "Ethereum Mainnet", project });
@@ -79,9 +76,8 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
       const a = await patch(id, { name: "x" });
       expect([a.status, a.json.error.code]).toEqual([404, "not_found"]);
     }
-    expect((await send("PATCH", foreignNetwork, { key: emulator().keys[otherOrganization] })).status).toBe(
-      200,
-    );
+    const owner = emulator().keys[otherOrganization];
+    expect((await send("PATCH", foreignNetwork, { key: owner })).status).toBe(200);
     const nodes = (await patch(consortiumNetwork)).json.nodes as Array<{ organization: string }>;
     const member = nodes.find((n) => n.organization !== organization)!.organization;
     expect((await send("PATCH", consortiumNetwork, { key: emulator().keys[member] })).status).toBe(404);
@@ -92,20 +88,18 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
     const a = await send("DELETE", emptyNetwork);
     expect([a.status, a.text, a.headers.get("content-type")]).toEqual([204, "", null]);
     expect(stored(emptyNetwork)).toBeUndefined();
-    expect([(await send("DELETE", emptyNetwork)).status, (await patch(emptyNetwork)).status]).toEqual([
-      404, 404,
-    ]);
-    expect((await send("DELETE", secondEmptyNetwork)).status).toBe(204);
+    const status = async (method: string, id: string) => (await send(method, id)).status;
+    expect([await status("DELETE", emptyNetwork), await status("PATCH", emptyNetwork)]).toEqual([404, 404]);
+    expect(await status("DELETE", secondEmptyNetwork)).toBe(204);
     const count = stored(networkWithNodes)!.nodes.length;
     const refused = await send("DELETE", networkWithNodes);
     expect([refused.status, refused.json.error.code]).toEqual([409, "conflict"]);
     expect(refused.json.error.message).toContain(`${count} nodes`);
     expect(emulator().admin.removeNodes(networkWithNodes)).toBe(count);
-    expect((await send("DELETE", networkWithNodes)).status).toBe(204);
-    expect([
-      (await send("DELETE", "NW-999-999-9")).status,
-      (await send("DELETE", foreignNetwork)).status,
-    ]).toEqual([404, 404]);
+    expect(await status("DELETE", networkWithNodes)).toBe(204);
+    expect([await status("DELETE", "NW-999-999-9"), await status("DELETE", foreignNetwork)]).toEqual([
+      404, 404,
+    ]);
     expect(stored(foreignNetwork)).toBeDefined();
   });
 });

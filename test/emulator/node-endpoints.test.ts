@@ -170,9 +170,8 @@ describe("node endpoints", () => {
     expect(await status(bare, basic(rotated.auth_username, rotated.auth_password))).toBe(200);
     expect(await status(`${d.https_endpoint}/chains/main/chain_id`)).toBe(401);
     expect(await status(bare, basic(d.auth_username, d.auth_password))).toBe(401);
-    expect((await rpc(`${emulator().url}/node/nd-999-999-999/${d.auth_key}`, "eth_chainId")).status).toBe(
-      404,
-    );
+    const unknown = `${emulator().url}/node/nd-999-999-999/${d.auth_key}`;
+    expect((await rpc(unknown, "eth_chainId")).status).toBe(404);
   });
 
   test("a node that is not running drops the connection without an answer", async () => {
@@ -215,9 +214,8 @@ describe("node endpoints", () => {
       emulator().admin.setNodeEndpoint(nodes[family].node.id, { chainId: other[family][0] });
       expect((await PROBES[family](endpoint(family))).chainId).toBe(other[family][1]);
       emulator().admin.setNodeEndpoint(nodes[family].node.id, { chainId: null });
-      expect(normalizeChainId(family, (await PROBES[family](endpoint(family))).chainId)).toBe(
-        expected(family),
-      );
+      const restored = (await PROBES[family](endpoint(family))).chainId;
+      expect(normalizeChainId(family, restored)).toBe(expected(family));
     }
   });
 
@@ -249,13 +247,9 @@ describe("node endpoints", () => {
     const body = { stalledSeconds: -1, chainId: "0x5", answer: "sometimes", delayMs: 1.5, stall: 3 };
     const bad = await call(emulator(), path, { method: "PUT", body, key: emulator().adminKey });
     expect([bad.status, Object.keys(bad.json.error.fields).sort()]).toEqual([400, Object.keys(body).sort()]);
-    expect(() => emulator().admin.setNodeEndpoint(nodes.starknet.node.id, { chainId: "" })).toThrow(
-      RangeError,
-    );
-    expect(emulator().admin.nodeEndpoint(nodes.evm.node.id)).toMatchObject({
-      answer: "normal",
-      stalledSeconds: null,
-    });
+    const { admin } = emulator();
+    expect(() => admin.setNodeEndpoint(nodes.starknet.node.id, { chainId: "" })).toThrow(RangeError);
+    expect(admin.nodeEndpoint(nodes.evm.node.id)).toMatchObject({ answer: "normal", stalledSeconds: null });
     const put = (id: string, key: string) =>
       call(emulator(), `/_emulator/nodes/${id}/endpoint`, { method: "PUT", body: { answer: "refuse" }, key });
     expect((await put("ND-999-999-999", emulator().adminKey)).status).toBe(404);

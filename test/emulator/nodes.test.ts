@@ -46,9 +46,8 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
 
   test("each organization sees the nodes of its own networks only", async () => {
     const f = emulator().fixtures;
-    expect(new Set([...networks.values()].map((n) => n.project))).toEqual(
-      new Set([f.project, f.otherProject]),
-    );
+    const projects = new Set([...networks.values()].map((n) => n.project));
+    expect(projects).toEqual(new Set([f.project, f.otherProject]));
     const other = emulator().keys[f.otherOrganization];
     const nodes = await listAll(emulator(), "", other);
     expect(nodes.some((n) => n.network === f.networkWithNodes)).toBe(false);
@@ -69,9 +68,8 @@ describe("GET /v1/nodes/ and /v1/nodes/{id}/", () => {
       key: emulator().keys[foreign.organization],
     });
     expect([seen.status, seen.json.details.auth_key]).toEqual([200, undefined]);
-    expect(
-      ids((await call(emulator(), `/v1/nodes/?organization=${foreign.organization}`)).json.results),
-    ).toEqual([foreign.id]);
+    const listed = await call(emulator(), `/v1/nodes/?organization=${foreign.organization}`);
+    expect(ids(listed.json.results)).toEqual([foreign.id]);
   });
 
   const valueOf = (name: NodeFilterName, n: WireNode): string | boolean | undefined => {

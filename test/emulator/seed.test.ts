@@ -116,11 +116,9 @@ describe("seeded data", () => {
     expect(network.nodes.length).toBeGreaterThanOrEqual(3);
     const beacon = network.nodes.filter((n: WireNode) => n.details.beacon_endpoint);
     expect(beacon.map((n: WireNode) => n.id)).toEqual([a.fixtures.beaconNode]);
-    expect(a.admin.getNetwork(a.fixtures.emptyNetwork)!.nodes).toEqual([]);
-    expect(a.admin.getNetwork(a.fixtures.secondEmptyNetwork)!.nodes).toEqual([]);
-    expect(a.admin.getNetwork(a.fixtures.foreignNetwork)!.nodes[0].organization).toBe(
-      a.fixtures.otherOrganization,
-    );
+    const nodesOf = (id: string) => a.admin.getNetwork(id)!.nodes;
+    expect([nodesOf(a.fixtures.emptyNetwork), nodesOf(a.fixtures.secondEmptyNetwork)]).toEqual([[], []]);
+    expect(nodesOf(a.fixtures.foreignNetwork)[0].organization).toBe(a.fixtures.otherOrganization);
   });
 
   test("bulk nodes and networks are added to the primary organization, deterministically per seed", () => {
@@ -158,9 +156,8 @@ describe("seeded data", () => {
       const running = await listAll(big, "status=running");
       await listAll(big, "status=running");
       expect(big.admin.setNodeStatus(running[0].id, "stopped")).toBe(true);
-      expect((await listAll(big, "status=running")).map((n) => n.id)).toEqual(
-        running.slice(1).map((n) => n.id),
-      );
+      const ids = (nodes: WireNode[]) => nodes.map((n) => n.id);
+      expect(ids(await listAll(big, "status=running"))).toEqual(ids(running.slice(1)));
       const network = running[1].network;
       expect(big.admin.removeNodes(network)).toBeGreaterThan(0);
       expect((await listAll(big)).some((n) => n.network === network)).toBe(false);
