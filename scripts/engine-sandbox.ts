@@ -48,9 +48,9 @@ export function findEngine(): { dir: string } | { reason: string } {
     return hasEngine(explicit)
       ? { dir: explicit }
       : { reason: `PULUMI_ENGINE_DIR=${explicit} holds no pulumi and pulumi-language-nodejs` };
-  const fromPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir && hasEngine(dir));
-  if (fromPath) return { dir: fromPath };
-  if (hasEngine(cachedEngine())) return { dir: cachedEngine() };
+  const dirs = [...(process.env.PATH ?? "").split(path.delimiter), cachedEngine()];
+  const dir = dirs.find((d) => d && hasEngine(d));
+  if (dir) return { dir };
   return {
     reason:
       "no Pulumi engine found (no PULUMI_ENGINE_DIR, no pulumi with pulumi-language-nodejs on PATH, no cached build): " +

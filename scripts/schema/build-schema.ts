@@ -64,7 +64,6 @@ const objectType = (
 /** A doc lookup that fails on a member without a doc: every property of the schema is documented. */
 type Doc = (owner: string, member?: string) => string;
 
-/** Makes a {@link Doc} of a {@link DocLookup}. */
 function required(docs: DocLookup): Doc {
   return (owner, member) => {
     const doc = docs(owner, member);
