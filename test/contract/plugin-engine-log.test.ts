@@ -10,6 +10,7 @@ import * as path from "path";
 import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import {
+  audit,
   fakeEngine,
   failure,
   isSecret,
@@ -151,13 +152,7 @@ describe("a healthy set through Invoke: one node refusing, one stalled 900 s, on
   });
 
   test("no warning, error or answer held a credential outside a secret", () => {
-    const plain = (value: unknown): string[] =>
-      typeof value === "string"
-        ? [value]
-        : !value || typeof value !== "object" || isSecret(value)
-          ? []
-          : Object.values(value).flatMap(plain);
-    const all = [...said, ...engine.logged.map((l) => l.message), ...plain(answers)];
+    const all = [...said, ...engine.logged.map((l) => l.message), ...audit(answers).plainStrings];
     expect(all.some((s) => s.includes(B))).toBe(true);
     expect(
       emulator()

@@ -6,6 +6,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import { withJournalDir } from "../helpers/env";
 import {
+  audit,
   failure,
   FAUCET_URN,
   GRPC_STATUS,
@@ -18,33 +19,12 @@ import {
 } from "../helpers/plugin-client";
 
 const root = path.resolve(__dirname, "..", "..");
-const SECRET_FIELD =
-  /^(httpsEndpoint|wssEndpoint|graphqlEndpoint|beaconEndpoint|authUsername|authPassword|authKey)$/;
 const RESOURCES = ["blockchain:index:Network", "blockchain:index:FaucetDrip"];
 const FUNCTIONS = [
   "blockchain:index:getNode",
   "blockchain:index:getNodes",
   "blockchain:index:getNodeConnections",
 ];
-
-/** The strings outside secret wrappers, and the paths of endpoint or credential fields outside them. */
-function audit(value: unknown): { plainStrings: string[]; exposed: string[] } {
-  const plainStrings: string[] = [];
-  const exposed: string[] = [];
-  const walk = (v: unknown, at: string, inSecret: boolean) => {
-    if (isSecret(v)) return walk(v.value, `${at}<secret>`, true);
-    if (typeof v === "string" && !inSecret) plainStrings.push(v);
-    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${at}[${i}]`, inSecret));
-    else if (typeof v === "object" && v !== null) {
-      for (const [k, item] of Object.entries(v)) {
-        if (SECRET_FIELD.test(k) && !inSecret) exposed.push(`${at}.${k}`);
-        walk(item, `${at}.${k}`, inSecret);
-      }
-    }
-  };
-  walk(value, "", false);
-  return { plainStrings, exposed };
-}
 
 /** No endpoint or credential field outside a secret, no emulator secret in a plain string. */
 function expectNothingPlain(value: unknown): void {

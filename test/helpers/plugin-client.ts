@@ -54,6 +54,26 @@ export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 export const isSecret = (value: unknown): value is { value: unknown } =>
   typeof value === "object" && value !== null && (value as Props)[SIG_KEY] === SECRET_SIG;
 
+/** The strings outside secret wrappers, and the paths of endpoint or credential fields outside them. */
+export function audit(value: unknown): { plainStrings: string[]; exposed: string[] } {
+  const plainStrings: string[] = [];
+  const exposed: string[] = [];
+  const walk = (v: unknown, at: string, inSecret: boolean) => {
+    if (isSecret(v)) return walk(v.value, `${at}<secret>`, true);
+    if (typeof v === "string" && !inSecret) plainStrings.push(v);
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${at}[${i}]`, inSecret));
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        if (/^(https|wss|graphql|beacon)Endpoint$|^auth(Username|Password|Key)$/.test(k) && !inSecret)
+          exposed.push(`${at}.${k}`);
+        walk(item, `${at}.${k}`, inSecret);
+      }
+    }
+  };
+  walk(value, "", false);
+  return { plainStrings, exposed };
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The first value `probe` gives other than undefined, polled every 20 ms; fails after `timeoutMs`. */
@@ -66,25 +86,12 @@ export async function until<T>(what: string, probe: () => T | undefined, timeout
   }
 }
 
-/** A line sent to the engine's `Log`. */
-export interface Logged {
-  severity: number;
-  message: string;
-  urn: string;
-}
-
 /** The engine's log severities by name (`INFO`, `WARNING`, ...). */
 export const LOG_SEVERITY: Record<string, number> = sdkRequire("./proto/engine_pb").LogSeverity;
 
 /** A stand-in engine in this process on 127.0.0.1, recording every `Log` call (grpc-js answers its other calls UNIMPLEMENTED). */
-export async function fakeEngine(): Promise<{
-  address: string;
-  logged: Logged[];
-  close(): Promise<void>;
-  /** Closes at once, calls in flight and all. */
-  kill(): void;
-}> {
-  const logged: Logged[] = [];
+export async function fakeEngine() {
+  const logged: Array<{ severity: number; message: string; urn: string }> = [];
   const server = new grpc.Server();
   server.addService(sdkRequire("./proto/engine_grpc_pb").EngineService, {
     log: ({ request: r }: { request: any }, callback: import("@grpc/grpc-js").sendUnaryData<unknown>) => {
@@ -101,25 +108,13 @@ export async function fakeEngine(): Promise<{
     address: `127.0.0.1:${port}`,
     logged,
     close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    /** Closes at once, calls in flight and all. */
     kill: () => server.forceShutdown(),
   };
 }
 
-/** A `check` failure. */
-export interface Failure {
-  property: string;
-  reason: string;
-}
-
 /** A `diff` answer, the enums by name (`DIFF_SOME`, `UPDATE_REPLACE`, ...). */
-export interface DiffAnswer {
-  changes: "DIFF_UNKNOWN" | "DIFF_NONE" | "DIFF_SOME";
-  replaces: string[];
-  diffs: string[];
-  deleteBeforeReplace: boolean;
-  hasDetailedDiff: boolean;
-  detailedDiff: Record<string, { kind: string; inputDiff: boolean }>;
-}
+export type DiffAnswer = Awaited<ReturnType<PluginClient["diff"]>>;
 
 const fromStruct = (s: any): Props | undefined => (s ? s.toJavaScript() : undefined);
 const names = (enumeration: Record<string, number>) =>
@@ -138,8 +133,8 @@ function request(type: string, fields: Record<string, unknown>): any {
   return req;
 }
 
-const failures = (resp: any): Failure[] =>
-  resp.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() }));
+/** A `check` answer's failures. */
+const failures = (resp: any): Array<{ property: string; reason: string }> => resp.toObject().failuresList;
 
 /** The plugin launcher, and the build it runs. */
 export const PLUGIN_BIN = path.join(root, "bin", "pulumi-resource-blockchain");
@@ -231,40 +226,31 @@ export class PluginClient {
     return { acceptSecrets: (await this.call("configure", req)).getAcceptsecrets() };
   }
 
-  async checkConfig(news: Props, olds: Props = {}): Promise<{ inputs: Props; failures: Failure[] }> {
+  async checkConfig(news: Props, olds: Props = {}) {
     return this.check(PROVIDER_URN, olds, news, "checkConfig");
   }
 
-  async check(
-    urn: string,
-    olds: Props,
-    news: Props,
-    method = "check",
-  ): Promise<{ inputs: Props; failures: Failure[] }> {
+  async check(urn: string, olds: Props, news: Props, method = "check") {
     const resp = await this.call(method, request("CheckRequest", { urn, olds, news }));
     return { inputs: fromStruct(resp.getInputs()) ?? {}, failures: failures(resp) };
   }
 
-  async diffConfig(olds: Props, news: Props): Promise<DiffAnswer> {
+  async diffConfig(olds: Props, news: Props) {
     return this.diff(PROVIDER_URN, "", olds, news, "diffConfig");
   }
 
-  async diff(urn: string, id: string, olds: Props, news: Props, method = "diff"): Promise<DiffAnswer> {
-    const resp = await this.call(method, request("DiffRequest", { urn, id, olds, news }));
-    const detailedDiff: DiffAnswer["detailedDiff"] = {};
-    resp
-      .getDetaileddiffMap()
-      .forEach(
-        (d: any, key: string) =>
-          (detailedDiff[key] = { kind: KINDS[d.getKind()], inputDiff: d.getInputdiff() }),
-      );
+  async diff(urn: string, id: string, olds: Props, news: Props, method = "diff") {
+    const o = (await this.call(method, request("DiffRequest", { urn, id, olds, news }))).toObject();
+    const detailed: Array<[string, { kind: number; inputdiff: boolean }]> = o.detaileddiffMap;
     return {
-      changes: CHANGES[resp.getChanges()] as DiffAnswer["changes"],
-      replaces: resp.getReplacesList(),
-      diffs: resp.getDiffsList(),
-      deleteBeforeReplace: resp.getDeletebeforereplace(),
-      hasDetailedDiff: resp.getHasdetaileddiff(),
-      detailedDiff,
+      changes: CHANGES[o.changes] as "DIFF_UNKNOWN" | "DIFF_NONE" | "DIFF_SOME",
+      replaces: o.replacesList as string[],
+      diffs: o.diffsList as string[],
+      deleteBeforeReplace: o.deletebeforereplace as boolean,
+      hasDetailedDiff: o.hasdetaileddiff as boolean,
+      detailedDiff: Object.fromEntries(
+        detailed.map(([key, d]) => [key, { kind: KINDS[d.kind], inputDiff: d.inputdiff }]),
+      ),
     };
   }
 
@@ -298,7 +284,7 @@ export class PluginClient {
     await this.call("delete", request("DeleteRequest", { urn, id, properties }));
   }
 
-  async invoke(tok: string, args: Props): Promise<{ return: Props; failures: Failure[] }> {
+  async invoke(tok: string, args: Props) {
     const resp = await this.call("invoke", request("InvokeRequest", { tok, args }));
     return { return: fromStruct(resp.getReturn()) ?? {}, failures: failures(resp) };
   }
