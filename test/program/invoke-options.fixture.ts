@@ -29,14 +29,3 @@ export function lookups(parent: pulumi.ComponentResource, opts: pulumi.Component
   const byId = getNodesOutput({}, { dependsOn: ["NW-100-000-1"] });
   return { rpcUrl, nodes, conns, inherited, ignored, meta, metas, waited, byId };
 }
-
-/** NodeResult holds no endpoint (getNodeConnectionsOutput does): each snippet must stay an error. */
-export async function endpointsOfResults(nodes: pulumi.Output<NodeResult[]>) {
-  // @ts-expect-error NodeResult has no httpsEndpoint
-  const json = nodes.apply((ns) => JSON.stringify(ns.map((n) => ({ rpc: n.httpsEndpoint }))));
-  // @ts-expect-error NodeResult has no httpsEndpoint
-  const env = nodes.apply((ns) => `RPC_URL=${ns[0].httpsEndpoint}`);
-  // @ts-expect-error NodeResult has no httpsEndpoint
-  const first = `RPC_URL=${(await getNodes({}))[0].httpsEndpoint}`;
-  return { json, env, first };
-}

@@ -33,7 +33,8 @@ class App extends pulumi.ComponentResource {
   }
 }
 
-test("strict TypeScript: every form takes Pulumi's invoke options; a Promise form refuses dependsOn; NodeResult holds no endpoint", () => {
+// That NodeResult holds no endpoint (so reading one from it is a type error): surface.test.ts, "NodeResult has no endpoint or credential; …".
+test("strict TypeScript: every form takes Pulumi's invoke options; a Promise form refuses dependsOn", () => {
   const fixture = path.join(__dirname, "invoke-options.fixture.ts");
   const root = path.resolve(__dirname, "..", "..");
   // The compiler options of `pulumi new typescript`, with the package mapped to its sources
