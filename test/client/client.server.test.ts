@@ -97,9 +97,8 @@ describe("timeouts and connections", () => {
 
   it("the call's deadline bounds all attempts", async () => {
     server.always({ hang: true });
-    const e = await fails(
-      client({ timeoutMs: 100, deadlineMs: 250, retry: { maxRetries: 10, baseDelayMs: 1 } }).getNode(NODE_ID),
-    );
+    const c = client({ timeoutMs: 100, deadlineMs: 250, retry: { maxRetries: 10, baseDelayMs: 1 } });
+    const e = await fails(c.getNode(NODE_ID));
     expect(e).toMatchObject({ kind: "timeout", limit: "deadlineMs" });
     expect(e.message).toMatch(/\b250 ms\b/);
     expect(server.hits.length).toBeLessThanOrEqual(3);

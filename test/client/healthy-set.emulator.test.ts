@@ -4,7 +4,6 @@
  * warning; fewer than asked fail with one message; with `waitFor`, the wait ends once enough pass.
  */
 import { InvalidInputError } from "../../src/api";
-import type { NodeEndpointBehaviour } from "../../src/emulator";
 import { listNodes, readNode, type Connect } from "../../src/functions/lookups";
 import { VerifyError } from "../../src/functions/verify";
 import { WaitTimeoutError } from "../../src/functions/wait";
@@ -17,13 +16,10 @@ const [A, B, C, D] = ["ND-100-000-001", "ND-100-000-002", "ND-100-000-003", "ND-
 /** Every message and warning of the file, audited for credentials at the end. */
 const said: string[] = [];
 
-let before: Record<string, NodeEndpointBehaviour>;
-beforeEach(() => {
-  before = Object.fromEntries([A, B, C, D].map((id) => [id, emulator().admin.nodeEndpoint(id)!]));
-});
+// The four nodes run and answer normally; each test's rehearsals are undone after it.
 afterEach(() => {
-  for (const [id, behaviour] of Object.entries(before)) {
-    emulator().admin.setNodeEndpoint(id, behaviour);
+  for (const id of [A, B, C, D]) {
+    emulator().admin.setNodeEndpoint(id, { stalledSeconds: null, chainId: null, answer: "normal" });
     emulator().admin.setNodeStatus(id, "running");
   }
 });
