@@ -239,13 +239,8 @@ describe("one-shot and random faults", () => {
     };
     const run = async (e: RunningEmulator) => {
       const out: string[] = [];
-      for (let i = 0; i < 40; i++)
-        out.push(
-          await drip(e).then(
-            (a) => `${a.status}:${a.text}`,
-            () => "dropped",
-          ),
-        );
+      const dropped = () => "dropped";
+      for (let i = 0; i < 40; i++) out.push(await drip(e).then((a) => `${a.status}:${a.text}`, dropped));
       return { out, faults: faultsOf(e), counts: e.faucetSendCounts() };
     };
     await usingEmulator({ seed: 13, faucetDailyLimit: 1000, faults }, async (twin) => {
