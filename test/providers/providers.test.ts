@@ -261,17 +261,6 @@ describe("check: the connection settings wherever they come from, and the key on
     );
   });
 
-  test("a URL from the environment, a key pasted into the URL: the reason never shows the key", async () => {
-    useConfig(NO_CONFIG);
-    process.env.BLOCKCHAIN_API_KEY = emulator().apiKey;
-    process.env.BLOCKCHAIN_API_URL = `http://api.example.com/${emulator().apiKey}`;
-    const { failures } = await faucet.checkFaucetDrip({}, { address: emulator().fixtures.faucetAddress });
-    expect(failures).toHaveLength(1);
-    expect(failures[0].reason).toContain("BLOCKCHAIN_API_URL");
-    expect(failures[0].reason).not.toContain("blockchain:apiUrl");
-    expect(failures[0].reason).not.toContain(emulator().apiKey);
-  });
-
   test("missing settings fail with the command that sets them; unknown inputs are not reported", async () => {
     useConfig(NO_CONFIG);
     const { failures } = await net.checkNetwork({}, { networkId: networkId() });
