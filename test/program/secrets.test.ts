@@ -24,14 +24,7 @@ test("Network registers the dynamic type with connections and apiKey as secret o
       apiUrl: emulator().url,
       apiKey: emulator().apiKey,
     },
-    {
-      transformations: [
-        (args) => {
-          seen = args;
-          return undefined;
-        },
-      ],
-    },
+    { transformations: [(args) => void (seen = args)] },
   );
   expect(await valueOf(net.networkId)).toBe(emulator().fixtures.networkWithNodes);
   expect(await pulumi.isSecret(net.networkId)).toBe(false);
