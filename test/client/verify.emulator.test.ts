@@ -24,7 +24,6 @@ const client = () => testClient(emulator().url, emulator().apiKey);
 const requests = () => emulator().requests();
 const connect: Connect = (_args, use) => use(client());
 const messages: string[] = [];
-const fresh = (id: string) => client().getNode(id);
 
 /** The first running node of `protocol` that shows its endpoint, and its network's public network. */
 async function nodeOf(protocol: Protocol): Promise<{ node: Node; publicNetwork: PublicNetwork }> {
@@ -108,7 +107,7 @@ describe("what the endpoint does to the check", () => {
     const { node } = await nodeOf("polygon-pos");
     emulator().admin.rotateCredentials(node.id);
     await failure(verify([node]), node.id, "401");
-    await expect(verify([await fresh(node.id)])).resolves.toHaveLength(1);
+    await expect(verify([await client().getNode(node.id)])).resolves.toHaveLength(1);
   });
 
   // Each check's timeout, and the slow answer, lie past the test's own timeout: a check that waited for
@@ -129,7 +128,7 @@ describe("what the endpoint does to the check", () => {
   test("a node not running, or showing no endpoint, fails without a request to it, naming both and waitFor", async () => {
     const { node } = await nodeOf("fantom");
     emulator().admin.setNodeStatus(node.id, "stopped");
-    const stopped = await fresh(node.id);
+    const stopped = await client().getNode(node.id);
     emulator().admin.setNodeStatus(node.id, "running");
     const listed = await client().listAllNodes(
       { network: emulator().fixtures.consortiumNetwork },

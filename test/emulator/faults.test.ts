@@ -5,10 +5,7 @@ import { call, drip, usingEmulator, withEmulator } from "../helpers/emulator";
 const FAUCET = "/v1/faucet/goerli";
 /** The request record as `status fault, ...`. */
 const record = (e: RunningEmulator) =>
-  e
-    .requests()
-    .map((r) => [r.status, r.fault].filter(Boolean).join(" "))
-    .join(", ");
+  Array.from(e.requests(), (r) => [r.status, r.fault].filter(Boolean).join(" ")).join(", ");
 /** The fault of each recorded request (of `method` only, when given). */
 const faultsOf = (e: RunningEmulator, method?: string) =>
   e.requests().flatMap((r) => (method && r.method !== method ? [] : [r.fault]));
