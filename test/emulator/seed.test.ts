@@ -131,13 +131,11 @@ describe("seeded data", () => {
     expect({ ...bulk.fixtures, faucetAddress: "" }).toEqual({ ...base.fixtures, faucetAddress: "" });
     expect(new Set(bulk.nodes.map((n) => n.id)).size).toBe(base.nodes.length + 2000);
     const own = (d: Dataset) => {
-      const projects = new Set(
-        d.projects.filter((p) => p.organization === d.fixtures.organization).map((p) => p.id),
-      );
-      const networks = d.networks.filter((n) => projects.has(n.project)).map((n) => n.id);
+      const mine = (x: { organization: string }) => x.organization === d.fixtures.organization;
+      const projects = new Set(d.projects.filter(mine).map((p) => p.id));
       return {
-        networks: networks.length,
-        nodes: d.nodes.filter((n) => n.organization === d.fixtures.organization).length,
+        networks: d.networks.filter((n) => projects.has(n.project)).length,
+        nodes: d.nodes.filter(mine).length,
       };
     };
     expect(own(bulk)).toEqual({ networks: own(base).networks + 100, nodes: own(base).nodes + 2000 });
