@@ -66,8 +66,8 @@ test("a Network's check, create, read, update and delete each read every setting
 test("a refused setting is reported once, in one check, with nothing sent", async () => {
   countedConfig({ apiUrl: "http://api.example.com", timeoutMs: "soon" });
   const checked = await net.checkNetwork(undefined, { networkId: emulator().fixtures.networkWithNodes });
+  // The URL refused, the key missing, timeoutMs refused.
   expect(checked.failures.map((f) => f.property)).toEqual(["", "", ""]);
-  expect(checked.failures).toHaveLength(3); // the URL refused, the key missing, timeoutMs refused
   expect(taken()).toEqual(ONCE);
 });
 
