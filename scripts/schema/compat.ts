@@ -184,11 +184,9 @@ export function compareSchemas(before: PackageSchema, after: PackageSchema): Bre
     }
     compareProperties(what, "property", oldType, newType, out);
     // Only the required lists here: removed and retyped properties are reported above.
-    const required = (t: TypeSpec) => ({ properties: newType.properties, required: t.required });
-    if (inputTypes.has(token))
-      compareProperties(what, "input", { required: oldType.required }, required(newType), out);
+    if (inputTypes.has(token)) compareProperties(what, "input", { required: oldType.required }, newType, out);
     if (outputTypes.has(token))
-      compareProperties(what, "output", { required: oldType.required }, required(newType), out);
+      compareProperties(what, "output", { required: oldType.required }, newType, out);
   }
   return out;
 }
