@@ -10,6 +10,9 @@ import { findEngine, type EngineRun } from "../../scripts/engine-sandbox";
 
 export * from "../../scripts/engine-sandbox";
 
+/** The engine's Python host, for {@link describeWithEngine}'s `needs`. */
+export const PYTHON_HOST = ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"];
+
 const inCi = (): boolean => process.env.CI === "true" || process.env.CI === "1";
 
 /**
@@ -48,12 +51,7 @@ export function goOnPath(skipped: string): string | undefined {
 
 /** `pulumi plugin ls` of the run's sandbox lists the `blockchain` resource plugin at `version`. */
 export async function expectPluginListed(run: EngineRun, version: string): Promise<void> {
-  const listed = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"])) as Array<{
-    name: string;
-    kind: string;
-    version: string;
-  }>;
-  expect(listed).toEqual(
-    expect.arrayContaining([expect.objectContaining({ name: "blockchain", kind: "resource", version })]),
-  );
+  const listed: unknown = JSON.parse(await run.ok(run.sandbox.dir, ["plugin", "ls", "--json"]));
+  const plugin = expect.objectContaining({ name: "blockchain", kind: "resource", version });
+  expect(listed).toEqual(expect.arrayContaining([plugin]));
 }
