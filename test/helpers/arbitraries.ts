@@ -1,7 +1,4 @@
 /** The pure tier's shared fast-check arbitraries and small builders: run settings, hostile text, keys, credentials. */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 import fc from "fast-check";
 
 /** A node's API key as the service gives one (32 hex digits): key-like in any URL or text. */
@@ -58,11 +55,3 @@ export const errorOf = (promise: Promise<unknown>): Promise<unknown> =>
     () => undefined,
     (e: unknown) => e,
   );
-
-/** A fresh temporary folder for each test of the enclosing block, removed after it; returns its accessor. */
-export function withTempDir(prefix: string): () => string {
-  let dir = "";
-  beforeEach(() => void (dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))));
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return () => dir;
-}

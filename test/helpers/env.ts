@@ -23,16 +23,25 @@ export function withEnv(
 }
 
 /**
+ * A fresh temporary folder (named `prefix`…) for the tests of the enclosing block (`each`: for every
+ * test), removed after them. Returns its accessor.
+ */
+export function withTempDir(prefix: string, lifecycle: { each?: boolean } = {}): () => string {
+  let dir = "";
+  (lifecycle.each ? beforeEach : beforeAll)(
+    () => void (dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))),
+  );
+  (lifecycle.each ? afterEach : afterAll)(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return () => dir;
+}
+
+/**
  * A fresh faucet journal folder (BLOCKCHAIN_FAUCET_JOURNAL_DIR) for the tests of the enclosing block
  * (`each`: for every test), removed after them. Returns its accessor.
  */
 export function withJournalDir(lifecycle: { each?: boolean } = {}): () => string {
-  let dir = "";
   withEnv({ BLOCKCHAIN_FAUCET_JOURNAL_DIR: undefined });
-  (lifecycle.each ? beforeEach : beforeAll)(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "faucet-journal-"));
-    process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = dir;
-  });
-  (lifecycle.each ? afterEach : afterAll)(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return () => dir;
+  const dir = withTempDir("faucet-journal-", lifecycle);
+  (lifecycle.each ? beforeEach : beforeAll)(() => void (process.env.BLOCKCHAIN_FAUCET_JOURNAL_DIR = dir()));
+  return dir;
 }

@@ -12,7 +12,7 @@ import {
   releasedSchemas,
   typeOf,
 } from "../../scripts/schema/compat";
-import { withTempDir } from "../helpers/arbitraries";
+import { withTempDir } from "../helpers/env";
 
 const root = path.resolve(__dirname, "..", "..");
 
@@ -306,7 +306,7 @@ describe("the rule: a major bump (a minor one before 1.0) and a CHANGELOG breaki
 });
 
 describe("npm run schema:compat on files", () => {
-  const tempDir = withTempDir("schema-compat-");
+  const tempDir = withTempDir("schema-compat-", { each: true });
   let dir: string;
   beforeEach(() => {
     dir = tempDir();

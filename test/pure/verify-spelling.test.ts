@@ -7,7 +7,7 @@ import * as path from "path";
 import { InvalidInputError } from "../../src/api";
 import { camelSpelling, checkVerify, snakeSpelling } from "../../src/functions/verify";
 import { programSpelling, runtimeOf } from "../../src/plugin/handlers";
-import { withTempDir } from "../helpers/arbitraries";
+import { withTempDir } from "../helpers/env";
 import { rejection } from "../helpers/client";
 
 test("snake_case for Python, names as they are for the others", () => {
@@ -64,7 +64,7 @@ describe("the runtime a Pulumi.yaml names", () => {
 });
 
 describe("the plugin's spelling, from the program's folder", () => {
-  const dir = withTempDir("verify-spelling-");
+  const dir = withTempDir("verify-spelling-", { each: true });
   const spellingIn = (folder: string) => programSpelling(folder)("maxHeadAgeSeconds");
 
   test("a Python project: snake_case, also from its main folder below", () => {
