@@ -35,12 +35,6 @@ export function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-/** The engine's `Diagnostics:` section (each error once; progress lines may show it too). */
-export function diagnostics(text: string): string {
-  expect(text).toContain("Diagnostics:");
-  return text.slice(text.indexOf("Diagnostics:"));
-}
-
 /** `npm install <tarball> <more…>` in `dir`, offline, with no lockfile, install script, audit or funding message. */
 export async function npmInstall(dir: string, tarball: string, ...more: string[]): Promise<void> {
   const quiet = ["--offline", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund"];
