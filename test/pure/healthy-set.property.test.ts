@@ -202,14 +202,4 @@ describe("byFreshness", () => {
       }
     });
   });
-
-  test("the same age on one chain: the higher block first, even when slower", () => {
-    const at = (headBlock: number, latencyMs: number) => ({
-      verified: { chainId: "1", headBlock, headAgeSeconds: 3, latencyMs, checkedAt: "" },
-    });
-    expect(byFreshness([at(10, 5), at(11, 90)]).map((n) => n.verified.headBlock)).toEqual([11, 10]);
-    const other = { verified: { ...at(99, 50).verified, chainId: "137" } };
-    // Two chains: blocks are not comparable, latency decides.
-    expect(byFreshness([at(11, 90), other, at(10, 5)]).map((n) => n.verified.latencyMs)).toEqual([5, 50, 90]);
-  });
 });
