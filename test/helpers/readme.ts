@@ -29,12 +29,8 @@ export function compileReadmeBlock(name: string, code: string): string {
   });
   const diagnostics = ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) {
-    const host = {
-      getCanonicalFileName: (f: string) => f,
-      getCurrentDirectory: () => root,
-      getNewLine: () => "\n",
-    };
-    throw new Error(`README block ${name} does not type-check:\n${ts.formatDiagnostics(diagnostics, host)}`);
+    const report = ts.formatDiagnostics(diagnostics, ts.createCompilerHost({}));
+    throw new Error(`README block ${name} does not type-check:\n${report}`);
   }
   program.emit();
   return path.join(dir, `${name}.js`);
