@@ -114,7 +114,6 @@ describe("node endpoints", () => {
       graphql_endpoint: `${base}/${beacon.auth_key}/graphql`,
       beacon_endpoint: `${base}/beacon/${beacon.auth_key}`,
     });
-    expect(emulator().secrets()).toEqual(expect.arrayContaining([beacon.https_endpoint]));
   });
 
   test.each(FAMILIES)(

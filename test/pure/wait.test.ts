@@ -60,19 +60,12 @@ describe("waitFor is checked completely before the first poll", () => {
     expect(e.fields?.["waitFor.timeout"][0]).toContain("waitFor.timeoutSeconds");
   });
 
+  const [timeoutSeconds, intervalSeconds] = [MAX_WAIT_TIMEOUT_SECONDS, MAX_WAIT_INTERVAL_SECONDS];
   it.each([
     [{ status: "running" }, { status: "running", timeoutSeconds: 600, intervalMs: 5000 }],
     [
-      {
-        status: "stopped",
-        timeoutSeconds: MAX_WAIT_TIMEOUT_SECONDS,
-        intervalSeconds: MAX_WAIT_INTERVAL_SECONDS,
-      },
-      {
-        status: "stopped",
-        timeoutSeconds: MAX_WAIT_TIMEOUT_SECONDS,
-        intervalMs: MAX_WAIT_INTERVAL_SECONDS * 1000,
-      },
+      { status: "stopped", timeoutSeconds, intervalSeconds },
+      { status: "stopped", timeoutSeconds, intervalMs: intervalSeconds * 1000 },
     ],
     [
       { status: "running", timeoutSeconds: 0, intervalSeconds: 0.1 },
@@ -123,14 +116,8 @@ describe("the wait never runs past timeoutSeconds", () => {
 
   it("a first poll that hangs is abandoned too: no poll answered", async () => {
     const waitFor = { status: "running" as const, timeoutSeconds: 0.2, intervalSeconds: 0.1 };
-    const message = await timeout(
-      waitUntil(
-        "getNodes",
-        waitFor,
-        () => new Promise<Node[]>(() => undefined),
-        (ns) => ns,
-      ),
-    );
+    const never = () => new Promise<Node[]>(() => undefined);
+    const message = await timeout(waitUntil("getNodes", waitFor, never, (ns) => ns));
     expect(message).toMatch(/^getNodes: .*\b0\.2 s\b/);
     expect(message).not.toContain("ND-");
   });
