@@ -1,6 +1,5 @@
 /** The model: ids, addresses, names, filters and placements, faucet chains, problems, the spec's tables. */
 import fc from "fast-check";
-import { InvalidInputError, NodeServiceClient } from "../../src/api";
 import {
   ARCHIVE_PROTOCOLS,
   BEACON_PROTOCOLS,
@@ -42,7 +41,6 @@ import {
 } from "../../src/model";
 import type { IdKind } from "../../src/model";
 import { holds } from "../helpers/arbitraries";
-import { rejection } from "../helpers/client";
 
 const PROTOTYPE_NAMES = [
   "constructor",
@@ -199,12 +197,10 @@ describe("names, lengths, updates and unknown properties", () => {
 });
 
 describe("faucet chain names", () => {
-  it.each(["goerli", "sepolia", "hoodi", "bnb-testnet", "scroll-sepolia-testnet", "a", "a1"])(
+  const longest = "a".repeat(MAX_FAUCET_CHAIN_LENGTH);
+  it.each(["goerli", "sepolia", "hoodi", "bnb-testnet", "scroll-sepolia-testnet", "a", "a1", longest])(
     "%s is allowed",
-    (chain) => {
-      expect(checkFaucetChain("chain", chain)).toBeUndefined();
-      expect(checkFaucetChain("chain", "a".repeat(MAX_FAUCET_CHAIN_LENGTH))).toBeUndefined();
-    },
+    (chain) => expect(checkFaucetChain("chain", chain)).toBeUndefined(),
   );
 
   it.each([
@@ -229,19 +225,6 @@ describe("faucet chain names", () => {
 });
 
 describe("Object.prototype names", () => {
-  it.each(PROTOTYPE_NAMES)("%s as a filter key is an unknown filter, not a crash", (name) => {
-    expect(validateNodeFilters(withKey(name, "x"))).toEqual([
-      { field: name, value: '"x"', allowed: expect.stringContaining("project") },
-    ]);
-  });
-
-  it("JSON-parsed filters with __proto__ and constructor keys", () => {
-    const problems = validateNodeFilters(
-      JSON.parse('{"__proto__": {"a": 1}, "constructor": 1, "protocol": "ethereum"}'),
-    );
-    expect(problems.map((p) => p.field).sort()).toEqual(["__proto__", "constructor"]);
-  });
-
   const VALUED = ["protocol", "provider", "region", "publicNetwork", "type", "orderBy", "network"];
   it.each<[Record<string, string>, string]>([
     ...VALUED.flatMap((field) =>
@@ -426,18 +409,6 @@ describe("filter properties", () => {
         { field: "filters", value: show(filters), allowed: expect.any(String) },
       ]);
   });
-
-  const client = new NodeServiceClient({ apiUrl: "https://api.example.com", apiKey: "model-test-key-0123" });
-  it.each(PROTOTYPE_NAMES)(
-    "through the client, listNodes({ %s }) throws an InvalidInputError naming it",
-    async (name) => {
-      const error = (await rejection(() =>
-        client.listNodes(withKey(name, "x") as never),
-      )) as InvalidInputError;
-      expect(error).toBeInstanceOf(InvalidInputError);
-      expect(Object.keys(error.fields ?? {})).toEqual([name]);
-    },
-  );
 });
 
 describe("show, checkOneOf, formatProblems", () => {
