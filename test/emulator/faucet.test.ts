@@ -61,13 +61,10 @@ describe("POST /v1/faucet/{chain}", () => {
     expect(emulator().faucetSendCounts().total).toBe(0);
   });
 
-  test("the checksum error names the checksummed form; invalid JSON: 400 parse_error; no trailing slash; other methods 405", async () => {
+  test("the checksum error names the checksummed form; no trailing slash; other methods 405", async () => {
     const i = good().slice(2).search(/[a-f]/) + 2;
     const flipped = good().slice(0, i) + good()[i].toUpperCase() + good().slice(i + 1);
     expect((await drip(flipped)).json.error.fields.address[0]).toContain(good());
-    const headers = { "Content-Type": "application/json" };
-    const b = await call(emulator(), "/v1/faucet/goerli", { method: "POST", rawBody: "{address", headers });
-    expect([b.status, b.json.error.code]).toEqual([400, "parse_error"]);
     const slash = await call(emulator(), "/v1/faucet/goerli/", { method: "POST", body: { address: "0x" } });
     expect(slash.status).toBe(404);
     expect(slash.json.error.message).toContain("/v1/faucet/goerli?");

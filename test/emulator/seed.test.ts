@@ -48,7 +48,6 @@ describe("seeded data", () => {
     expect(a.keys[a.fixtures.organization]).toBe(a.apiKey);
     expect(new Set(Object.values(a.keys)).size).toBe(Object.keys(a.keys).length);
     expect(Object.keys(a.keys).every((id) => isId("organization", id))).toBe(true);
-    // secrets() lists every key, endpoint and credential
     const secrets = new Set(a.secrets());
     for (const key of Object.values(a.keys)) expect(secrets).toContain(key);
     for (const node of a.admin.getNetwork(a.fixtures.networkWithNodes)!.nodes) {

@@ -7,6 +7,7 @@ import * as path from "path";
 import { schemaText } from "../../scripts/schema/gen-schema";
 import { NODE_SECRET_FIELDS } from "../../src/api";
 import { NODE_FILTER_NAMES } from "../../src/model";
+import { SETTINGS, SETTING_NAMES } from "../../src/settings";
 
 const root = path.resolve(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
@@ -38,7 +39,6 @@ describe("schema.json", () => {
       const inputs = Object.keys(fn(f).inputs.properties);
       expect(NODE_FILTER_NAMES.filter((name) => !inputs.includes(name))).toEqual([]);
     }
-    // getNodeConnections also takes the one node's id; getNodes does not.
     expect(fn("getNodeConnections").inputs.properties).toHaveProperty("id");
     expect(fn("getNodes").inputs.properties).not.toHaveProperty("id");
   });
@@ -49,7 +49,6 @@ describe("schema.json", () => {
     for (const field of NODE_SECRET_FIELDS) {
       expect({ field, secret: connection[field]?.secret }).toEqual({ field, secret: true });
     }
-    // id and name are the only readable fields of a connection.
     const readable = Object.keys(connection).filter((k) => connection[k].secret !== true);
     expect(readable.sort()).toEqual(["id", "name"]);
     for (const props of [type("NodeResult").properties, fn("getNode").outputs.properties]) {
@@ -70,25 +69,17 @@ describe("schema.json", () => {
   });
 
   test("every property has a non-empty description", () => {
-    const maps: Array<[string, Properties]> = [
-      ["config.variables", schema.config.variables],
-      ["provider.inputProperties", schema.provider.inputProperties],
-      ...Object.entries<typeof schema>(schema.types).map(([t, spec]): [string, Properties] => [
-        `types.${t}`,
-        spec.properties,
-      ]),
-      ...Object.entries<typeof schema>(schema.resources).flatMap(([t, spec]): Array<[string, Properties]> => [
-        [`resources.${t}.properties`, spec.properties],
-        [`resources.${t}.inputProperties`, spec.inputProperties],
-      ]),
-      ...Object.entries<typeof schema>(schema.functions).flatMap(([t, spec]): Array<[string, Properties]> => [
-        [`functions.${t}.inputs`, spec.inputs.properties],
-        [`functions.${t}.outputs`, spec.outputs.properties],
-      ]),
-    ];
-    const all = maps.flatMap(([where, props]) =>
-      Object.entries(props).map(([name, p]) => ({ at: `${where}.${name}`, p })),
-    );
+    const all: Array<{ at: string; p: Property }> = [];
+    const walk = (value: unknown, at: string): void => {
+      for (const [key, member] of Object.entries(value ?? {})) {
+        if (["variables", "inputProperties", "properties"].includes(key))
+          all.push(
+            ...Object.entries<Property>(member).map(([name, p]) => ({ at: `${at}.${key}.${name}`, p })),
+          );
+        else if (typeof member === "object") walk(member, `${at}.${key}`);
+      }
+    };
+    walk(schema, "schema");
     expect(
       all
         .filter(({ p }) => typeof p.description !== "string" || p.description.trim() === "")
@@ -119,25 +110,14 @@ describe("docs/ (the Pulumi Registry's pages)", () => {
 
   test("the installation page names every config key (as blockchain:<key>) and the environment variable its doc names", () => {
     const keys = Object.keys(schema.config.variables);
-    expect(keys).toEqual(
-      expect.arrayContaining(["apiUrl", "apiKey", "timeoutMs", "deadlineMs", "maxRetries"]),
-    );
-    // The provider's inputs are the same settings.
+    expect(keys).toEqual(SETTING_NAMES);
     expect(Object.keys(schema.provider.inputProperties).sort()).toEqual([...keys].sort());
     expect(unnamed(installation, keys)).toEqual([]);
     expect(keys.filter((key) => !installation.includes(`blockchain:${key}`))).toEqual([]);
     const envVars = keys.flatMap(
       (key) => schema.config.variables[key].description?.match(/BLOCKCHAIN_[A-Z_]+/g) ?? [],
     );
-    expect(envVars).toEqual(
-      expect.arrayContaining([
-        "BLOCKCHAIN_API_URL",
-        "BLOCKCHAIN_API_KEY",
-        "BLOCKCHAIN_TIMEOUT_MS",
-        "BLOCKCHAIN_DEADLINE_MS",
-        "BLOCKCHAIN_MAX_RETRIES",
-      ]),
-    );
+    expect(envVars).toEqual(expect.arrayContaining(SETTING_NAMES.map((name) => SETTINGS[name].env)));
     expect(envVars.filter((name) => !installation.includes(name))).toEqual([]);
   });
 
