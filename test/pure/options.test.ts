@@ -334,6 +334,7 @@ describe("API URL rules", () => {
     ["http://128.0.0.1", "https://"],
     ["http://localhost.evil.com", "https://"],
     ["not a url", "(9 characters"],
+    ["x", "(1 character, not shown"],
     ["api.example.com", "(15 characters"],
     ["https://", "(8 characters"],
     ["ftp://api.example.com", "ftp:"],
@@ -368,15 +369,6 @@ describe("API URL rules", () => {
       href: "https://api.example.com/platform",
     });
     expect(apiUrl(base, "/v1/nodes/", "page=2")).toBe("https://api.example.com/platform/v1/nodes/?page=2");
-  });
-
-  it("input that is not a URL is not shown at all, only its length", () => {
-    for (const text of [KEY, `sk_live_${KEY}`, `  ${KEY} `, `x:${KEY}`, `mailto:${KEY}`]) {
-      const reason = checkApiUrl(text) ?? "";
-      expect(reason).toContain(`(${text.trim().length} characters, not shown`);
-      expect(reason).not.toContain(KEY.slice(0, 6));
-    }
-    expect(checkApiUrl("x")).toContain("(1 character, not shown");
   });
 
   it("a host name DNS cannot carry is refused, without quoting it; a plain-http hint shows no key", async () => {
@@ -417,14 +409,6 @@ describe("settings: arguments beat stack config, which beats the environment", (
     });
     const blank = resolveSettings({ apiUrl: "", apiKey: "  " }, config({ "blockchain:apiKey": "" }), env);
     expect(blank).toMatchObject({ apiUrl: "https://env.example", apiKey: "env-key" });
-  });
-
-  test("a missing key or URL names the command that sets it", () => {
-    const run = () => resolveSettings({}, config({}), {});
-    expect(run).toThrow(SettingsError);
-    expect(run).toThrow("--secret blockchain:apiKey");
-    expect(run).toThrow("pulumi config set blockchain:apiUrl");
-    expect(() => resolveSettings({ apiUrl: "https://x.example" }, config({}), {})).not.toThrow(/apiUrl/);
   });
 
   test("call settings: timeoutMs, deadlineMs, maxRetries; unset ones are left to the client's defaults", () => {
@@ -530,30 +514,22 @@ describe("withSettingHints", () => {
 describe("the stack config as a whole", () => {
   const SECRET = "Zq8XvL2mN4pR7sT1wY5bC9dF3gH6jK0a";
 
-  test("a key that is no setting is named with the setting it resembles; other namespaces are not looked at", () => {
-    const warnings = stackConfigWarnings({
-      "blockchain:timeoutms": "5000",
-      "blockchain:colour": "blue",
-      "aws:region": "x",
-    });
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/^stack config blockchain:timeoutms: /);
-    expect(warnings[0]).toContain("`timeoutMs`?");
-    expect(warnings[1]).toMatch(/^stack config blockchain:colour: /);
-    expect(warnings[1]).not.toMatch(/did you mean/);
+  // Names a mistyped key with the setting it resembles, only in blockchain:*: test/program/stack-config.test.ts.
+  test("a key that is no setting and resembles none is named without a guess", () => {
+    expect(stackConfigWarnings({ "blockchain:colour": "blue" })).toEqual([
+      expect.stringMatching(/^stack config blockchain:colour: (?!.*did you mean)/),
+    ]);
   });
 
-  test("an API key in plain text refuses every call, naming the command, never the key; an encrypted one passes", async () => {
+  test("an API key in plain text is refused, naming the command, never the key; an encrypted one passes", async () => {
     const runtime = (secret: boolean) => ({
       allConfig: () => ({ "blockchain:apiKey": SECRET }),
       isConfigSecret: () => secret,
     });
-    for (let i = 0; i < 2; i++) {
-      const error = (await rejection(() => reviewStackConfig(runtime(false), () => undefined))) as Error;
-      expect(error).toBeInstanceOf(SettingsError);
-      expect(error.message).toContain("--secret blockchain:apiKey");
-      expect(error.message).not.toContain(SECRET);
-    }
+    const error = (await rejection(() => reviewStackConfig(runtime(false), () => undefined))) as Error;
+    expect(error).toBeInstanceOf(SettingsError);
+    expect(error.message).toContain("--secret blockchain:apiKey");
+    expect(error.message).not.toContain(SECRET);
     expect(() => reviewStackConfig(runtime(true), () => undefined)).not.toThrow();
   });
 });
