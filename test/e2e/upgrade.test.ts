@@ -16,7 +16,8 @@ const ROOT = path.resolve(__dirname, "..", "..");
 const BASELINES = path.join(ROOT, "test", "fixtures", "upgrade");
 /** Where the projects run: inside this checkout (see README, "State that travels"). */
 const PROJECTS = path.join(ROOT, "build", "e2e-upgrade");
-const STEP_TIMEOUT = 240_000;
+// Import, preview, up, refresh and destroy of a stack: minutes.
+jest.setTimeout(960_000);
 const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
 
 /** Every recorded baseline, oldest release first. */
@@ -123,35 +124,30 @@ function describeUpgrade(baseline: Baseline, recorded: BaselineStack): void {
         expect(/^encryptionsalt: (.+)$/m.exec(fs.readFileSync(configFile, "utf8"))?.[1]).toBe(salt);
         await pulumi(["stack", "import", "--file", stateFile]);
         expect((await run.state(projectDir)).map((r) => r.urn)).toEqual(recorded.urns);
-      }, STEP_TIMEOUT);
+      });
 
-      test(
-        "preview and up show no changes, refresh keeps every resource, destroy succeeds and leaves every network in the service (no state before 0.3.0 has forceDestroy)",
-        async () => {
-          const resources = recorded.urns.filter((urn) => !urn.includes("::pulumi:providers:"));
-          const preview = await pulumi(["preview", "--expect-no-changes", "--diff"], "preview");
-          expect(preview).toMatch(new RegExp(`\\b${resources.length} unchanged`));
+      test("preview and up show no changes, refresh keeps every resource, destroy succeeds and leaves every network in the service (no state before 0.3.0 has forceDestroy)", async () => {
+        const resources = recorded.urns.filter((urn) => !urn.includes("::pulumi:providers:"));
+        const preview = await pulumi(["preview", "--expect-no-changes", "--diff"], "preview");
+        expect(preview).toMatch(new RegExp(`\\b${resources.length} unchanged`));
 
-          const before = byUrn(await run.state(projectDir));
-          expect(Object.keys(before).sort()).toEqual([...recorded.urns].sort());
-          await pulumi(["up", "--expect-no-changes", "--yes", "--diff"], "up");
-          expect(byUrn(await run.state(projectDir))).toEqual(before);
-          await pulumi(["refresh", "--yes"], "refresh");
-          expect(byUrn(await run.state(projectDir))).toEqual(before);
-          // The networks are still the recorded ones, named as the stack named them.
-          for (const [id, name] of Object.entries(recorded.networkNames))
-            expect(emulator().admin.getNetwork(id)?.name).toBe(name);
+        const before = byUrn(await run.state(projectDir));
+        await pulumi(["up", "--expect-no-changes", "--yes", "--diff"], "up");
+        expect(byUrn(await run.state(projectDir))).toEqual(before);
+        await pulumi(["refresh", "--yes"], "refresh");
+        expect(byUrn(await run.state(projectDir))).toEqual(before);
+        // The networks are still the recorded ones, named as the stack named them.
+        for (const [id, name] of Object.entries(recorded.networkNames))
+          expect(emulator().admin.getNetwork(id)?.name).toBe(name);
 
-          const networks = (await run.state(projectDir)).filter((r) => NETWORK_TYPES.includes(r.type));
-          expect(networks.map((r) => r.id).sort()).toEqual(Object.keys(recorded.networkNames).sort());
-          expect(networks.filter((r) => r.outputs?.forceDestroy !== undefined)).toEqual([]);
-          await pulumi(["destroy", "--yes"], "destroy");
-          expect(await run.state(projectDir)).toEqual([]);
-          expect(networks.filter((r) => !emulator().admin.getNetwork(r.id!))).toEqual([]);
-          audit();
-        },
-        4 * STEP_TIMEOUT,
-      );
+        const networks = (await run.state(projectDir)).filter((r) => NETWORK_TYPES.includes(r.type));
+        expect(networks.map((r) => r.id).sort()).toEqual(Object.keys(recorded.networkNames).sort());
+        expect(networks.filter((r) => r.outputs?.forceDestroy !== undefined)).toEqual([]);
+        await pulumi(["destroy", "--yes"], "destroy");
+        expect(await run.state(projectDir)).toEqual([]);
+        expect(networks.filter((r) => !emulator().admin.getNetwork(r.id!))).toEqual([]);
+        audit();
+      });
     },
   );
 }
