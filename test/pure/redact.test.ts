@@ -70,16 +70,10 @@ describe("redact", () => {
     ["spaced assignments", "auth_password = pass-word-pass", "auth_password = [REDACTED]"],
     ["a bare query", "?api_key=abc", "?api_key=[REDACTED]"],
     [
-      "JSON fields",
-      '{"auth_password":"p@ss","auth_key":"k","name":"n"}',
-      '{"auth_password":"[REDACTED]","auth_key":"[REDACTED]","name":"n"}',
-    ],
-    [
       "escaped quotes in values",
       '{"auth_password":"a\\"b\\\\","x":"y"}',
       '{"auth_password":"[REDACTED]","x":"y"}',
     ],
-    ["a trailing backslash", '{"auth_password":"a\\\\"}', '{"auth_password":"[REDACTED]"}'],
     ["spaces around the colon", '{ "auth_key" :\n\t"k-123" }', '{ "auth_key" :\n\t"[REDACTED]" }'],
     ["single quotes", "{'password': 'hunter2', 'user': 'u'}", "{'password': '[REDACTED]', 'user': 'u'}"],
     [
@@ -368,12 +362,8 @@ describe("redact properties", () => {
 });
 
 describe("maskEndpoint", () => {
+  // A key in the path or user info, the rest kept: test/pure/node-view.test.ts; URLs kept whole: below.
   const cases: [string, string, string[]?][] = [
-    // a key in the path, user info; scheme, host and the rest kept
-    [`https://nd-123-456-789.p2pify.com/${HEX}`, "https://nd-123-456-789.p2pify.com/***"],
-    ["https://nd-1.example.com/graphql", "https://nd-1.example.com/graphql"],
-    ["https://nd-1.example.com", "https://nd-1.example.com"],
-    ["https://user-name:pass-word@nd-1.example.com/rpc", "https://***@nd-1.example.com/rpc"],
     // known credentials anywhere: path, query, part of a segment, query name, host label, fragment
     [
       "wss://ws.example.com/v1/short1?token=tok3n&x=1",
@@ -386,14 +376,7 @@ describe("maskEndpoint", () => {
     ["https://MyKey1234.nodes.example.com/", "https://***.nodes.example.com/", ["mykey1234"]],
     // a credential still readable (odd encoding): the whole URL goes
     [`${H}/%61bcdefgh/x`, "***", ["abcdefgh"]],
-    // key-like text with no credentials passed
-    [`https://${HEX}.nodes.example.com/`, "https://***.nodes.example.com/"],
-    [`${H}/${HEX}.json`, `${H}/***.json`],
-    [`${H}/v1/${HEX}/rpc`, `${H}/v1/***/rpc`],
-    [`${H}/?${HEX}`, `${H}/?***`],
-    [`${H}/?${HEX}=1`, `${H}/?***=1`],
-    [`${H}/?cursor=${HEX}&page=2`, `${H}/?cursor=***&page=2`],
-    [`${H}/x#${HEX}`, `${H}/x#***`],
+    // key-like text with no credentials passed (in each place: "maskEndpoint properties")
     [`${H}/x#/keys/${HEX}`, `${H}/x#/keys/***`],
     // an unknown base64 key split by `/`: a part that reads like a word (`ab12`) may stay, never the whole
     [`${H}/v1/${B64}/rpc`, `${H}/v1/ab12/***/rpc`],
