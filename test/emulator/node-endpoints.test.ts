@@ -93,10 +93,16 @@ async function targets(emulator: RunningEmulator): Promise<Record<ChainFamily, T
 }
 
 describe("node endpoints", () => {
-  const emulator = withEmulator({ seed: 5, now: () => new Date(clock) });
+  const emulator = withEmulator({ seed: 5, quiet: false, now: () => new Date(clock) });
   let nodes: Record<ChainFamily, Target>;
+  let lines: string[];
   beforeAll(async () => void (nodes = await targets(emulator())));
+  beforeEach(() => {
+    lines = [];
+    jest.spyOn(process.stderr, "write").mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+  });
   afterEach(() => {
+    jest.restoreAllMocks();
     clock = START;
     const normal = { stalledSeconds: null, chainId: null, answer: "normal", delayMs: 30000 } as const;
     for (const { node } of Object.values(nodes)) emulator().admin.setNodeEndpoint(node.id, normal);
@@ -254,32 +260,22 @@ describe("node endpoints", () => {
     expect((await put("ND-999-999-999", emulator().adminKey)).status).toBe(404);
     expect((await put(nodes.evm.node.id, emulator().apiKey)).status).toBe(401);
   });
-});
-
-describe("node endpoints in the record and the log", () => {
-  const emulator = withEmulator({ seed: 6, quiet: false });
-  const lines: string[] = [];
-  beforeEach(() => {
-    jest.spyOn(process.stderr, "write").mockImplementation((chunk) => lines.push(String(chunk)) > 0);
-  });
-  afterEach(() => jest.restoreAllMocks());
 
   test("the key and the credentials never reach the record or the stderr line", async () => {
-    const { tezos, evm } = await targets(emulator());
     emulator().resetRequests();
-    const t = tezos.node.details;
-    const [id, credentials] = [tezos.node.id.toLowerCase(), basic(t.auth_username, t.auth_password)];
+    const t = emulator().admin.getNode(nodes.tezos.node.id)!.details;
+    const [id, credentials] = [nodes.tezos.node.id.toLowerCase(), basic(t.auth_username, t.auth_password)];
     const bare = `${emulator().url}/node/${id}`;
     await send(`${t.https_endpoint}/chains/main/chain_id?key=${t.auth_key}`);
     await send(`${bare}/chains/main/blocks/head/header`, undefined, credentials);
     await send(`${bare}/${t.auth_password}/chains/main/chain_id`);
-    await rpc(evm.node.details.https_endpoint!, "eth_chainId");
+    await rpc(endpoint("evm"), "eth_chainId");
     const record = emulator().requests();
     expect(record.map((r) => [r.route, r.path, r.status])).toEqual([
       ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 200],
       ["/node/{id}/chains/main/blocks/head/header", `/node/${id}/chains/main/blocks/head/header`, 200],
       ["/node/{id}/chains/main/chain_id", `/node/${id}/***/chains/main/chain_id`, 401],
-      ["/node/{id}", `/node/${evm.node.id.toLowerCase()}/***`, 200],
+      ["/node/{id}", `/node/${nodes.evm.node.id.toLowerCase()}/***`, 200],
     ]);
     const text = lines.join("") + JSON.stringify(record);
     expect(lines.join("")).toContain(`GET /node/${id}/***/chains/main/chain_id`);
