@@ -33,14 +33,12 @@ const servers: http.Server[] = [];
 afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
 /** A server of this test on 127.0.0.1, port 0. */
-async function serve(
-  handler: http.RequestListener,
-): Promise<{ url: string; port: number; server: http.Server }> {
+async function serve(handler: http.RequestListener): Promise<{ url: string; port: number }> {
   const server = http.createServer(handler);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, port, server };
+  return { url: `http://127.0.0.1:${port}`, port };
 }
 
 describe("credentials go only to the listed endpoint's origin", () => {
@@ -176,43 +174,7 @@ describe("credentials go only to the listed endpoint's origin", () => {
   });
 });
 
-describe("a hostile listed endpoint, against real listeners", () => {
-  test("sends nothing to another host: not the key, not basic auth, not a connection", async () => {
-    let connections = 0;
-    const other = await serve((_req, res) => res.end("{}"));
-    other.server.on("connection", () => connections++);
-    const seen: string[] = [];
-    const node = await serve((req, res) => {
-      seen.push(`${req.url} ${req.headers.authorization ?? ""}`);
-      res.writeHead(401).end();
-    });
-    const elsewhere = `127.0.0.1:${other.port}`;
-    const credentials = { key: "k3y-0123456789", username: "user-42", password: "pa55-word" };
-    for (const url of [
-      `${node.url}//${elsewhere}/x`,
-      `${node.url}/\\${elsewhere}`,
-      `${node.url}/..//${elsewhere}/`,
-      `${node.url}/%2f%2f${elsewhere}/`,
-    ]) {
-      for (const rpcPath of [undefined, `//${elsewhere}/rpc`, `/\\${elsewhere}`]) {
-        const error = await settle(readChainHead("evm", { url, ...credentials }, 5000, rpcPath));
-        expect(error).toBeInstanceOf(EndpointCheckError);
-      }
-    }
-    expect(connections).toBe(0);
-    expect(seen.some((s) => s.includes(credentials.key))).toBe(true);
-    expect(seen.some((s) => s.includes("Basic "))).toBe(true);
-  });
-});
-
 describe("quoteFromNode: capped, cleaned whole-token", () => {
-  test("a token holding a credential goes whole: a short password does not make ty***e of type", () => {
-    const access = { url: "https://node.example/rpc", username: "user-42", password: "yp" };
-    expect(quoteFromNode("type mismatch", access)).toBe("*** mismatch");
-    expect(quoteFromNode('bad "user-42:yp" at https://node.example/rpc/x.', access)).toBe('bad "***" at ***');
-    expect(quoteFromNode("node.example:443 said\n\u001b[31mno", access)).toBe("*** said [31mno");
-  });
-
   /** Secrets of any length, punctuation and spaces included; never `*`, which `***` holds. */
   const secret = fc.string({ unit: fc.constantFrom(..."abcy0:./-_ @%\"'é"), minLength: 1, maxLength: 8 });
   const access = fc.record({ key: secret, username: secret, password: secret }, { requiredKeys: [] });
