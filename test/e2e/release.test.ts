@@ -357,7 +357,6 @@ describeWithEngine(PYTHON_HOST)(`the release ${VERSION}, installed as users inst
       expect(out.nodeIds).toEqual({ value: byName.map((n) => n.id), secret: false });
       const endpoint = emulator().admin.getNode(byName[0].id)!.details.https_endpoint;
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/node\/nd-/);
-      expect(emulator().secrets()).toContain(endpoint);
       expect(out.firstConnectionId).toEqual({ value: byName[0].id, secret: true });
       expect(out.firstHttpsEndpoint).toEqual({ value: endpoint, secret: true });
       expect(up.stdout).toMatch(/firstHttpsEndpoint\s*: \[secret\]/);
