@@ -13,11 +13,8 @@ const faultsOf = (e: RunningEmulator, method?: string) =>
 describe("one-shot and random faults", () => {
   const emulator = withEmulator({ seed: 13, faucetDailyLimit: 1000 }, { each: true });
   const nodes = (key?: string | null) => call(emulator(), "/v1/nodes/", { key });
-  const rename = (name: string) =>
-    call(emulator(), `/v1/networks/${emulator().fixtures.emptyNetwork}/`, {
-      method: "PATCH",
-      body: { name },
-    });
+  const network = () => `/v1/networks/${emulator().fixtures.emptyNetwork}/`;
+  const rename = (name: string) => call(emulator(), network(), { method: "PATCH", body: { name } });
   const sent = () => emulator().faucetSendCount(emulator().fixtures.faucetAddress);
   const networkName = () => emulator().admin.getNetwork(emulator().fixtures.emptyNetwork)?.name;
 
@@ -142,7 +139,7 @@ describe("one-shot and random faults", () => {
       expect((await drip(strict)).status).toBe(429);
     }));
 
-  test("rate429 with retryAfterSeconds (null: no header), dropRate, latencyMs fixed and as a range", async () => {
+  test("rate429 with retryAfterSeconds (null: no header), dropRate, latencyMs fixed and as a range; match limits them to some requests", async () => {
     emulator().setFaults({ rate429: 1, retryAfterSeconds: 3, latencyMs: 60 });
     const retryAfter = async () => nodes().then((a) => [a.status, a.headers.get("retry-after")]);
     expect(await retryAfter()).toEqual([429, "3"]);
@@ -153,6 +150,10 @@ describe("one-shot and random faults", () => {
     emulator().setFaults({});
     expect((await nodes()).status).toBe(200);
     expect(faultsOf(emulator())).toEqual(["latency+429", "latency+429", "drop", undefined]);
+    const matched = { rate429: 1, match: { method: "POST", path: "/v1/faucet/" } };
+    emulator().setFaults(matched);
+    expect([(await nodes()).status, (await drip(emulator())).status]).toEqual([200, 429]);
+    expect(emulator().faults()).toEqual(matched);
   });
 
   test("rate5xx mixes 503 (with Retry-After), 502 and 504; rate5xxAfterProcessing 502 and 504 HTML, every send recorded", async () => {
@@ -183,13 +184,6 @@ describe("one-shot and random faults", () => {
     const faucetOnly = ["malformed-non-integer-amount", "malformed-missing-transaction"];
     expect([kinds("POST"), kinds("GET")]).toEqual([new Set([...generic, ...faucetOnly]), new Set(generic)]);
     expect(sent()).toBe(40);
-  });
-
-  test("match limits random faults to some requests", async () => {
-    const faults = { rate429: 1, match: { method: "POST", path: "/v1/faucet/" } };
-    emulator().setFaults(faults);
-    expect([(await nodes()).status, (await drip(emulator())).status]).toEqual([200, 429]);
-    expect(emulator().faults()).toEqual(faults);
   });
 
   test.each([

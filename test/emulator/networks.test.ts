@@ -97,9 +97,7 @@ describe("PATCH and DELETE /v1/networks/{id}/", () => {
     expect(refused.json.error.message).toContain(`${count} nodes`);
     expect(emulator().admin.removeNodes(networkWithNodes)).toBe(count);
     expect(await status("DELETE", networkWithNodes)).toBe(204);
-    expect([await status("DELETE", "NW-999-999-9"), await status("DELETE", foreignNetwork)]).toEqual([
-      404, 404,
-    ]);
+    for (const id of ["NW-999-999-9", foreignNetwork]) expect(await status("DELETE", id)).toBe(404);
     expect(stored(foreignNetwork)).toBeDefined();
   });
 });
