@@ -32,13 +32,10 @@ describe("asRunError", () => {
     expect(e.stack).toBe(`${original.name}: ${original.message}`);
   });
 
-  test("a missing setting and a wait timeout are expected too", () => {
+  test("a missing setting and a wait timeout are expected too; a bug is returned as it is", () => {
     expect(isExpectedFailure(new SettingsError("No API key for the blockchain node service."))).toBe(true);
     expect(isExpectedFailure(new WaitTimeoutError("getNodes: timed out after 1 s"))).toBe(true);
     expect(pulumi.RunError.isInstance(asRunError(new SettingsError("No API URL (pure test)")))).toBe(true);
-  });
-
-  test("a bug is returned as it is", () => {
     const bug = new TypeError("Cannot read properties of undefined");
     expect(asRunError(bug)).toBe(bug);
     expect(asRunError("a string")).toBe("a string");
