@@ -35,7 +35,6 @@ import {
   show,
   toChecksumAddress,
   unknownProperties,
-  validateNetworkUpdate,
   validateNodeFilters,
   validateNodePlacement,
 } from "../../src/model";
@@ -147,7 +146,7 @@ describe("identifiers", () => {
   });
 });
 
-describe("names, lengths, updates and unknown properties", () => {
+describe("names, lengths and unknown properties", () => {
   it("a name is a non-empty string of at most MAX_NETWORK_NAME_LENGTH characters", () => {
     expect(checkNetworkName("name", "mainnet")).toBeUndefined();
     expect(checkNetworkName("name", "x".repeat(MAX_NETWORK_NAME_LENGTH))).toBeUndefined();
@@ -164,15 +163,6 @@ describe("names, lengths, updates and unknown properties", () => {
     expect(problem?.value).not.toContain("xxx");
     expect(problem?.allowed).toContain("255");
     expect(checkLength("name", "x".repeat(255), 255)).toBeUndefined();
-  });
-
-  it("an update checks only the fields it sends, and lists every problem", () => {
-    expect(validateNetworkUpdate({})).toEqual([]);
-    expect(validateNetworkUpdate({ name: "renamed", project: "PR-123-456" })).toEqual([]);
-    expect(validateNetworkUpdate({ name: " ", project: "NW-1" }).map((p) => p.field)).toEqual([
-      "name",
-      "project",
-    ]);
   });
 
   it("a typo names the known property or filter it resembles; an unrelated name gets no guess", () => {
