@@ -260,15 +260,11 @@ describe("sanitizeServerText", () => {
 describe("LearnedSecrets", () => {
   const book = new LearnedSecrets();
   book.learn(["pass-word-pass-word", "user-name", "https://nd-123-456-789.p2pify.com", "short", undefined]);
-  book.learn(["wss://ws-nd-123-456-789.p2pify.com/", HEX]);
+  book.learn(["wss://ws-nd-123-456-789.p2pify.com/"]);
 
+  // A learned user name, password and endpoint in an error's message, fields or HTML: test/client/hostile.test.ts.
   it.each([
     ["use wss://ws-nd-123-456-789.p2pify.com with pass-word-pass-word.", "use [REDACTED] with [REDACTED]."],
-    ["Invalid token for user user-name</body>", "Invalid token for user [REDACTED]</body>"],
-    ['{"https":"https://nd-123-456-789.p2pify.com"}', '{"https":"[REDACTED]"}'],
-    ["login user-name:pass-word-pass-word@host", "login [REDACTED]:[REDACTED]@host"],
-    [`path /v1/${HEX}/rpc`, "path /v1/[REDACTED]/rpc"],
-    [`key=${HEX}&x=1`, "key=[REDACTED]&x=1"],
     ["short words stay: short, user, name", "short words stay: short, user, name"],
   ])("%s", (input, expected) => {
     expect(book.redact(input)).toBe(expected);
