@@ -176,7 +176,6 @@ describe("when a call stops, its error says why and names the limit that ran out
     const e = await failure(client.getNode(NODE, { operation: "getNodeOutput" }));
     expect(calls).toHaveLength(3);
     expect(e.limit).toBe("maxRetries");
-    // The fix is said once.
     expect(e.message.match(/raise maxRetries/gi)).toHaveLength(1);
     const hinted = withSettingHints(e, { apiUrl: "stack config", apiKey: "stack config" }) as Error;
     expect(hinted.message).toContain("blockchain:maxRetries 8");

@@ -68,7 +68,6 @@ function base(): PackageSchema {
 type Schema = Required<PackageSchema>;
 type Edit = (s: Schema) => void;
 
-/** `base()` changed by `edit`. */
 function edited(edit: Edit): PackageSchema {
   const s = base() as Schema;
   edit(s);
