@@ -87,8 +87,6 @@ describe("--verbose log (quiet: false)", () => {
 
   test("describeRequest: the pure rule (filters only on the node list; only a served chain's faucet by name)", () => {
     const cases: Array<[Parameters<typeof describeRequest>, string]> = [
-      [["DELETE", "/v1/networks/NW-1-2/", ""], "DELETE /v1/networks/{id}/ id=NW-1-2"],
-      [["GET", "/v1/nodes/ND-1/", ""], "GET /v1/nodes/{id}/ id=ND-1"],
       [["GET", "/v1/nodes/NW-1/", ""], "GET /v1/nodes/{id}/ id=(hidden)"],
       [["GET", `/v1/nodes/${SECRET}`, ""], "GET (unmatched route)"],
       [["GET", "/v1/nodes/", `${SECRET}=1&x=${SECRET}`], "GET /v1/nodes/ query: +2 other query parameters"],
