@@ -296,7 +296,6 @@ describe("route delays", () => {
       expect([(await pending).status, emulator.faucetSendCounts().total]).toEqual([200, 1]);
       const path = `/v1/networks/${emulator.fixtures.emptyNetwork}/`;
       emulator.setRouteDelays({ networkUpdateMs: 300 });
-      expect(emulator.routeDelays()).toEqual({ networkUpdateMs: 300 });
       await call(emulator, path, { method: "PATCH", body: { name: "slow" } });
       await drip(emulator);
       emulator.setRouteDelays({});

@@ -1,9 +1,7 @@
 /**
- * Docs that cannot drift. Each version or time a reader is told has one place,
- * which the scripts read too (CONTRIBUTING.md, "Versions and times"); every mention of it in the
- * docs, the scripts and the CI files must say the same, and every file path the docs name must
- * exist. A failure names the file, the line, what it says and the right value. The figures the docs
- * state about settings come from theirs: the README's table and docs/settings.md.
+ * Docs that cannot drift. Each version or time a reader is told has one place, which the scripts
+ * read too (CONTRIBUTING.md, "Versions and times"). A failure names the file, the line, what it says
+ * and the right value.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

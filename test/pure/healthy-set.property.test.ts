@@ -1,10 +1,4 @@
-/**
- * `verify`'s messages and order over generated nodes and answers, the endpoint read replaced by
- * this test: whatever chain ids and failures the nodes give, a {@link VerifyError} or a healthy
- * set's warning is one line of at most {@link MAX_VERIFY_MESSAGE_CHARS} characters holding no
- * credential of any node and no URL; a healthy set holds only nodes that passed, at least
- * `minVerified`, freshest first.
- */
+/** `verify`'s messages and order over generated nodes and answers, the endpoint read replaced by this test. */
 import fc from "fast-check";
 import type { Node, NodeServiceClient } from "../../src/api";
 import { EndpointCheckError, readChainHead, type ChainHead } from "../../src/api/node-check";

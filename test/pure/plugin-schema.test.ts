@@ -1,7 +1,4 @@
-/**
- * schema.json is what `npm run schema` writes, and says what the model says (filters, secrets, docs);
- * the Registry's pages (docs/) name what it serves; its logo is a file here.
- */
+/** schema.json against the model, and the Registry's pages (docs/) against schema.json. */
 import * as fs from "fs";
 import * as path from "path";
 import { schemaText } from "../../scripts/schema/gen-schema";
