@@ -1,11 +1,5 @@
 import util from "node:util";
-import {
-  ApiError,
-  InvalidInputError,
-  InvalidResponseError,
-  NodeServiceClient,
-  isApiError,
-} from "../../src/api";
+import { ApiError, InvalidInputError, InvalidResponseError, NodeServiceClient } from "../../src/api";
 import {
   FakeAnswer,
   collect,
@@ -247,16 +241,5 @@ describe("pagination", () => {
       expect(error.kind).toBe("invalid_response");
       expect(error.message).toContain(token);
     }
-  });
-
-  it("listAllNodes collects up to the limit, and fails rather than truncate when more than limit exist", async () => {
-    const answers = [page(nodes.slice(0, 3), "?page=2"), page(nodes.slice(3), null)];
-    const { client: c, calls } = client((_url, i) => answers[i % 2]);
-    expect(await c.listAllNodes(undefined, { limit: 5 })).toHaveLength(5);
-    const error = (await rejection(c.listAllNodes({ protocol: "ethereum" }, { limit: 4 }))) as ApiError;
-    expect(isApiError(error)).toBe(true);
-    expect(error.code).toBe("limit_exceeded");
-    expect(error.message).toContain("protocol=ethereum");
-    expect(calls).toHaveLength(4);
   });
 });
