@@ -92,14 +92,8 @@ describe("a made-up secret field added to the table", () => {
     expect(mod.api.redact(`signerSeed=${VALUE}`)).not.toContain(VALUE);
     const learned: string[] = [];
     const node = mod.mapping.toNode(wireNode({ signer_seed: VALUE }));
-    mod.transport.learnNodeSecrets(
-      {
-        learned: {
-          learn: (values: readonly (string | undefined)[]) => learned.push(...(values as string[])),
-        },
-      } as never,
-      [node],
-    );
+    const learn = (values: readonly (string | undefined)[]) => learned.push(...(values as string[]));
+    mod.transport.learnNodeSecrets({ learned: { learn } } as never, [node]);
     expect(learned).toEqual([VALUE]);
   });
 
