@@ -1,4 +1,4 @@
-/** `verify`'s messages and order over generated nodes and answers, the endpoint read replaced by this test. */
+/** `verify`'s messages and order over generated nodes and answers, the endpoint read stubbed here. */
 import fc from "fast-check";
 import type { Node, NodeServiceClient } from "../../src/api";
 import { EndpointCheckError, readChainHead, type ChainHead } from "../../src/api/node-check";
