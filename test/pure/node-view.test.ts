@@ -37,9 +37,6 @@ describe("toNodeResult", () => {
       httpsEndpointMasked: "https://nd-123-456-789.p2pify.com/***",
       wssEndpointMasked: "wss://ws-nd-123-456-789.p2pify.com/***",
     });
-    const text = JSON.stringify(result);
-    for (const secret of [KEY, "user-name", "pass-word-pass-word-pass-word"])
-      expect(text).not.toContain(secret);
     for (const field of NODE_SECRET_FIELDS) expect(field in result).toBe(false);
   });
 
