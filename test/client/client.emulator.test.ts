@@ -20,11 +20,9 @@ let all: Node[];
 const errors: unknown[] = [];
 let addressCounter = 0;
 
-/** What the emulator recorded of the requests it received. */
 const requests = () => emulator().requests();
 const client = (options: Partial<NodeServiceClientOptions> = {}) =>
   testClient(emulator().url, emulator().apiKey, options);
-/** Awaits a rejection, keeps the error for the key audit, and returns it. */
 const fails = failureRecorder(errors);
 /** A fresh, all-lowercase address: the faucet sends once per address per day. */
 const freshAddress = () => `0x${(++addressCounter).toString(16).padStart(40, "0")}`;

@@ -20,7 +20,6 @@ import type { NodeEndpointBehaviour } from "../../src/emulator";
 
 const emulator = withEmulator({ seed: 11, quiet: true });
 const client = () => testClient(emulator().url, emulator().apiKey);
-/** What the emulator recorded of the requests it received. */
 const requests = () => emulator().requests();
 const connect: Connect = (_args, use) => use(client());
 const messages: string[] = [];

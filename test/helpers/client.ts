@@ -49,7 +49,6 @@ export function wireNode(overrides: Partial<WireNode> & Record<string, unknown> 
   } as WireNode;
 }
 
-/** A wire network. */
 export function wireNetwork(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id: "NW-123-456-7",
@@ -66,7 +65,6 @@ export function wireNetwork(overrides: Record<string, unknown> = {}): Record<str
   };
 }
 
-/** A recorded call of a fake fetch. */
 export interface Call {
   url: string;
   init: FetchInitLike;
@@ -105,30 +103,20 @@ export function recordingFetch(
       );
     }
     const text = a.text ?? (a.body === undefined ? "" : JSON.stringify(a.body));
-    const headers = Object.fromEntries(
-      Object.entries({ "content-type": "application/json", ...(a.headers ?? {}) }).map(([k, v]) => [
-        k.toLowerCase(),
-        v,
-      ]),
-    );
-    const response: FetchResponseLike = {
-      status: a.status ?? 200,
-      headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
-      text: async () => text,
-    };
+    const headers = new Headers({ "content-type": "application/json" });
+    for (const [k, v] of Object.entries(a.headers ?? {})) headers.set(k, v);
+    const response: FetchResponseLike = { status: a.status ?? 200, headers, text: async () => text };
     return response;
   };
   return { fetch, calls };
 }
 
-/** What a scripted server does with one request. */
 export type Script =
   | { status: number; body?: unknown; text?: string; headers?: Record<string, string> }
   | { hang: true }
   | { drop: true }
   | ((req: http.IncomingMessage, res: http.ServerResponse, body: string) => void);
 
-/** A request the scripted server saw. */
 export interface Hit {
   method: string;
   url: string;
@@ -158,7 +146,6 @@ export interface ScriptedServer {
 
 const NO_SCRIPT: Script = { status: 500, body: { error: { code: "no_script", message: "no script left" } } };
 
-/** Starts a {@link ScriptedServer}. */
 export async function startScriptedServer(): Promise<ScriptedServer> {
   let queue: Script[] = [];
   const hits: Hit[] = [];
@@ -224,7 +211,6 @@ export async function rejection(promise: Promise<unknown> | (() => unknown)): Pr
   throw new Error("expected a rejection");
 }
 
-/** Collects an async iterable. */
 export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);

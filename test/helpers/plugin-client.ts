@@ -1,6 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped */
 /** A provider process (the plugin or the dynamic-provider host) spoken to over gRPC as the engine does. */
 import { ChildProcess, spawn } from "child_process";
+import { once } from "events";
+import { setTimeout as sleep } from "timers/promises";
 import * as fs from "fs";
 import { createRequire } from "module";
 import * as path from "path";
@@ -74,7 +76,7 @@ export function audit(value: unknown): { plainStrings: string[]; exposed: string
   return { plainStrings, exposed };
 }
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export { sleep };
 
 /** The first value `probe` gives other than undefined, polled every 20 ms; fails after `timeoutMs`. */
 export async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
@@ -133,7 +135,6 @@ function request(type: string, fields: Record<string, unknown>): any {
   return req;
 }
 
-/** A `check` answer's failures. */
 const failures = (resp: any): Array<{ property: string; reason: string }> => resp.toObject().failuresList;
 
 /** The plugin launcher, and the build it runs. */
@@ -301,31 +302,24 @@ export class PluginClient {
     await this.call("attach", req);
   }
 
-  /** Sends `signal` to the process, as the engine or a CI runner stopping it does. */
   kill(signal: NodeJS.Signals): void {
     this.child.kill(signal);
   }
 
   /** Resolves once the process has exited, with its exit code or the signal that ended it. */
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) {
-      return Promise.resolve({ code: this.child.exitCode, signal: this.child.signalCode });
-    }
-    return new Promise((resolve) => this.child.once("exit", (code, signal) => resolve({ code, signal })));
+  async exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    if (this.child.exitCode === null && this.child.signalCode === null) await once(this.child, "exit");
+    return { code: this.child.exitCode, signal: this.child.signalCode };
   }
 
   /** Closes the client and stops the process (SIGTERM, then SIGKILL after 5 s). */
   async stop(): Promise<void> {
     this.client.close();
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const kill = setTimeout(() => this.child.kill("SIGKILL"), 5000);
-      this.child.once("exit", () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      this.child.kill("SIGTERM");
-    });
+    const kill = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+    this.child.kill("SIGTERM");
+    await once(this.child, "exit");
+    clearTimeout(kill);
   }
 }
 
