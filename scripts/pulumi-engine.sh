@@ -62,8 +62,7 @@ pulumi_version() {
 }
 
 finish() {
-  local dir=$1 ver=${2:-}
-  [[ -n $ver ]] || ver=$(pulumi_version "$dir/pulumi" || true)
+  local dir=$1 ver=$2
   log "engine: $dir (pulumi $ver); provisioning took $((SECONDS - start_s))s"
   log "Python programs: PULUMI_PYTHON_CMD=$dir/pulumi-python"
   [[ -x $dir/pulumi-resource-pulumi-nodejs ]] ||
@@ -147,7 +146,6 @@ build_host_into() { # DIR NAME
       src=$(cd "$tools_dir/langhost" && go list -f '{{.Dir}}' "$pkg")/../pulumi-language-python-exec
       cp "$src" "$dir/pulumi-language-python-exec"
       chmod 755 "$dir/pulumi-language-python-exec" ;;
-    *) log "internal error: unknown host $name"; exit 1 ;;
   esac
   log "$name: built in $((SECONDS - t))s"
 }
@@ -287,7 +285,6 @@ if [[ $got != "$ENGINE_VERSION" ]]; then
   log "error: built pulumi reports version '${got}', expected $ENGINE_VERSION"
   exit 1
 fi
-log "pulumi version: $got"
 write_dynamic_provider_wrapper "$tmp/bin"
 write_python_wrapper "$tmp/bin"
 rm -rf "$tmp/gotmp"
