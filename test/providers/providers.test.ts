@@ -42,24 +42,18 @@ describe("Network provider", () => {
     expect(unknown.failures).toEqual([]);
   });
 
-  // Drift: "diff: every changed property …" below; destroy: plugin.test.ts, "Update (from the refreshed state) … Delete …".
-  test("adopt, rename, project move", async () => {
-    const id = emulator().fixtures.networkWithNodes;
+  // Adopt and rename: dynamic-provider-host.test.ts, "Create adopts, Diff/Update rename in place, …"; drift:
+  // "diff: every changed property …" below; destroy: plugin.test.ts, "Update (from the refreshed state) … Delete …".
+  test("an adopted network moves to another project", async () => {
+    const { networkWithNodes: id, otherProject } = emulator().fixtures;
     const created = await net.createNetwork({ networkId: id, name: "adopted" });
-    expect(created.id).toBe(id);
-    expect(created.outs.name).toBe("adopted");
-    // The shape of the outputs, and the diffs of a rename: "nodes as the functions return them" and "diff: every changed property" below.
-    expect(await net.diffNetwork(id, created.outs, { networkId: id })).toMatchObject({ changes: false });
-    const renamed = await net.updateNetwork(id, created.outs, { networkId: id, name: "renamed" });
-    expect(renamed.outs.name).toBe("renamed");
-
-    const moved = await net.updateNetwork(id, renamed.outs, {
+    const moved = await net.updateNetwork(id, created.outs, {
       networkId: id,
-      name: "renamed",
-      project: emulator().fixtures.otherProject,
+      name: "adopted",
+      project: otherProject,
     });
-    expect(moved.outs.project).toBe(emulator().fixtures.otherProject);
-    expect(emulator().admin.getNetwork(id)!.project).toBe(emulator().fixtures.otherProject);
+    expect(moved.outs.project).toBe(otherProject);
+    expect(emulator().admin.getNetwork(id)!.project).toBe(otherProject);
   });
 
   test("adopting a network that does not exist explains that networks cannot be created", async () => {
