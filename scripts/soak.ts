@@ -22,8 +22,6 @@ import {
   ms,
   n,
   quantile,
-} from "./harness";
-import {
   say,
   script,
   seedOf,
@@ -35,10 +33,8 @@ import {
   zero,
   type Figure,
 } from "./harness";
-import { MAX_ATTEMPTS, runCycles, transcripts } from "./soak/cycles";
-import type { CyclesResult } from "./soak/cycles";
-import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak } from "./soak/plugin-calls";
-import type { PluginSoakResult } from "./soak/plugin-calls";
+import { MAX_ATTEMPTS, runCycles, transcripts, type CyclesResult } from "./soak/cycles";
+import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak, type PluginSoakResult } from "./soak/plugin-calls";
 import { writeProjects } from "./soak/programs";
 
 const GOALS = { rssGrowthMb: 32, cleanRatio: 10, driftRatio: 1.5, minCalls: 10_000 };

@@ -15,8 +15,7 @@ import {
   resultsTable,
   type CellResult,
 } from "../bad-days";
-import { x } from "./common";
-import type { Row } from "./common";
+import { x, type Row } from "./common";
 
 const SECTION = "bad days (real engine, maxRetries 2)";
 

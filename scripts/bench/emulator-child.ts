@@ -4,8 +4,7 @@
  * keys, fixtures, and the ids of the bulk networks), then serves until killed; answers the
  * messages `requests` (how many it answered) and `statuses` (its answers by status since the last).
  */
-import { startEmulator } from "../../src/emulator";
-import type { EmulatorOptions } from "../../src/emulator";
+import { startEmulator, type EmulatorOptions } from "../../src/emulator";
 import { buildDataset } from "../../src/emulator/data/seed";
 import { countBy } from "../harness";
 

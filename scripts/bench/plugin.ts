@@ -11,8 +11,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { PluginClient } from "../../test/helpers/plugin-client";
-import { ROOT, atMost, median, ms, x } from "./common";
-import type { EmulatorProcess, Row } from "./common";
+import { ROOT, atMost, median, ms, x, type EmulatorProcess, type Row } from "./common";
 
 const RUNS = 5;
 const URN = "urn:pulumi:bench::bench::blockchain:index:Network::main";

@@ -8,8 +8,7 @@
 import { spawn } from "child_process";
 import { providerFor } from "../../src/resources/shell";
 import { PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
-import { ROOT, atMost, median, ms, timed, withEmulatorProcess, x } from "./common";
-import type { Row } from "./common";
+import { ROOT, atMost, median, ms, timed, withEmulatorProcess, x, type Row } from "./common";
 import { runPlugin } from "./plugin";
 
 const RUNS = 3;

@@ -8,10 +8,8 @@
 import * as fs from "fs";
 import * as http from "http";
 import { setTimeout as sleep } from "timers/promises";
-import { NETWORK_WITH_NODES_NODE_IDS } from "../../src/emulator";
-import type { LoggedRequest, RunningEmulator } from "../../src/emulator";
-import { PluginClient } from "../../test/helpers/plugin-client";
-import type { Props } from "../../test/helpers/plugin-client";
+import { NETWORK_WITH_NODES_NODE_IDS, type LoggedRequest, type RunningEmulator } from "../../src/emulator";
+import { PluginClient, type Props } from "../../test/helpers/plugin-client";
 import { rngFor } from "../reliability/common";
 import { foldIds } from "./cycles";
 
