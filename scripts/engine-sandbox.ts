@@ -194,14 +194,6 @@ export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
   return tree;
 }
 
-/** The live processes with `PULUMI_HOME=<homeDir>` in their environment: all of a sandbox's, orphans too. */
-export function processesOfHome(homeDir: string): ProcessInfo[] {
-  const marker = `\0PULUMI_HOME=${homeDir}\0`;
-  return listProcesses().filter(
-    (p) => p.pid !== process.pid && `\0${procFile(p.pid, "environ")}`.includes(marker),
-  );
-}
-
 /** What a process of a run is: the program (the host's program, the YAML host) or a provider serving it. */
 export type Role = "program" | "provider";
 
@@ -443,12 +435,19 @@ export class EngineRun {
       );
   }
 
-  /** SIGKILLs each `pulumi` of {@link run} still running, with its tree, then any process of this PULUMI_HOME. */
+  /**
+   * SIGKILLs each `pulumi` of {@link run} still running, with its tree, then any process with this
+   * `PULUMI_HOME` in its environment: all of the sandbox's, orphans too.
+   */
   stopLeftovers(): ProcessInfo[] {
     const killed = killProcessTree(...this.running);
     this.running.clear();
     if (!fs.existsSync("/proc/self/environ")) return killed;
-    return [...killed, ...killProcessTree(...processesOfHome(this.sandbox.homeDir).map((p) => p.pid))];
+    const marker = `\0PULUMI_HOME=${this.sandbox.homeDir}\0`;
+    const ofHome = listProcesses().filter(
+      (p) => p.pid !== process.pid && `\0${procFile(p.pid, "environ")}`.includes(marker),
+    );
+    return [...killed, ...killProcessTree(...ofHome.map((p) => p.pid))];
   }
 
   /** Automation API options that record what the command prints (under `key` of the transcript). */
