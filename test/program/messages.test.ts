@@ -82,7 +82,7 @@ const KINDS: Record<string, Kind> = {
     node: MISSING_NODE,
     network: MISSING_NETWORK,
     expect: { kind: "not_found" },
-    fix: /check the id and the key|create it in the service's console/,
+    fix: /check the id and the key|cannot be created through the API: create it in the service's console/,
     not: /API URL/,
   },
   "malformed id": {
