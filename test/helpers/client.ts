@@ -202,11 +202,11 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 }
 
 /** Awaits a promise that must reject, and returns the rejection. */
-export async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<unknown> {
+export async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<Error> {
   try {
     await (typeof promise === "function" ? promise() : promise);
   } catch (error) {
-    return error;
+    return error as Error;
   }
   throw new Error("expected a rejection");
 }

@@ -1,19 +1,12 @@
 /** Reading Outputs in the program tier's tests. */
 import * as pulumi from "@pulumi/pulumi";
+import { rejection } from "../helpers/client";
+
+export { rejection };
 
 /** The value of a known Output. */
 export function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
   return new Promise((resolve) => output.apply(resolve));
-}
-
-/** The rejection of `promise` (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (e: Error) => e,
-  );
 }
 
 /**
