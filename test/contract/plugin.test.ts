@@ -1,7 +1,6 @@
 /** The `blockchain` plugin driven over gRPC as the engine drives it, against the emulator. */
 import * as fs from "fs";
 import * as path from "path";
-import { startScriptedServer } from "../helpers/client";
 import type { RunningEmulator } from "../../src/emulator";
 import { withEmulator } from "../helpers/emulator";
 import { withJournalDir } from "../helpers/env";
@@ -248,31 +247,6 @@ describe("Network", () => {
     expect(deletes()).toBe(before + 1);
     expect(emulator().admin.getNetwork(id())).toBeDefined();
   });
-
-  const GO_MUX = { status: 404, text: "404 page not found", headers: { "content-type": "text/plain" } };
-  test.each([
-    ["a Go mux's text", GO_MUX],
-    ["an API gateway's JSON", { status: 404, body: { message: "Not Found" } }],
-    ["a web framework's JSON", { status: 404, body: { detail: "Not found." } }],
-  ])(
-    "only the service's own 404 means gone: with %s, Read and Delete fail naming the API URL",
-    async (_, answer) => {
-      const server = await startScriptedServer();
-      try {
-        server.fallback = { status: 200, body: { count: 0, next: null, previous: null, results: [] } };
-        server.script(answer, answer);
-        const id = "NW-100-000-2";
-        const key = secret("scripted-key-123456");
-        const props = { networkId: id, apiUrl: server.url, apiKey: key, forceDestroy: true };
-        const host = new URL(server.url).host;
-        expectNamed((await failure(plugin.read(NETWORK_URN, id, props, {}))).details, "404", host);
-        expectNamed((await failure(plugin.delete(NETWORK_URN, id, props))).details, "DELETE", "404", host);
-        expect(server.hits.map((h) => h.method)).toEqual(["PATCH", "DELETE"]);
-      } finally {
-        await server.close();
-      }
-    },
-  );
 });
 
 describe("functions", () => {
