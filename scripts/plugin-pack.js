@@ -11,9 +11,9 @@
 const { Buffer } = require("buffer");
 const fs = require("fs");
 const path = require("path");
-const zlib = require("zlib");
 const { execFileSync } = require("child_process");
 const util = require("util");
+const tar = require("tar");
 
 const root = path.resolve(__dirname, "..");
 const log = (line) => process.stderr.write(`plugin:pack: ${line}\n`);
@@ -38,48 +38,34 @@ function timestamp() {
   return Math.floor(Date.now() / 1000);
 }
 
-/** One ustar header block for a regular file. */
-function tarHeader(name, size, mode, mtime) {
-  const block = Buffer.alloc(512);
-  const put = (value, offset, length) => block.write(value, offset, length, "ascii");
-  const octal = (value, length) => value.toString(8).padStart(length - 1, "0") + "\0";
-  if (Buffer.byteLength(name) > 100) throw new Error(`tar entry name too long: ${name}`);
-  put(name, 0, 100);
-  put(octal(mode, 8), 100, 8);
-  put(octal(0, 8), 108, 8); // uid
-  put(octal(0, 8), 116, 8); // gid
-  put(octal(size, 12), 124, 12);
-  put(octal(mtime, 12), 136, 12);
-  put("        ", 148, 8); // checksum, counted as spaces
-  put("0", 156, 1); // regular file
-  put("ustar\0", 257, 6);
-  put("00", 263, 2);
-  put("root", 265, 32);
-  put("root", 297, 32);
-  const checksum = block.reduce((sum, byte) => sum + byte, 0);
-  put(checksum.toString(8).padStart(6, "0") + "\0 ", 148, 8);
-  return block;
-}
-
-/** A gzipped tar of the files of the tarball for `os`, sorted by name. */
+/** A gzipped tar of the files of the tarball for `os`, sorted by name; owners left out (tar's `portable`). */
 function tarGz(os, mtime) {
-  const launcher = (suffix, mode) => [`${NAME}${suffix}`, path.join(root, "bin", `${NAME}${suffix}`), mode];
+  const launcher = (suffix) => [`${NAME}${suffix}`, path.join(root, "bin", `${NAME}${suffix}`), 0o755];
   const entries = [
-    ...(os === "windows" ? [launcher(".cmd", 0o755)] : []),
-    launcher("", 0o755),
+    ...(os === "windows" ? [launcher(".cmd")] : []),
+    launcher(""),
     [`${NAME}.js`, BUNDLE, 0o644],
     [`${NAME}.THIRD-PARTY-LICENSES.txt`, LICENSES, 0o644],
-  ].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const parts = [];
-  let unpacked = 0;
-  for (const [name, file, mode] of entries) {
-    const data = fs.readFileSync(file);
-    unpacked += data.length;
-    const padding = Buffer.alloc((512 - (data.length % 512)) % 512);
-    parts.push(tarHeader(name, data.length, mode, mtime), data, padding);
+  ];
+  const stage = fs.mkdtempSync(path.join(require("os").tmpdir(), "plugin-pack-"));
+  try {
+    for (const [name, file, mode] of entries) {
+      fs.copyFileSync(file, path.join(stage, name));
+      fs.chmodSync(path.join(stage, name), mode);
+    }
+    const names = entries.map(([name]) => name).sort();
+    const unpacked = names.reduce((sum, name) => sum + fs.statSync(path.join(stage, name)).size, 0);
+    const options = {
+      cwd: stage,
+      portable: true,
+      mtime: new Date(mtime * 1000),
+      gzip: { level: 9 },
+      sync: true,
+    };
+    return { data: Buffer.concat([...tar.create(options, names)]), unpacked };
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
   }
-  parts.push(Buffer.alloc(1024)); // two empty blocks end the archive
-  return { data: zlib.gzipSync(Buffer.concat(parts), { level: 9 }), unpacked };
 }
 
 function main() {
