@@ -118,13 +118,24 @@ export function pythonEnv(dir: string, engineDir: string): Record<string, string
   };
 }
 
-/** A port on 127.0.0.1 where nothing listens (taken, then freed). */
+/**
+ * A port on 127.0.0.1 where nothing listens, and nothing will while a test uses it: below the range the
+ * OS hands out for port 0 (every server of the tests and the engine asks for port 0), checked free.
+ */
 export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const range = "/proc/sys/net/ipv4/ip_local_port_range";
+  const low = fs.existsSync(range) ? Number(fs.readFileSync(range, "utf8").trim().split(/\s+/)[0]) : 32768;
+  for (let port = low - 1; port > 1024; port--) {
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => resolve(true));
+    });
+    if (!free) continue;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 below ${low}`);
 }
 
 /** Every file under a folder (the backend's `.pulumi/`: stacks, history, backups). */
