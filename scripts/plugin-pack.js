@@ -10,6 +10,7 @@
 "use strict";
 const { Buffer } = require("buffer");
 const fs = require("fs");
+const os = require("os");
 const path = require("path");
 const { execFileSync } = require("child_process");
 const util = require("util");
@@ -38,16 +39,16 @@ function timestamp() {
   return Math.floor(Date.now() / 1000);
 }
 
-/** A gzipped tar of the files of the tarball for `os`, sorted by name; owners left out (tar's `portable`). */
-function tarGz(os, mtime) {
+/** A gzipped tar of the files of the tarball for `platform`, sorted by name; owners left out (tar's `portable`). */
+function tarGz(platform, mtime) {
   const launcher = (suffix) => [`${NAME}${suffix}`, path.join(root, "bin", `${NAME}${suffix}`), 0o755];
   const entries = [
-    ...(os === "windows" ? [launcher(".cmd")] : []),
+    ...(platform === "windows" ? [launcher(".cmd")] : []),
     launcher(""),
     [`${NAME}.js`, BUNDLE, 0o644],
     [`${NAME}.THIRD-PARTY-LICENSES.txt`, LICENSES, 0o644],
   ];
-  const stage = fs.mkdtempSync(path.join(require("os").tmpdir(), "plugin-pack-"));
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-pack-"));
   try {
     for (const [name, file, mode] of entries) {
       fs.copyFileSync(file, path.join(stage, name));
@@ -78,11 +79,11 @@ function main() {
   // The bundle must be this version's (a stale build would report another one).
   if (!fs.readFileSync(BUNDLE, "utf8").startsWith(`/* ${NAME} ${version} build `))
     throw new Error(`${path.relative(root, BUNDLE)} is not a build of version ${version}: run npm run build`);
-  const [os, arch] = [OSES[process.platform], ARCHES[process.arch]];
-  if (!values.all && (!os || !arch)) throw new Error(`no plugin for ${process.platform}/${process.arch}`);
+  const [system, arch] = [OSES[process.platform], ARCHES[process.arch]];
+  if (!values.all && (!system || !arch)) throw new Error(`no plugin for ${process.platform}/${process.arch}`);
   const platforms = values.all
     ? Object.values(OSES).flatMap((o) => Object.values(ARCHES).map((a) => [o, a]))
-    : [[os, arch]];
+    : [[system, arch]];
   const mtime = timestamp();
   fs.mkdirSync(out, { recursive: true });
   const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
