@@ -9,16 +9,12 @@ import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder, emulatorConfig, EngineRun } from "../helpers/engine";
 import { diagnosed, diagnosticLines, errorsWith, TRACE } from "../helpers/diagnostics";
 import { programProject } from "../helpers/program-project";
+import { SECRET_SIG, SIG_KEY } from "../helpers/plugin-client";
 
 // Each engine step (a test, a hook) may take minutes.
 jest.setTimeout(240_000);
 const STACK = "drift";
 const NETWORK_TYPE = "pulumi-nodejs:dynamic/blockchain:Network";
-/** How Pulumi marks a secret value in an exported state. */
-const [SECRET_SIG, SECRET_SIG_VALUE] = [
-  "4dabf18193072939515e22adb298388d",
-  "1b47061264138c4ac30d75fd1eb44270",
-];
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";
@@ -145,7 +141,7 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
     await adopt.up(run.recorded("up adopt"));
     // A Pulumi secret in state (the backend's files are audited below), and no change to
     // preview, before and after a refresh.
-    expect((await network())[0].inputs.apiKey).toMatchObject({ [SECRET_SIG]: SECRET_SIG_VALUE });
+    expect((await network())[0].inputs.apiKey).toMatchObject({ [SIG_KEY]: SECRET_SIG });
     const noChange = async (label: string) =>
       expect(Object.keys((await adopt.preview(run.recorded(label))).changeSummary)).toEqual(["same"]);
     await noChange("preview adopted");
