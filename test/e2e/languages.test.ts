@@ -1,14 +1,6 @@
 /**
  * The plugin (bin/) served to YAML and Python programs through their Pulumi.yaml `plugins:` path
- * entry. YAML: examples/yaml-quickstart's lifecycle, `pulumi import` of a network, `verify` on
- * getNode (a node on another chain fails the run, no trace) and on getNodes (`minVerified`: the
- * nodes that pass, the one left out in one warning), an invoke cut off by Ctrl-C naming the Cancel. Python on sdk/python: examples/python-quickstart,
- * examples/python-app (a StackReference to it; a missing output one line), the docs' Python programs on a network whose first
- * node shows this key no endpoint and on an empty one (the README's fails before it changes
- * anything), `verify` as a dict and as the SDK's class (a stalled head fails the run) and
- * `min_verified` beyond the nodes, in Python's spelling (the plugin reads the program's Pulumi.yaml).
- * The docs' Go programs are compiled against sdk/go (the engine here has no Go language host).
- * Each engine step audited.
+ * entry, under the real engine; each engine step audited. The docs' Go programs are only compiled.
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
@@ -22,6 +14,8 @@ import { listAll, withEmulator } from "../helpers/emulator";
 import {
   describeWithEngine,
   goOnPath,
+  PYTHON_HOST,
+  ROOT,
   changes,
   emulatorConfig,
   EngineRun,
@@ -36,10 +30,8 @@ import { diagnosticLines, errorsWith, TRACE } from "../helpers/diagnostics";
 
 // Each engine step (a test, a hook) may take minutes.
 jest.setTimeout(240_000);
-const ROOT = path.resolve(__dirname, "..", "..");
 const PLUGIN_DIR = path.join(ROOT, "bin");
 const YAML_HOST = ["pulumi-language-yaml"];
-const PYTHON_HOST = ["pulumi-language-python", "pulumi-language-python-exec", "pulumi-python"];
 const GO_MODULE = "github.com/pulumi-blockchain-nodes/pulumi-blockchain-nodes/sdk/go";
 /** The network id the docs' programs name, replaced by the emulator's where they run. */
 const PLACEHOLDER = "NW-123-456-7";
@@ -74,11 +66,8 @@ const PYTHON_SNIPPETS = [
   ...s,
 }));
 
-/** The docs' Go programs. */
-const GO_SNIPPETS = [
-  { name: "docs-other-languages", file: "docs/other-languages.md", marker: "blockchain.NewNetwork(" },
-  { name: "docs-index", file: "docs/_index.md", marker: "blockchain.NewNetwork(" },
-];
+/** The docs' Go programs, by the file that shows them. */
+const GO_SNIPPETS = { "docs-other-languages": "docs/other-languages.md", "docs-index": "docs/_index.md" };
 
 /** A Pulumi.yaml's head: the project on this checkout's plugin (its `plugins:` path entry). */
 const header = (name: string, runtime: string) =>
@@ -204,6 +193,11 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
     let generated: string;
     const writeProgram = (resources = "") =>
       fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), header("e2e-import", "yaml") + resources);
+    /** `preview --expect-no-changes` of the program `resources`. */
+    const previewOf = (resources: string, label: string) => {
+      writeProgram(resources);
+      return run().cli(projectDir, ["preview", "--expect-no-changes", "--diff"], label);
+    };
 
     beforeAll(async () => {
       projectDir = path.join(run().sandbox.dir, "import-project");
@@ -242,24 +236,14 @@ describeWithEngine(YAML_HOST)("YAML programs on the plugin (Pulumi.yaml path ent
 
     test("the generated program previews with no changes; declaring another name would be an update", async () => {
       const id = emulator().fixtures.emptyNetwork;
-      writeProgram(generated);
-      const same = await run().cli(
-        projectDir,
-        ["preview", "--expect-no-changes", "--diff"],
-        "preview imported",
-      );
+      const same = await previewOf(generated, "preview imported");
       expect(same.code).toBe(0);
       expect(same.output).toMatch(/2 unchanged/);
 
       // --expect-no-changes has teeth: the same program with another name fails it.
       const renamed = generated.replace(`networkId: ${id}`, `networkId: ${id}\n      name: e2e-other-name`);
       expect(renamed).not.toBe(generated);
-      writeProgram(renamed);
-      const changed = await run().cli(
-        projectDir,
-        ["preview", "--expect-no-changes", "--diff"],
-        "preview renamed",
-      );
+      const changed = await previewOf(renamed, "preview renamed");
       expect(changed.code).not.toBe(0);
       expect(changed.output).toMatch(/~ name\s*: "[^"]+" => "e2e-other-name"/);
       expect(emulator().admin.getNetwork(id)!.name).not.toBe("e2e-other-name");
@@ -548,9 +532,9 @@ describe("the docs' Go programs", () => {
         path.join(dir, "go.mod"),
         `module example.com/docs-go\n\ngo ${goVersion}\n\nrequire (\n\t${GO_MODULE} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${pulumiSdk}\n)\n\nreplace ${GO_MODULE} => ${path.join(ROOT, "sdk", "go")}\n`,
       );
-      for (const { name, file, marker } of GO_SNIPPETS) {
+      for (const [name, file] of Object.entries(GO_SNIPPETS)) {
         fs.mkdirSync(path.join(dir, name));
-        fs.writeFileSync(path.join(dir, name, "main.go"), docBlock(file, "go", marker));
+        fs.writeFileSync(path.join(dir, name, "main.go"), docBlock(file, "go", "blockchain.NewNetwork("));
       }
       const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
       const gofmt = path.join(path.dirname(go), "gofmt");
