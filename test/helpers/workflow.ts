@@ -30,7 +30,6 @@ export interface Step {
 }
 
 export interface Job {
-  name?: string;
   needs?: string | string[];
   if?: string;
   strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown[]> };
@@ -87,7 +86,7 @@ function stepRuns(condition: string | undefined, state: { failed: boolean; cance
   return runs;
 }
 
-/** The values of the contexts an expression may read (`vars`, `secrets`, `github`, `matrix`, `env`, `runner`). */
+/** The values of the contexts an expression may read (`vars`, `secrets`, `github`, `matrix`, `env`). */
 type Contexts = Record<string, Env | undefined>;
 
 /**
@@ -128,11 +127,9 @@ export function annotations(output: string) {
   }));
 }
 
-/** A `uses:` step as its stand-in sees it: inputs and env resolved. */
+/** A `uses:` step as its stand-in sees it: its inputs resolved. */
 export interface ActionCall {
-  step: Step;
   inputs: Env;
-  env: Env;
 }
 
 /** What runs a job: the checkout, the runner's environment, the contexts, the actions' stand-ins. */
@@ -188,7 +185,6 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
   fs.mkdirSync(temp, { recursive: true });
   const githubEnvFile = path.join(temp, "github-env");
   fs.writeFileSync(githubEnvFile, "");
-  const runner = { temp, os: "Linux" };
   const { vars, secrets, github } = context;
   const base: Contexts = { vars, secrets, github, matrix: job.matrix };
   const workflowEnv = interpolateAll(context.workflowEnv, base);
@@ -202,14 +198,13 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
     let outcome: Outcome = "skipped";
     if (stepRuns(step.if, state)) {
       const env0 = { ...jobEnv, ...readGithubEnv(githubEnvFile) };
-      const contexts: Contexts = { ...base, env: env0, runner };
+      const contexts: Contexts = { ...base, env: env0 };
       const env = { ...env0, ...interpolateAll(step.env, contexts) };
       if (step.uses) {
         const action = context.actions[step.uses.split("@")[0]];
         if (!action) throw new Error(`no stand-in for the action ${step.uses}: add one to the test`);
         try {
-          const warnings =
-            action({ step, inputs: interpolateAll(step.with, { ...contexts, env }), env }) ?? [];
+          const warnings = action({ inputs: interpolateAll(step.with, { ...contexts, env }) }) ?? [];
           output = warnings.map((w) => `::warning::${w}\n`).join("");
           outcome = "success";
         } catch (error) {
