@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { NodeServiceClient, type Node } from "../../src/api";
 import { findSecrets } from "../helpers/audit";
-import { diagnosed, errorsWith, expectQuiet, TRACE } from "../helpers/diagnostics";
+import { diagnosed, diagnosticLines, errorsWith, expectQuiet, TRACE } from "../helpers/diagnostics";
 import { startScriptedServer } from "../helpers/client";
 import { withEmulator } from "../helpers/emulator";
 import { describeWithEngine, filesUnder, emulatorConfig, EngineRun, closedPort } from "../helpers/engine";
@@ -88,19 +88,15 @@ describeWithEngine()("the functions in a CI pipeline, under the real engine", ()
   const stackOutputs = async (dir: string, label: string, ...flags: string[]) =>
     JSON.parse((await run.cli(dir, ["stack", "output", "--json", ...flags], label, env())).output);
 
-  test("the README's Functions block, the one-liner and the getNodeConnectionsOutput snippets: right values, secret, no toJSON text, nothing leaks", async () => {
+  test("the README's Functions block and the one-liner: right values, secret, no toJSON text, nothing leaks", async () => {
     const { beaconNode, networkWithNodes: network } = emulator().fixtures;
     const dir = await ciStack(
       "functions",
       `${readmeBlock("export const dotenv =")}
-import { getNodeConnectionsOutput, getNodes } from "pulumi-blockchain-nodes";
+import { getNodes } from "pulumi-blockchain-nodes";
 
 export const password = getNodeOutput({ id: "${beaconNode}" }).authPassword;
 export const firstRpc = nodes.apply((ns) => ns[0].httpsEndpoint);
-const conns = getNodeConnectionsOutput({ network: "${network}", orderBy: "name" });
-export const rpcJson = conns.apply((cs) => JSON.stringify(cs.map((c) => ({ rpc: c.httpsEndpoint }))));
-export const connEnv = conns.apply((cs) => \`RPC_URL=\${cs[0].httpsEndpoint}\`);
-export const connInterpolated = pulumi.interpolate\`RPC_URL=\${conns[0].httpsEndpoint}\`;
 export const masked = pulumi.unsecret(nodes.apply((ns) => ns.map((n) => n.httpsEndpointMasked).join(" ")));
 export const firstName = getNodes({ network: "${network}", orderBy: "name" }).then((ns) => ns[0].name);
 `,
@@ -110,20 +106,16 @@ export const firstName = getNodes({ network: "${network}", orderBy: "name" }).th
     const plain = await stackOutputs(dir, "outputs");
     // The truth, read with the client, in the same order.
     const [all, running] = [await listNodes(network), await listNodes(network, "running")];
-    const rpcs = (nodes: Node[]) => JSON.stringify(nodes.map((n) => ({ rpc: n.details.httpsEndpoint })));
     const beacon = emulator().admin.getNode(beaconNode)!.details;
     expect(all.length).toBeGreaterThan(1);
     expect(outputs).toEqual({
       rpcUrl: beacon.https_endpoint,
-      rpcUrls: rpcs(running),
+      rpcUrls: JSON.stringify(running.map((n) => ({ rpc: n.details.httpsEndpoint }))),
       dotenv: `RPC_URL=${running[0].details.httpsEndpoint}\nWS_URL=${running[0].details.wssEndpoint}`,
       rpcEnv: `RPC_URL=${beacon.https_endpoint}`,
       names: running.map((n) => n.name),
       password: beacon.auth_password,
       firstRpc: running[0].details.httpsEndpoint,
-      rpcJson: rpcs(all),
-      connEnv: `RPC_URL=${all[0].details.httpsEndpoint}`,
-      connInterpolated: `RPC_URL=${all[0].details.httpsEndpoint}`,
       masked: expect.stringContaining("***"),
       firstName: all[0].name,
     });
@@ -372,20 +364,11 @@ export = async () => {
     }
   }
 
-  /**
-   * The healthy set's warning (printed as it happens and again among the Diagnostics): one line,
-   * 3 of 4 passed with minVerified 2, naming the node left out and the chain it serves (5). Returns it.
-   */
+  /** The healthy set's one warning: 3 of 4 passed with minVerified 2, naming the node left out and its chain (5). */
   const leftOut = (output: string, node: string) => {
-    const lines = new Set(
-      output
-        .split("\n")
-        .map((l) => l.trim())
-        .filter((l) => l.startsWith("warning: getNodesOutput")),
-    );
-    const shape = new RegExp(`\\b3 of 4\\b.*\\bminVerified 2\\b.*${node}\\b.*\\b5\\b`);
-    expect([...lines]).toEqual([expect.stringMatching(shape)]);
-    return [...lines][0];
+    const lines = diagnosticLines(output, "warning: getNodesOutput");
+    expect(lines).toEqual([expect.stringMatching(`\\b3 of 4\\b.*\\bminVerified 2\\b.*${node}\\b.*\\b5\\b`)]);
+    return lines[0];
   };
 
   test("docs/ci.md's healthy set in the README's infra program: a node on another chain is left out with one warning, the app's RPC_URLS are the others, freshest first; too few passing fails the infra update", async () => {
