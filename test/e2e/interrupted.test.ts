@@ -28,16 +28,13 @@ import {
 import { until } from "../helpers/plugin-client";
 
 const STEP_TIMEOUT = 240_000;
+jest.setTimeout(STEP_TIMEOUT);
 /** How long the emulator holds the faucet send and each network PATCH during the killed run. */
 const HOLD_MS = 4000;
 const FAUCET_ROUTE = "/v1/faucet/goerli";
 const NETWORKS_PATH = "/v1/networks/";
 const DESIRED_NAME = "renamed-after-interrupt";
 
-/**
- * A request as the emulator's HTTP server received it, from the engine runner's {@link arrivals}: the
- * emulator's own record holds a request once answered, after the hold, too late.
- */
 type Arrival = ReturnType<typeof arrivals>["seen"][number];
 
 /** The `pulumi up` process this test process started (the Automation API spawns it). */
@@ -67,6 +64,7 @@ class Run {
   engine!: EngineRun;
   stack!: Stack;
   journalDir = "";
+  /** The requests as they arrive: the emulator's own record holds one once answered, after the hold, too late. */
   watcher!: ReturnType<typeof arrivals>;
   /** The engine is the pinned version, whose behaviour after a kill is asserted. */
   pinned = false;
@@ -246,100 +244,88 @@ describeWithEngine(["/proc/self/stat"])("interrupted runs under the real engine"
     for (const run of runs) await run.close();
   }, STEP_TIMEOUT);
 
-  test(
-    "killed while the faucet send is held: the send is processed, the next up does not send again and records the outcome as unknown",
-    async () => {
-      const run = await started("faucet-held", false);
-      const fixtureName = run.emulator.admin.getNetwork(run.networkId)!.name;
-      expect(fixtureName).not.toBe(DESIRED_NAME);
+  test("killed while the faucet send is held: the send is processed, the next up does not send again and records the outcome as unknown", async () => {
+    const run = await started("faucet-held", false);
+    const fixtureName = run.emulator.admin.getNetwork(run.networkId)!.name;
+    expect(fixtureName).not.toBe(DESIRED_NAME);
 
-      // Network and FaucetDrip are created in parallel. The Network's check only reads (GET);
-      // its create reads the network (a held PATCH with an empty body). Kill once the faucet POST
-      // (held three times as long) and the create's read have fully arrived.
-      await run.killedUp(
-        () => {
-          const posts = run.arrived("POST", FAUCET_ROUTE);
-          const patches = run.arrived("PATCH", NETWORKS_PATH);
-          return posts.length > 0 && patches.length >= 1 ? [posts[0], patches[0]] : undefined;
-        },
-        { faucetMs: HOLD_MS * 3, networkUpdateMs: HOLD_MS },
-      );
-      // The emulator does not watch the client while it holds a request: the send was processed
-      // after the hold, and its answer went to a closed connection.
-      expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200, fault: "route-delay" })]);
-      expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-      // The rename was never sent: the kill came during the create's read.
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(1);
-      expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(fixtureName);
-      // The engine never heard back: both creates are pending; the journal remembers the send.
-      expect(pendingTypes(await run.state())).toEqual([FAUCET_TYPE, NETWORK_TYPE]);
-      expect(fs.readdirSync(run.journalDir)).toHaveLength(1);
-
-      const up = await run.upAgain();
-      // The killed run's POST was processed, so the second run sent none: one POST in all.
-      const drip = await expectConverged(run, up);
-      expect(run.faucetPosts()).toHaveLength(1);
-      expect(drip).toMatchObject({ outcome: "unknown", amountSent: "", transaction: "" });
-      expect(drip.note).toContain("interrupted");
-      expect(drip.note).toContain("pulumi up --replace");
-    },
-    STEP_TIMEOUT,
-  );
-
-  test(
-    "killed while the network rename is held, before any faucet request: the rename lands, the next up sends once",
-    async () => {
-      const run = await started("network-held", true);
-
-      // The FaucetDrip waits for the Network: its check only reads (GET), create reads the
-      // network (a held PATCH with an empty body), then renames it (a second). Kill once the
-      // rename has arrived.
-      await run.killedUp(() => {
+    // Network and FaucetDrip are created in parallel. The Network's check only reads (GET);
+    // its create reads the network (a held PATCH with an empty body). Kill once the faucet POST
+    // (held three times as long) and the create's read have fully arrived.
+    await run.killedUp(
+      () => {
+        const posts = run.arrived("POST", FAUCET_ROUTE);
         const patches = run.arrived("PATCH", NETWORKS_PATH);
-        return patches.length >= 2 ? [patches[1]] : undefined;
-      });
-      // Processed after the hold, unseen by the engine.
-      expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(DESIRED_NAME);
-      expect(run.arrived("POST", FAUCET_ROUTE)).toEqual([]);
-      expect(pendingTypes(await run.state())).toEqual([NETWORK_TYPE]);
-      expect(fs.readdirSync(run.journalDir)).toEqual([]);
+        return posts.length > 0 && patches.length >= 1 ? [posts[0], patches[0]] : undefined;
+      },
+      { faucetMs: HOLD_MS * 3, networkUpdateMs: HOLD_MS },
+    );
+    // The emulator does not watch the client while it holds a request: the send was processed
+    // after the hold, and its answer went to a closed connection.
+    expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200, fault: "route-delay" })]);
+    expect(run.emulator.faucetSendCount(run.address)).toBe(1);
+    // The rename was never sent: the kill came during the create's read.
+    expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(1);
+    expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(fixtureName);
+    // The engine never heard back: both creates are pending; the journal remembers the send.
+    expect(pendingTypes(await run.state())).toEqual([FAUCET_TYPE, NETWORK_TYPE]);
+    expect(fs.readdirSync(run.journalDir)).toHaveLength(1);
 
-      const up = await run.upAgain();
-      // The network already had the name: the new create read it and sent no rename.
-      expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
-      // Nothing was sent by the killed run, so the second run sent: one POST in all.
-      const drip = await expectConverged(run, up);
-      expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200 })]);
-      expect(drip).toMatchObject({ outcome: "sent", amountSent: FAUCET_AMOUNT_WEI, note: "" });
-      expect(drip.transaction).toMatch(/^https?:\/\//);
-    },
-    STEP_TIMEOUT,
-  );
+    const up = await run.upAgain();
+    // The killed run's POST was processed, so the second run sent none: one POST in all.
+    const drip = await expectConverged(run, up);
+    expect(run.faucetPosts()).toHaveLength(1);
+    expect(drip).toMatchObject({ outcome: "unknown", amountSent: "", transaction: "" });
+    expect(drip.note).toContain("interrupted");
+    expect(drip.note).toContain("pulumi up --replace");
+  });
 
-  test(
-    "Ctrl-C while the network's read is held, before the faucet's turn: the run stops, leaving no lock or pending operation, and the next up sends once",
-    async () => {
-      const run = await started("ctrl-c", true);
-      run.emulator.setRouteDelays({ networkUpdateMs: HOLD_MS });
-      const ctrlC = new AbortController();
-      const stopped = run.stack.up({ ...run.engine.recorded("up stopped by Ctrl-C"), signal: ctrlC.signal });
-      await until(
-        "the network's read",
-        () => run.arrived("PATCH", NETWORKS_PATH)[0]?.request.complete || undefined,
-        120_000,
-      );
-      ctrlC.abort();
-      await expect(stopped).rejects.toBeInstanceOf(CommandError);
-      run.emulator.setRouteDelays({});
-      // Pulumi's dynamic-provider host ignores Cancel: the network's create ran to its end; the faucet's never began.
-      expect(run.arrived("POST", FAUCET_ROUTE)).toEqual([]);
-      expect((await run.state()).pending).toEqual([]);
+  test("killed while the network rename is held, before any faucet request: the rename lands, the next up sends once", async () => {
+    const run = await started("network-held", true);
 
-      const up = await run.stack.up(run.engine.recorded("up after Ctrl-C"));
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.outputs).toMatchObject({ networkName: { value: DESIRED_NAME }, outcome: { value: "sent" } });
-      expect(run.emulator.faucetSendCount(run.address)).toBe(1);
-    },
-    STEP_TIMEOUT,
-  );
+    // The FaucetDrip waits for the Network: its check only reads (GET), create reads the
+    // network (a held PATCH with an empty body), then renames it (a second). Kill once the
+    // rename has arrived.
+    await run.killedUp(() => {
+      const patches = run.arrived("PATCH", NETWORKS_PATH);
+      return patches.length >= 2 ? [patches[1]] : undefined;
+    });
+    // Processed after the hold, unseen by the engine.
+    expect(run.emulator.admin.getNetwork(run.networkId)!.name).toBe(DESIRED_NAME);
+    expect(run.arrived("POST", FAUCET_ROUTE)).toEqual([]);
+    expect(pendingTypes(await run.state())).toEqual([NETWORK_TYPE]);
+    expect(fs.readdirSync(run.journalDir)).toEqual([]);
+
+    const up = await run.upAgain();
+    // The network already had the name: the new create read it and sent no rename.
+    expect(run.arrived("PATCH", NETWORKS_PATH)).toHaveLength(3);
+    // Nothing was sent by the killed run, so the second run sent: one POST in all.
+    const drip = await expectConverged(run, up);
+    expect(run.faucetPosts()).toEqual([expect.objectContaining({ status: 200 })]);
+    expect(drip).toMatchObject({ outcome: "sent", amountSent: FAUCET_AMOUNT_WEI, note: "" });
+    expect(drip.transaction).toMatch(/^https?:\/\//);
+  });
+
+  test("Ctrl-C while the network's read is held, before the faucet's turn: the run stops, leaving no lock or pending operation, and the next up sends once", async () => {
+    const run = await started("ctrl-c", true);
+    run.emulator.setRouteDelays({ networkUpdateMs: HOLD_MS });
+    const ctrlC = new AbortController();
+    const stopped = run.stack.up({ ...run.engine.recorded("up stopped by Ctrl-C"), signal: ctrlC.signal });
+    await until(
+      "the network's read",
+      () => run.arrived("PATCH", NETWORKS_PATH)[0]?.request.complete || undefined,
+      120_000,
+    );
+    ctrlC.abort();
+    await expect(stopped).rejects.toBeInstanceOf(CommandError);
+    run.emulator.setRouteDelays({});
+    // Pulumi's dynamic-provider host ignores Cancel: the network's create ran to its end; the faucet's never began.
+    expect(run.arrived("POST", FAUCET_ROUTE)).toEqual([]);
+    expect((await run.state()).pending).toEqual([]);
+
+    const up = await run.stack.up(run.engine.recorded("up after Ctrl-C"));
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.outputs).toMatchObject({ networkName: { value: DESIRED_NAME }, outcome: { value: "sent" } });
+    expect(run.emulator.faucetSendCount(run.address)).toBe(1);
+  });
 });
