@@ -194,8 +194,6 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
     expect(errorsWith(typo.output, TYPO)).toHaveLength(1);
     expect(diagnosed(typo.output)).toContain("404");
     expect(first.update(STAGING, "app").outcome).toBe("skipped");
-    expect(first.update(PRODUCTION, "infra").outcome).toBe("success");
-    expect(first.update(PRODUCTION, "app").outcome).toBe("success");
     const firstApp = JSON.parse(await run.ok(app, ["stack", "output", "--json", "--stack", "production"]));
     expect(firstApp).toMatchObject({ networkName: "mainnet", appEnvironment: "[secret]" });
     // No warning on a normal run (the faucet journal's folder exists before it is saved), and
@@ -237,7 +235,6 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
     await run.ok(infra, ["config", "set", "networkId", NETWORK, "--stack", "staging"]);
     const third = await deploy("run 3");
     expectOutcomes(third, { [STAGING]: "success", [PRODUCTION]: "failure" });
-    expect(third.update(STAGING, "app").outcome).toBe("success");
     expect(third.update(PRODUCTION, "app").outcome).toBe("skipped");
     const locked = third.update(PRODUCTION, "infra").output;
     expect(locked).toContain("currently locked by 1 lock(s)");
@@ -253,7 +250,6 @@ describeWithEngine()("the CI guide's workflow, its run: steps under the real eng
     expect(lockFiles()).toEqual([]);
     const rerun = await deploy("run 3, re-run", production);
     expectOutcomes(rerun, { [PRODUCTION]: "success" });
-    expect(rerun.update(PRODUCTION, "app").outcome).toBe("success");
 
     // The gate. Green: what verify proved of each running node (by name, as the infra program
     // lists them), readable in the infra stack; the app's environment holds all of them.
