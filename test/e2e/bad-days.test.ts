@@ -20,10 +20,11 @@ import {
   type BadDayId,
   type CellResult,
 } from "../../scripts/bad-days";
-import { describeWithEngine, EngineRun, errorBlocks, FRAME } from "../helpers/engine";
+import { describeWithEngine, EngineRun, errorBlocks, FRAME, PYTHON_HOST } from "../helpers/engine";
 
 /** A day's runs (two at a time, each killed past 45 s), with their stacks' resets. */
 const DAY_TIMEOUT = 900_000;
+jest.setTimeout(DAY_TIMEOUT);
 /** The sandbox's start, and its removal. */
 const STEP_TIMEOUT = 120_000;
 
@@ -143,32 +144,26 @@ const wrong = (results: CellResult[], check: (r: CellResult) => string[]) =>
     .filter(([, problems]) => problems.length > 0);
 
 // The YAML and Python hosts, and Linux's /proc, where the program's processes are sampled.
-describeWithEngine([
-  "/proc/self/stat",
-  "pulumi-language-yaml",
-  "pulumi-language-python",
-  "pulumi-language-python-exec",
-  "pulumi-python",
-])("bad days: every program the docs show ends soon, with its cause, its memory bounded", () => {
-  let run: EngineRun;
-  let matrix: BadDayMatrix;
+describeWithEngine(["/proc/self/stat", "pulumi-language-yaml", ...PYTHON_HOST])(
+  "bad days: every program the docs show ends soon, with its cause, its memory bounded",
+  () => {
+    let run: EngineRun;
+    let matrix: BadDayMatrix;
 
-  beforeAll(async () => {
-    run = await EngineRun.start();
-    matrix = new BadDayMatrix(run, process.env.BAD_DAYS_PROGRAMS?.split(","));
-  }, STEP_TIMEOUT);
+    beforeAll(async () => {
+      run = await EngineRun.start();
+      matrix = new BadDayMatrix(run, process.env.BAD_DAYS_PROGRAMS?.split(","));
+    }, STEP_TIMEOUT);
 
-  afterAll(async () => {
-    if (matrix) {
-      console.log(`bad days: every run, as measured\n\n${resultsTable(matrix.results)}\n`);
-      matrix.close();
-    }
-    await run?.close();
-  }, STEP_TIMEOUT);
+    afterAll(async () => {
+      if (matrix) {
+        console.log(`bad days: every run, as measured\n\n${resultsTable(matrix.results)}\n`);
+        matrix.close();
+      }
+      await run?.close();
+    }, STEP_TIMEOUT);
 
-  test(
-    "each program's existing stack: up on a healthy service succeeds, within the bounds; its previews send only GET",
-    async () => {
+    test("each program's existing stack: up on a healthy service succeeds, within the bounds; its previews send only GET", async () => {
       const ups = await matrix.prepare();
       expect(ups.map((r) => r.program).sort()).toEqual(matrix.programs.map((p) => p.id).sort());
       expect(wrong(ups, (r) => [...bounded(r), ...(r.run.code === 0 ? [] : [`exit ${r.run.code}`])])).toEqual(
@@ -178,33 +173,31 @@ describeWithEngine([
       expect(Object.keys(matrix.previewMethods).sort()).toEqual(matrix.programs.map((p) => p.id).sort());
       for (const sent of Object.values(matrix.previewMethods))
         expect(sent.filter((m) => m !== "GET")).toEqual([]);
-    },
-    DAY_TIMEOUT,
-  );
+    });
 
-  test.each(BAD_DAYS.map((day) => [day.label, day] as const))(
-    "%s: each run ends within the bounds, its first error showing its cause, once, without a stack frame",
-    async (_label, day) => {
-      const results = await matrix.runDay(day);
-      expect(results.length).toBeGreaterThanOrEqual(matrix.programs.length);
-      expect(wrong(results, wrongOnDay)).toEqual([]);
-    },
-    DAY_TIMEOUT,
-  );
+    test.each(BAD_DAYS.map((day) => [day.label, day] as const))(
+      "%s: each run ends within the bounds, its first error showing its cause, once, without a stack frame",
+      async (_label, day) => {
+        const results = await matrix.runDay(day);
+        expect(results.length).toBeGreaterThanOrEqual(matrix.programs.length);
+        expect(wrong(results, wrongOnDay)).toEqual([]);
+      },
+    );
 
-  test(
-    "stops during a held rename: each ends within its bound, sends nothing after the stop, leaves no process of the package, names the rename",
-    async () => {
-      const stopped = matrix.programs.filter((p) => STOPPED_PROGRAMS.includes(p.id));
-      const results = await matrix.runStops();
-      expect(results).toHaveLength(stopped.length * Object.keys(STOPS).length);
-      expect(wrong(results, wrongAfterStop)).toEqual([]);
-    },
-    2 * DAY_TIMEOUT,
-  );
+    test(
+      "stops during a held rename: each ends within its bound, sends nothing after the stop, leaves no process of the package, names the rename",
+      async () => {
+        const stopped = matrix.programs.filter((p) => STOPPED_PROGRAMS.includes(p.id));
+        const results = await matrix.runStops();
+        expect(results).toHaveLength(stopped.length * Object.keys(STOPS).length);
+        expect(wrong(results, wrongAfterStop)).toEqual([]);
+      },
+      2 * DAY_TIMEOUT,
+    );
 
-  test("nothing printed, stored or configured holds a key, an endpoint or a credential", () => {
-    expect(matrix.results.length).toBeGreaterThan(0);
-    run.audit([...matrix.secrets], matrix.stackConfigFiles);
-  });
-});
+    test("nothing printed, stored or configured holds a key, an endpoint or a credential", () => {
+      expect(matrix.results.length).toBeGreaterThan(0);
+      run.audit([...matrix.secrets], matrix.stackConfigFiles);
+    });
+  },
+);
