@@ -4,7 +4,6 @@
  */
 import { execFile } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
 import type { Stack } from "@pulumi/pulumi/automation";
@@ -26,6 +25,7 @@ import {
 import { expectQuickstartUp, expectRenameRestored } from "../helpers/quickstart";
 import { until } from "../helpers/plugin-client";
 import { docBlock } from "../helpers/readme";
+import { withTempDir } from "../helpers/env";
 import { diagnosticLines, errorsWith, TRACE } from "../helpers/diagnostics";
 
 // Each engine step (a test, a hook) may take minutes.
@@ -81,15 +81,12 @@ const header = (name: string, runtime: string) =>
  */
 function pluginBlock(extraEnv?: (dir: string, engineDir: string) => Record<string, string>) {
   const emulator = withEmulator();
-  const state = { run: undefined as EngineRun | undefined, dir: "", configFiles: [] as string[] };
+  const scratch = withTempDir("pulumi-blockchain-languages-");
+  const state = { run: undefined as EngineRun | undefined, configFiles: [] as string[] };
   beforeAll(async () => {
-    state.dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-languages-"));
-    state.run = await EngineRun.start((engineDir) => extraEnv?.(state.dir, engineDir) ?? {});
+    state.run = await EngineRun.start((engineDir) => extraEnv?.(scratch(), engineDir) ?? {});
   });
-  afterAll(async () => {
-    await state.run?.close();
-    fs.rmSync(state.dir, { recursive: true, force: true });
-  });
+  afterAll(() => state.run?.close());
   const run = () => state.run!;
 
   async function project(name: string, runtime: string, files: Record<string, string>): Promise<Stack> {
@@ -520,28 +517,24 @@ pulumi.export("count", len(nodes))
 );
 
 describe("the docs' Go programs", () => {
+  const dir = withTempDir("pulumi-blockchain-docs-go-");
   test("compile against sdk/go (go vet) and are gofmt'd: compiled, not run (the engine here has no Go language host)", async () => {
     const go = goOnPath("the docs' Go programs");
     if (!go) return;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-docs-go-"));
-    try {
-      const sdkMod = fs.readFileSync(path.join(ROOT, "sdk", "go", "go.mod"), "utf8");
-      const goVersion = /^go (\S+)$/m.exec(sdkMod)![1];
-      const pulumiSdk = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(sdkMod)![1];
-      fs.writeFileSync(
-        path.join(dir, "go.mod"),
-        `module example.com/docs-go\n\ngo ${goVersion}\n\nrequire (\n\t${GO_MODULE} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${pulumiSdk}\n)\n\nreplace ${GO_MODULE} => ${path.join(ROOT, "sdk", "go")}\n`,
-      );
-      for (const [name, file] of Object.entries(GO_SNIPPETS)) {
-        fs.mkdirSync(path.join(dir, name));
-        fs.writeFileSync(path.join(dir, name, "main.go"), docBlock(file, "go", "blockchain.NewNetwork("));
-      }
-      const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
-      const gofmt = path.join(path.dirname(go), "gofmt");
-      expect((await exec(gofmt, ["-l", "."], { cwd: dir })).stdout).toBe("");
-      await exec(go, ["vet", "./..."], { cwd: dir, env, maxBuffer: 16 * 1024 * 1024 });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+    const sdkMod = fs.readFileSync(path.join(ROOT, "sdk", "go", "go.mod"), "utf8");
+    const goVersion = /^go (\S+)$/m.exec(sdkMod)![1];
+    const pulumiSdk = /github\.com\/pulumi\/pulumi\/sdk\/v3 (v\S+)/.exec(sdkMod)![1];
+    fs.writeFileSync(
+      path.join(dir(), "go.mod"),
+      `module example.com/docs-go\n\ngo ${goVersion}\n\nrequire (\n\t${GO_MODULE} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 ${pulumiSdk}\n)\n\nreplace ${GO_MODULE} => ${path.join(ROOT, "sdk", "go")}\n`,
+    );
+    for (const [name, file] of Object.entries(GO_SNIPPETS)) {
+      fs.mkdirSync(path.join(dir(), name));
+      fs.writeFileSync(path.join(dir(), name, "main.go"), docBlock(file, "go", "blockchain.NewNetwork("));
     }
+    const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
+    const gofmt = path.join(path.dirname(go), "gofmt");
+    expect((await exec(gofmt, ["-l", "."], { cwd: dir() })).stdout).toBe("");
+    await exec(go, ["vet", "./..."], { cwd: dir(), env, maxBuffer: 16 * 1024 * 1024 });
   }, 600_000);
 });
