@@ -8,7 +8,6 @@
  */
 import { spawn } from "child_process";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { killProcessTree } from "./engine";
 
@@ -163,11 +162,6 @@ export interface JobRun {
   output: string;
 }
 
-/** A step's name as GitHub shows it. */
-function stepName(step: Step): string {
-  return step.name ?? (step.uses ? `Run ${step.uses}` : `Run ${step.run?.split("\n")[0]}`);
-}
-
 /** Reads `$GITHUB_ENV` (`NAME=value` lines). */
 function readGithubEnv(file: string): Env {
   const env: Env = {};
@@ -193,7 +187,8 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
   const result: JobRun = { outcome: "success", steps: [], output: "" };
 
   for (const step of job.job.steps) {
-    const name = stepName(step);
+    // As GitHub shows it.
+    const name = step.name ?? (step.uses ? `Run ${step.uses}` : `Run ${step.run?.split("\n")[0]}`);
     let output = "";
     let outcome: Outcome = "skipped";
     if (stepRuns(step.if, state)) {
@@ -248,18 +243,16 @@ export async function runJob(job: RunJob, context: JobContext, temp: string): Pr
 }
 
 /**
- * Runs `script` with bash (`options` before the script's file) in `cwd` with exactly `env`;
- * `onStart` gets a function that kills its process tree and returns the pids killed.
+ * Runs `script` with `bash <options> -c` in `cwd` with exactly `env`; `onStart` gets a function
+ * that kills its process tree and returns the pids killed.
  */
 export function bash(
   script: string,
   opts: { cwd: string; env: Env; options?: string[]; onStart?: (cancel: () => number[]) => void },
 ): Promise<{ code: number | null; output: string }> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "workflow-step-")), "script.sh");
-  fs.writeFileSync(file, script);
   return new Promise((resolve, reject) => {
     let output = "";
-    const child = spawn("bash", [...(opts.options ?? []), file], {
+    const child = spawn("bash", [...(opts.options ?? []), "-c", script], {
       cwd: opts.cwd,
       env: opts.env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -267,10 +260,7 @@ export function bash(
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);
-    child.on("close", (code) => {
-      fs.rmSync(path.dirname(file), { recursive: true, force: true });
-      resolve({ code, output });
-    });
+    child.on("close", (code) => resolve({ code, output }));
     opts.onStart?.(() => killProcessTree(child.pid!).map((p) => p.pid));
   });
 }
