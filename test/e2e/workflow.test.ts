@@ -69,7 +69,6 @@ function repository(run: EngineRun, emulator: () => RunningEmulator, name: strin
   const jobs = expandJobs(workflow);
   const logs: Record<string, string> = {};
   let runId = 0;
-  /** The runner's side of a job: the actions' stand-ins, the repository's variables and secrets. */
   const context = (): JobContext => ({
     root,
     env: {

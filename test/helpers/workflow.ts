@@ -45,7 +45,6 @@ export interface Workflow {
 export interface RunJob {
   /** As GitHub shows it: `deploy (staging)` for a leg, else the job's key. */
   id: string;
-  key: string;
   matrix: Env;
   job: Job;
 }
@@ -70,7 +69,7 @@ export function expandJobs(workflow: Workflow): RunJob[] {
       legs = legs.flatMap((leg) => values.map((v) => ({ ...leg, [name]: String(v) })));
     const id = (leg: Env) =>
       Object.keys(leg).length > 0 ? `${key} (${Object.values(leg).join(", ")})` : key;
-    return legs.map((leg) => ({ id: id(leg), key, matrix: leg, job }));
+    return legs.map((leg) => ({ id: id(leg), matrix: leg, job }));
   });
 }
 
@@ -126,27 +125,22 @@ export function annotations(output: string) {
   }));
 }
 
-/** A `uses:` step as its stand-in sees it: its inputs resolved. */
-export interface ActionCall {
-  inputs: Env;
-}
-
 /** What runs a job: the checkout, the runner's environment, the contexts, the actions' stand-ins. */
 export interface JobContext {
   /** The checkout (`$GITHUB_WORKSPACE`). */
   root: string;
   /** The runner's environment (PATH, the engine's variables, …). */
   env: Env;
-  /** The workflow's top-level `env:`. */
   workflowEnv?: Record<string, unknown>;
   vars: Env;
   secrets: Env;
   github: Env;
   /**
-   * Stand-ins of the actions, by name without `@ref` (`actions/checkout`); each returns the
-   * warnings the action would print; a throw fails the step. An action without one throws.
+   * Stand-ins of the actions, by name without `@ref` (`actions/checkout`); each gets the step's
+   * inputs resolved and returns the warnings the action would print; a throw fails the step. An
+   * action without one throws.
    */
-  actions: Record<string, (call: ActionCall) => string[] | void>;
+  actions: Record<string, (call: { inputs: Env }) => string[] | void>;
   /**
    * Called when a `run:` step started: `cancel()` cancels the job as GitHub does (the step's
    * process tree killed) and returns the pids killed.
