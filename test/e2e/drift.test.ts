@@ -135,7 +135,6 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
       (
         (await adopt.exportStack()).deployment.resources as { type: string; inputs: { apiKey?: object } }[]
       ).filter((r) => r.type === NETWORK_TYPE);
-    // The key shows as [secret] in the diff.
     const create = await adopt.preview({ diff: true, ...run.recorded("preview adopt") });
     expect(create.stdout).toMatch(/^\s*\+? *apiKey\s*: \[secret\]$/m);
     await adopt.up(run.recorded("up adopt"));
@@ -150,7 +149,6 @@ describeWithEngine()("a Network's outputs and drift under the real engine", () =
 
     emulator().resetRequests();
     await adopt.setConfig("drift:networkId", { value: second });
-    // A new networkId: old => new, a replacement.
     const replace = await adopt.preview({ diff: true, ...run.recorded("preview re-point") });
     expect(replace.changeSummary).toMatchObject({ replace: 1 });
     expect(replace.stdout).toMatch(new RegExp(`networkId\\s*: "${first}" => "${second}"`));
