@@ -6,13 +6,10 @@
 # with whatever it lacks; a complete cached build in <cache>/engine/<version>/bin; a build from Go
 # modules (about 8 to 10 minutes on 2 cores, once), renamed into place so that none is ever partial.
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-# --build: rebuild the cached engine and the virtualenv.
 set -euo pipefail
 
-force_build=0
 for arg in "$@"; do
   case "$arg" in
-    --build) force_build=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
     *) echo "pulumi-engine: unknown argument: $arg" >&2; exit 2 ;;
   esac
@@ -71,19 +68,23 @@ finish() {
   exit 0
 }
 
-# The wrapper official Pulumi installs ship beside `pulumi` (there, the engine loads it as bundled).
-write_dynamic_provider_wrapper() { # DIR (written atomically)
+write_executable() { # DIR NAME: stdin into DIR/NAME, atomically
   local tmp_file
-  tmp_file=$(mktemp "$1/.pulumi-resource-pulumi-nodejs.XXXXXX")
-  cat >"$tmp_file" <<'WRAPPER'
+  tmp_file=$(mktemp "$1/.$2.XXXXXX")
+  cat >"$tmp_file"
+  chmod 755 "$tmp_file"
+  mv -f "$tmp_file" "$1/$2"
+}
+
+# The wrapper official Pulumi installs ship beside `pulumi` (there, the engine loads it as bundled).
+write_dynamic_provider_wrapper() { # DIR
+  write_executable "$1" pulumi-resource-pulumi-nodejs <<'WRAPPER'
 #!/bin/sh
 # Pulumi plugin for dynamic resources: runs the dynamic provider of the
 # @pulumi/pulumi package that node resolves from the current directory or NODE_PATH.
 script=$(node -e "console.log(require.resolve('@pulumi/pulumi/cmd/dynamic-provider'))") || exit 1
 exec node "$script" "$@"
 WRAPPER
-  chmod 755 "$tmp_file"
-  mv -f "$tmp_file" "$1/pulumi-resource-pulumi-nodejs"
 }
 
 # A script rather than a symlink: Python finds its virtualenv from the path it is started as.
@@ -97,18 +98,14 @@ python_wrapper_valid() { # DIR
   [[ -x $1/pulumi-python ]] && grep -qxF "$(python_wrapper_exec_line)" "$1/pulumi-python"
 }
 
-write_python_wrapper() { # DIR (written atomically)
-  local tmp_file
-  tmp_file=$(mktemp "$1/.pulumi-python.XXXXXX")
+write_python_wrapper() { # DIR
   {
     printf '%s\n' '#!/bin/sh' \
       "# Python with the pulumi SDK $PYTHON_SDK_VERSION (a virtualenv made by scripts/pulumi-engine.sh)." \
       '# Python programs: PULUMI_PYTHON_CMD=<this file>.'
     python_wrapper_exec_line
     printf '\n'
-  } >"$tmp_file"
-  chmod 755 "$tmp_file"
-  mv -f "$tmp_file" "$1/pulumi-python"
+  } | write_executable "$1" pulumi-python
 }
 
 have_host() { # DIR NAME: NAME (and, for the Python host, its -exec script) in DIR
@@ -191,9 +188,9 @@ install_hosts() {
 }
 
 ensure_venv() {
-  [[ $force_build == 0 ]] && venv_valid && return 0
+  venv_valid && return 0
   take_lock
-  [[ $force_build == 0 ]] && venv_valid && return 0 # made meanwhile
+  venv_valid && return 0 # made meanwhile
   local py=${PULUMI_ENGINE_PYTHON:-python3} tmp t
   if ! command -v "$py" >/dev/null 2>&1 || ! python_ok "$py"; then
     log "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
@@ -203,12 +200,10 @@ ensure_venv() {
   tmp=$(mktemp -d "$engine_root/.build-python.XXXXXX"); tmp_dirs+=("$tmp")
   t=$SECONDS
   "$py" -m venv "$tmp/venv" >&2
-  log "  venv took $((SECONDS - t))s"
-  t=$SECONDS
   # shellcheck disable=SC2086 # a list of requirements
   "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
     $PYTHON_PACKAGES >&2
-  log "  pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
+  log "  venv and pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
   "$tmp/venv/bin/python" -c 'import pulumi, pulumi.runtime' >&2
   relocate_venv "$tmp/venv" "$venv_dir"
   : >"$tmp/venv/$python_stamp"
@@ -229,7 +224,7 @@ find_host() { # NAME
   return 1
 }
 
-if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulumi=$(command -v pulumi 2>/dev/null); then
+if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 ]] && path_pulumi=$(command -v pulumi 2>/dev/null); then
   path_pulumi=$(readlink -f "$path_pulumi")
   path_ver=$(pulumi_version "$path_pulumi" || true)
   if [[ -z $path_ver ]]; then
@@ -266,11 +261,11 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 && $force_build == 0 ]] && path_pulum
   fi
 fi
 
-[[ $force_build == 0 ]] && cache_valid && use_cache
+cache_valid && use_cache
 
 need_go "the Pulumi CLI"
 take_lock
-[[ $force_build == 0 ]] && cache_valid && use_cache # built by a concurrent run
+cache_valid && use_cache # built by a concurrent run
 
 log "building the Pulumi engine $ENGINE_VERSION from Go modules (first run only, about $first_build_minutes minutes on 2 cores)..."
 ensure_venv
