@@ -2,9 +2,8 @@
 # npm run sdk:gen: regenerates sdk/python, sdk/nodejs and sdk/go from schema.json with
 # tools/sdk-gen (built once into <cache>/sdk-gen/<hash of its files>), then
 # scripts/sdk-postprocess.js; each sdk/<language> is replaced whole. npm run sdk:check (--check)
-# compares instead and exits 1 listing what differs (--diff: and prints the differences).
+# compares instead and exits 1 listing what differs.
 #   <cache> = ${PULUMI_BLOCKCHAIN_NODES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-blockchain-nodes}
-# Options: --check, --diff, --rebuild (sdk-gen), --help.
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
@@ -14,12 +13,10 @@ schema=$repo/schema.json
 sdk_dir=$repo/sdk
 LANGUAGES=(python nodejs go)
 
-check=0 show_diff=0 rebuild=0
+check=0
 for arg in "$@"; do
   case "$arg" in
     --check) check=1 ;;
-    --diff) show_diff=1 ;;
-    --rebuild) rebuild=1 ;;
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
     *) echo "gen-sdk: unknown argument: $arg" >&2; exit 2 ;;
   esac
@@ -39,11 +36,11 @@ tool_hash=$(cd "$tool_src" && find . -type f -print0 | LC_ALL=C sort -z | xargs 
 tool_dir=$tool_root/$tool_hash
 sdk_gen=$tool_dir/bin/sdk-gen
 
-if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then
+if [[ ! -x $sdk_gen ]]; then
   command -v go >/dev/null 2>&1 ||
     die "building tools/sdk-gen needs Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may download a newer toolchain)"
   lock_build_root "$tool_root" "build of sdk-gen"
-  if [[ $rebuild == 1 || ! -x $sdk_gen ]]; then # else built by a concurrent run
+  if [[ ! -x $sdk_gen ]]; then # else built by a concurrent run
     t=$SECONDS
     log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
     setup_go_env
@@ -106,14 +103,7 @@ if ((${#differing[@]} == 0)); then
   exit 0
 fi
 {
-  echo "sdk/ is stale: run npm run sdk:gen and commit"
+  echo "sdk/ is stale: run npm run sdk:gen and commit (git diff sdk/ then shows the differences)"
   printf '  %s\n' "${differing[@]}"
 } >&2
-if [[ $show_diff == 1 ]]; then
-  for lang in "${LANGUAGES[@]}"; do
-    diff -ru -x __pycache__ -x '*.pyc' -x '*.egg-info' -x node_modules -x bin "$sdk_dir/$lang" "$work/$lang" >&2 || true
-  done
-else
-  echo "(scripts/gen-sdk.sh --check --diff shows the differences)" >&2
-fi
 exit 1
