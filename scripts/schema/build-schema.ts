@@ -52,7 +52,7 @@ const ANY: SchemaProperty = { $ref: "pulumi.json#/Any" };
 /** An object type, `required` the properties listed (true: all, false: none). */
 const objectType = (
   required: string[] | boolean,
-  description: string,
+  description: string | undefined,
   properties: Record<string, SchemaProperty>,
 ): ObjectSpec => ({
   type: "object",
@@ -168,52 +168,45 @@ function settings(doc: Doc, names: readonly SettingName[]): Record<string, Schem
 
 /** The `functions` section: metadata readable (`getNode`, `getNodes`), connections secret. */
 function functions(doc: Doc) {
+  const callInputs = (owner: string) => ({
+    waitFor: ref("WaitFor", doc(owner, "waitFor")),
+    verify: ref("Verify", doc(owner, "verify")),
+    ...settings(doc, CALL_SETTING_NAMES),
+  });
   const listInputs = {
     ...filterProperties(doc),
     limit: { type: "integer" as const, description: doc("GetNodesArgs", "limit") },
-    waitFor: ref("WaitFor", doc("GetNodesArgs", "waitFor")),
-    verify: ref("Verify", doc("GetNodesArgs", "verify")),
-    ...settings(doc, CALL_SETTING_NAMES),
+    ...callInputs("GetNodesArgs"),
   };
   return {
     [FUNCTION_TOKENS.getNode]: {
       description:
         "Looks up one node (`GET /v1/nodes/{id}/`): its metadata and masked endpoints, never secret. " +
         "Its endpoints and credentials come from `getNodeConnections` with the same `id`.",
-      inputs: {
-        type: "object",
-        properties: {
-          id: str(doc("GetNodeArgs", "id")),
-          waitFor: ref("WaitFor", doc("GetNodeArgs", "waitFor")),
-          verify: ref("Verify", doc("GetNodeArgs", "verify")),
-          ...settings(doc, CALL_SETTING_NAMES),
-        },
-        required: ["id"],
-      },
-      outputs: { type: "object", properties: nodeResultProperties(doc), required: NODE_RESULT_REQUIRED },
+      inputs: objectType(["id"], undefined, {
+        id: str(doc("GetNodeArgs", "id")),
+        ...callInputs("GetNodeArgs"),
+      }),
+      outputs: objectType(NODE_RESULT_REQUIRED, undefined, nodeResultProperties(doc)),
     },
     [FUNCTION_TOKENS.getNodes]: {
       description:
         "Lists the nodes visible to the API key's organization (`GET /v1/nodes/`, every page), filtered and " +
         "ordered: their metadata and masked endpoints, never secret. More matching nodes than `limit` is an " +
         "error asking to narrow the filters, never a silent cut.",
-      inputs: { type: "object", properties: listInputs },
-      outputs: {
-        type: "object",
-        properties: { nodes: arrayOf(ref("NodeResult"), "The matching nodes, in the order asked for.") },
-        required: ["nodes"],
-      },
+      inputs: objectType(false, undefined, listInputs),
+      outputs: objectType(true, undefined, {
+        nodes: arrayOf(ref("NodeResult"), "The matching nodes, in the order asked for."),
+      }),
     },
     [FUNCTION_TOKENS.getNodeConnections]: {
       description:
         "The endpoints and credentials of nodes: those of the list that `getNodes` returns for the same " +
         `filters, or of the one node \`id\`. ${CONNECTIONS_NOTE}`,
-      inputs: { type: "object", properties: { id: str(doc("GetNodeConnectionsArgs", "id")), ...listInputs } },
-      outputs: {
-        type: "object",
-        properties: { connections: arrayOf(ref("NodeConnection"), doc("NodeConnection"), { secret: true }) },
-        required: ["connections"],
-      },
+      inputs: objectType(false, undefined, { id: str(doc("GetNodeConnectionsArgs", "id")), ...listInputs }),
+      outputs: objectType(true, undefined, {
+        connections: arrayOf(ref("NodeConnection"), doc("NodeConnection"), { secret: true }),
+      }),
     },
   };
 }
