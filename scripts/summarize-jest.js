@@ -7,18 +7,9 @@ const fs = require("fs");
 const path = require("path");
 
 const root = path.resolve(__dirname, "..");
-/** The tiers in the config's order: each name with the folders its tests live in. */
-const known = (require(path.join(root, "jest.config.js")).projects || [])
-  .filter((p) => typeof p === "object" && p.displayName)
-  .map((p) => ({
-    name: typeof p.displayName === "string" ? p.displayName : p.displayName.name,
-    dirs: (p.roots || []).map((r) => path.resolve(r.replace("<rootDir>", root))),
-  }));
-/** The tier of a test file: the project whose root holds it, else the folder under test/. */
-const tierOf = (file) =>
-  known.find((t) => t.dirs.some((dir) => file.startsWith(dir + path.sep)))?.name ??
-  path.relative(root, file).split(path.sep)[1] ??
-  file;
+/** The tiers in the config's order; each tier's tests live in the folder of its name under test/. */
+const known = require(path.join(root, "jest.config.js")).projects.map((p) => p.displayName);
+const tierOf = (file) => path.relative(root, file).split(path.sep)[1] ?? file;
 
 const file = process.argv[2];
 if (!file || !fs.existsSync(file)) {
@@ -27,7 +18,7 @@ if (!file || !fs.existsSync(file)) {
   process.exit(1);
 }
 const r = JSON.parse(fs.readFileSync(file, "utf8"));
-const tiers = new Map(known.map((t) => [t.name, undefined]));
+const tiers = new Map(known.map((t) => [t, undefined]));
 for (const suite of r.testResults) {
   const tier = tierOf(suite.name);
   tiers.set(tier, (tiers.get(tier) ?? 0) + (suite.endTime - suite.startTime) / 1000);
