@@ -14,14 +14,16 @@ import * as os from "os";
 import * as path from "path";
 import * as prettier from "prettier";
 import { parseArgs } from "util";
-import type { RunningEmulator } from "../src/emulator";
+import type { EmulatorFixtures, RunningEmulator } from "../src/emulator";
 import { secretForms } from "../src/model";
 import { ROOT, enginePath, engineVersion, EngineRun, provisionEngine } from "./engine-sandbox";
+import type { StateResource } from "./engine-sandbox";
 
 const FIXTURES_DIR = path.join(ROOT, "test", "fixtures", "upgrade");
 /** The seed of the recording emulator (and the test's); the secrets provider's passphrase (a test value). */
 const [SEED, PASSPHRASE] = [1, "upgrade-baseline-passphrase"];
 const NETWORK_TYPES = ["pulumi-nodejs:dynamic/blockchain:Network", "blockchain:index:Network"];
+const FIXTURES = ["organization", "networkWithNodes", "emptyNetwork", "beaconNode", "faucetAddress"] as const;
 
 /** What `baseline.json` holds. */
 export interface Baseline {
@@ -31,13 +33,7 @@ export interface Baseline {
   seed: number;
   passphrase: string;
   /** The recording emulator's fixture ids; a fresh emulator of the same seed must have the same. */
-  fixtures: {
-    organization: string;
-    networkWithNodes: string;
-    emptyNetwork: string;
-    beaconNode: string;
-    faucetAddress: string;
-  };
+  fixtures: Pick<EmulatorFixtures, (typeof FIXTURES)[number]>;
   /** SHA-256 (hex) of the emulator's primary API key: the encrypted config holds that key. */
   apiKeySha256: string;
   stacks: BaselineStack[];
@@ -194,8 +190,9 @@ async function main(): Promise<void> {
       const { stack, project } = entry;
       const emulator: ReleaseEmulator = await emulatorModule.startEmulator({ seed: SEED, quiet: true });
       try {
-        const { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress } = emulator.fixtures;
-        const fixtures = { organization, networkWithNodes, emptyNetwork, beaconNode, faucetAddress };
+        const fixtures = Object.fromEntries(
+          FIXTURES.map((n) => [n, emulator.fixtures[n]]),
+        ) as Baseline["fixtures"];
         // Inside the release's checkout: the program and the provider process find its build there.
         const projectDir = path.join(projectsDir, stack);
         fs.rmSync(projectDir, { recursive: true, force: true });
@@ -227,11 +224,10 @@ async function main(): Promise<void> {
         await cli(["preview", "--expect-no-changes"]);
 
         const exported = await cli(["stack", "export"]);
-        const resources: Array<{ urn: string; type: string; id?: string; outputs?: { name?: string } }> =
-          JSON.parse(exported).deployment.resources ?? [];
+        const resources: StateResource[] = JSON.parse(exported).deployment.resources ?? [];
         const networkNames: Record<string, string> = {};
         for (const res of resources.filter((res) => NETWORK_TYPES.includes(res.type))) {
-          const name = res.outputs?.name ?? "";
+          const name = String(res.outputs?.name ?? "");
           expect(emulator.admin.getNetwork(res.id!)?.name === name, `network ${res.id} is named ${name}`);
           networkNames[res.id!] = name;
         }
