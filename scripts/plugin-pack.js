@@ -12,7 +12,7 @@ const { Buffer } = require("buffer");
 const fs = require("fs");
 const os = require("os");
 const path = require("path");
-const { execFileSync } = require("child_process");
+const { spawnSync } = require("child_process");
 const util = require("util");
 const tar = require("tar");
 
@@ -27,15 +27,9 @@ const LICENSES = path.join(root, "dist", "plugin", `${NAME}.THIRD-PARTY-LICENSES
 /** Seconds since the epoch for every entry: SOURCE_DATE_EPOCH, else the last commit's time, else now. */
 function timestamp() {
   if (/^\d+$/.test(process.env.SOURCE_DATE_EPOCH ?? "")) return Number(process.env.SOURCE_DATE_EPOCH);
-  try {
-    const out = execFileSync("git", ["log", "-1", "--format=%ct"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    if (/^\d+\s*$/.test(out.toString())) return Number(out.toString());
-  } catch {
-    // not a checkout
-  }
+  // Empty outside a git checkout (or without git).
+  const out = spawnSync("git", ["log", "-1", "--format=%ct"], { cwd: root, encoding: "utf8" }).stdout ?? "";
+  if (/^\d+\s*$/.test(out)) return Number(out);
   return Math.floor(Date.now() / 1000);
 }
 
