@@ -25,9 +25,8 @@ versions_json() {
   # shellcheck disable=SC2016 # JavaScript, not shell
   node -e '
     const [file, ...keys] = process.argv.slice(1);
-    const all = JSON.parse(require("fs").readFileSync(file, "utf8"));
     for (const key of keys) {
-      const v = key.split(".").reduce((o, k) => (o == null ? undefined : o[k]), all);
+      const v = key.split(".").reduce((o, k) => o?.[k], require(file));
       if (typeof v !== "string" && typeof v !== "number") {
         console.error(`${file}: no ${key}`);
         process.exit(1);

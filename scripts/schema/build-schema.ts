@@ -27,7 +27,6 @@ export interface SchemaProperty {
   willReplaceOnChanges?: boolean;
 }
 
-/** An object type: its properties and which are required. */
 export interface ObjectSpec {
   type: "object";
   description?: string;
@@ -84,7 +83,6 @@ const filterProperties = (doc: Doc): Record<string, SchemaProperty> =>
 // prettier-ignore
 const NODE_RESULT_REQUIRED = ["id", "name", "network", "organization", "type", "role", "provider", "region", "status", "configuration", "createdAt"];
 
-/** The properties of a `NodeResult`. */
 function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
   // Every required field but `configuration` (an object), and the optional strings.
   const plain = [...NODE_RESULT_REQUIRED.filter((k) => k !== "configuration"), "mode", "version"];
@@ -211,7 +209,6 @@ function functions(doc: Doc) {
   };
 }
 
-/** The schema type of a property of a kind's table. */
 function typeOf(spec: PropertySpec): SchemaProperty {
   if (spec.type === "object") return ANY;
   if (spec.type.endsWith("[]")) return arrayOf({ $ref: `#/types/${token(spec.type.slice(0, -2))}` });
