@@ -17,13 +17,8 @@ function plainLinks(text: string): string {
 /** A doc lookup over every interface, class and constant declared in `srcDir` (recursively, via its entry). */
 export function surfaceDocs(srcDir: string): DocLookup {
   const entry = path.join(srcDir, "index.ts");
-  const program = ts.createProgram([entry, path.join(srcDir, "functions", "index.ts")], {
-    target: ts.ScriptTarget.ES2020,
-    module: ts.ModuleKind.CommonJS,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-  });
+  // Only declarations and their doc comments are read: no emit, no type check, default options.
+  const program = ts.createProgram([entry, path.join(srcDir, "functions", "index.ts")], {});
   const checker = program.getTypeChecker();
   const decls = new Map<string, ts.NamedDeclaration & { name: ts.Identifier }>();
   const root = path.resolve(srcDir);
