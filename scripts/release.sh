@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run release: builds into release/ (or --out DIR, emptied first) what a release v<version>
+# npm run release: builds into release/ (emptied first) what a release v<version>
 # publishes, and their SHA256SUMS; publishes nothing. The npm package (npm pack), the plugin
 # tarballs of every platform (scripts/plugin-pack.js), the Python SDK's sdist and wheel, the
 # Node.js SDK compiled and packed, the Go SDK module zipped. Needs `npm ci` done and Python 3.9+
@@ -13,15 +13,12 @@ readonly PYTHON_MIN=3.9
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 repo=$(cd "$script_dir/.." && pwd -P)
 out=$repo/release
-while (($#)); do
-  case "$1" in
-    --out) out=${2:?--out needs a directory}; shift ;;
+for arg in "$@"; do
+  case "$arg" in
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
-    *) echo "release: unknown argument: $1" >&2; exit 2 ;;
+    *) echo "release: unknown argument: $arg" >&2; exit 2 ;;
   esac
-  shift
 done
-[[ $out == /* ]] || out=$PWD/$out
 
 log() { printf 'release: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -50,12 +47,12 @@ build_root=$cache_root/release
 build_dir=$build_root/python-build-$(printf '%s' "$PYTHON_BUILD_PACKAGES" | cksum | cut -d' ' -f1)
 venv=$build_dir/venv
 
+step "Python SDK (sdist and wheel)"
 # Made in place under the lock; one without .complete is a killed run's, made again.
-ensure_build_venv() {
-  [[ -f $venv/.complete ]] && return 0
+if [[ ! -f $venv/.complete ]]; then
   lock_build_root "$build_root" "virtualenv build"
   if [[ ! -f $venv/.complete ]]; then
-    local py=${PULUMI_ENGINE_PYTHON:-python3}
+    py=${PULUMI_ENGINE_PYTHON:-python3}
     command -v "$py" >/dev/null 2>&1 && python_ok "$py" ||
       die "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
     log "making the virtualenv $venv ($PYTHON_BUILD_PACKAGES, $("$py" --version 2>&1)) ..."
@@ -67,10 +64,7 @@ ensure_build_venv() {
     : >"$venv/.complete"
   fi
   exec 9>&-
-}
-
-step "Python SDK (sdist and wheel)"
-ensure_build_venv
+fi
 cp -r sdk/python "$work/python"
 rm -rf "$work/python/build" "$work/python"/*.egg-info
 # --no-isolation: the pinned setuptools of the virtualenv builds it, no download per build.
