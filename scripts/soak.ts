@@ -113,20 +113,20 @@ function faucetFigures(emulator: RunningEmulator, cycles: CyclesResult): Figure[
   ];
 }
 
-const mbKb = (kb: number): string => mb(kb * 1024);
+const mbOf = (v: number): string => mb(v * 1024 * 1024);
 
 function pluginFigures(p: PluginSoakResult, durationMs: number): Figure[] {
   const last = p.rss[p.rss.length - 1];
-  /** The median of the RSS samples (kB) whose call numbers are in [from, to]. */
+  /** The median of the RSS samples whose call numbers are in [from, to]. */
   const rssWindow = (from: number, to: number) => {
-    const kbs = p.rss.filter((s) => s.calls >= from && s.calls <= to).map((s) => s.kb);
-    return quantile(kbs, 0.5);
+    const mbs = p.rss.filter((s) => s.calls >= from && s.calls <= to).map((s) => s.mb);
+    return quantile(mbs, 0.5);
   };
-  const [startKb, endKb] = [
+  const [startMb, endMb] = [
     rssWindow(WARMUP_CALLS, WARMUP_CALLS + 1000),
     rssWindow(last.calls - 1000, last.calls),
   ];
-  const growthKb = endKb - startKb;
+  const growth = endMb - startMb;
   const all = p.timed.filter((c) => c.plainMs !== undefined);
   const clean = all.filter((c) => !c.faulted);
   const lat = (calls: typeof all, whole = false) => {
@@ -151,10 +151,10 @@ function pluginFigures(p: PluginSoakResult, durationMs: number): Figure[] {
       p.calls >= GOALS.minCalls,
     ),
     fig(
-      `plugin RSS growth: median of the samples of calls ${n(WARMUP_CALLS)}-${n(WARMUP_CALLS + 1000)} (after the warm-up) ${mbKb(startKb)}, of the last 1,000 calls ${mbKb(endKb)}; single samples ${mbKb(p.rss[0].kb)} -> ${mbKb(last.kb)}, peak ${mbKb(Math.max(...p.rss.map((s) => s.kb)))}`,
-      mbKb(growthKb),
+      `plugin RSS growth: median of the samples of calls ${n(WARMUP_CALLS)}-${n(WARMUP_CALLS + 1000)} (after the warm-up) ${mbOf(startMb)}, of the last 1,000 calls ${mbOf(endMb)}; single samples ${mbOf(p.rss[0].mb)} -> ${mbOf(last.mb)}, peak ${mbOf(Math.max(...p.rss.map((s) => s.mb)))}`,
+      mbOf(growth),
       `<= ${GOALS.rssGrowthMb} MB`,
-      growthKb / 1024 <= GOALS.rssGrowthMb,
+      growth <= GOALS.rssGrowthMb,
     ),
     atMost(
       `p50 of the plugin's calls that reached the service and met no fault (${n(clean.length)}), from the arrival of their first request, against the plain client's time for the same requests`,
@@ -281,7 +281,7 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
       say(`mismatch: ${m.stack} cycle ${m.cycle} after ${m.step}: ${m.problems.join("; ")}`);
     tally("plugin calls that failed, by cause:", plugin.failures);
     const samples = plugin.rss.filter((s, i) => s.calls % 1000 === 0 || i === plugin.rss.length - 1);
-    const rss = samples.map((s) => `${n(s.calls)}: ${(s.kb / 1024).toFixed(1)}`);
+    const rss = samples.map((s) => `${n(s.calls)}: ${s.mb.toFixed(1)}`);
     say(`plugin RSS every 1,000 calls (calls: MB): ${rss.join(", ")}`);
     say(`calls reaching the service start >= ${HTTP_GAP_MS} ms after the previous one ended`);
     for (const { what, error: e } of unhandled.slice(0, 5))

@@ -22,7 +22,6 @@ export interface EmulatorProcess {
   requests(): Promise<number>;
   /** Its answers by status since the last call (the request record, then emptied). */
   statuses(): Promise<Record<string, number>>;
-  close(): Promise<void>;
 }
 
 /** Forks `script` (beside this file) with `args`; resolves with the child and its first message. */
@@ -35,38 +34,26 @@ export async function forked<T>(script: string, args: string[]): Promise<{ child
   return { child, first };
 }
 
-/** Starts `emulator-child.js` with `options`; resolves once it sends what it serves. */
-export async function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
-  type Info = Omit<EmulatorProcess, "requests" | "statuses" | "close">;
+/** Runs `body` with `emulator-child.js` started with `options` (once it sends what it serves), killed after. */
+export async function withEmulatorProcess<T>(
+  options: EmulatorOptions,
+  body: (emulator: EmulatorProcess) => Promise<T>,
+): Promise<T> {
+  type Info = Omit<EmulatorProcess, "requests" | "statuses">;
   const { child, first } = await forked<Info>("emulator-child.js", [JSON.stringify(options)]);
   const ask = <T>(what: "requests" | "statuses") =>
     new Promise<T>((resolve) => {
       child.once("message", (m) => resolve(m as T));
       child.send(what);
     });
-  return {
-    ...first,
-    requests: () => ask<number>("requests"),
-    statuses: () => ask<Record<string, number>>("statuses"),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
-  };
-}
-
-/** Runs `body` with an emulator process of `options`, closed after. */
-export async function withEmulatorProcess<T>(
-  options: EmulatorOptions,
-  body: (emulator: EmulatorProcess) => Promise<T>,
-): Promise<T> {
-  const emulator = await startEmulatorProcess(options);
   try {
-    return await body(emulator);
+    return await body({ ...first, requests: () => ask("requests"), statuses: () => ask("statuses") });
   } finally {
-    await emulator.close();
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
   }
 }
 

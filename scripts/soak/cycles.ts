@@ -7,7 +7,7 @@ import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
 import { rngFor } from "../reliability/common";
 import { PROJECTS, TYPES } from "./programs";
-import type { EngineSandbox } from "../engine-sandbox";
+import type { EngineSandbox, StateResource } from "../engine-sandbox";
 
 export const MAX_ATTEMPTS = 5;
 /** Everything the engine printed, by step (`<stack> cycle <n> <step> #<attempt>`), for the audit. */
@@ -15,9 +15,7 @@ export const transcripts: Record<string, string> = {};
 
 type Label = keyof typeof TYPES;
 type Failure = { stack: Label; step: string; cause: string };
-type StateResource = { type: string; id?: string; outputs?: Record<string, unknown> };
 
-/** What the cycles did and found. */
 export interface CyclesResult {
   cycles: Record<Label, number>;
   steps: number;
@@ -78,7 +76,6 @@ export async function runCycles(options: {
     const say = (cycle: number, line: string) => options.log(`${label} cycle ${cycle}${line}`);
 
     type Opts = { color: "never"; onOutput: (s: string) => void; onError: (s: string) => void };
-    /** Runs a step, again after a failure, up to MAX_ATTEMPTS times. */
     const step = async (cycle: number, name: string, run: (opts: Opts) => Promise<unknown>) => {
       result.steps++;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -97,7 +94,6 @@ export async function runCycles(options: {
       }
     };
 
-    /** Compares the stack's state with the emulator; records drips. */
     const check = async (
       cycle: number,
       name: string,

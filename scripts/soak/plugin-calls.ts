@@ -5,11 +5,11 @@
  * against a plain HTTP client replaying the same requests until one meets no fault; local calls fill the time
  * between. RSS (VmRSS) is sampled every 100 calls after the warm-up.
  */
-import * as fs from "fs";
 import * as http from "http";
 import { setTimeout as sleep } from "timers/promises";
 import { NETWORK_WITH_NODES_NODE_IDS, type LoggedRequest, type RunningEmulator } from "../../src/emulator";
 import { PluginClient, type Props } from "../../test/helpers/plugin-client";
+import { residentMb } from "../engine-sandbox";
 import { rngFor } from "../reliability/common";
 import { foldIds } from "./cycles";
 
@@ -39,14 +39,10 @@ export interface PluginSoakResult {
   failures: Map<string, number>;
   requests: number;
   faultedRequests: number;
-  /** RSS samples in kB: every 100 calls after the warm-up, the last at the end. */
-  rss: Array<{ calls: number; kb: number }>;
+  /** RSS samples in MB: every 100 calls after the warm-up, the last at the end. */
+  rss: Array<{ calls: number; mb: number }>;
   stderr: string;
 }
-
-/** The VmRSS of a process, in kB. */
-const rssKb = (pid: number): number =>
-  Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
 
 /** The cause of a failed call: the first line of the gRPC error's details, ids and numbers folded. */
 function causeOf(error: unknown): string {
@@ -96,7 +92,6 @@ export async function runPluginSoak(options: {
     rss: [],
     stderr: "",
   };
-  /** The requests recorded since the total was `before`. */
   const since = async (before: number): Promise<LoggedRequest[]> => {
     await new Promise((r) => setImmediate(r));
     const count = emulator.requestStats().total - before;
@@ -134,12 +129,10 @@ export async function runPluginSoak(options: {
       result.calls++;
       result.byKind[kind] = (result.byKind[kind] ?? 0) + 1;
       if (result.calls >= WARMUP_CALLS && result.calls % 100 === 0)
-        result.rss.push({ calls: result.calls, kb: rssKb(pid) });
+        result.rss.push({ calls: result.calls, mb: residentMb(pid)! });
       if (result.calls % 2000 === 0) {
         const failed = [...result.failures.values()].reduce((a, b) => a + b, 0);
-        options.log(
-          `plugin: ${result.calls} calls, RSS ${(rssKb(pid) / 1024).toFixed(1)} MB, ${failed} failed`,
-        );
+        options.log(`plugin: ${result.calls} calls, RSS ${residentMb(pid)!.toFixed(1)} MB, ${failed} failed`);
       }
       plugin.transcript.length = 0; // the client's record of answers is for audits of short runs
     };
@@ -220,7 +213,7 @@ export async function runPluginSoak(options: {
       } else if (due) await localCall();
       else await sleep(Math.max(1, Math.min(5, lastHttpEnd + HTTP_GAP_MS - t)));
     }
-    result.rss.push({ calls: result.calls, kb: rssKb(pid) });
+    result.rss.push({ calls: result.calls, mb: residentMb(pid)! });
   } finally {
     result.stderr = plugin.stderr();
     await plugin.stop();
