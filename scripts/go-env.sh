@@ -108,17 +108,11 @@ lock_build_root() {
 # relocate_venv FROM TO: the scripts in bin/ of a virtualenv built in FROM, to be renamed TO, name TO.
 relocate_venv() {
   "$1/bin/python" - "$1" "$2" <<'PY'
-import os, sys
+import pathlib, sys
 old, new = sys.argv[1].encode(), sys.argv[2].encode()
-bindir = os.path.join(sys.argv[1], "bin")
-for name in os.listdir(bindir):
-    p = os.path.join(bindir, name)
-    if os.path.islink(p) or not os.path.isfile(p):
-        continue
-    with open(p, "rb") as f:
-        data = f.read()
+for p in pathlib.Path(sys.argv[1], "bin").iterdir():
+    data = b"" if p.is_symlink() or not p.is_file() else p.read_bytes()
     if old in data and b"\0" not in data:
-        with open(p, "wb") as f:
-            f.write(data.replace(old, new))
+        p.write_bytes(data.replace(old, new))
 PY
 }
