@@ -89,18 +89,16 @@ cp "$sdk/package.json" "$sdk/README.md" "$sdk/bin/"
 step "Go SDK"
 [[ -f sdk/go/go.mod ]] || die "sdk/go/go.mod is missing: run npm run sdk:gen"
 "$venv/bin/python" - "$repo/sdk/go" "$out/blockchain-sdk-go-v$version.zip" "blockchain-sdk-go-v$version" <<'PY'
-import os, sys, zipfile
+import os, pathlib, sys, zipfile
 src, dest, top = sys.argv[1:4]
-with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
+with zipfile.ZipFile(dest, "w") as z:
     for dirpath, dirnames, filenames in os.walk(src):
         dirnames.sort()
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
             info = zipfile.ZipInfo(os.path.join(top, os.path.relpath(path, src)), (1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with open(path, "rb") as f:
-                z.writestr(info, f.read())
+            z.writestr(info, pathlib.Path(path).read_bytes(), zipfile.ZIP_DEFLATED)
 PY
 
 step "SHA256SUMS"
