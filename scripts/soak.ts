@@ -11,7 +11,7 @@ import { NodeServiceClient } from "../src/api";
 import { startEmulator } from "../src/emulator";
 import type { FaultOptions, RunningEmulator } from "../src/emulator";
 import { findSecrets } from "../test/helpers/audit";
-import { EngineRun, engineVersion, provisionEngine } from "./engine-sandbox";
+import { EngineRun, engineVersion, filesUnder, provisionEngine } from "./engine-sandbox";
 import {
   captureOutput,
   capturedOutput,
@@ -290,11 +290,7 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
     const secrets = [
       ...new Set([cyclesEmulator, pluginEmulator].flatMap((e) => [...e.secrets(), e.apiKey, e.adminKey])),
     ];
-    const files = [sandbox.dir, projects.dynamic, projects.yaml]
-      .filter((d) => fs.existsSync(d))
-      .flatMap((d) => fs.readdirSync(d, { recursive: true, withFileTypes: true }))
-      .filter((e) => e.isFile())
-      .map((e) => path.join(e.path, e.name));
+    const files = [sandbox.dir, projects.dynamic, projects.yaml].filter(fs.existsSync).flatMap(filesUnder);
     const texts = { ...transcripts, "plugin stderr": plugin.stderr, "soak output": capturedOutput.join("") };
     const findings = findSecrets(secrets, { files, texts });
     for (const f of findings.slice(0, 20)) say(`secret found: ${f.secret} in ${f.where}`);

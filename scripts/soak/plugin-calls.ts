@@ -8,14 +8,13 @@
 import * as http from "http";
 import { setTimeout as sleep } from "timers/promises";
 import { NETWORK_WITH_NODES_NODE_IDS, type LoggedRequest, type RunningEmulator } from "../../src/emulator";
-import { PluginClient, type Props } from "../../test/helpers/plugin-client";
+import { NETWORK_URN as URN, PluginClient, type Props } from "../../test/helpers/plugin-client";
 import { residentMb } from "../engine-sandbox";
 import { rngFor } from "../reliability/common";
 import { foldIds } from "./cycles";
 
 export const HTTP_GAP_MS = 105;
 export const WARMUP_CALLS = 1_000;
-const URN = "urn:pulumi:soak::soak::blockchain:index:Network::main";
 // prettier-ignore
 const HTTP_KINDS = ["Check (adopt)", "Read", "Read", "Invoke getNode", "Invoke getNodes", "Invoke getNodeConnections"] as const;
 
