@@ -13,6 +13,7 @@ import { docBlock, readmeBlock, readmeFile } from "./doc-blocks";
 import { arrivals, closedPort, diagnostics, errorBlocks, firstLine, FRAME } from "./engine-sandbox";
 import { ofPackage, pythonEnv, ROOT } from "./engine-sandbox";
 import type { CommandRun, EngineRun, RunOptions } from "./engine-sandbox";
+import { nodejsProject, pool } from "./harness";
 
 /** `blockchain:maxRetries` of every stack (3 attempts per call); `Retry-After` of the throttling day, s. */
 export const [MAX_RETRIES, RETRY_AFTER_SECONDS] = [2, 1];
@@ -232,9 +233,7 @@ function writeProject(p: BadDayProgram, networkId: string, sandboxDir: string) {
   const write = (file: string, text: string) => fs.writeFileSync(path.join(dir, file), text);
   if (p.language === "typescript") {
     write(`../${p.id}.program.js`, ts.transpileModule(code, { compilerOptions: CJS }).outputText);
-    write("Pulumi.yaml", `name: ${p.id}\nruntime: nodejs\nmain: index.js\n`);
-    write("package.json", JSON.stringify({ name: p.id, main: "index.js" }));
-    write("index.js", `module.exports = require("../${p.id}.program.js");\n`);
+    nodejsProject(dir, p.id, `module.exports = require("../${p.id}.program.js");\n`);
   } else if (p.language === "yaml") {
     const body = code.replace(/^(name|runtime): .*\n/gm, ""); // a fragment gets them
     write("Pulumi.yaml", `name: ${p.id}\nruntime: yaml\n${PLUGIN_BLOCK}${body}`);
@@ -289,14 +288,10 @@ export class BadDayMatrix {
 
   /** Runs `task` for each group of programs (a reader with the stack it reads), two at a time, each with an emulator. */
   private async each(task: (group: BadDayProgram[], e: RunningEmulator) => Promise<void>): Promise<void> {
-    const queue = this.programs
+    const groups = this.programs
       .filter((p) => !p.reads)
       .map((p) => this.programs.filter((q) => q === p || q.reads === p.id));
-    const worker = async () => {
-      for (let group = queue.shift(); group; group = queue.shift())
-        await this.withEmulator((e) => task(group, e));
-    };
-    await Promise.all([worker(), worker()]);
+    await pool(groups, 2, (group) => this.withEmulator((e) => task(group, e)));
   }
 
   /** Runs `body` with an emulator of its own, its secrets kept for the audit, closed after. */
@@ -410,14 +405,12 @@ export class BadDayMatrix {
     return this.results.slice(at);
   }
 
-  /** Removes the TypeScript projects and the stacks' config files. */
   close(): void {
     for (const file of this.stackConfigFiles) fs.rmSync(file, { force: true });
     fs.rmSync(PROJECTS, { recursive: true, force: true });
   }
 }
 
-/** A result as a row of {@link resultsTable}. */
 function tableRow(r: CellResult): string {
   const problems = judge(r);
   const [mb, after] = [(n: number) => (n > 0 ? n.toFixed(0) : "-"), String(r.requestsAfter ?? "-")];

@@ -139,13 +139,10 @@ export async function closedPort(): Promise<number> {
 }
 
 /** Every file under a folder (the backend's `.pulumi/`: stacks, history, backups). */
-export function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) =>
-      entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : [path.join(dir, entry.name)],
-    );
-}
+export const filesUnder = (dir: string): string[] =>
+  fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? [] : [path.join(e.parentPath, e.name)]));
 
 export type ProcessInfo = { pid: number; ppid: number; argv: string[] };
 
@@ -287,12 +284,11 @@ export interface CommandRun {
   sampler?: TreeSampler;
 }
 
-/** Options of {@link EngineRun.run}. */
 export interface RunOptions {
   /** Variables over the sandbox's. */
   env?: Record<string, string>;
-  /** Its tree sampled every `everyMs`; the command and its tree SIGKILLed past `seconds` or `mb` (one process). */
-  bounds?: { seconds: number; mb: number; everyMs?: number };
+  /** Its tree sampled every 200 ms; the command and its tree SIGKILLed past `seconds` or `mb` (one process). */
+  bounds?: { seconds: number; mb: number };
   /** Signals sent to `pulumi` alone, 1 s apart, once `when()` holds at a sample. */
   stop?: { signals: readonly NodeJS.Signals[]; when: () => boolean };
 }
@@ -370,9 +366,7 @@ export function emulatorConfig(emulator: RunningEmulator): Config {
 /** An engine sandbox for a block of work: runs `pulumi` and the Automation API, records what they print. */
 export class EngineRun {
   readonly transcript: Record<string, string> = {};
-  /** The stacks made by {@link stack}. */
   readonly stacks: Stack[] = [];
-  /** The `pulumi` commands of {@link run} still running. */
   private readonly running = new Set<number>();
   private step = 0;
 
@@ -453,7 +447,6 @@ export class EngineRun {
   stopLeftovers(): ProcessInfo[] {
     const killed = killProcessTree(...this.running);
     this.running.clear();
-    if (!fs.existsSync("/proc/self/environ")) return killed;
     const marker = `\0PULUMI_HOME=${this.sandbox.homeDir}\0`;
     const ofHome = listProcesses().filter(
       (p) => p.pid !== process.pid && `\0${procFile(p.pid, "environ")}`.includes(marker),
@@ -523,7 +516,7 @@ export class EngineRun {
             killed = why;
             killProcessTree(pid!, ...alive.map((p) => p.pid));
           }
-        }, o.bounds?.everyMs ?? 200);
+        }, 200);
       child.on("error", (error) => {
         clearInterval(timer);
         reject(error);
@@ -580,7 +573,6 @@ export class EngineRun {
   }
 }
 
-/** The state's resource of a type and name. */
 export function resource(state: StateResource[], type: string, name: string): StateResource {
   const found = state.find((r) => r.type === type && r.urn.endsWith(`::${type}::${name}`));
   if (!found) throw new Error(`no ${type} ${name} in state: ${state.map((r) => r.urn).join(", ")}`);

@@ -2,9 +2,10 @@
  * What `npm run reliability`, `npm run soak` and `npm run bench` share: the command line, the output and
  * its tables, figures with their goals, timing, quantiles, memory, pools, unhandled errors.
  */
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { sourceState } from "./source-state";
+import { ROOT } from "./doc-blocks";
 
 export const say = (line = ""): void => void process.stdout.write(`${line}\n`);
 
@@ -39,6 +40,18 @@ export function seedOf(value: string): number {
   const seed = Number(value);
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a non-negative integer");
   return seed;
+}
+
+/** The source the figures were taken from: `git <short sha>[ + N uncommitted file(s) in src/]`, or `not a git checkout`. */
+function sourceState(): string {
+  const git = (...a: string[]) =>
+    String(execFileSync("git", a, { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] })).trim();
+  try {
+    const changed = git("status", "--porcelain", "--", "src").split("\n").filter(Boolean).length;
+    return `git ${git("rev-parse", "--short", "HEAD")}${changed > 0 ? ` + ${changed} uncommitted file(s) in src/` : ""}`;
+  } catch {
+    return "not a git checkout";
+  }
 }
 
 /** What the figures were taken on: Node.js, the platform, `extra`, the source. */
