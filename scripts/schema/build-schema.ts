@@ -97,20 +97,16 @@ function nodeResultProperties(doc: Doc): Record<string, SchemaProperty> {
   return props;
 }
 
+type PlainTypes = Record<string, SchemaProperty["type"]>;
+
 /** The `types` section: the node views, the creator, `waitFor` and `verify`. */
 function types(doc: Doc): Record<string, ObjectSpec> {
   /** An object type documented by the TypeScript type `owner`, of plain properties each of its type. */
-  const documented = (
-    required: string[] | boolean,
-    owner: string,
-    types: Record<string, SchemaProperty["type"]>,
-  ) =>
+  const documented = (required: string[] | boolean, owner: string, types: PlainTypes) =>
     objectType(
       required,
       doc(owner),
-      Object.fromEntries(
-        Object.entries(types).map(([name, type]) => [name, { type, description: doc(owner, name) }]),
-      ),
+      Object.fromEntries(Object.entries(types).map(([n, type]) => [n, { type, description: doc(owner, n) }])),
     );
   const connection: Record<string, SchemaProperty> = {};
   for (const k of ["id", "name"]) connection[k] = str(doc("NodeConnection", k));
