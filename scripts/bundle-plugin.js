@@ -88,13 +88,11 @@ async function main() {
     bundle: true,
     platform: "node",
     target: "node18",
-    format: "cjs",
     minify: true,
     // Error classes keep their names (messages and `name` checks rely on them).
     keepNames: true,
     legalComments: "none",
     metafile: true,
-    logLevel: "warning",
     absWorkingDir: root,
     outfile: path.join(OUT_DIR, BUNDLE),
     write: false,
