@@ -59,28 +59,18 @@ export function typeOf(p: SchemaProperty | undefined): string {
   return p.type ?? "any";
 }
 
-/** Type tokens `p` refers to (`#/types/<token>`), items and map values included. */
-function refsOf(p: SchemaProperty | undefined, into: Set<string>): void {
-  if (!p) return;
-  const m = p.$ref ? /^#\/types\/(.+)$/.exec(p.$ref) : null;
-  if (m) into.add(decodeURIComponent(m[1]));
-  refsOf(p.items, into);
-  refsOf(p.additionalProperties, into);
-  for (const o of p.oneOf ?? []) refsOf(o, into);
-}
-
-/** The types reachable from `roots` (and from the types they refer to). */
+/** The types reachable from `roots` (the `#/types/<token>` refs anywhere in them, then in those types). */
 function reachable(
   schema: PackageSchema,
   roots: Array<Record<string, SchemaProperty> | undefined>,
 ): Set<string> {
   const found = new Set<string>();
   const visit = (props: Record<string, SchemaProperty> | undefined) => {
-    const refs = new Set<string>();
-    for (const p of Object.values(props ?? {})) refsOf(p, refs);
-    for (const r of [...refs].filter((r) => !found.has(r))) {
-      found.add(r);
-      visit(schema.types?.[r]?.properties);
+    for (const [, ref] of JSON.stringify(props ?? {}).matchAll(/"\$ref":"#\/types\/([^"]+)"/g)) {
+      const token = decodeURIComponent(ref);
+      if (found.has(token)) continue;
+      found.add(token);
+      visit(schema.types?.[token]?.properties);
     }
   };
   roots.forEach(visit);
