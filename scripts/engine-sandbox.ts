@@ -189,20 +189,18 @@ export function killProcessTree(...rootPids: number[]): ProcessInfo[] {
   const tree = listProcesses().filter((p) => rootPids.includes(p.pid));
   const seen = new Set(tree.map((p) => p.pid));
   for (const p of tree) signal(p.pid, "SIGSTOP");
-  for (let found = tree.length > 0; found;) {
-    const children = listProcesses().filter((p) => seen.has(p.ppid) && !seen.has(p.pid));
+  for (let children = tree; children.length > 0;) {
+    children = listProcesses().filter((p) => seen.has(p.ppid) && !seen.has(p.pid));
     for (const child of children) {
       signal(child.pid, "SIGSTOP");
       seen.add(child.pid);
       tree.push(child);
     }
-    found = children.length > 0;
   }
   for (const p of tree) signal(p.pid, "SIGKILL");
   return tree;
 }
 
-/** What a process of a run is: the program (the host's program, the YAML host) or a provider serving it. */
 export type Role = "program" | "provider";
 
 /** The role by command line: the program (nodejs `…/cmd/run`, the YAML host, Python's `-exec`) or a provider. */
