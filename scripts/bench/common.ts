@@ -18,7 +18,6 @@ export interface EmulatorProcess {
   adminKey: string;
   fixtures: EmulatorFixtures;
   bulkNetworks: string[];
-  /** Requests the emulator has answered so far. */
   requests(): Promise<number>;
   /** Its answers by status since the last call (the request record, then emptied). */
   statuses(): Promise<Record<string, number>>;
@@ -57,7 +56,6 @@ export async function withEmulatorProcess<T>(
   }
 }
 
-/** A plain GET over node's http; resolves with the body. */
 export function get(url: string, headers: Record<string, string>, agent?: http.Agent): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers, agent }, (res) => {

@@ -43,7 +43,6 @@ function refusals(answered: Record<string, number>) {
   return { value: `${refused} of ${total}`, ratio, goal: "<= 10%", met: refused <= total * 0.1 };
 }
 
-/** Runs `count` processes that each list every node with a default client; resolves their times. */
 const listInProcesses = (
   emulator: EmulatorProcess,
   count: number,

@@ -3,15 +3,33 @@
  * and the provider host's cold start: from starting `@pulumi/pulumi`'s real dynamic-provider host
  * to its first completed `read` of a Network, against a bare Node.js process that makes the same
  * HTTP call (`PATCH /v1/networks/{id}/` with `{}`); then the provider plugin, which every YAML or
- * Python program starts, as users install it (`./plugin.ts`).
+ * Python program starts, as users install it: the tarball `scripts/plugin-pack.js` makes for this
+ * machine (its size), unpacked as `pulumi plugin install` does, and its cold start as the engine
+ * runs it (the launcher executed, which runs `node` on itself and loads the bundle), in two cases:
+ * a start whose code cache an earlier start on the machine wrote (every start but the first), and
+ * the first start after install (no code cache yet).
  */
-import { spawn } from "child_process";
+import { execFileSync, spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
 import { providerFor } from "../../src/resources/shell";
-import { PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
-import { ROOT, atMost, median, ms, timed, withEmulatorProcess, x, type Row } from "./common";
-import { runPlugin } from "./plugin";
+import { NETWORK_URN, PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
+import {
+  ROOT,
+  atMost,
+  median,
+  ms,
+  timed,
+  withEmulatorProcess,
+  x,
+  type EmulatorProcess,
+  type Row,
+} from "./common";
 
 const RUNS = 3;
+const PLUGIN_RUNS = 5;
+const TARBALL_TARGET = 3 * 1024 * 1024;
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/blockchain:Network::main";
 
 /** The bare process: Node.js, its `http` module, one PATCH; exits when the answer is read. */
@@ -23,7 +41,6 @@ const req = http.request(url, { method: "PATCH", headers: { Authorization: "Bear
 });
 req.end("{}");`;
 
-/** Runs the bare process once; resolves with its ms. */
 const bare = (url: string, key: string): Promise<number> =>
   timed(
     () =>
@@ -37,10 +54,7 @@ const bare = (url: string, key: string): Promise<number> =>
 export async function runProvider(log: (line: string) => void): Promise<Row[]> {
   const network = await serializeProvider(providerFor("network"));
   const rows: Row[] = [];
-  for (const [name, kind] of [
-    ["Network", "network"],
-    ["FaucetDrip", "faucetDrip"],
-  ] as const) {
+  for (const [name, kind] of Object.entries({ Network: "network", FaucetDrip: "faucetDrip" } as const)) {
     const size = Buffer.byteLength(kind === "network" ? network : await serializeProvider(providerFor(kind)));
     rows.push({
       section: "serialized provider",
@@ -90,6 +104,83 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
         ratio: `${x(l / h)} of the cold start`,
       });
     }
-    return [...rows, ...(await runPlugin(emulator, id, bareRun, h, log))];
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "bench-plugin-"));
+    try {
+      const pack = [path.join(ROOT, "scripts", "plugin-pack.js"), "--out", work];
+      const packed = execFileSync(process.execPath, pack, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      const tarball = packed.toString().trim().split("\n").pop()!;
+      const size = fs.statSync(tarball).size;
+      // Unpacked as `pulumi plugin install` does: the tarball's files in a folder of their own.
+      const installed = path.join(work, "plugins", "resource-blockchain");
+      fs.mkdirSync(installed, { recursive: true });
+      execFileSync("tar", ["-xzf", tarball, "-C", installed]);
+      const unpacked = fs
+        .readdirSync(installed)
+        .reduce((n, f) => n + fs.statSync(path.join(installed, f)).size, 0);
+      const launcher = path.join(installed, "pulumi-resource-blockchain");
+      /** The code caches the launcher wrote beside the bundle. */
+      const caches = () => fs.readdirSync(installed).filter((f) => f.endsWith(".cache"));
+
+      const [first, later, pluginBareRuns]: number[][] = [[], [], []];
+      for (let i = 0; i < PLUGIN_RUNS; i++) {
+        for (const f of caches()) fs.rmSync(path.join(installed, f));
+        first.push(await coldStart(launcher, emulator, id));
+        pluginBareRuns.push(await bareRun());
+      }
+      if (caches().length !== 1) throw new Error("the first start wrote no code cache");
+      for (let i = 0; i < PLUGIN_RUNS; i++) {
+        later.push(await coldStart(launcher, emulator, id));
+        pluginBareRuns.push(await bareRun());
+      }
+      const [pb, f, l] = [median(pluginBareRuns), median(first), median(later)];
+      log(
+        `plugin cold start: first ${first.map(ms).join(", ")}; later ${later.map(ms).join(", ")}; bare ${pluginBareRuns.map(ms).join(", ")}`,
+      );
+      const section = "provider plugin";
+      return [
+        ...rows,
+        {
+          section,
+          figure: `plugin tarball ${path.basename(tarball)} (the same bundle for every OS and architecture)`,
+          value: `${kib(size)} (${kib(unpacked)} unpacked)`,
+          baseline: `${kib(TARBALL_TARGET)} (target)`,
+          ratio: x(size / TARBALL_TARGET),
+          goal: "<= 3 MB",
+          met: size <= TARBALL_TARGET,
+        },
+        {
+          section,
+          figure: `cold start of the installed plugin, run as the engine runs it, to the first completed Network read; code cache written by an earlier start (median of ${PLUGIN_RUNS})`,
+          value: ms(l),
+          baseline: `bare Node.js process, same PATCH: ${ms(pb)} (median of ${pluginBareRuns.length}); dynamic-provider host: ${ms(h)}`,
+          ...atMost(l / pb, 1.5),
+          ratio: `${x(l / pb)} (${x(l / h)} of the dynamic host)`,
+        },
+        {
+          section,
+          figure: `the same, first start after install: no code cache yet, the start writes it (median of ${PLUGIN_RUNS})`,
+          value: ms(f),
+          baseline: `bare Node.js process: ${ms(pb)}`,
+          ratio: x(f / pb),
+          goal: "once per install and Node.js version",
+        },
+      ];
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
+}
+
+const kib = (bytes: number): string => `${Math.round(bytes / 1024).toLocaleString("en-US")} KiB`;
+
+/** Starts the installed plugin as the engine does, configures it and reads a network; resolves with the ms. */
+async function coldStart(launcher: string, emulator: EmulatorProcess, id: string): Promise<number> {
+  const t = performance.now();
+  const plugin = await PluginClient.start({}, launcher, [], { exec: true });
+  await plugin.configure({ apiUrl: emulator.url, apiKey: emulator.apiKey });
+  const read = await plugin.read(NETWORK_URN, id, { networkId: id, managedInputs: [] }, { networkId: id });
+  const took = performance.now() - t;
+  await plugin.stop();
+  if (read.id !== id) throw new Error(`plugin read returned id ${read.id}`);
+  return took;
 }

@@ -13,7 +13,6 @@ import { ROOT, atMost, ms, timed, withEmulatorProcess, x, type Row } from "./com
 const NETWORKS = 100;
 const LATENCY_MS = 50;
 
-/** The engine's default `--parallel`, read from its own help text. */
 function defaultParallel(dir: string): number {
   const help = execFileSync(path.join(dir, "pulumi"), ["refresh", "--help"], {
     env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
