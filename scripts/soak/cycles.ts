@@ -16,17 +16,18 @@ export const transcripts: Record<string, string> = {};
 type Label = keyof typeof TYPES;
 type Failure = { stack: Label; step: string; cause: string };
 
-export interface CyclesResult {
-  cycles: Record<Label, number>;
-  steps: number;
-  retries: Failure[];
-  failedSteps: Failure[];
+const emptyResult = () => ({
+  cycles: { dynamic: 0, yaml: 0 } as Record<Label, number>,
+  steps: 0,
+  retries: [] as Failure[],
+  failedSteps: [] as Failure[],
   /** State checks made, and the problems of those that failed. */
-  checks: number;
-  mismatches: Array<{ stack: Label; cycle: number; step: string; problems: string[] }>;
+  checks: 0,
+  mismatches: [] as Array<{ stack: Label; cycle: number; step: string; problems: string[] }>,
   /** Every drip seen in state (one creation each), by `<stack>|<id>`. */
-  drips: Map<string, { address: string; outcome: string }>;
-}
+  drips: new Map<string, { address: string; outcome: string }>(),
+});
+export type CyclesResult = ReturnType<typeof emptyResult>;
 
 /** The cause of a failed step, from what the engine printed: its first `error:` line, ids and numbers folded. */
 function causeOf(error: unknown): string {
@@ -54,15 +55,7 @@ export async function runCycles(options: {
   log: (line: string) => void;
 }): Promise<CyclesResult> {
   const { emulator, sandbox } = options;
-  const result: CyclesResult = {
-    cycles: { dynamic: 0, yaml: 0 },
-    steps: 0,
-    retries: [],
-    failedSteps: [],
-    checks: 0,
-    mismatches: [],
-    drips: new Map(),
-  };
+  const result = emptyResult();
   const workspace = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
 
   const runStack = async (label: Label) => {

@@ -29,19 +29,20 @@ export interface TimedCall {
   servedMs: number;
 }
 
-export interface PluginSoakResult {
-  calls: number;
-  byKind: Record<string, number>;
-  timed: TimedCall[];
+const emptyResult = () => ({
+  calls: 0,
+  byKind: {} as Record<string, number>,
+  timed: [] as TimedCall[],
   /** Local calls' times (Check of an adopted network, Diff). */
-  localMs: number[];
-  failures: Map<string, number>;
-  requests: number;
-  faultedRequests: number;
+  localMs: [] as number[],
+  failures: new Map<string, number>(),
+  requests: 0,
+  faultedRequests: 0,
   /** RSS samples in MB: every 100 calls after the warm-up, the last at the end. */
-  rss: Array<{ calls: number; mb: number }>;
-  stderr: string;
-}
+  rss: [] as Array<{ calls: number; mb: number }>,
+  stderr: "",
+});
+export type PluginSoakResult = ReturnType<typeof emptyResult>;
 
 /** The cause of a failed call: the first line of the gRPC error's details, ids and numbers folded. */
 function causeOf(error: unknown): string {
@@ -80,17 +81,7 @@ export async function runPluginSoak(options: {
   const rng = rngFor(options.seed, "plugin");
   const { networkWithNodes, emptyNetwork, secondEmptyNetwork } = emulator.fixtures;
   const networks = [networkWithNodes, emptyNetwork, secondEmptyNetwork];
-  const result: PluginSoakResult = {
-    calls: 0,
-    byKind: {},
-    timed: [],
-    localMs: [],
-    failures: new Map(),
-    requests: 0,
-    faultedRequests: 0,
-    rss: [],
-    stderr: "",
-  };
+  const result = emptyResult();
   const since = async (before: number): Promise<LoggedRequest[]> => {
     await new Promise((r) => setImmediate(r));
     const count = emulator.requestStats().total - before;
