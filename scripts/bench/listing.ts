@@ -58,6 +58,8 @@ const listInProcesses = (
 
 export async function runListing(log: (line: string) => void): Promise<Row[]> {
   const rows: Row[] = [];
+  const add = (section: string, ...added: Array<Omit<Row, "section">>) =>
+    rows.push(...added.map((r) => ({ section, ...r })));
   const base = { seed: 1, pageSize: PAGE_SIZE, faults: { latencyMs: LATENCY_MS } };
   const throttled = { ...base, rateLimit: RATE_LIMIT, requestLogCapacity: 100_000 };
   await withEmulatorProcess({ ...base, nodes: NODES }, async (emulator) => {
@@ -75,23 +77,21 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
       `listing: ${par.result.length} nodes, ${pages} pages; client ${ms(par.ms)}, plain loop ${ms(seq.ms)}`,
     );
     const section = `default settings, listing ${n(par.result.length)} nodes (L ${LATENCY_MS} ms, P ${pages} pages)`;
-    rows.push(
+    add(
+      section,
       {
-        section,
         figure: "listAllNodes: wall time (requests)",
         value: `${ms(par.ms)} (${requests})`,
         baseline: `plain sequential loop ${ms(seq.ms)} (${seq.result})`,
         ...faster(seq.ms / par.ms, 4),
       },
       {
-        section,
         figure: `the same against the floor ceil(P/${IN_FLIGHT}) x L`,
         value: ms(par.ms),
         baseline: `floor ${ms(floor)}`,
         ...atMost(par.ms / floor, 1.5),
       },
       {
-        section,
         figure: "peak RSS growth during the listing (sampled every 5 ms)",
         value: mb(peakGrowth),
         goal: "<= 64 MB",
@@ -102,8 +102,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     // A new process's first listing: its send rate starts low and doubles every second.
     const [first] = await listInProcesses(emulator, 1);
     log(`a new process's first listing: ${first.nodes} nodes in ${ms(first.ms)}`);
-    rows.push({
-      section,
+    add(section, {
       figure: "the same, a new process's first listing",
       value: ms(first.ms),
       baseline: `this process's ${ms(par.ms)}`,
@@ -116,8 +115,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     const fresh = new NodeServiceClient({ apiUrl: emulator.url, apiKey: emulator.apiKey });
     const atOnce = await timed(() => Promise.all(ids.map((id) => fresh.getNode(id))));
     log(`100 getNode at once: ${ms(atOnce.ms)}; 100 sequential requests ${ms(plain.ms)}`);
-    rows.push({
-      section: `default settings, 100 getNode at once (L ${LATENCY_MS} ms)`,
+    add(`default settings, 100 getNode at once (L ${LATENCY_MS} ms)`, {
       figure: "wall time",
       value: ms(atOnce.ms),
       baseline: `100 sequential requests ${ms(plain.ms)}`,
@@ -134,15 +132,15 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     const pages = Math.ceil(one.result.length / PAGE_SIZE);
     const ideal = (pages / RATE_LIMIT) * 1000;
     log(`rate-limited listing: ${ms(one.ms)}, ${refused.value} requests answered 429`);
-    rows.push(
+    add(
+      section,
       {
-        section,
         figure: `one listing of ${pages} pages: wall time`,
         value: ms(one.ms),
         baseline: `P/R ${ms(ideal)}`,
         ...atMost(one.ms / ideal, 1.5),
       },
-      { section, figure: "its requests answered 429", ...refused },
+      { figure: "its requests answered 429", ...refused },
     );
     await new Promise((resolve) => setTimeout(resolve, 1000)); // an empty window for the next run
     await limited.statuses();
@@ -151,8 +149,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     const allIdeal = ((PROCESSES * pages) / RATE_LIMIT) * 1000;
     log(`${PROCESSES} processes at once: ${ms(all.ms)}, answers ${JSON.stringify(allAnswered)}`);
     const failed = all.result.filter((r) => r.nodes !== one.result.length).length;
-    rows.push({
-      section,
+    add(section, {
       figure: `${PROCESSES} processes listing at once against one limit: wall time (429 answers)`,
       value: `${failed > 0 ? `${failed} of ${PROCESSES} failed; ` : ""}${ms(all.ms)} (${allAnswered["429"] ?? 0})`,
       baseline: `all pages / R ${ms(allIdeal)}`,
@@ -170,8 +167,7 @@ export async function runListing(log: (line: string) => void): Promise<Row[]> {
     log(
       `a new process's first listing: ${first.nodes} nodes in ${ms(first.ms)}, ${refused.value} requests answered 429`,
     );
-    rows.push({
-      section: `a new process, emulator rate limit ${RATE_LIMIT}/s (L ${LATENCY_MS} ms)`,
+    add(`a new process, emulator rate limit ${RATE_LIMIT}/s (L ${LATENCY_MS} ms)`, {
       figure: `its first listing, ${n(first.nodes)} nodes: requests answered 429`,
       baseline: `wall time ${ms(first.ms)}`,
       ...refused,

@@ -158,13 +158,7 @@ export async function runCycles(options: {
         });
       const run = async (name: string, present: boolean, go: (o: Opts) => Promise<unknown>) => {
         await step(cycle, name, go);
-        await check(
-          cycle,
-          name === "up --refresh" ? "up --refresh (restore)" : name,
-          present,
-          declared,
-          address,
-        );
+        await check(cycle, name.replace(/^up --refresh$/, "$& (restore)"), present, declared, address);
       };
       await configure();
       await run("up", true, (o) => stack.up(o));
