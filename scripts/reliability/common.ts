@@ -49,7 +49,6 @@ export function addSecret(value: string, kind: string): void {
   }
 }
 
-/** Every known secret in `text`. */
 export function findSecrets(
   text: string,
 ): Array<{ kind: string; index: number; encoded: boolean; length: number }> {

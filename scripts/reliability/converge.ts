@@ -112,7 +112,6 @@ function digest(value: unknown, emulator: RunningEmulator): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
-/** The outputs' digest, less the connection settings. */
 function outsDigest(outs: net.NetworkOutputs, emulator: RunningEmulator): string {
   const { apiUrl: _u, apiKey: _k, ...rest } = outs;
   return digest(rest, emulator);
@@ -136,6 +135,7 @@ async function perform(side: Side, op: Op): Promise<string> {
     side.declared.set(network, inputs);
     return outs;
   };
+  if (op.kind !== "list" && op.kind !== "adopt" && !side.state.has(op.network)) await adopt(op.network);
   switch (op.kind) {
     case "list": {
       const nodes: Node[] = [];
@@ -148,7 +148,6 @@ async function perform(side: Side, op: Op): Promise<string> {
       return `adopt ${outsDigest(await adopt(op.network, op.name, op.project), side.emulator)}`;
     case "rename":
     case "move": {
-      if (!side.state.has(op.network)) await adopt(op.network);
       const news: net.NetworkInputs = { ...side.declared.get(op.network)! };
       if (op.kind === "rename") news.name = op.name;
       else news.project = op.project;
@@ -158,14 +157,12 @@ async function perform(side: Side, op: Op): Promise<string> {
       return `${op.kind} ${outsDigest(outs, side.emulator)}`;
     }
     case "read": {
-      if (!side.state.has(op.network)) await adopt(op.network);
       const read = await net.readNetwork(op.network, side.state.get(op.network)!);
       if (read.id === "") side.state.delete(op.network);
       else side.state.set(op.network, read.props as net.NetworkOutputs);
       return `read ${read.id === "" ? "gone" : outsDigest(read.props, side.emulator)}`;
     }
     case "delete": {
-      if (!side.state.has(op.network)) await adopt(op.network);
       // The program opts in to deleting the adopted network: without it, destroy sends nothing.
       await net.deleteNetwork(op.network, { ...side.state.get(op.network)!, forceDestroy: true });
       side.state.delete(op.network);
@@ -209,7 +206,6 @@ function finalState(emulator: RunningEmulator, ids: string[]): string[] {
 /** The table's order of figures, by the start of their labels (each group in the order first met). */
 const ORDER = ["operations", "listing", "refusals", "transient", "requests", "  ", "errors", "steps"];
 
-/** Runs section 1 and prints its table; returns its goals. */
 export async function runConverge(options: {
   seed: number;
   runs: number;

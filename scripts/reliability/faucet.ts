@@ -15,14 +15,10 @@ const FAUCET: Fault["match"] = { method: "POST", path: "/v1/faucet/" };
 /** One-shot faults queued on every emulator before its creates: each kind at least once. */
 const QUEUED: Fault[] = [
   { drop: true, after: "processing", match: FAUCET },
-  { status: 502, after: "processing", match: FAUCET },
-  { status: 504, after: "processing", match: FAUCET },
-  { status: 500, after: "processing", match: FAUCET },
-  { status: 503, after: "processing", match: FAUCET },
-  { malformed: "html", match: FAUCET },
-  { malformed: "truncated-json", match: FAUCET },
-  { malformed: "non-integer-amount", match: FAUCET },
-  { malformed: "missing-transaction", match: FAUCET },
+  ...([502, 504, 500, 503] as const).map((status): Fault => ({ status, after: "processing", match: FAUCET })),
+  ...(["html", "truncated-json", "non-integer-amount", "missing-transaction"] as const).map(
+    (malformed): Fault => ({ malformed, match: FAUCET }),
+  ),
   { drop: true, match: FAUCET },
   { status: 429, retryAfter: "0", match: FAUCET },
   { status: 503, retryAfter: "0", match: FAUCET },
@@ -30,7 +26,6 @@ const QUEUED: Fault[] = [
   { delayMs: 50, match: FAUCET },
 ];
 
-/** The random faults of emulator `i`, on the faucet's POST only. */
 const faults = (i: number): FaultOptions => ({
   ...{ match: FAUCET, dropRate: 0.04, rate429: 0.05, rate5xx: 0.05, dropAfterProcessingRate: 0.06 },
   ...{ rate5xxAfterProcessing: 0.05, malformedRate: 0.05, retryAfterSeconds: i % 2 === 0 ? 0 : null },
@@ -62,7 +57,6 @@ interface Group {
   second: Map<number, Outcome>;
 }
 
-/** Runs section 2 and prints its table; returns its goals. */
 export async function runFaucet(options: { seed: number; creates: number }): Promise<Figure[]> {
   const started = performance.now();
   const emulators = 10;

@@ -71,7 +71,6 @@ type Outcome = Pick<Scenario, "name" | "group" | "expect"> & {
   detail?: string;
 };
 
-/** Runs section 3 and prints its table; returns its goals. */
 export async function runHostile(seed: number): Promise<Figure[]> {
   const started = performance.now();
   const key = `hk_${rngFor(seed, "hostile").hex(40)}`;
@@ -91,9 +90,9 @@ export async function runHostile(seed: number): Promise<Figure[]> {
     return ctx.method === "POST" ? faucet : JSON.stringify({ status: "deleted" });
   };
   const always =
-    (status: number, body: string): Handler =>
+    (status: number, body: string | Buffer, headers = {}): Handler =>
     (_q, res) =>
-      send(res, status, body);
+      send(res, status, body, headers);
   const mini = (i: number) => ({
     ...node,
     id: `ND-900-${String(i % 1000).padStart(3, "0")}-${i}`,
@@ -114,10 +113,7 @@ export async function runHostile(seed: number): Promise<Figure[]> {
   );
   const filler = Buffer.alloc(64 * 1024, 0x61);
   const [gzip, gzipHead] = [{ "Content-Encoding": "gzip" }, zlib.gzipSync('{"results":[')];
-  const bomb =
-    (body: Buffer, encoding: string): Handler =>
-    (_q, res) =>
-      send(res, 200, body, { "Content-Encoding": encoding });
+  const bomb = (body: Buffer, encoding: string) => always(200, body, { "Content-Encoding": encoding });
 
   const trickle: Handler = (_q, res, ctx) => {
     const body = goodBody(ctx);
@@ -276,7 +272,6 @@ export async function runHostile(seed: number): Promise<Figure[]> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const deadlineOf = (op: Op | ListOp) => (op === "listAllNodes" ? LIST_DEADLINE_MS : CLIENT.deadlineMs);
   const calls: Record<Op | ListOp, (c: NodeServiceClient) => Promise<unknown>> = {
     getNode: (c) => c.getNode("ND-100-000-001"),
     readNetwork: (c) => c.readNetwork("NW-100-000-1"),
@@ -300,7 +295,7 @@ export async function runHostile(seed: number): Promise<Figure[]> {
       retry: { maxRetries: CLIENT.retries, baseDelayMs: 10, maxDelayMs: 50 },
       maxRequestsPerSecond: 0,
     });
-    const deadline = deadlineOf(c.op);
+    const deadline = c.op === "listAllNodes" ? LIST_DEADLINE_MS : CLIENT.deadlineMs;
     const { name, group, expect } = c.scenario;
     const o: Outcome = { name, group, expect, op: c.op, status: "pending", ms: 0, deadline };
     // Waited for at most a watchdog's time: a call still pending keeps running.

@@ -47,7 +47,6 @@ async function walkNodes(seed: number): Promise<{ found: number; missing: number
   }
 }
 
-/** Runs section 4 and prints its table; returns its goals. */
 export async function runLeakScan(seed: number): Promise<Figure[]> {
   const started = performance.now();
   const walk = await walkNodes(deriveSeed(seed, "leaks"));
