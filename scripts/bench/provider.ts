@@ -14,6 +14,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { providerFor } from "../../src/resources/shell";
+import { filesUnder } from "../engine-sandbox";
 import { NETWORK_URN, PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
 import {
   ROOT,
@@ -114,9 +115,7 @@ export async function runProvider(log: (line: string) => void): Promise<Row[]> {
       const installed = path.join(work, "plugins", "resource-blockchain");
       fs.mkdirSync(installed, { recursive: true });
       execFileSync("tar", ["-xzf", tarball, "-C", installed]);
-      const unpacked = fs
-        .readdirSync(installed)
-        .reduce((n, f) => n + fs.statSync(path.join(installed, f)).size, 0);
+      const unpacked = filesUnder(installed).reduce((n, f) => n + fs.statSync(f).size, 0);
       const launcher = path.join(installed, "pulumi-resource-blockchain");
       /** The code caches the launcher wrote beside the bundle. */
       const caches = () => fs.readdirSync(installed).filter((f) => f.endsWith(".cache"));
