@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from "child_process";
 import * as http from "http";
 import * as path from "path";
-import type { EmulatorFixtures, EmulatorOptions } from "../../src/emulator";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
 
 export { ROOT } from "../doc-blocks";
 import { markdownTable, x, type Figure } from "../harness";
@@ -12,11 +12,7 @@ export { atMost, median, mb, ms, timed, withRss, x } from "../harness";
 export type Row = Figure & { section: string };
 
 /** An emulator running in a child process (`emulator-child.js`). */
-export interface EmulatorProcess {
-  url: string;
-  apiKey: string;
-  adminKey: string;
-  fixtures: EmulatorFixtures;
+export interface EmulatorProcess extends Pick<RunningEmulator, "url" | "apiKey" | "adminKey" | "fixtures"> {
   bulkNetworks: string[];
   requests(): Promise<number>;
   /** Its answers by status since the last call (the request record, then emptied). */
