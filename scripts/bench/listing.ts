@@ -43,10 +43,7 @@ function refusals(answered: Record<string, number>) {
   return { value: `${refused} of ${total}`, ratio, goal: "<= 10%", met: refused <= total * 0.1 };
 }
 
-const listInProcesses = (
-  emulator: EmulatorProcess,
-  count: number,
-): Promise<{ ms: number; nodes: number }[]> =>
+const listInProcesses = (emulator: EmulatorProcess, count: number) =>
   Promise.all(
     Array.from({ length: count }, () =>
       forked<{ ms: number; nodes: number }>("list-child.js", [emulator.url, emulator.apiKey]).then(
