@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run release: builds into release/ (emptied first) what a release v<version>
+# npm run release: builds into release/ (or --out DIR; emptied first) what a release v<version>
 # publishes, and their SHA256SUMS; publishes nothing. The npm package (npm pack), the plugin
 # tarballs of every platform (scripts/plugin-pack.js), the Python SDK's sdist and wheel, the
 # Node.js SDK compiled and packed, the Go SDK module zipped. Needs `npm ci` done and Python 3.9+
@@ -13,12 +13,15 @@ readonly PYTHON_MIN=3.9
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 repo=$(cd "$script_dir/.." && pwd -P)
 out=$repo/release
-for arg in "$@"; do
-  case "$arg" in
+while (($#)); do
+  case "$1" in
+    --out) out=${2:?--out needs a directory}; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 0 ;;
-    *) echo "release: unknown argument: $arg" >&2; exit 2 ;;
+    *) echo "release: unknown argument: $1" >&2; exit 2 ;;
   esac
+  shift
 done
+[[ $out == /* ]] || out=$PWD/$out
 
 log() { printf 'release: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
