@@ -449,6 +449,8 @@ describeWithEngine(PYTHON_HOST)(
           expect(output).not.toMatch(TRACE);
           expect(output).not.toContain(PLACEHOLDER);
           if (guardFirst) {
+            // The guard failed before anything changed: the service was only read, the network keeps
+            // its name, and the stack holds no network.
             expect(
               emulator()
                 .requests()
