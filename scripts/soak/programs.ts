@@ -1,11 +1,10 @@
 /**
  * The soak's two projects, each adopting a network, naming it, requesting test tokens once and
  * exporting its nodes: `dynamic`, the TypeScript program of `./dynamic-program.ts` on the dynamic
- * providers; `yaml`, a YAML program on the provider plugin.
+ * providers; `yaml`, the YAML program of `./yaml/Pulumi.yaml` on the provider plugin.
  */
 import * as fs from "fs";
 import * as path from "path";
-import { yamlNetworkProgram } from "../yaml-program";
 import { ROOT } from "../engine-sandbox";
 import { nodejsProject } from "../harness";
 
@@ -31,13 +30,7 @@ export function writeProjects(): { root: string; dynamic: string; yaml: string }
   if (!fs.existsSync(compiled))
     throw new Error(`${compiled} is missing: compile with tsc -p tsconfig.soak.json`);
   nodejsProject(dynamic, PROJECTS.dynamic, `module.exports = require(${JSON.stringify(compiled)});\n`);
-  const outputs = { networkName: "${network.name}", nodes: "${nodes}", connections: "${connections}" };
-  const program = yamlNetworkProgram({
-    name: PROJECTS.yaml,
-    description: "The soak's YAML program on the blockchain provider plugin.",
-    pluginDir: path.join(ROOT, "bin"),
-    outputs: { ...outputs, dripOutcome: "${drip.outcome}" },
-  });
-  fs.writeFileSync(path.join(yaml, "Pulumi.yaml"), program);
+  const program = fs.readFileSync(path.join(ROOT, "scripts", "soak", "yaml", "Pulumi.yaml"), "utf8");
+  fs.writeFileSync(path.join(yaml, "Pulumi.yaml"), program.replace("__PLUGIN_DIR__", path.join(ROOT, "bin")));
   return { root, dynamic, yaml };
 }
