@@ -1,8 +1,7 @@
 /**
  * Records a release's upgrade baseline for test/e2e/upgrade.test.ts, once per release:
  * `npx tsc -p tsconfig.upgrade-baseline.json && node build/upgrade-baseline/scripts/record-upgrade-baseline.js
- * <commit-or-checkout-dir> [--version X.Y.Z]`. With the release's own build (a commit: a temporary worktree,
- * `npm ci`, built), `pulumi up` of a TypeScript stack (dynamic providers) and a YAML stack (plugin) against
+ * <commit>`. With the release's own build (a temporary worktree of the commit, `npm ci`, built), `pulumi up` of a TypeScript stack (dynamic providers) and a YAML stack (plugin) against
  * its emulator (fixed seed), a preview with no changes, then each stack's state and project files written to
  * `test/fixtures/upgrade/<version>/` with `baseline.json`, machine paths and URLs as `__NAME__` placeholders;
  * nothing is written if a file still holds a machine path or a secret.
@@ -111,18 +110,8 @@ const log = (text: string): void => console.log(`record-upgrade-baseline: ${text
 const run = (command: string, args: string[], cwd: string): string =>
   execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"] }).toString();
 
-/** The release's built checkout: the folder given, or a temporary worktree of the commit given. */
+/** A temporary worktree of the release's commit, built. */
 function checkoutOf(target: string): { dir: string; cleanup: () => void } {
-  if (fs.existsSync(path.join(target, "package.json"))) {
-    const dir = fs.realpathSync(target);
-    for (const built of [
-      "dist/emulator/index.js",
-      "dist/provider-runtime.js",
-      "bin/pulumi-resource-blockchain",
-    ])
-      expect(fs.existsSync(path.join(dir, built)), `${dir} has ${built} (npm ci && npm run build there)`);
-    return { dir, cleanup: () => undefined };
-  }
   const commit = run("git", ["rev-parse", "--verify", `${target}^{commit}`], ROOT).trim();
   const parent = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-blockchain-nodes-release-")));
   const dir = path.join(parent, "checkout");
@@ -159,18 +148,13 @@ type ReleaseEmulator = Pick<RunningEmulator, "url" | "apiKey" | "fixtures" | "se
 };
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    options: { version: { type: "string" } },
-    allowPositionals: true,
-  });
-  if (positionals.length !== 1)
-    throw new Error("usage: record-upgrade-baseline.js <commit-or-checkout-dir> [--version X.Y.Z]");
+  const { positionals } = parseArgs({ allowPositionals: true });
+  if (positionals.length !== 1) throw new Error("usage: record-upgrade-baseline.js <commit>");
   const release = checkoutOf(positionals[0]);
   let started: EngineRun | undefined;
   const projectsDir = path.join(release.dir, "build", "upgrade-baseline-projects");
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8"));
-    const version: string = values.version ?? pkg.version;
+    const { version } = JSON.parse(fs.readFileSync(path.join(release.dir, "package.json"), "utf8"));
     const commit = run("git", ["rev-parse", "HEAD"], release.dir).trim();
     const engine = provisionEngine();
     const outDir = path.join(FIXTURES_DIR, version);
