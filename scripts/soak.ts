@@ -33,7 +33,7 @@ import {
   zero,
   type Figure,
 } from "./harness";
-import { MAX_ATTEMPTS, runCycles, transcripts, type CyclesResult } from "./soak/cycles";
+import { MAX_ATTEMPTS, runCycles, type CyclesResult } from "./soak/cycles";
 import { HTTP_GAP_MS, WARMUP_CALLS, runPluginSoak, type PluginSoakResult } from "./soak/plugin-calls";
 import { writeProjects } from "./soak/programs";
 
@@ -244,7 +244,8 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
   for (const e of [cyclesEmulator, pluginEmulator]) e.setFaults(FAULTS);
   cyclesEmulator.resetRequests();
 
-  const { sandbox } = await EngineRun.start(undefined, "soak", engine);
+  const run = await EngineRun.start(undefined, "soak", engine);
+  const { sandbox, transcript } = run;
   // The FaucetDrip journal of the engine's providers, in the sandbox.
   sandbox.envVars.BLOCKCHAIN_FAUCET_JOURNAL_DIR = path.join(sandbox.dir, "faucet-journal");
   const log = (line: string) =>
@@ -259,7 +260,7 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
     const shared = { seed: args.seed, deadline, log };
     let cyclesRunning = true;
     const [{ result: cycles, ms: cyclesMs }, { result: plugin, ms: pluginMs }] = await Promise.all([
-      timed(() => runCycles({ ...shared, sandbox, emulator: cyclesEmulator, networks, projects })).finally(
+      timed(() => runCycles({ ...shared, run, emulator: cyclesEmulator, networks, projects })).finally(
         () => (cyclesRunning = false),
       ),
       timed(() =>
@@ -291,7 +292,7 @@ async function main(args: ReturnType<typeof options>): Promise<number> {
       ...new Set([cyclesEmulator, pluginEmulator].flatMap((e) => [...e.secrets(), e.apiKey, e.adminKey])),
     ];
     const files = [sandbox.dir, projects.dynamic, projects.yaml].filter(fs.existsSync).flatMap(filesUnder);
-    const texts = { ...transcripts, "plugin stderr": plugin.stderr, "soak output": capturedOutput.join("") };
+    const texts = { ...transcript, "plugin stderr": plugin.stderr, "soak output": capturedOutput.join("") };
     const findings = findSecrets(secrets, { files, texts });
     for (const f of findings.slice(0, 20)) say(`secret found: ${f.secret} in ${f.where}`);
     const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);

@@ -3,17 +3,14 @@
  * (a new name and faucet address), refresh, a rename out of band undone by `up --refresh`, destroy (the network
  * retained), up again; a failed step runs again up to {@link MAX_ATTEMPTS} times; the state checked after each.
  */
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import type { RunningEmulator } from "../../src/emulator";
 import { rngFor } from "../reliability/common";
-import { PROJECTS, TYPES } from "./programs";
-import type { EngineSandbox, StateResource } from "../engine-sandbox";
+import { TYPE_PREFIX, PROJECTS } from "./programs";
+import { emulatorConfig, type EngineRun, type StateResource } from "../engine-sandbox";
 
 export const MAX_ATTEMPTS = 5;
-/** Everything the engine printed, by step (`<stack> cycle <n> <step> #<attempt>`), for the audit. */
-export const transcripts: Record<string, string> = {};
 
-type Label = keyof typeof TYPES;
+type Label = keyof typeof PROJECTS;
 type Failure = { stack: Label; step: string; cause: string };
 
 const emptyResult = () => ({
@@ -47,38 +44,33 @@ export const foldIds = (text: string): string =>
 /** Runs the cycles of both stacks until `deadline` (`performance.now()`; the first cycle always runs). */
 export async function runCycles(options: {
   seed: number;
-  sandbox: EngineSandbox;
+  /** Its transcript gets what the engine printed, by step (`<stack> cycle <n> <step> #<attempt>`). */
+  run: EngineRun;
   emulator: RunningEmulator;
   networks: Record<Label, string>;
   projects: Record<Label, string>;
   deadline: number;
   log: (line: string) => void;
 }): Promise<CyclesResult> {
-  const { emulator, sandbox } = options;
+  const { emulator, run: engine } = options;
   const result = emptyResult();
-  const workspace = { pulumiCommand: sandbox.command, envVars: sandbox.envVars };
 
   const runStack = async (label: Label) => {
-    const stack = await LocalWorkspace.createOrSelectStack(
-      { stackName: "soak", workDir: options.projects[label] },
-      workspace,
-    );
-    const [project, networkId, types] = [PROJECTS[label], options.networks[label], TYPES[label]];
+    const stack = await engine.stack({ stackName: "soak", workDir: options.projects[label] });
+    const [project, networkId, prefix] = [PROJECTS[label], options.networks[label], TYPE_PREFIX[label]];
     const rng = rngFor(options.seed, `cycles/${label}`);
     const cycleTimes: number[] = [];
     const say = (cycle: number, line: string) => options.log(`${label} cycle ${cycle}${line}`);
 
-    type Opts = { color: "never"; onOutput: (s: string) => void; onError: (s: string) => void };
+    type Opts = ReturnType<EngineRun["recorded"]>;
     const step = async (cycle: number, name: string, run: (opts: Opts) => Promise<unknown>) => {
       result.steps++;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const key = `${label} cycle ${cycle} ${name} #${attempt}`;
-        transcripts[key] = "";
-        const record = (s: string) => (transcripts[key] += s);
+        const opts = engine.recorded(`${label} cycle ${cycle} ${name} #${attempt}`);
         try {
-          return void (await run({ color: "never", onOutput: record, onError: record }));
+          return void (await run(opts));
         } catch (error) {
-          transcripts[key] += `\n${error instanceof Error ? error.message : String(error)}`;
+          engine.transcript[opts.key] += `\n${error instanceof Error ? error.message : String(error)}`;
           const failure = { stack: label, step: name, cause: causeOf(error) };
           const last = attempt === MAX_ATTEMPTS;
           (last ? result.failedSteps : result.retries).push(failure);
@@ -105,8 +97,8 @@ export async function runCycles(options: {
       } catch (error) {
         problems.push(`stack export failed: ${causeOf(error)}`);
       }
-      const networks = resources.filter((r) => r.type === types.network);
-      const drips = resources.filter((r) => r.type === types.drip);
+      const networks = resources.filter((r) => r.type === `${prefix}:Network`);
+      const drips = resources.filter((r) => r.type === `${prefix}:FaucetDrip`);
       const show = JSON.stringify;
       for (const d of drips) {
         const key = `${label}|${d.id}`;
@@ -150,8 +142,7 @@ export async function runCycles(options: {
       let address = "";
       const configure = () =>
         stack.setAllConfig({
-          "blockchain:apiUrl": { value: emulator.url },
-          "blockchain:apiKey": { value: emulator.apiKey, secret: true },
+          ...emulatorConfig(emulator),
           [`${project}:networkId`]: { value: networkId },
           [`${project}:networkName`]: { value: declared },
           [`${project}:faucetAddress`]: { value: (address = `0x${rng.hex(40)}`) },

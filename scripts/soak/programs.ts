@@ -8,14 +8,8 @@ import * as path from "path";
 import { ROOT } from "../engine-sandbox";
 import { nodejsProject } from "../harness";
 
-/** The resource types of each program's network and drip, as the state names them. */
-export const TYPES = {
-  dynamic: {
-    network: "pulumi-nodejs:dynamic/blockchain:Network",
-    drip: "pulumi-nodejs:dynamic/blockchain:FaucetDrip",
-  },
-  yaml: { network: "blockchain:index:Network", drip: "blockchain:index:FaucetDrip" },
-} as const;
+/** The prefix of each program's resource types as the state names them (`<prefix>:Network`, `:FaucetDrip`). */
+export const TYPE_PREFIX = { dynamic: "pulumi-nodejs:dynamic/blockchain", yaml: "blockchain:index" } as const;
 
 /** The project names (and so the config namespaces). */
 export const PROJECTS = { dynamic: "soak-dynamic", yaml: "soak-yaml" } as const;
