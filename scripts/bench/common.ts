@@ -1,5 +1,6 @@
 /** Shared pieces of `npm run bench`: the emulator process, the table and its formats. */
 import { fork, type ChildProcess } from "child_process";
+import { once } from "events";
 import * as http from "http";
 import * as path from "path";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
@@ -36,19 +37,15 @@ export async function withEmulatorProcess<T>(
 ): Promise<T> {
   type Info = Omit<EmulatorProcess, "requests" | "statuses">;
   const { child, first } = await forked<Info>("emulator-child.js", [JSON.stringify(options)]);
-  const ask = <T>(what: "requests" | "statuses") =>
-    new Promise<T>((resolve) => {
-      child.once("message", (m) => resolve(m as T));
-      child.send(what);
-    });
+  const ask = <T>(what: "requests" | "statuses") => {
+    child.send(what);
+    return once(child, "message").then(([m]) => m as T);
+  };
   try {
     return await body({ ...first, requests: () => ask("requests"), statuses: () => ask("statuses") });
   } finally {
-    await new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
+    child.kill("SIGTERM");
+    if (child.exitCode === null) await once(child, "exit");
   }
 }
 

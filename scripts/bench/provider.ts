@@ -9,10 +9,11 @@
  * a start whose code cache an earlier start on the machine wrote (every start but the first), and
  * the first start after install (no code cache yet).
  */
-import { execFileSync, spawn } from "child_process";
+import { execFile, execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { promisify } from "util";
 import { providerFor } from "../../src/resources/shell";
 import { filesUnder } from "../engine-sandbox";
 import { NETWORK_URN, PluginClient, serializeProvider } from "../../test/helpers/plugin-client";
@@ -33,7 +34,7 @@ const PLUGIN_RUNS = 5;
 const TARBALL_TARGET = 3 * 1024 * 1024;
 const URN = "urn:pulumi:bench::bench::pulumi-nodejs:dynamic/blockchain:Network::main";
 
-/** The bare process: Node.js, its `http` module, one PATCH; exits when the answer is read. */
+/** The bare process: Node.js, its `http` module, one PATCH; exits when the answer is read (0: a network). */
 const BARE = `
 const http = require("http");
 const [url, key] = process.argv.slice(1);
@@ -43,14 +44,7 @@ const req = http.request(url, { method: "PATCH", headers: { Authorization: "Bear
 req.end("{}");`;
 
 const bare = (url: string, key: string): Promise<number> =>
-  timed(
-    () =>
-      new Promise<void>((resolve, reject) =>
-        spawn(process.execPath, ["-e", BARE, url, key], { stdio: "ignore" }).on("exit", (code) =>
-          code === 0 ? resolve() : reject(new Error(`bare process exited with ${code}`)),
-        ),
-      ),
-  ).then((r) => r.ms);
+  timed(() => promisify(execFile)(process.execPath, ["-e", BARE, url, key])).then((r) => r.ms);
 
 export async function runProvider(log: (line: string) => void): Promise<Row[]> {
   const network = await serializeProvider(providerFor("network"));

@@ -40,16 +40,11 @@ async function measure(
     });
     const settings = checkVerify("getNodes", true)!;
     const per = count / calls;
-    const { result, ms: took } = await timed(async () =>
-      (
-        await Promise.all(
-          Array.from({ length: calls }, (_, c) =>
-            verifyNodes("getNodes", nodes.slice(c * per, (c + 1) * per), settings, client),
-          ),
-        )
-      ).flat(),
+    const batches = Array.from({ length: calls }, (_, c) => nodes.slice(c * per, (c + 1) * per));
+    const { result, ms: took } = await timed(() =>
+      Promise.all(batches.map((batch) => verifyNodes("getNodes", batch, settings, client))),
     );
-    const chains = new Set(result.map((n) => n.verified?.chainId)).size;
+    const chains = new Set(result.flat().map((n) => n.verified?.chainId)).size;
     const floor = Math.ceil(count / MAX_CHECKS_IN_FLIGHT) * LATENCY_MS;
     const across = calls > 1 ? ` across ${calls} separate calls` : "";
     log(
