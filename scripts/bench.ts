@@ -1,9 +1,6 @@
 /**
- * Performance figures anyone can rerun: `npm run bench [-- --strict] [--only listing,provider,refresh,throughput,verify]`.
- * Prints each figure with its baseline measured in the same run, the ratio, the target and
- * whether it is met (docs/performance.md says what each section measures). Every emulator runs in
- * a process of its own, so its CPU and memory are not the client's. A missed target is printed,
- * not fatal; with `--strict` the script then exits with status 1.
+ * `npm run bench`: the figures of docs/performance.md, each with its baseline measured in the same run. Every
+ * emulator runs in a process of its own, so its CPU and memory are not the client's.
  */
 import { parseArgs } from "node:util";
 import { table, type Row } from "./bench/common";

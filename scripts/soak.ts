@@ -1,8 +1,6 @@
 /**
- * `npm run soak` (docs/reliability.md): for `--minutes` (default 10, or SOAK_MINUTES; `--quick`: 2),
- * against emulators faulting 25% of requests, engine cycles of two programs (`./soak/cycles.ts`)
- * and one plugin process across at least 10,000 calls (`./soak/plugin-calls.ts`), then a secrets
- * audit and the faucet's sends. Exits 1 when a goal is missed.
+ * `npm run soak` (docs/reliability.md): against emulators faulting 25% of requests, engine cycles of two
+ * programs and one plugin process at once, then a secrets audit and the faucet's sends.
  */
 import * as fs from "fs";
 import * as path from "path";

@@ -1,8 +1,6 @@
 /**
- * The client at its default settings (no option but the URL and key) against the emulator with
- * 50 ms latency and pages of 100: a listing of 10,000 nodes and 100 `getNode` at once against a
- * plain sequential loop, in a process past its slow start, and a new process's first listing; then under the emulator's rate limit of 10 requests/s, one listing,
- * four processes listing at once, and the share of 429s in a new process's first listing.
+ * The client at its default settings (no option but the URL and key) against the emulator with 50 ms latency
+ * and pages of 100, then under the emulator's rate limit of 10 requests/s (docs/performance.md).
  */
 import * as http from "http";
 import { NodeServiceClient } from "../../src/api";

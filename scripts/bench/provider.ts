@@ -1,13 +1,7 @@
 /**
- * The serialized `__provider` of Network and FaucetDrip (as `pulumi.dynamic.Resource` stores it),
- * and the provider host's cold start: from starting `@pulumi/pulumi`'s real dynamic-provider host
- * to its first completed `read` of a Network, against a bare Node.js process that makes the same
- * HTTP call (`PATCH /v1/networks/{id}/` with `{}`); then the provider plugin, which every YAML or
- * Python program starts, as users install it: the tarball `scripts/plugin-pack.js` makes for this
- * machine (its size), unpacked as `pulumi plugin install` does, and its cold start as the engine
- * runs it (the launcher executed, which runs `node` on itself and loads the bundle), in two cases:
- * a start whose code cache an earlier start on the machine wrote (every start but the first), and
- * the first start after install (no code cache yet).
+ * The serialized `__provider` of Network and FaucetDrip, then the cold starts of `@pulumi/pulumi`'s real
+ * dynamic-provider host and of the provider plugin as users install it, each to its first completed Network
+ * read, against a bare Node.js process making the same PATCH (docs/performance.md).
  */
 import { execFile, execFileSync } from "child_process";
 import * as fs from "fs";

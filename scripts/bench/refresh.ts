@@ -1,8 +1,4 @@
-/**
- * `pulumi refresh` of 100 adopted networks under the real engine (file backend, sandboxed),
- * against its floor: the refresh of one network (the engine's cost and the start of the
- * dynamic-provider host, which loads @pulumi/pulumi) plus 99 x L / the engine's default parallelism.
- */
+/** `pulumi refresh` of 100 adopted networks under the real engine (sandboxed), against its floor (below). */
 import { execFileSync } from "child_process";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";

@@ -1,8 +1,4 @@
-/**
- * The emulator's throughput on loopback for list pages (no latency, pages of 100 out of 10,000
- * nodes), with 1 and with 8 concurrent keep-alive clients: it must far exceed the request rates of
- * the other figures (at most 100 requests/s), so it is never their bottleneck.
- */
+/** The emulator's throughput on loopback: far above the other figures' request rates, never their limit. */
 import * as http from "http";
 import { n } from "../harness";
 import { get, withEmulatorProcess, type Row } from "./common";

@@ -1,9 +1,6 @@
 /**
- * `verify` at scale, against the emulator's nodes of every protocol, each answering after a
- * realistic latency: 100 nodes in one call, then 1,000 nodes across 100 separate calls made at
- * once (each on an emulator of its own, cold); each against its floor, what the process's bound of
- * 8 checks in flight allows: ceil(nodes / 8) x latency. The network lookups (`GET` of the node
- * list) are included.
+ * `verify` at scale, cold (each on an emulator of its own, the network lookups included), against the floor
+ * the process's bound of checks in flight allows (docs/performance.md).
  */
 import { MAX_CHECKS_IN_FLIGHT, NodeServiceClient } from "../../src/api";
 import { checkVerify, verifyNodes } from "../../src/functions/verify";

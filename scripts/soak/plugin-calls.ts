@@ -1,9 +1,7 @@
 /**
  * One plugin process spoken to over gRPC as the engine does, across at least `calls` seeded Check, Diff, Read
- * and Invoke calls against a faulted emulator. Calls that reach the service start {@link HTTP_GAP_MS} after the
- * previous one and are timed, whole and from the arrival of their first request (after the limiter's waits),
- * against a plain HTTP client replaying the same requests until one meets no fault; local calls fill the time
- * between. RSS (VmRSS) is sampled every 100 calls after the warm-up.
+ * and Invoke calls against a faulted emulator; calls that reach the service start {@link HTTP_GAP_MS} after
+ * the previous one ended, each timed against a plain HTTP client; local calls fill the time between.
  */
 import * as http from "http";
 import { setTimeout as sleep } from "timers/promises";

@@ -1,14 +1,10 @@
-/**
- * The soak's two projects, each adopting a network, naming it, requesting test tokens once and
- * exporting its nodes: `dynamic`, the TypeScript program of `./dynamic-program.ts` on the dynamic
- * providers; `yaml`, the YAML program of `./yaml/Pulumi.yaml` on the provider plugin.
- */
+/** The soak's projects: the TypeScript program on the dynamic providers, the YAML program on the plugin. */
 import * as fs from "fs";
 import * as path from "path";
 import { ROOT } from "../engine-sandbox";
 import { nodejsProject } from "../harness";
 
-/** The prefix of each program's resource types as the state names them (`<prefix>:Network`, `:FaucetDrip`). */
+/** Each program's resource types in state: `<prefix>:Network` and `<prefix>:FaucetDrip`. */
 export const TYPE_PREFIX = { dynamic: "pulumi-nodejs:dynamic/blockchain", yaml: "blockchain:index" } as const;
 
 /** The project names (and so the config namespaces). */
