@@ -22,19 +22,12 @@ const log = (line) => process.stderr.write(`bundle-plugin: ${line}\n`);
 
 /** The folder of the installed `@pulumi/pulumi` (where its stubs resolve gRPC and protobuf from). */
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [root] }));
+/** The folder of the copy of `name` that `@pulumi/pulumi` resolves. */
+const fromSdk = (name) => path.dirname(require.resolve(`${name}/package.json`, { paths: [sdkDir] }));
 
-const resolution = {
-  name: "plugin-resolution",
+const standIns = {
+  name: "stand-ins",
   setup(build) {
-    build.onResolve({ filter: /^(@grpc\/grpc-js|google-protobuf)(\/|$)/ }, async (args) => {
-      if (args.pluginData === "from-sdk") return undefined;
-      const result = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: sdkDir,
-        pluginData: "from-sdk",
-      });
-      return result.errors.length > 0 ? { errors: result.errors } : { path: result.path };
-    });
     build.onResolve({ filter: /^(whatwg-url|@grpc\/proto-loader)$/ }, (args) => ({
       path: args.path,
       namespace: "stand-in",
@@ -101,7 +94,8 @@ async function main() {
       BLOCKCHAIN_PLUGIN_VERSION: JSON.stringify(pkg.version),
       BLOCKCHAIN_PLUGIN_SCHEMA: JSON.stringify(schema),
     },
-    plugins: [resolution],
+    alias: { "@grpc/grpc-js": fromSdk("@grpc/grpc-js"), "google-protobuf": fromSdk("google-protobuf") },
+    plugins: [standIns],
     // Named only in the unbundled branches of src/plugin/server.ts and src/provider/calls.ts.
     external: ["@pulumi/pulumi/package.json"],
   });
