@@ -10,7 +10,6 @@
 "use strict";
 const { Buffer } = require("buffer");
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
 const { spawnSync } = require("child_process");
 const util = require("util");
@@ -41,26 +40,23 @@ function tarGz(platform, mtime) {
     launcher(""),
     [`${NAME}.js`, BUNDLE, 0o644],
     [`${NAME}.THIRD-PARTY-LICENSES.txt`, LICENSES, 0o644],
-  ];
-  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-pack-"));
-  try {
-    for (const [name, file, mode] of entries) {
-      fs.copyFileSync(file, path.join(stage, name));
-      fs.chmodSync(path.join(stage, name), mode);
-    }
-    const names = entries.map(([name]) => name).sort();
-    const unpacked = names.reduce((sum, name) => sum + fs.statSync(path.join(stage, name)).size, 0);
-    const options = {
-      cwd: stage,
-      portable: true,
-      mtime: new Date(mtime * 1000),
-      gzip: { level: 9 },
-      sync: true,
-    };
-    return { data: Buffer.concat([...tar.create(options, names)]), unpacked };
-  } finally {
-    fs.rmSync(stage, { recursive: true, force: true });
-  }
+  ].sort(([a], [b]) => (a < b ? -1 : 1));
+  let unpacked = 0;
+  const options = {
+    cwd: root,
+    portable: true,
+    mtime: new Date(mtime * 1000),
+    gzip: { level: 9 },
+    sync: true,
+    // Each file under its name alone and with its mode, whatever the checkout's umask.
+    onWriteEntry: (entry) => {
+      [entry.path, , entry.stat.mode] = entries.find(([, file]) => file === entry.absolute);
+      unpacked += entry.stat.size;
+    },
+  };
+  const files = entries.map(([, file]) => file);
+  const data = Buffer.concat([...tar.create(options, files)]);
+  return { data, unpacked };
 }
 
 function main() {
