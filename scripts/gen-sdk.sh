@@ -77,11 +77,8 @@ if [[ $check == 0 ]]; then
   exit 0
 fi
 
-differing=()
-for lang in "${LANGUAGES[@]}"; do
-  committed=$sdk_dir/$lang
-  [[ -d $committed ]] || { differing+=("sdk/$lang/ (missing)"); continue; }
-  # What the SDK's own .gitignore leaves out of git is not compared.
+# What each SDK's own .gitignore leaves out of git is not compared.
+differing=$(for lang in "${LANGUAGES[@]}"; do
   excludes=()
   if [[ -f $work/$lang/.gitignore ]]; then
     while IFS= read -r pat; do
@@ -89,21 +86,14 @@ for lang in "${LANGUAGES[@]}"; do
       [[ -z $pat || $pat == '#'* || $pat == *'!'* || $pat == */* ]] || excludes+=(-x "$pat")
     done <"$work/$lang/.gitignore"
   fi
-  while IFS= read -r line; do
-    case "$line" in
-      "Files "*" differ") f=${line#"Files $committed/"}; differing+=("sdk/$lang/${f%% and *} (differs)") ;;
-      "Only in $committed"*) d=${line#"Only in $committed"}; differing+=("sdk/$lang${d%%: *}/${d#*: } (not generated any more)") ;;
-      "Only in $work/$lang"*) d=${line#"Only in $work/$lang"}; differing+=("sdk/$lang${d%%: *}/${d#*: } (new, not committed)") ;;
-      *) differing+=("$line") ;;
-    esac
-  done < <(diff -rq "${excludes[@]+"${excludes[@]}"}" "$committed" "$work/$lang" || true)
-done
-if ((${#differing[@]} == 0)); then
+  diff -rq "${excludes[@]+"${excludes[@]}"}" "$sdk_dir/$lang" "$work/$lang" 2>&1 || true
+done | sed -e "s|$work/|generated sdk/|g" -e "s|$repo/||g")
+if [[ -z $differing ]]; then
   log "sdk/ is up to date with schema.json (${LANGUAGES[*]})"
   exit 0
 fi
 {
   echo "sdk/ is stale: run npm run sdk:gen and commit (git diff sdk/ then shows the differences)"
-  printf '  %s\n' "${differing[@]}"
+  printf '%s\n' "$differing" | sed 's/^/  /'
 } >&2
 exit 1
