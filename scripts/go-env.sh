@@ -47,9 +47,18 @@ version_ge() { # version_ge A B: A >= B (dotted numbers)
   [[ $(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1) == "$2" ]]
 }
 
-python_ok() { # PYTHON: is it >= PYTHON_MIN?
-  local v
-  v=$("$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) && version_ge "$v" "$PYTHON_MIN"
+# make_venv DIR PACKAGES: a virtualenv in DIR with PACKAGES (requirements), made by
+# $PULUMI_ENGINE_PYTHON or python3, which must be Python PYTHON_MIN or newer.
+make_venv() {
+  local py=${PULUMI_ENGINE_PYTHON:-python3} v
+  v=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) && version_ge "$v" "$PYTHON_MIN" || {
+    log "error: \`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
+    exit 1
+  }
+  log "making the virtualenv $1 ($2, $("$py" --version 2>&1)) ..."
+  "$py" -m venv "$1" >&2
+  # shellcheck disable=SC2086 # a list of requirements
+  "$1/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q $2 >&2
 }
 
 go_env_ready=0

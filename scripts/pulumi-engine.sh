@@ -20,21 +20,17 @@ log() { printf 'pulumi-engine: %s\n' "$*" >&2; }
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 tools_dir=$(cd "$script_dir/../tools/pulumi-engine" && pwd -P)
-# cache_root, tmp_dirs, python_ok, setup_go_env, use_gotmpdir, go_build, lock_build_root, relocate_venv
 # shellcheck source=scripts/go-env.sh
 source "$script_dir/go-env.sh"
 
-# Each version from its one place (CONTRIBUTING.md, "Versions and times"). The CLI: the pkg/v3 that
-# tools/pulumi-engine/cli/go.mod requires.
+# Each version from its one place (CONTRIBUTING.md, "Versions and times").
 ENGINE_VERSION=$(go_mod_require "$tools_dir/cli/go.mod" github.com/pulumi/pulumi/pkg/v3)
 # The newest sdk/v3 that still holds the nodejs and python language hosts' commands.
 LANGHOST_SDK_VERSION=$(go_mod_require "$tools_dir/langhost/go.mod" github.com/pulumi/pulumi/sdk/v3)
 # The newest github.com/pulumi/pulumi-yaml the Go proxy serves.
 YAML_VERSION=$(go_mod_require "$tools_dir/yaml/go.mod" github.com/pulumi/pulumi-yaml)
-# The oldest Go that builds it all: the highest go line of the engine's go.mod files.
 GO_MIN=$(go_mod_min "$tools_dir"/*/go.mod)
-# From versions.json: the oldest Python for the virtualenv, the pulumi Python SDK (PyPI does not
-# have every CLI version: the newest release it serves) and the first build's minutes.
+# The pulumi Python SDK: PyPI does not have every CLI version, so the newest release it serves.
 versions=$(versions_json python.min python.pulumiSdk engine.firstBuildMinutes)
 { read -r PYTHON_MIN; read -r PYTHON_SDK_VERSION; read -r first_build_minutes; } <<<"$versions"
 readonly ENGINE_VERSION LANGHOST_SDK_VERSION YAML_VERSION GO_MIN PYTHON_MIN PYTHON_SDK_VERSION first_build_minutes
@@ -191,18 +187,9 @@ ensure_venv() {
   venv_valid && return 0
   take_lock
   venv_valid && return 0 # made meanwhile
-  local py=${PULUMI_ENGINE_PYTHON:-python3} tmp t
-  if ! command -v "$py" >/dev/null 2>&1 || ! python_ok "$py"; then
-    log "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
-    exit 1
-  fi
-  log "making the Python virtualenv $venv_dir ($PYTHON_PACKAGES, $("$py" --version 2>&1)) ..."
+  local tmp t=$SECONDS
   tmp=$(mktemp -d "$engine_root/.build-python.XXXXXX"); tmp_dirs+=("$tmp")
-  t=$SECONDS
-  "$py" -m venv "$tmp/venv" >&2
-  # shellcheck disable=SC2086 # a list of requirements
-  "$tmp/venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off \
-    $PYTHON_PACKAGES >&2
+  make_venv "$tmp/venv" "$PYTHON_PACKAGES"
   log "  venv and pip install took $((SECONDS - t))s ($(du -sh "$tmp/venv" | cut -f1))"
   "$tmp/venv/bin/python" -c 'import pulumi, pulumi.runtime' >&2
   relocate_venv "$tmp/venv" "$venv_dir"

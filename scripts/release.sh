@@ -29,7 +29,7 @@ step_start=$SECONDS
 step() { log "$* (at $((SECONDS - step_start)) s)"; }
 
 # shellcheck source=scripts/go-env.sh
-source "$script_dir/go-env.sh" # cache_root, tmp_dirs, python_ok, lock_build_root
+source "$script_dir/go-env.sh" # cache_root, tmp_dirs, make_venv, lock_build_root
 
 cd "$repo"
 version=$(node -p 'require("./package.json").version')
@@ -55,15 +55,8 @@ step "Python SDK (sdist and wheel)"
 if [[ ! -f $venv/.complete ]]; then
   lock_build_root "$build_root" "virtualenv build"
   if [[ ! -f $venv/.complete ]]; then
-    py=${PULUMI_ENGINE_PYTHON:-python3}
-    command -v "$py" >/dev/null 2>&1 && python_ok "$py" ||
-      die "\`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
-    log "making the virtualenv $venv ($PYTHON_BUILD_PACKAGES, $("$py" --version 2>&1)) ..."
     rm -rf "$build_dir"
-    "$py" -m venv "$venv" >&2
-    # shellcheck disable=SC2086 # a list of requirements
-    "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
-      $PYTHON_BUILD_PACKAGES >&2
+    make_venv "$venv" "$PYTHON_BUILD_PACKAGES"
     : >"$venv/.complete"
   fi
   exec 9>&-
