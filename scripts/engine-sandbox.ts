@@ -354,7 +354,7 @@ export interface StateResource {
 type Config = Record<string, { value: string; secret?: boolean }>;
 
 /** The stack config that points the provider at an emulator with its primary key. */
-export function emulatorConfig(emulator: RunningEmulator): Config {
+export function emulatorConfig(emulator: Pick<RunningEmulator, "url" | "apiKey">): Config {
   return {
     "blockchain:apiUrl": { value: emulator.url },
     "blockchain:apiKey": { value: emulator.apiKey, secret: true },

@@ -45,7 +45,7 @@ export async function withEmulatorProcess<T>(
     return await body({ ...first, requests: () => ask("requests"), statuses: () => ask("statuses") });
   } finally {
     child.kill("SIGTERM");
-    if (child.exitCode === null) await once(child, "exit");
+    if (child.exitCode === null && child.signalCode === null) await once(child, "exit");
   }
 }
 

@@ -2,7 +2,7 @@
 import { execFileSync } from "child_process";
 import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { EngineRun, provisionEngine } from "../engine-sandbox";
+import { emulatorConfig, EngineRun, provisionEngine } from "../engine-sandbox";
 import { nodejsProject } from "../harness";
 import { ROOT, atMost, ms, timed, withEmulatorProcess, x, type Row } from "./common";
 
@@ -36,10 +36,7 @@ export async function runRefresh(log: (line: string) => void): Promise<Row[]> {
       const stack = async (name: string, ids: string[]): Promise<Stack> => {
         const s = await run.stack(
           { stackName: "bench", workDir: project(name, ids) },
-          {
-            "blockchain:apiUrl": { value: emulator.url },
-            "blockchain:apiKey": { value: emulator.apiKey, secret: true },
-          },
+          emulatorConfig(emulator),
         );
         const up = await s.up();
         if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
