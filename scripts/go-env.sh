@@ -102,8 +102,10 @@ go_build() {
 }
 
 # lock_build_root DIR WHAT: one build into DIR at a time (DIR/.lock on descriptor 9, held until
-# exit or closed); then any DIR/.build-* left is a killed run's, removed.
+# exit or closed; taken once); then any DIR/.build-* left is a killed run's, removed.
 lock_build_root() {
+  [[ ${locked_root:-} != "$1" ]] || return 0
+  locked_root=$1
   mkdir -p "$1"
   command -v flock >/dev/null 2>&1 || return 0
   exec 9>"$1/.lock"

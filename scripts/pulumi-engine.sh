@@ -84,24 +84,17 @@ WRAPPER
 }
 
 # A script rather than a symlink: Python finds its virtualenv from the path it is started as.
-python_wrapper_exec_line() {
-  printf "exec '%s' \"\$@\"" "${venv_dir//\'/\'\\\'\'}/bin/python"
+python_wrapper() {
+  printf '%s\n' '#!/bin/sh' \
+    "# Python with the pulumi SDK $PYTHON_SDK_VERSION (a virtualenv made by scripts/pulumi-engine.sh)." \
+    '# Python programs: PULUMI_PYTHON_CMD=<this file>.' \
+    "exec '${venv_dir//\'/\'\\\'\'}/bin/python' \"\$@\""
 }
 
 venv_valid() { [[ -x $venv_dir/bin/python && -f $venv_dir/$python_stamp ]]; }
 
-python_wrapper_valid() { # DIR
-  [[ -x $1/pulumi-python ]] && grep -qxF "$(python_wrapper_exec_line)" "$1/pulumi-python"
-}
-
-write_python_wrapper() { # DIR
-  {
-    printf '%s\n' '#!/bin/sh' \
-      "# Python with the pulumi SDK $PYTHON_SDK_VERSION (a virtualenv made by scripts/pulumi-engine.sh)." \
-      '# Python programs: PULUMI_PYTHON_CMD=<this file>.'
-    python_wrapper_exec_line
-    printf '\n'
-  } | write_executable "$1" pulumi-python
+python_wrapper_valid() { # DIR: its pulumi-python runs this virtualenv's Python
+  [[ -x $1/pulumi-python ]] && grep -qxF "$(python_wrapper | tail -n1)" "$1/pulumi-python"
 }
 
 have_host() { # DIR NAME: NAME (and, for the Python host, its -exec script) in DIR
@@ -124,7 +117,7 @@ use_cache() {
 readonly SDK_VERSION_VAR=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
 
 build_host_into() { # DIR NAME
-  local dir=$1 name=$2 t=$SECONDS pkg src
+  local dir=$1 name=$2 pkg src
   case $name in
     pulumi-language-nodejs)
       go_build "$tools_dir/langhost" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
@@ -140,7 +133,6 @@ build_host_into() { # DIR NAME
       cp "$src" "$dir/pulumi-language-python-exec"
       chmod 755 "$dir/pulumi-language-python-exec" ;;
   esac
-  log "$name: built in $((SECONDS - t))s"
 }
 
 need_go() { # WHAT
@@ -151,12 +143,7 @@ need_go() { # WHAT
 }
 
 # Concurrent callers (parallel test workers) wait for one another.
-have_lock=0
-take_lock() {
-  [[ $have_lock == 0 ]] || return 0
-  have_lock=1
-  lock_build_root "$engine_root" "provisioning run"
-}
+take_lock() { lock_build_root "$engine_root" "provisioning run"; }
 
 # install_hosts DIR NAME...: builds the hosts DIR lacks and renames them in, the Python host
 # after its -exec script (a present host means a complete pair).
@@ -225,10 +212,8 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 ]] && path_pulumi=$(command -v pulumi
     mkdir -p "$shim_dir/bin"
     for h in "${HOSTS[@]}"; do
       if ! target=$(find_host "$h"); then
-        case $h in
-          pulumi-language-yaml) d=$yaml_dir/bin ;;
-          *) d=$langhost_dir/bin ;;
-        esac
+        d=$langhost_dir/bin
+        [[ $h != pulumi-language-yaml ]] || d=$yaml_dir/bin
         log "no $h next to the PATH pulumi; using $d"
         install_hosts "$d" "$h"
         target=$d/$h
@@ -236,7 +221,7 @@ if [[ ${PULUMI_ENGINE_IGNORE_PATH:-0} != 1 ]] && path_pulumi=$(command -v pulumi
       ln -sfn "$target" "$shim_dir/bin/$h"
     done
     ensure_venv
-    python_wrapper_valid "$shim_dir/bin" || write_python_wrapper "$shim_dir/bin"
+    python_wrapper_valid "$shim_dir/bin" || python_wrapper | write_executable "$shim_dir/bin" pulumi-python
     # A hard link makes pulumi take the shim folder as its own (no "using ... from $PATH" warning).
     ln -f "$path_pulumi" "$shim_dir/bin/pulumi" 2>/dev/null || ln -sfn "$path_pulumi" "$shim_dir/bin/pulumi"
     if [[ -x $path_dir/pulumi-resource-pulumi-nodejs ]]; then
@@ -268,7 +253,7 @@ if [[ $got != "$ENGINE_VERSION" ]]; then
   exit 1
 fi
 write_dynamic_provider_wrapper "$tmp/bin"
-write_python_wrapper "$tmp/bin"
+python_wrapper | write_executable "$tmp/bin" pulumi-python
 rm -rf "$tmp/gotmp"
 chmod 755 "$tmp"
 
