@@ -37,8 +37,8 @@ async function main({ seed, only }: ReturnType<typeof options>): Promise<number>
   say(environment());
 
   const sections: Array<[string, () => Promise<Figure[]>]> = [
-    ["1 converge", () => runConverge({ seed, runs: 200, concurrency: 20 })],
-    ["2 faucet", () => runFaucet({ seed, creates: 1000 })],
+    ["1 converge", () => runConverge(seed)],
+    ["2 faucet", () => runFaucet(seed)],
     ["3 hostile", () => runHostile(seed)],
     ["4 leak scan", () => runLeakScan(seed)],
   ];

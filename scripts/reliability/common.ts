@@ -4,8 +4,6 @@ import { createRng, type Rng } from "../../src/emulator/data/random";
 import { secretForms } from "../../src/model";
 import { say } from "../harness";
 
-export type { Rng };
-
 /** A seed derived from a base seed and a label (FNV-1a), so that each part of the run has its own stream. */
 export function deriveSeed(seed: number, label: string | number): number {
   let h = 2166136261 ^ (seed >>> 0);

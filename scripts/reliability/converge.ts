@@ -18,12 +18,12 @@ import {
   validateNodeFilters,
 } from "../../src/model";
 import * as net from "../../src/provider/network";
-import { createRng } from "../../src/emulator/data/random";
+import { createRng, type Rng } from "../../src/emulator/data/random";
 import { pool, seconds, table, zero, type Figure } from "../harness";
-import { type Rng, addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep } from "./common";
+import { addEmulatorSecrets, causeOf, deriveSeed, faultBeyondLatency, keep } from "./common";
 import { sayProblems } from "./common";
 
-const SECTION = "1 converge";
+const [SECTION, RUNS, CONCURRENCY] = ["1 converge", 200, 20];
 
 type Op =
   | { kind: "list"; via: "listAllNodes" | "listNodes"; filters: NodeFilters }
@@ -99,12 +99,16 @@ function randomSequence(rng: Rng, f: Fixtures): Op[] {
 }
 
 /** One side of a run: an emulator, a listing client, the provider state (what Pulumi keeps). */
-interface Side {
-  emulator: RunningEmulator;
-  client: NodeServiceClient;
-  state: Map<string, net.NetworkOutputs>;
-  declared: Map<string, net.NetworkInputs>;
-}
+const sideOf = (emulator: RunningEmulator) => ({
+  emulator,
+  client: new NodeServiceClient({
+    ...{ apiUrl: emulator.url, apiKey: emulator.apiKey, timeoutMs: 5000, deadlineMs: 30000 },
+    retry: { baseDelayMs: 5, maxDelayMs: 40 },
+  }),
+  state: new Map<string, net.NetworkOutputs>(),
+  declared: new Map<string, net.NetworkInputs>(),
+});
+type Side = ReturnType<typeof sideOf>;
 
 /** A digest of what a step decided, `emulator`'s host left out (its nodes answer at its own origin). */
 function digest(value: unknown, emulator: RunningEmulator): string {
@@ -206,11 +210,7 @@ function finalState(emulator: RunningEmulator, ids: string[]): string[] {
 /** The table's order of figures, by the start of their labels (each group in the order first met). */
 const ORDER = ["operations", "listing", "refusals", "transient", "requests", "  ", "errors", "steps"];
 
-export async function runConverge(options: {
-  seed: number;
-  runs: number;
-  concurrency: number;
-}): Promise<Figure[]> {
+export async function runConverge(seed: number): Promise<Figure[]> {
   const started = performance.now();
   const figures = new Map<string, number>();
   const add = (label: string, n = 1) => figures.set(label, (figures.get(label) ?? 0) + n);
@@ -218,10 +218,10 @@ export async function runConverge(options: {
   const mismatches: string[] = [];
 
   await pool(
-    Array.from({ length: options.runs }, (_, i) => i),
-    options.concurrency,
+    Array.from({ length: RUNS }, (_, i) => i),
+    CONCURRENCY,
     async (run) => {
-      const runSeed = deriveSeed(options.seed, `converge/${run}`);
+      const runSeed = deriveSeed(seed, `converge/${run}`);
       const rng = createRng(runSeed);
       const dataSeed = 1 + (runSeed % 100_000);
       const pageSize = rng.pick([3, 5, 10]);
@@ -240,22 +240,13 @@ export async function runConverge(options: {
         const fixtures = faultedEmu.fixtures;
         const sequence = randomSequence(rng, fixtures);
         for (const op of sequence) add(`operations: ${op.kind}`);
-        const side = (emulator: RunningEmulator): Side => ({
-          emulator,
-          client: new NodeServiceClient({
-            ...{ apiUrl: emulator.url, apiKey: emulator.apiKey, timeoutMs: 5000, deadlineMs: 30000 },
-            retry: { baseDelayMs: 5, maxDelayMs: 40 },
-          }),
-          state: new Map(),
-          declared: new Map(),
-        });
         const [withFaults, reference] = await Promise.all([
-          play(side(faultedEmu), sequence, `run ${run} faulted`, (cause, again) => {
+          play(sideOf(faultedEmu), sequence, `run ${run} faulted`, (cause, again) => {
             if (!again) return;
             add(`errors seen by the user (retries exhausted): ${cause}`);
             add("steps run again by the user after such an error");
           }),
-          play(side(cleanEmu), sequence, `run ${run} reference`, (_, again) =>
+          play(sideOf(cleanEmu), sequence, `run ${run} reference`, (_, again) =>
             add(
               again
                 ? "transient errors in the fault-free run"
@@ -299,7 +290,7 @@ export async function runConverge(options: {
     `1. Converge under faults (${seconds(performance.now() - started)})`,
     ["figure", "value"],
     [
-      ["runs (each against a fault-free run of the same sequence)", options.runs],
+      ["runs (each against a fault-free run of the same sequence)", RUNS],
       ...[...figures].sort(
         ([a], [b]) => ORDER.findIndex((p) => a.startsWith(p)) - ORDER.findIndex((p) => b.startsWith(p)),
       ),

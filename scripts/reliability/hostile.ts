@@ -4,7 +4,7 @@
  * statuses and shapes, endless listings under the default listing deadline.
  */
 import * as http from "http";
-import type { AddressInfo, Socket } from "net";
+import type { AddressInfo } from "net";
 import { Readable, pipeline } from "stream";
 import { buffer } from "stream/consumers";
 import { setTimeout as sleep } from "timers/promises";
@@ -24,16 +24,10 @@ const SINGLE_OPS: Op[] = ["getNode", ...NETWORK_OPS, "requestTestTokens", "listA
 type Ctx = { hits: number; base: string; path: string; method: string };
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, ctx: Ctx) => void;
 
-/** `expect` `any`: a success is a fair answer too. */
-type Scenario = {
-  name: string;
-  group: string;
-  ops: Array<Op | ListOp>;
-  expect: "reject" | "any";
-  handle: Handler;
+const CLIENT = {
+  ...{ timeoutMs: 1000, deadlineMs: 3000, maxRequestsPerSecond: 0 },
+  retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 },
 };
-
-const CLIENT = { timeoutMs: 1000, deadlineMs: 3000, retries: 2 };
 const [LIST_DEADLINE_MS, GRACE_MS, GIB] = [4000, 1000, 1024 * 1024 * 1024];
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, headers = {}): void {
@@ -61,15 +55,6 @@ const stream = (res: http.ServerResponse, headers: object, body: Readable) =>
 /** Raw bytes on the socket (no HTTP framing by Node), then close. */
 const raw = (req: http.IncomingMessage, text: string): void =>
   void req.socket.write(text, () => req.socket.end());
-
-type Outcome = Pick<Scenario, "name" | "group" | "expect"> & {
-  op: Op | ListOp;
-  status: "resolved" | "rejected" | "pending";
-  ms: number;
-  deadline: number;
-  error?: unknown;
-  detail?: string;
-};
 
 export async function runHostile(seed: number): Promise<Figure[]> {
   const started = performance.now();
@@ -115,17 +100,10 @@ export async function runHostile(seed: number): Promise<Figure[]> {
   const [gzip, gzipHead] = [{ "Content-Encoding": "gzip" }, zlib.gzipSync('{"results":[')];
   const bomb = (body: Buffer, encoding: string) => always(200, body, { "Content-Encoding": encoding });
 
-  const trickle: Handler = (_q, res, ctx) => {
-    const body = goodBody(ctx);
-    let i = 0;
-    res.writeHead(200, { "Content-Type": "application/json" });
-    const timer = setInterval(() => {
-      if (i < body.length && !res.destroyed) return void res.write(body[i++]);
-      clearInterval(timer);
-      res.end();
-    }, 100);
-    res.on("close", () => clearInterval(timer));
-  };
+  async function* byteEvery100ms(text: string) {
+    for (const byte of text) yield await sleep(100, byte);
+  }
+  const trickle: Handler = (_q, res, ctx) => stream(res, {}, Readable.from(byteEvery100ms(goodBody(ctx))));
   const stall: Handler = (_q, res, ctx) => {
     res.writeHead(200, { "Content-Type": "application/json" });
     res.write(goodBody(ctx).slice(0, 10));
@@ -240,33 +218,25 @@ export async function runHostile(seed: number): Promise<Figure[]> {
       ["next of 100 KB", LISTS, forever(`&pad=${"x".repeat(100_000)}`), "any"],
     ],
   };
-  const scenarios: Scenario[] = Object.entries(byGroup).flatMap(([group, rows]) =>
-    rows.map(([name, ops, handle, expect]) => ({ name, group, ops, handle, expect: expect ?? "reject" })),
+  // One client per scenario and operation, each case under its own path prefix (its index).
+  const cases = Object.entries(byGroup).flatMap(([group, rows]) =>
+    rows.flatMap(([name, ops, handle, expect = "reject"]) =>
+      ops.map((op) => ({ name, group, op, handle, expect, hits: 0 })),
+    ),
   );
-
-  // One client per scenario and operation, each case under its own path prefix.
-  const cases = scenarios.flatMap((s, si) =>
-    s.ops.map((op) => ({ id: `${si}-${op}`, scenario: s, op, hits: 0 })),
-  );
-  const byId = new Map(cases.map((c) => [c.id, c]));
-  const sockets = new Set<Socket>();
   let base = "";
   const server = http.createServer((req, res) => {
-    const m = /^\/h\/([^/]+)(\/[^?]*)/.exec(req.url ?? "");
-    const c = m ? byId.get(m[1]) : undefined;
+    const m = /^\/h\/(\d+)(\/[^?]*)/.exec(req.url ?? "");
+    const c = m ? cases[Number(m[1])] : undefined;
     if (!m || !c) return send(res, 404, '{"error":{"code":"not_found","message":"unknown case"}}');
     c.hits++;
     req.resume();
-    const ctx = { hits: c.hits, base: `${base}/h/${c.id}`, path: m[2], method: req.method ?? "GET" };
+    const ctx = { hits: c.hits, base: `${base}/h/${m[1]}`, path: m[2], method: req.method ?? "GET" };
     try {
-      c.scenario.handle(req, res, ctx);
+      c.handle(req, res, ctx);
     } catch {
       req.socket.destroy();
     }
-  });
-  server.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
   });
   server.on("clientError", (_e, socket) => socket.destroy());
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -286,18 +256,17 @@ export async function runHostile(seed: number): Promise<Figure[]> {
       return n;
     },
   };
+  type Outcome = (typeof cases)[number] & {
+    status: "resolved" | "rejected" | "pending";
+    ms: number;
+    deadline: number;
+    error?: unknown;
+    detail?: string;
+  };
   const run = async (c: (typeof cases)[number]): Promise<Outcome> => {
-    const client = new NodeServiceClient({
-      apiUrl: `${base}/h/${c.id}`,
-      apiKey: key,
-      timeoutMs: CLIENT.timeoutMs,
-      deadlineMs: CLIENT.deadlineMs,
-      retry: { maxRetries: CLIENT.retries, baseDelayMs: 10, maxDelayMs: 50 },
-      maxRequestsPerSecond: 0,
-    });
+    const client = new NodeServiceClient({ ...CLIENT, apiUrl: `${base}/h/${cases.indexOf(c)}`, apiKey: key });
     const deadline = c.op === "listAllNodes" ? LIST_DEADLINE_MS : CLIENT.deadlineMs;
-    const { name, group, expect } = c.scenario;
-    const o: Outcome = { name, group, expect, op: c.op, status: "pending", ms: 0, deadline };
+    const o: Outcome = { ...c, status: "pending", ms: 0, deadline };
     // Waited for at most a watchdog's time: a call still pending keeps running.
     const start = performance.now();
     const watchdog = sleep(c.op === "listNodes" ? 90_000 : deadline + 15_000, undefined, { ref: false });
@@ -305,7 +274,7 @@ export async function runHostile(seed: number): Promise<Figure[]> {
       calls[c.op](client).then(
         (value) => Object.assign(o, { status: "resolved", detail: JSON.stringify(value)?.slice(0, 80) }),
         (error: unknown) => {
-          keep("3 hostile", `${name} / ${c.op}`, error);
+          keep("3 hostile", `${c.name} / ${c.op}`, error);
           Object.assign(o, { status: "rejected", error });
         },
       ),
@@ -316,9 +285,7 @@ export async function runHostile(seed: number): Promise<Figure[]> {
 
   // Memory: each heavy case alone, RSS above the baseline sampled every 5 ms.
   // Deep nesting too: its parses would hold up the timers of the cases running beside it.
-  const heavy = cases.filter(
-    (c) => /huge body|compression bomb/.test(c.scenario.group) || /nesting/.test(c.scenario.name),
-  );
+  const heavy = cases.filter((c) => /huge body|compression bomb/.test(c.group) || /nesting/.test(c.name));
   const memory: Array<{ outcome: Outcome; peakMb: number }> = [];
   for (const c of heavy) {
     const { result: outcome, peakGrowth } = await withRss(() => run(c));
@@ -326,7 +293,7 @@ export async function runHostile(seed: number): Promise<Figure[]> {
   }
   const light = cases.filter((c) => !heavy.includes(c));
   const outcomes = [...memory.map((m) => m.outcome), ...(await pool(light, 16, run))];
-  for (const s of sockets) s.destroy();
+  server.closeAllConnections();
   server.close();
 
   const polluted = ({} as Record<string, unknown>).polluted !== undefined;
@@ -354,12 +321,12 @@ export async function runHostile(seed: number): Promise<Figure[]> {
   const [, untyped, accepted, hangs] = groups.get("total")!;
   const rows = [...groups].map(([name, g]) => [name, ...g.slice(0, 4), seconds(g[4])]);
   table(
-    `3. Hostile responses (${outcomes.length} cases from ${scenarios.length} scenarios, ${seconds(performance.now() - started)})`,
+    `3. Hostile responses (${outcomes.length} cases from ${Object.values(byGroup).flat().length} scenarios, ${seconds(performance.now() - started)})`,
     ["group", "cases", "untyped", "hostile answer taken", "hangs", "slowest"],
     rows,
   );
   say(
-    `  client: timeoutMs ${CLIENT.timeoutMs}, deadlineMs ${CLIENT.deadlineMs}, ${CLIENT.retries} retries; listAllNodes deadline ${LIST_DEADLINE_MS} ms; listNodes: the client's deadlineMs; hang = later than deadline + ${GRACE_MS} ms`,
+    `  client: timeoutMs ${CLIENT.timeoutMs}, deadlineMs ${CLIENT.deadlineMs}, ${CLIENT.retry.maxRetries} retries; listAllNodes deadline ${LIST_DEADLINE_MS} ms; listNodes: the client's deadlineMs; hang = later than deadline + ${GRACE_MS} ms`,
   );
   table(
     "3b. Peak memory of the cases run alone (RSS above the baseline)",

@@ -17,17 +17,17 @@ import {
 } from "../harness";
 import { deriveSeed, evidence, findSecrets, sayProblems, secrets } from "./common";
 
-/** The ways an error ends up as text. */
-function renders(value: unknown): Array<[string, () => unknown]> {
-  if (!(value instanceof Error)) return [["text", () => String(value)]];
-  return [
-    ["message", () => value.message],
-    ["stack", () => value.stack],
-    ["String(err)", () => String(value)],
-    ["JSON.stringify(err)", () => JSON.stringify(value)],
-    ["util.inspect(err)", () => inspect(value, { depth: 5 })],
-  ];
-}
+/** The ways an error ends up as text: message, stack, String, JSON.stringify, util.inspect. */
+const renders = (e: unknown): Array<() => unknown> =>
+  e instanceof Error
+    ? [
+        () => e.message,
+        () => e.stack,
+        () => String(e),
+        () => JSON.stringify(e),
+        () => inspect(e, { depth: 5 }),
+      ]
+    : [() => String(e)];
 
 /** The credentials an emulator serves, walked through the API with every key: how many the scan list misses. */
 async function walkNodes(seed: number): Promise<{ found: number; missing: number }> {
@@ -58,14 +58,14 @@ export async function runLeakScan(seed: number): Promise<Figure[]> {
     for (const h of findSecrets(text)) hits.push({ where, kind: h.kind, encoded: h.encoded });
   };
   for (const item of evidence) {
-    for (const [render, text] of renders(item.value)) {
+    for (const text of renders(item.value)) {
       let rendered: string;
       try {
         rendered = String(text());
       } catch (error) {
         rendered = `(rendering threw ${error instanceof Error ? error.name : typeof error})`;
       }
-      scan(`${item.section} / ${item.where} / ${render}`, rendered);
+      scan(`${item.section} / ${item.where}`, rendered);
     }
   }
   const output = capturedOutput.join("").split("\n");
@@ -90,9 +90,7 @@ export async function runLeakScan(seed: number): Promise<Figure[]> {
     ],
   );
   // One line per place (the renderings of one error count once); secrets never shown.
-  const places = hits.map(
-    (h) => `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where.replace(/ \/ [^/]+$/, "")}`,
-  );
+  const places = hits.map((h) => `${h.kind}${h.encoded ? " (encoded)" : ""} in ${h.where}`);
   const lines = [...countBy(places)].map(([p, n]) => `hit: ${p} (${n} across its renderings)`);
   sayProblems(lines, 10);
   return [
