@@ -41,7 +41,6 @@ if [[ ! -x $sdk_gen ]]; then
     die "building tools/sdk-gen needs Go $GO_MIN or newer (https://go.dev/dl/; older Go works if it may download a newer toolchain)"
   lock_build_root "$tool_root" "build of sdk-gen"
   if [[ ! -x $sdk_gen ]]; then # else built by a concurrent run
-    t=$SECONDS
     log "building sdk-gen ($tool_hash) into $tool_dir (first run only) ..."
     setup_go_env
     tmp=$(mktemp -d "$tool_root/.build-$tool_hash.XXXXXX"); tmp_dirs+=("$tmp")
@@ -50,7 +49,6 @@ if [[ ! -x $sdk_gen ]]; then
     rm -rf "$tmp/gotmp" "$tool_dir"
     chmod 755 "$tmp"
     mv -T "$tmp" "$tool_dir"
-    log "  built in $((SECONDS - t))s ($(du -h "$sdk_gen" | cut -f1))"
   fi
   exec 9>&-
 fi

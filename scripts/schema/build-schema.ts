@@ -9,11 +9,7 @@ import { FUNCTION_TOKENS, KIND_LIST, PACKAGE, token, type AnyKind } from "../../
 import type { PropertySpec } from "../../src/provider/table";
 import { CALL_SETTING_NAMES, SETTINGS, SETTING_NAMES, type SettingName } from "../../src/settings";
 
-/**
- * The repository: its GitHub releases are the plugin's download host (`pluginDownloadURL`, in every
- * generated SDK: a program gets the plugin from the release `v<version>` unless its `Pulumi.yaml`
- * points at a local plugin), its `docs/logo.svg` the Registry's logo.
- */
+/** The repository: its releases host the plugin (docs/other-languages.md), its `docs/logo.svg` is the logo. */
 const REPOSITORY = "pulumi-blockchain-nodes/pulumi-blockchain-nodes";
 
 /** A property of the schema (the subset of the spec used here). */

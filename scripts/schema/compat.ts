@@ -187,12 +187,10 @@ export function parseVersion(v: string): [number, number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
 }
 
-/** -1, 0 or 1 as `a` is below, equal to or above `b` (major, minor, patch only). */
+/** Below, equal to or above 0 as version `a` is below, equal to or above version `b` (major, minor, patch only). */
 export function compareVersions(a: string, b: string): number {
-  const [x, y] = [parseVersion(a), parseVersion(b)];
-  if (!x || !y) throw new Error(`not a version: ${!x ? a : b}`);
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return 0;
+  const [x, y] = [parseVersion(a)!, parseVersion(b)!];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
 }
 
 /** Whether going from `from` to `to` may break: a higher major, or below 1.0.0 a higher minor. */
