@@ -6,15 +6,7 @@ import { inspect } from "util";
 import { NodeServiceClient } from "../../src/api";
 import { startEmulator } from "../../src/emulator";
 import { secretValues } from "../../src/model";
-import {
-  capturedEmulatorLines,
-  capturedOutput,
-  countBy,
-  seconds,
-  table,
-  zero,
-  type Figure,
-} from "../harness";
+import { capturedEmulatorLines, capturedOutput, countBy, seconds, table, zero } from "../harness";
 import { deriveSeed, evidence, findSecrets, sayProblems, secrets } from "./common";
 
 /** The ways an error ends up as text: message, stack, String, JSON.stringify, util.inspect. */
@@ -47,7 +39,7 @@ async function walkNodes(seed: number): Promise<{ found: number; missing: number
   }
 }
 
-export async function runLeakScan(seed: number): Promise<Figure[]> {
+export async function runLeakScan(seed: number) {
   const started = performance.now();
   const walk = await walkNodes(deriveSeed(seed, "leaks"));
   const hits: Array<{ where: string; kind: string; encoded: boolean }> = [];
