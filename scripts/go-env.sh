@@ -51,10 +51,11 @@ version_ge() { # version_ge A B: A >= B (dotted numbers)
 # $PULUMI_ENGINE_PYTHON or python3, which must be Python PYTHON_MIN or newer.
 make_venv() {
   local py=${PULUMI_ENGINE_PYTHON:-python3} v
-  v=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) && version_ge "$v" "$PYTHON_MIN" || {
+  v=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || v=
+  if ! version_ge "$v" "$PYTHON_MIN"; then
     log "error: \`$py\` is missing or older than Python $PYTHON_MIN: install one (with venv), or set PULUMI_ENGINE_PYTHON"
     exit 1
-  }
+  fi
   log "making the virtualenv $1 ($2, $("$py" --version 2>&1)) ..."
   "$py" -m venv "$1" >&2
   # shellcheck disable=SC2086 # a list of requirements
