@@ -2,7 +2,8 @@
  * Records a release's upgrade baseline for test/e2e/upgrade.test.ts, once per release:
  * `npx tsc -p tsconfig.upgrade-baseline.json && node build/upgrade-baseline/scripts/record-upgrade-baseline.js
  * <commit>`. With the release's own build (a temporary worktree of the commit, `npm ci`, built), `pulumi up`
- * of a TypeScript stack (dynamic providers) and a YAML stack (plugin) against its emulator (fixed seed), a preview with no changes, then each stack's state and project files written to
+ * of a TypeScript stack (dynamic providers) and a YAML stack (plugin) against its emulator (fixed seed), a
+ * preview with no changes, then each stack's state and project files written to
  * `test/fixtures/upgrade/<version>/` with `baseline.json`, machine paths and URLs as `__NAME__` placeholders;
  * nothing is written if a file still holds a machine path or a secret.
  */
